@@ -1,0 +1,51 @@
+//! One turn: a message in, a reply with events and the task stack out.
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::Event;
+use crate::task::TaskView;
+
+/// Where a turn came from; recorded in traces and in the audit row of any mutation it causes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Cli,
+    Chat,
+    Api,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnRequest {
+    /// Absent on the first turn of a new conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    pub user: String,
+    pub message: String,
+    pub channel: Channel,
+}
+
+/// Model usage within one turn; all zeros on the rules-only path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlmUsage {
+    pub calls: u32,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+/// `stack` lists unfinished tasks bottom first; the active task is last.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnResponse {
+    pub conversation_id: String,
+    pub reply: String,
+    pub events: Vec<Event>,
+    pub stack: Vec<TaskView>,
+    pub llm: LlmUsage,
+    pub trace_id: String,
+}
+
+impl TurnResponse {
+    /// The task the next message continues, if any.
+    pub fn active_task(&self) -> Option<&TaskView> {
+        self.stack.last()
+    }
+}
