@@ -5,6 +5,9 @@
 //! cannot be printed by accident, and the market series that venues produce and traders read.
 //! Storage, networks and dialogue are other crates' jobs; this one only decides what is true.
 
+pub mod indicators;
 pub mod interval;
+pub mod market;
+pub mod trading;
 
 pub use interval::Interval;

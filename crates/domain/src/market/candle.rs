@@ -1,0 +1,45 @@
+//! One OHLCV candle, keyed by the open time of its interval.
+
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+use serde::{Deserialize, Serialize};
+
+use crate::Interval;
+
+/// A candle whose interval starts at `open_time_ms` (Unix epoch milliseconds, UTC).
+/// The interval itself is not stored: a series is always read for one interval, and keeping it
+/// out makes a candle cheap to copy through indicator code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Candle {
+    pub open_time_ms: i64,
+    pub open: Decimal,
+    pub high: Decimal,
+    pub low: Decimal,
+    pub close: Decimal,
+    pub volume: Decimal,
+}
+
+impl Candle {
+    /// The last millisecond the candle covers, the way Binance reports `closeTime`.
+    pub fn close_time_ms(&self, interval: Interval) -> i64 {
+        self.open_time_ms + interval.millis() - 1
+    }
+
+    /// `f64` view for indicator maths; a value that does not fit (never for real prices)
+    /// becomes NaN so it poisons the indicator visibly instead of silently reading as zero.
+    pub fn close_f64(&self) -> f64 {
+        self.close.to_f64().unwrap_or(f64::NAN)
+    }
+
+    pub fn high_f64(&self) -> f64 {
+        self.high.to_f64().unwrap_or(f64::NAN)
+    }
+
+    pub fn low_f64(&self) -> f64 {
+        self.low.to_f64().unwrap_or(f64::NAN)
+    }
+
+    pub fn volume_f64(&self) -> f64 {
+        self.volume.to_f64().unwrap_or(f64::NAN)
+    }
+}

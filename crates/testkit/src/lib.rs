@@ -1,0 +1,9 @@
+//! Loopback mock servers for tests, never used by the product.
+//!
+//! Each mock binds 127.0.0.1 on port 0, serves the real wire format of the service it stands for
+//! and checks what a real server checks (signatures, timestamps), so a test against it exercises
+//! the same code paths as production. Each can be told to misbehave on purpose.
+//!
+//! - [`binance`]: Binance USDⓈ-M futures REST (signed endpoints, error codes, its own order book).
+
+pub mod binance;

@@ -1,0 +1,265 @@
+//! Replay of recorded candles from CSV files.
+//!
+//! # Format
+//!
+//! One file per symbol and interval, with a header row. Required columns, in any order:
+//!
+//! ```text
+//! timestamp_ms,open,high,low,close,volume
+//! 1600000000000,30000.0,30012.5,29990.1,30005.2,12.5
+//! ```
+//!
+//! `timestamp_ms` is the candle's open time in Unix epoch milliseconds (UTC); prices and volume
+//! are decimal numbers (`1e-5` style exponents are accepted). Extra columns are ignored. This is
+//! the format `shared/bench/peer_backtest.py` writes, so the same file can feed nofxi's backtest
+//! and the peer frameworks. Rows must be in ascending time order without duplicates; the file is
+//! read once, on construction, and an error names the line that is wrong.
+//!
+//! The replay's "now" is the clock's: candles that opened after it are not visible, so a
+//! backtest driving a [`crate::ManualClock`] sees the series unfold bar by bar. The ticker is the
+//! latest visible candle's close; there is no order book beyond that price and no funding.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use nofxi_domain::Interval;
+use nofxi_domain::market::{BookLevel, Candle, FundingRate, OrderBook, Symbol, Ticker};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+use crate::{Clock, KlineQuery, MarketData, VenueError};
+
+#[derive(Deserialize)]
+struct Row {
+    timestamp_ms: i64,
+    open: String,
+    high: String,
+    low: String,
+    close: String,
+    volume: String,
+}
+
+fn decimal(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
+    Decimal::from_str(value.trim())
+        .or_else(|_| Decimal::from_scientific(value.trim()))
+        .map_err(|_| {
+            VenueError::InvalidRequest(format!("line {line}: {field} {value:?} is not a number"))
+        })
+}
+
+/// Parse candles from CSV text (see the module docs for the format).
+pub fn parse_candles(reader: impl std::io::Read) -> Result<Vec<Candle>, VenueError> {
+    let mut csv = csv::Reader::from_reader(reader);
+    let mut out: Vec<Candle> = Vec::new();
+    for (i, row) in csv.deserialize::<Row>().enumerate() {
+        let line = i as u64 + 2; // 1-based, after the header
+        let row = row.map_err(|e| VenueError::InvalidRequest(format!("line {line}: {e}")))?;
+        let candle = Candle {
+            open_time_ms: row.timestamp_ms,
+            open: decimal("open", &row.open, line)?,
+            high: decimal("high", &row.high, line)?,
+            low: decimal("low", &row.low, line)?,
+            close: decimal("close", &row.close, line)?,
+            volume: decimal("volume", &row.volume, line)?,
+        };
+        if let Some(prev) = out.last()
+            && prev.open_time_ms >= candle.open_time_ms
+        {
+            return Err(VenueError::InvalidRequest(format!(
+                "line {line}: timestamp {} is not after the previous row's {}: sort the file by time",
+                candle.open_time_ms, prev.open_time_ms
+            )));
+        }
+        out.push(candle);
+    }
+    Ok(out)
+}
+
+/// A market that replays CSV candles for the symbols and intervals it was given.
+#[derive(Debug, Clone)]
+pub struct CsvMarket {
+    series: HashMap<(Symbol, Interval), Arc<Vec<Candle>>>,
+    clock: Arc<dyn Clock>,
+}
+
+impl CsvMarket {
+    pub fn new(clock: Arc<dyn Clock>) -> CsvMarket {
+        CsvMarket {
+            series: HashMap::new(),
+            clock,
+        }
+    }
+
+    pub fn with_candles(
+        mut self,
+        symbol: Symbol,
+        interval: Interval,
+        candles: Vec<Candle>,
+    ) -> Self {
+        self.series.insert((symbol, interval), Arc::new(candles));
+        self
+    }
+
+    pub fn with_file(
+        self,
+        symbol: Symbol,
+        interval: Interval,
+        path: &Path,
+    ) -> Result<Self, VenueError> {
+        let file = std::fs::File::open(path).map_err(|e| {
+            VenueError::InvalidRequest(format!("cannot open {}: {e}", path.display()))
+        })?;
+        let candles = parse_candles(std::io::BufReader::new(file))?;
+        Ok(self.with_candles(symbol, interval, candles))
+    }
+
+    fn series(&self, symbol: &Symbol, interval: Interval) -> Result<&[Candle], VenueError> {
+        self.series
+            .get(&(symbol.clone(), interval))
+            .map(|s| s.as_slice())
+            .ok_or_else(|| VenueError::NoData {
+                venue: "csv".into(),
+                what: format!("{symbol} {interval} (load a file for it)"),
+            })
+    }
+
+    /// Candles visible at the clock's now.
+    fn visible(&self, symbol: &Symbol, interval: Interval) -> Result<&[Candle], VenueError> {
+        let all = self.series(symbol, interval)?;
+        let now = self.clock.now_ms();
+        let n = all.partition_point(|c| c.open_time_ms <= now);
+        Ok(&all[..n])
+    }
+
+    /// The finest series loaded for a symbol: what the ticker reads.
+    fn finest(&self, symbol: &Symbol) -> Result<&[Candle], VenueError> {
+        let interval = Interval::ALL
+            .into_iter()
+            .find(|i| self.series.contains_key(&(symbol.clone(), *i)))
+            .ok_or_else(|| VenueError::NoData {
+                venue: "csv".into(),
+                what: symbol.to_string(),
+            })?;
+        self.visible(symbol, interval)
+    }
+}
+
+#[async_trait]
+impl MarketData for CsvMarket {
+    fn source(&self) -> &str {
+        "csv"
+    }
+
+    async fn ticker(&self, symbol: &Symbol) -> Result<Ticker, VenueError> {
+        let last = self
+            .finest(symbol)?
+            .last()
+            .ok_or_else(|| VenueError::NoData {
+                venue: "csv".into(),
+                what: format!("{symbol} before the replay's first candle"),
+            })?;
+        Ok(Ticker {
+            symbol: symbol.clone(),
+            last: last.close,
+            bid: last.close,
+            ask: last.close,
+            mark: last.close,
+            volume_24h: last.volume,
+            time_ms: self.clock.now_ms(),
+        })
+    }
+
+    async fn order_book(&self, symbol: &Symbol, _depth: usize) -> Result<OrderBook, VenueError> {
+        let t = self.ticker(symbol).await?;
+        let level = BookLevel {
+            price: t.last,
+            quantity: t.volume_24h,
+        };
+        Ok(OrderBook {
+            symbol: symbol.clone(),
+            bids: vec![level],
+            asks: vec![level],
+            time_ms: t.time_ms,
+        })
+    }
+
+    async fn klines(
+        &self,
+        symbol: &Symbol,
+        interval: Interval,
+        query: KlineQuery,
+    ) -> Result<Vec<Candle>, VenueError> {
+        query.validate()?;
+        let visible = self.visible(symbol, interval)?;
+        let end = query.end_ms.unwrap_or(i64::MAX);
+        let upto = visible.partition_point(|c| c.open_time_ms <= end);
+        let from = match query.start_ms {
+            Some(s) => visible.partition_point(|c| c.open_time_ms < s),
+            None => upto.saturating_sub(query.limit),
+        };
+        let to = upto.min(from.saturating_add(query.limit)).max(from);
+        Ok(visible[from..to].to_vec())
+    }
+
+    async fn funding_rate(&self, _symbol: &Symbol) -> Result<Option<FundingRate>, VenueError> {
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ManualClock;
+
+    const CSV: &str = "timestamp_ms,open,high,low,close,volume\n\
+        1600000000000,30000.0,30010.0,29990.0,30005.0,12.5\n\
+        1600000060000,30005.0,30020.0,30000.0,30015.5,3.25e1\n\
+        1600000120000,30015.5,30016.0,29980.0,29985.0,7\n";
+
+    #[tokio::test]
+    async fn replays_the_peer_backtest_format_up_to_the_clock() {
+        let candles = parse_candles(CSV.as_bytes()).unwrap();
+        assert_eq!(candles[1].volume, Decimal::from(325) / Decimal::from(10));
+        let clock = ManualClock::new(1_600_000_060_000);
+        let btc = Symbol::parse("BTC").unwrap();
+        let m = CsvMarket::new(Arc::new(clock.clone())).with_candles(
+            btc.clone(),
+            Interval::M1,
+            candles,
+        );
+        let seen = m
+            .klines(&btc, Interval::M1, KlineQuery::latest(10))
+            .await
+            .unwrap();
+        assert_eq!(seen.len(), 2);
+        assert_eq!(m.ticker(&btc).await.unwrap().last.to_string(), "30015.5");
+        clock.set(1_600_000_200_000);
+        let seen = m
+            .klines(&btc, Interval::M1, KlineQuery::latest(2))
+            .await
+            .unwrap();
+        assert_eq!(seen[1].close.to_string(), "29985.0");
+        assert!(
+            m.klines(&btc, Interval::H1, KlineQuery::latest(2))
+                .await
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn a_bad_row_is_reported_with_its_line() {
+        let bad = "timestamp_ms,open,high,low,close,volume\n1,1,1,1,1,1\n2,1,x,1,1,1\n";
+        let err = parse_candles(bad.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("line 3") && err.contains("high"), "{err}");
+        let unsorted = "timestamp_ms,open,high,low,close,volume\n2,1,1,1,1,1\n1,1,1,1,1,1\n";
+        assert!(
+            parse_candles(unsorted.as_bytes())
+                .unwrap_err()
+                .to_string()
+                .contains("sort")
+        );
+    }
+}

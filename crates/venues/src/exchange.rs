@@ -1,0 +1,45 @@
+//! The exchange trait: everything a trading cycle does to an account.
+
+use async_trait::async_trait;
+use nofxi_domain::market::Symbol;
+use nofxi_domain::trading::{
+    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode,
+};
+
+use crate::VenueError;
+
+/// A USDT-margined futures account. Implementations: [`crate::paper::PaperExchange`] and
+/// [`crate::binance::BinanceFutures`].
+///
+/// Orders are keyed by the caller's `client_order_id`: placing an order whose id the venue
+/// already has returns that order instead of opening a second one, so a caller may always retry
+/// `place_order` with the same request after a timeout.
+#[async_trait]
+pub trait Exchange: Send + Sync {
+    /// A short name for messages: `paper`, `binance`, `binance-testnet`.
+    fn venue(&self) -> &str;
+
+    async fn account(&self) -> Result<AccountSnapshot, VenueError>;
+    async fn positions(&self) -> Result<Vec<Position>, VenueError>;
+
+    async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError>;
+    async fn set_margin_mode(&self, symbol: &Symbol, mode: MarginMode) -> Result<(), VenueError>;
+    async fn position_mode(&self) -> Result<PositionMode, VenueError>;
+    async fn set_position_mode(&self, mode: PositionMode) -> Result<(), VenueError>;
+
+    async fn place_order(&self, request: &OrderRequest) -> Result<Order, VenueError>;
+    async fn cancel_order(
+        &self,
+        symbol: &Symbol,
+        client_order_id: &str,
+    ) -> Result<Order, VenueError>;
+    /// `Ok(None)` when the venue has no order with this id.
+    async fn order_status(
+        &self,
+        symbol: &Symbol,
+        client_order_id: &str,
+    ) -> Result<Option<Order>, VenueError>;
+    async fn open_orders(&self, symbol: Option<&Symbol>) -> Result<Vec<Order>, VenueError>;
+    /// Fills of `symbol` at or after `since_ms`, oldest first.
+    async fn fills(&self, symbol: &Symbol, since_ms: Option<i64>) -> Result<Vec<Fill>, VenueError>;
+}

@@ -1,0 +1,29 @@
+//! Where traders trade and what they look at.
+//!
+//! Two traits are the whole surface the trader engine and the assistant see:
+//! [`Exchange`] (account, positions, leverage and modes, orders, fills) and [`MarketData`]
+//! (ticker, order book, klines, funding). Behind them:
+//! - [`paper::PaperExchange`], the default: a USDT-margined futures account simulated against
+//!   any market source, persisted through [`paper::PaperStateRepo`];
+//! - [`sim::SimMarket`], an offline market derived from a seed, and [`csv_source::CsvMarket`],
+//!   a replay of recorded candles;
+//! - [`binance`], the USDⓈ-M futures REST adapter (signed, rate-limited, retried, idempotent
+//!   orders) and its public market data, plus a [`connectivity`] check for diagnosis.
+//!
+//! Time is always read through a [`Clock`] so tests run in simulated time.
+
+// pub mod binance;
+pub mod clock;
+// pub mod connectivity;
+pub mod csv_source;
+pub mod error;
+pub mod exchange;
+pub mod manual;
+pub mod market_data;
+// pub mod paper;
+pub mod sim;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::{RejectKind, VenueError};
+pub use exchange::Exchange;
+pub use market_data::{KlineQuery, MarketData};

@@ -1,0 +1,127 @@
+//! The market-data trait: what a trading cycle and the market skill read.
+
+use async_trait::async_trait;
+use nofxi_domain::Interval;
+use nofxi_domain::market::{Candle, FundingRate, OrderBook, Symbol, Ticker};
+
+use crate::VenueError;
+
+/// Which candles to return. With no `end_ms` the series ends at the current candle; with no
+/// `start_ms` it is the last `limit` candles up to the end. Limits follow REFERENCE §5: 1–1000.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KlineQuery {
+    pub start_ms: Option<i64>,
+    pub end_ms: Option<i64>,
+    pub limit: usize,
+}
+
+impl KlineQuery {
+    pub const MAX_LIMIT: usize = 1000;
+
+    pub fn latest(limit: usize) -> KlineQuery {
+        KlineQuery {
+            start_ms: None,
+            end_ms: None,
+            limit,
+        }
+    }
+
+    pub fn ending_at(end_ms: i64, limit: usize) -> KlineQuery {
+        KlineQuery {
+            start_ms: None,
+            end_ms: Some(end_ms),
+            limit,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), VenueError> {
+        if self.limit == 0 || self.limit > Self::MAX_LIMIT {
+            return Err(VenueError::InvalidRequest(format!(
+                "limit {} is out of range: use 1 to {}",
+                self.limit,
+                Self::MAX_LIMIT
+            )));
+        }
+        if let (Some(s), Some(e)) = (self.start_ms, self.end_ms)
+            && s > e
+        {
+            return Err(VenueError::InvalidRequest(
+                "start time is after end time: swap them".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Open times of the candles this query selects, oldest first, given the current time:
+    /// the shared arithmetic of every source whose candles sit on aligned boundaries.
+    pub fn open_times(&self, interval: Interval, now_ms: i64) -> Vec<i64> {
+        let step = interval.millis();
+        let align = |t: i64| t.div_euclid(step) * step;
+        let last = align(self.end_ms.unwrap_or(now_ms).min(now_ms));
+        let limit = i64::try_from(self.limit).unwrap_or(0);
+        // With a start, Binance returns the first `limit` candles from it; without, the last.
+        let first = match self.start_ms {
+            Some(s) => align(s + step - 1),
+            None => last - (limit - 1) * step,
+        };
+        let mut out = Vec::with_capacity(self.limit);
+        let mut t = first;
+        while t <= last && out.len() < self.limit {
+            out.push(t);
+            t += step;
+        }
+        out
+    }
+}
+
+#[async_trait]
+pub trait MarketData: Send + Sync {
+    /// A short name for messages: `sim`, `csv`, `binance`.
+    fn source(&self) -> &str;
+
+    async fn ticker(&self, symbol: &Symbol) -> Result<Ticker, VenueError>;
+    /// `depth` levels per side (REFERENCE §5 allows 1–10; venues may allow more).
+    async fn order_book(&self, symbol: &Symbol, depth: usize) -> Result<OrderBook, VenueError>;
+    async fn klines(
+        &self,
+        symbol: &Symbol,
+        interval: Interval,
+        query: KlineQuery,
+    ) -> Result<Vec<Candle>, VenueError>;
+    /// `Ok(None)` where the market has no funding (spot, CSV replays).
+    async fn funding_rate(&self, symbol: &Symbol) -> Result<Option<FundingRate>, VenueError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: i64 = 3_600_000;
+
+    #[test]
+    fn latest_candles_end_at_the_current_one() {
+        let q = KlineQuery::latest(3);
+        assert_eq!(
+            q.open_times(Interval::H1, 10 * H + 5),
+            vec![8 * H, 9 * H, 10 * H]
+        );
+    }
+
+    #[test]
+    fn an_end_time_in_the_past_fixes_the_window() {
+        let q = KlineQuery::ending_at(5 * H + 1, 2);
+        assert_eq!(q.open_times(Interval::H1, 100 * H), vec![4 * H, 5 * H]);
+    }
+
+    #[test]
+    fn a_start_time_counts_forward_and_stops_at_now() {
+        let q = KlineQuery {
+            start_ms: Some(2 * H - 10),
+            end_ms: None,
+            limit: 10,
+        };
+        assert_eq!(q.open_times(Interval::H1, 4 * H), vec![2 * H, 3 * H, 4 * H]);
+        assert!(KlineQuery::latest(0).validate().is_err());
+        assert!(KlineQuery::latest(1001).validate().is_err());
+    }
+}
