@@ -6,5 +6,7 @@
 //! its parser, which every decider (LLM or built-in rules) and the guard share.
 
 pub mod decision;
+pub mod guard;
 
 pub use decision::{Decision, DecisionAction, ModelAnswer, parse_model_answer};
+pub use guard::{GuardContext, GuardedPlan, Intent, Refusal, guard};
