@@ -5,9 +5,30 @@
 //! cannot be printed by accident, and the market series that venues produce and traders read.
 //! Storage, networks and dialogue are other crates' jobs; this one only decides what is true.
 
+pub mod base_url;
+pub mod credentials;
+pub mod exchange;
 pub mod indicators;
 pub mod interval;
 pub mod market;
+pub mod model;
+pub mod provider;
+pub mod resource;
+pub mod secret;
+pub mod strategy;
+pub mod strategy_config;
+pub mod trader;
 pub mod trading;
+pub mod validation;
 
+pub use credentials::{CredentialField, Credentials, ExchangeType};
+pub use exchange::{Exchange, ExchangePatch, ExchangeSpec};
 pub use interval::Interval;
+pub use model::{Model, ModelPatch, ModelSpec};
+pub use provider::{PROVIDERS, ProviderSpec, WireFormat};
+pub use resource::{Actor, Channel, ResourceKind};
+pub use secret::Secret;
+pub use strategy::{Strategy, StrategyPatch, StrategySpec};
+pub use strategy_config::StrategyConfig;
+pub use trader::{Trader, TraderPatch, TraderSpec};
+pub use validation::{Adjustment, FieldProblem, Problem, ValidationError};

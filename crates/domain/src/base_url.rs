@@ -1,0 +1,90 @@
+//! The rule for a model's custom base URL: https, except to the machine itself.
+//!
+//! An API key sent over plain http to another host can be read by anyone on the path, so nofxi
+//! refuses it; a local model (Ollama on 127.0.0.1) never leaves the machine, so http is fine
+//! there. A trailing `#` is kept: it means "use this URL exactly, append no path" (REFERENCE §1).
+
+use crate::validation::Problem;
+
+/// Checks `url` and returns the problem, if any. The domain crate does no IO and has no URL
+/// parser, so this reads just enough of the URL: scheme and host.
+pub fn check_base_url(url: &str) -> Option<Problem> {
+    let url = url.trim();
+    let malformed = || Problem::Malformed {
+        expected: "a URL like https://api.example.com/v1".into(),
+        got: url.to_string(),
+    };
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Some(malformed());
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    // Drop user info, then the port (brackets keep IPv6 colons apart from the port's).
+    let host_port = authority.rsplit('@').next().unwrap_or_default();
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next().unwrap_or_default()
+    } else {
+        host_port.split(':').next().unwrap_or_default()
+    };
+    if host.is_empty() || host.contains(char::is_whitespace) {
+        return Some(malformed());
+    }
+    match scheme.to_ascii_lowercase().as_str() {
+        "https" => None,
+        "http" if is_loopback(host) => None,
+        "http" => Some(Problem::InsecureUrl {
+            got: url.to_string(),
+        }),
+        _ => Some(malformed()),
+    }
+}
+
+fn is_loopback(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") || host == "::1" {
+        return true;
+    }
+    // 127.0.0.0/8 is all loopback.
+    let octets: Vec<&str> = host.split('.').collect();
+    octets.len() == 4 && octets[0] == "127" && octets.iter().all(|o| o.parse::<u8>().is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn https_anywhere_is_fine() {
+        assert_eq!(check_base_url("https://api.deepseek.com"), None);
+        assert_eq!(check_base_url("https://gw.example.com:8443/v1#"), None);
+    }
+
+    #[test]
+    fn http_only_on_loopback() {
+        assert_eq!(check_base_url("http://localhost:11434/v1"), None);
+        assert_eq!(check_base_url("http://127.0.0.1:11434"), None);
+        assert_eq!(check_base_url("http://[::1]:8080/v1"), None);
+        assert!(matches!(
+            check_base_url("http://api.openai.com/v1"),
+            Some(Problem::InsecureUrl { .. })
+        ));
+        // A hostname that merely starts like a loopback address is not one.
+        assert!(matches!(
+            check_base_url("http://127.0.0.1.evil.com/v1"),
+            Some(Problem::InsecureUrl { .. })
+        ));
+        assert!(matches!(
+            check_base_url("http://localhost@evil.com/"),
+            Some(Problem::InsecureUrl { .. })
+        ));
+    }
+
+    #[test]
+    fn garbage_is_malformed() {
+        for bad in ["api.openai.com", "ftp://x", "https://", "https:// x"] {
+            assert!(
+                matches!(check_base_url(bad), Some(Problem::Malformed { .. })),
+                "{bad}"
+            );
+        }
+    }
+}

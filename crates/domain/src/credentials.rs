@@ -1,0 +1,233 @@
+//! Exchange types and the credential fields each one needs (REFERENCE §1).
+//!
+//! The table lives in [`ExchangeType::required_credentials`]; validation, the CLI's flags, the
+//! vault's field names and the skills' secret slots all read it, so a new exchange is one match
+//! arm here.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::secret::Secret;
+
+/// A credential field. Every one is secret and encrypted at rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CredentialField {
+    ApiKey,
+    SecretKey,
+    Passphrase,
+    WalletAddr,
+    User,
+    Signer,
+    PrivateKey,
+    ApiKeyPrivateKey,
+    ApiKeyIndex,
+}
+
+impl CredentialField {
+    pub const ALL: [CredentialField; 9] = [
+        CredentialField::ApiKey,
+        CredentialField::SecretKey,
+        CredentialField::Passphrase,
+        CredentialField::WalletAddr,
+        CredentialField::User,
+        CredentialField::Signer,
+        CredentialField::PrivateKey,
+        CredentialField::ApiKeyPrivateKey,
+        CredentialField::ApiKeyIndex,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CredentialField::ApiKey => "api_key",
+            CredentialField::SecretKey => "secret_key",
+            CredentialField::Passphrase => "passphrase",
+            CredentialField::WalletAddr => "wallet_addr",
+            CredentialField::User => "user",
+            CredentialField::Signer => "signer",
+            CredentialField::PrivateKey => "private_key",
+            CredentialField::ApiKeyPrivateKey => "api_key_private_key",
+            CredentialField::ApiKeyIndex => "api_key_index",
+        }
+    }
+}
+
+impl fmt::Display for CredentialField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CredentialField {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CredentialField::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| format!("unknown credential field {s:?}"))
+    }
+}
+
+/// The exchange account types nofxi knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExchangeType {
+    Paper,
+    Binance,
+    Bybit,
+    Gate,
+    Okx,
+    Bitget,
+    Kucoin,
+    Hyperliquid,
+    Aster,
+    Lighter,
+}
+
+impl ExchangeType {
+    pub const ALL: [ExchangeType; 10] = [
+        ExchangeType::Paper,
+        ExchangeType::Binance,
+        ExchangeType::Bybit,
+        ExchangeType::Gate,
+        ExchangeType::Okx,
+        ExchangeType::Bitget,
+        ExchangeType::Kucoin,
+        ExchangeType::Hyperliquid,
+        ExchangeType::Aster,
+        ExchangeType::Lighter,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExchangeType::Paper => "paper",
+            ExchangeType::Binance => "binance",
+            ExchangeType::Bybit => "bybit",
+            ExchangeType::Gate => "gate",
+            ExchangeType::Okx => "okx",
+            ExchangeType::Bitget => "bitget",
+            ExchangeType::Kucoin => "kucoin",
+            ExchangeType::Hyperliquid => "hyperliquid",
+            ExchangeType::Aster => "aster",
+            ExchangeType::Lighter => "lighter",
+        }
+    }
+
+    /// Every credential the type needs to sign requests; all of them are required.
+    pub fn required_credentials(self) -> &'static [CredentialField] {
+        use CredentialField as F;
+        match self {
+            ExchangeType::Paper => &[],
+            ExchangeType::Binance | ExchangeType::Bybit | ExchangeType::Gate => {
+                &[F::ApiKey, F::SecretKey]
+            }
+            ExchangeType::Okx | ExchangeType::Bitget | ExchangeType::Kucoin => {
+                &[F::ApiKey, F::SecretKey, F::Passphrase]
+            }
+            ExchangeType::Hyperliquid => &[F::ApiKey, F::WalletAddr],
+            ExchangeType::Aster => &[F::User, F::Signer, F::PrivateKey],
+            ExchangeType::Lighter => &[F::WalletAddr, F::ApiKeyPrivateKey, F::ApiKeyIndex],
+        }
+    }
+
+    pub fn names() -> Vec<String> {
+        ExchangeType::ALL
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect()
+    }
+}
+
+impl fmt::Display for ExchangeType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ExchangeType {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        ExchangeType::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown exchange type {s:?}"))
+    }
+}
+
+/// Credential values by field, as given by a user or decrypted for signing.
+/// `Debug` shows field names only, because [`Secret`] never prints.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Credentials(BTreeMap<CredentialField, Secret>);
+
+impl Credentials {
+    pub fn new() -> Self {
+        Credentials::default()
+    }
+
+    pub fn set(&mut self, field: CredentialField, value: Secret) {
+        self.0.insert(field, value);
+    }
+
+    pub fn with(mut self, field: CredentialField, value: impl Into<Secret>) -> Self {
+        self.set(field, value.into());
+        self
+    }
+
+    pub fn get(&self, field: CredentialField) -> Option<&Secret> {
+        self.0.get(&field)
+    }
+
+    pub fn fields(&self) -> impl Iterator<Item = CredentialField> + '_ {
+        self.0.keys().copied()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (CredentialField, &Secret)> {
+        self.0.iter().map(|(f, s)| (*f, s))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn okx_family_needs_a_passphrase() {
+        for t in [
+            ExchangeType::Okx,
+            ExchangeType::Bitget,
+            ExchangeType::Kucoin,
+        ] {
+            assert!(
+                t.required_credentials()
+                    .contains(&CredentialField::Passphrase)
+            );
+        }
+        assert!(ExchangeType::Paper.required_credentials().is_empty());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for t in ExchangeType::ALL {
+            assert_eq!(t.as_str().parse::<ExchangeType>().unwrap(), t);
+        }
+        for f in CredentialField::ALL {
+            assert_eq!(f.as_str().parse::<CredentialField>().unwrap(), f);
+        }
+    }
+
+    #[test]
+    fn debug_of_credentials_shows_no_values() {
+        let c = Credentials::new().with(CredentialField::ApiKey, "my-very-secret-key-123");
+        assert!(!format!("{c:?}").contains("very-secret"));
+    }
+}

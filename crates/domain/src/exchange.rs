@@ -1,0 +1,271 @@
+//! An exchange account config: its type, name, switches, and which credentials it holds.
+//!
+//! Credentials are validated against the type's table (every required field present, none that
+//! the type does not use, `api_key_index` in 0–255) but never stored here: the spec is the clear
+//! part, the vault keeps the rest, and readers see [`Exchange::credentials`] flags only.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::credentials::{CredentialField, Credentials, ExchangeType};
+use crate::resource::NAME_MAX;
+use crate::validation::{Problem, Problems, ValidationError};
+
+/// The non-secret fields of an exchange account.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExchangeSpec {
+    pub exchange_type: String,
+    pub account_name: String,
+    pub enabled: bool,
+    pub testnet: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExchangePatch {
+    pub exchange_type: Option<String>,
+    pub account_name: Option<String>,
+    pub enabled: Option<bool>,
+    pub testnet: Option<bool>,
+}
+
+impl ExchangeSpec {
+    pub fn normalized(mut self) -> Self {
+        self.exchange_type = self.exchange_type.trim().to_ascii_lowercase();
+        self.account_name = self.account_name.trim().to_string();
+        self
+    }
+
+    pub fn apply(mut self, patch: ExchangePatch) -> Self {
+        if let Some(v) = patch.exchange_type {
+            self.exchange_type = v;
+        }
+        if let Some(v) = patch.account_name {
+            self.account_name = v;
+        }
+        if let Some(v) = patch.enabled {
+            self.enabled = v;
+        }
+        if let Some(v) = patch.testnet {
+            self.testnet = v;
+        }
+        self.normalized()
+    }
+
+    pub fn exchange_type(&self) -> Option<ExchangeType> {
+        self.exchange_type.parse().ok()
+    }
+
+    /// Every problem at once. `provided` are values given now; `stored` are fields the vault
+    /// already holds for this account (empty on create).
+    pub fn validate(
+        &self,
+        provided: &Credentials,
+        stored: &BTreeSet<CredentialField>,
+    ) -> Result<(), ValidationError> {
+        let mut p = Problems::default();
+        p.name("account_name", &self.account_name, NAME_MAX);
+        let Some(kind) = self.exchange_type() else {
+            p.push(
+                "exchange_type",
+                Problem::NotOneOf {
+                    allowed: ExchangeType::names(),
+                    got: self.exchange_type.clone(),
+                },
+            );
+            return p.finish(());
+        };
+        let required = kind.required_credentials();
+        for field in required {
+            let given = provided.get(*field).is_some_and(|s| !s.is_empty());
+            if !given && !stored.contains(field) {
+                p.push(
+                    field.as_str(),
+                    Problem::MissingCredential {
+                        exchange_type: kind.as_str().into(),
+                    },
+                );
+            }
+        }
+        for field in provided.fields() {
+            if !required.contains(&field) {
+                p.push(
+                    field.as_str(),
+                    Problem::UnusedCredential {
+                        exchange_type: kind.as_str().into(),
+                    },
+                );
+            }
+        }
+        if let Some(index) = provided.get(CredentialField::ApiKeyIndex)
+            && !index.is_empty()
+        {
+            match index.expose().parse::<i64>() {
+                Ok(n) => p.range("api_key_index", n, 0, 255),
+                Err(_) => p.push(
+                    "api_key_index",
+                    Problem::Malformed {
+                        expected: "a whole number from 0 to 255".into(),
+                        got: index.expose().to_string(),
+                    },
+                ),
+            }
+        }
+        p.finish(())
+    }
+}
+
+/// What a reader may know about one credential field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CredentialStatus {
+    pub present: bool,
+    /// `sk-…a1b2` style; `None` when absent.
+    pub masked: Option<String>,
+}
+
+/// A stored exchange account as every reader sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exchange {
+    pub id: String,
+    pub user_id: String,
+    #[serde(flatten)]
+    pub spec: ExchangeSpec,
+    /// `has_api_key`, `has_secret_key`, … for every field the type needs.
+    #[serde(flatten)]
+    pub has: BTreeMap<String, bool>,
+    /// Masked forms of the stored credentials, by field.
+    pub credentials: BTreeMap<String, CredentialStatus>,
+    /// True when every credential the type needs is stored.
+    pub credentials_complete: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub deleted_at: Option<i64>,
+}
+
+impl Exchange {
+    /// Builds the reader's view from the spec and the vault's field list with masks.
+    pub fn view(
+        id: String,
+        user_id: String,
+        spec: ExchangeSpec,
+        stored: &BTreeMap<CredentialField, String>,
+        times: (i64, i64, Option<i64>),
+    ) -> Exchange {
+        let required = spec
+            .exchange_type()
+            .map(|t| t.required_credentials())
+            .unwrap_or_default();
+        let mut has = BTreeMap::new();
+        let mut credentials = BTreeMap::new();
+        for field in required {
+            let masked = stored.get(field).cloned();
+            has.insert(format!("has_{}", field.as_str()), masked.is_some());
+            credentials.insert(
+                field.as_str().to_string(),
+                CredentialStatus {
+                    present: masked.is_some(),
+                    masked,
+                },
+            );
+        }
+        let credentials_complete = required.iter().all(|f| stored.contains_key(f));
+        Exchange {
+            id,
+            user_id,
+            spec,
+            has,
+            credentials,
+            credentials_complete,
+            created_at: times.0,
+            updated_at: times.1,
+            deleted_at: times.2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(t: &str) -> ExchangeSpec {
+        ExchangeSpec {
+            exchange_type: t.into(),
+            account_name: "main".into(),
+            enabled: true,
+            testnet: false,
+        }
+        .normalized()
+    }
+
+    #[test]
+    fn okx_with_only_a_key_names_both_missing_fields() {
+        let given = Credentials::new().with(CredentialField::ApiKey, "K");
+        let err = spec("okx").validate(&given, &BTreeSet::new()).unwrap_err();
+        assert_eq!(err.fields(), vec!["secret_key", "passphrase"]);
+    }
+
+    #[test]
+    fn stored_credentials_count_on_update() {
+        let stored: BTreeSet<_> = [CredentialField::ApiKey, CredentialField::SecretKey].into();
+        assert!(
+            spec("binance")
+                .validate(&Credentials::new(), &stored)
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn paper_needs_nothing_and_rejects_stray_keys() {
+        assert!(
+            spec("paper")
+                .validate(&Credentials::new(), &BTreeSet::new())
+                .is_ok()
+        );
+        let given = Credentials::new().with(CredentialField::ApiKey, "K");
+        let err = spec("paper")
+            .validate(&given, &BTreeSet::new())
+            .unwrap_err();
+        assert_eq!(err.fields(), vec!["api_key"]);
+    }
+
+    #[test]
+    fn lighter_index_must_be_0_to_255() {
+        let base = Credentials::new()
+            .with(CredentialField::WalletAddr, "0xabc")
+            .with(CredentialField::ApiKeyPrivateKey, "pk");
+        let ok = base.clone().with(CredentialField::ApiKeyIndex, "255");
+        assert!(spec("lighter").validate(&ok, &BTreeSet::new()).is_ok());
+        let bad = base.clone().with(CredentialField::ApiKeyIndex, "256");
+        let err = spec("lighter")
+            .validate(&bad, &BTreeSet::new())
+            .unwrap_err();
+        assert_eq!(err.fields(), vec!["api_key_index"]);
+        let junk = base.with(CredentialField::ApiKeyIndex, "x");
+        assert!(spec("lighter").validate(&junk, &BTreeSet::new()).is_err());
+    }
+
+    #[test]
+    fn unknown_type_and_blank_name_are_reported_together() {
+        let mut s = spec("ftx");
+        s.account_name = " ".into();
+        let err = s
+            .validate(&Credentials::new(), &BTreeSet::new())
+            .unwrap_err();
+        assert_eq!(err.fields(), vec!["account_name", "exchange_type"]);
+    }
+
+    #[test]
+    fn view_flags_without_values() {
+        let stored: BTreeMap<_, _> = [(CredentialField::ApiKey, "…a1b2".to_string())].into();
+        let v = Exchange::view(
+            "id".into(),
+            "u".into(),
+            spec("binance"),
+            &stored,
+            (1, 1, None),
+        );
+        assert_eq!(v.has.get("has_api_key"), Some(&true));
+        assert_eq!(v.has.get("has_secret_key"), Some(&false));
+        assert!(!v.credentials_complete);
+    }
+}

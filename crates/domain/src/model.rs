@@ -1,0 +1,208 @@
+//! A model config: which LLM provider to call, where, with which model name and key.
+//!
+//! The key itself is not part of [`ModelSpec`]; it travels separately as a [`crate::Secret`]
+//! so that the spec can be logged, shown and stored in clear while the key goes to the vault.
+//! Validation still needs to know whether a key exists, so it takes `has_api_key`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::base_url::check_base_url;
+use crate::provider::{ProviderSpec, provider, provider_ids};
+use crate::resource::NAME_MAX;
+use crate::validation::{Problem, Problems, ValidationError};
+
+/// The non-secret fields a user sets on a model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelSpec {
+    pub name: String,
+    pub provider: String,
+    pub enabled: bool,
+    /// A custom base URL; `None` uses the provider's default.
+    pub base_url: Option<String>,
+    /// `None` uses the provider's default model.
+    pub model_name: Option<String>,
+}
+
+/// A partial change: `None` leaves a field as it is; an empty string clears an optional one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModelPatch {
+    pub name: Option<String>,
+    pub provider: Option<String>,
+    pub enabled: Option<bool>,
+    pub base_url: Option<String>,
+    pub model_name: Option<String>,
+}
+
+impl ModelSpec {
+    /// Trims text and turns blanks into `None`, so "" never counts as a value.
+    pub fn normalized(mut self) -> Self {
+        self.name = self.name.trim().to_string();
+        self.provider = self.provider.trim().to_ascii_lowercase();
+        self.base_url = blank_to_none(self.base_url);
+        self.model_name = blank_to_none(self.model_name);
+        self
+    }
+
+    pub fn apply(mut self, patch: ModelPatch) -> Self {
+        if let Some(v) = patch.name {
+            self.name = v;
+        }
+        if let Some(v) = patch.provider {
+            self.provider = v;
+        }
+        if let Some(v) = patch.enabled {
+            self.enabled = v;
+        }
+        if let Some(v) = patch.base_url {
+            self.base_url = Some(v);
+        }
+        if let Some(v) = patch.model_name {
+            self.model_name = Some(v);
+        }
+        self.normalized()
+    }
+
+    /// Every problem at once. `has_api_key` says whether a key is given or already stored.
+    pub fn validate(&self, has_api_key: bool) -> Result<(), ValidationError> {
+        let mut p = Problems::default();
+        p.name("name", &self.name, NAME_MAX);
+        let spec = provider(&self.provider);
+        match spec {
+            None => p.push(
+                "provider",
+                Problem::NotOneOf {
+                    allowed: provider_ids(),
+                    got: self.provider.clone(),
+                },
+            ),
+            Some(spec) => {
+                if self.base_url.is_none() && spec.default_base_url.is_none() && !is_builtin(spec) {
+                    p.push("base_url", Problem::Required);
+                }
+                if self.model_name.is_none() && spec.default_model.is_none() {
+                    p.push("model_name", Problem::Required);
+                }
+                if spec.needs_api_key && !has_api_key {
+                    p.push("api_key", Problem::Required);
+                }
+            }
+        }
+        if let Some(url) = &self.base_url
+            && let Some(problem) = check_base_url(url)
+        {
+            p.push("base_url", problem);
+        }
+        p.finish(())
+    }
+
+    pub fn provider_spec(&self) -> Option<&'static ProviderSpec> {
+        provider(&self.provider)
+    }
+
+    /// The URL requests go to: the custom one, or the provider's default.
+    pub fn effective_base_url(&self) -> Option<String> {
+        self.base_url.clone().or_else(|| {
+            self.provider_spec()
+                .and_then(|p| p.default_base_url.map(str::to_string))
+        })
+    }
+
+    /// The model requests ask for: the configured one, or the provider's default.
+    pub fn effective_model_name(&self) -> Option<String> {
+        self.model_name.clone().or_else(|| {
+            self.provider_spec()
+                .and_then(|p| p.default_model.map(str::to_string))
+        })
+    }
+}
+
+fn is_builtin(spec: &ProviderSpec) -> bool {
+    spec.wire == crate::provider::WireFormat::Builtin
+}
+
+pub(crate) fn blank_to_none(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// A stored model as every reader sees it: no key, only whether there is one and its mask.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Model {
+    pub id: String,
+    pub user_id: String,
+    #[serde(flatten)]
+    pub spec: ModelSpec,
+    pub effective_base_url: Option<String>,
+    pub effective_model_name: Option<String>,
+    pub has_api_key: bool,
+    pub api_key_masked: Option<String>,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// Set while the model is in the trash.
+    pub deleted_at: Option<i64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(provider: &str) -> ModelSpec {
+        ModelSpec {
+            name: "m".into(),
+            provider: provider.into(),
+            enabled: true,
+            base_url: None,
+            model_name: None,
+        }
+        .normalized()
+    }
+
+    #[test]
+    fn deepseek_needs_only_a_key() {
+        assert!(spec("deepseek").validate(true).is_ok());
+        let err = spec("deepseek").validate(false).unwrap_err();
+        assert_eq!(err.fields(), vec!["api_key"]);
+        assert_eq!(
+            spec("deepseek").effective_model_name().as_deref(),
+            Some("deepseek-chat")
+        );
+    }
+
+    #[test]
+    fn builtin_needs_nothing() {
+        assert!(spec("builtin").validate(false).is_ok());
+    }
+
+    #[test]
+    fn custom_needs_url_and_model_and_names_both() {
+        let err = spec("custom").validate(false).unwrap_err();
+        assert_eq!(err.fields(), vec!["base_url", "model_name"]);
+    }
+
+    #[test]
+    fn http_base_url_is_rejected_naming_the_field() {
+        let mut s = spec("openai");
+        s.model_name = Some("gpt-4o".into());
+        s.base_url = Some("http://api.openai.com/v1".into());
+        let err = s.validate(true).unwrap_err();
+        assert_eq!(err.fields(), vec!["base_url"]);
+        assert!(err.to_string().contains("https"));
+    }
+
+    #[test]
+    fn unknown_provider_lists_the_choices() {
+        let err = spec("gpt").validate(true).unwrap_err();
+        assert!(err.to_string().contains("deepseek"), "{err}");
+    }
+
+    #[test]
+    fn patch_with_empty_string_clears_optional_field() {
+        let mut s = spec("openai");
+        s.model_name = Some("gpt-4o".into());
+        let s = s.apply(ModelPatch {
+            model_name: Some(String::new()),
+            ..Default::default()
+        });
+        assert_eq!(s.model_name, None);
+    }
+}

@@ -1,0 +1,128 @@
+//! A credential held in memory: readable on purpose, never printable by accident.
+//!
+//! `Debug` and `Display` show a fixed placeholder, serde refuses to serialize it, and the bytes
+//! are zeroed when the value is dropped. The only way to the content is [`Secret::expose`],
+//! which code that signs a request or calls a model uses and nothing else should.
+//! [`Secret::mask`] gives the form a user may see to recognise a key (`sk-…a1b2`).
+
+use std::fmt;
+
+use zeroize::Zeroizing;
+
+/// A secret string (API key, private key, passphrase).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(Zeroizing<String>);
+
+/// Keys shorter than this are masked completely: showing 4 of 10 characters tells too much.
+const MIN_LEN_FOR_PARTIAL_MASK: usize = 16;
+/// A recognisable prefix such as `sk-` or `pk-` is kept only when it is this short.
+const MAX_PREFIX_LEN: usize = 4;
+const FULL_MASK: &str = "••••";
+
+impl Secret {
+    /// Wraps a value, trimming surrounding whitespace (a pasted key often carries a newline).
+    pub fn new(value: impl Into<String>) -> Self {
+        let mut raw: String = value.into();
+        let trimmed = raw.trim();
+        if trimmed.len() != raw.len() {
+            let owned = trimmed.to_string();
+            zeroize::Zeroize::zeroize(&mut raw);
+            raw = owned;
+        }
+        Secret(Zeroizing::new(raw))
+    }
+
+    /// The content, for signing requests and calling models only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `sk-…a1b2`: a short prefix up to the first `-` (when there is one early on) and the last
+    /// four characters; short secrets are masked completely.
+    pub fn mask(&self) -> String {
+        let chars: Vec<char> = self.0.chars().collect();
+        if chars.len() < MIN_LEN_FOR_PARTIAL_MASK {
+            return FULL_MASK.to_string();
+        }
+        let prefix: String = match chars.iter().position(|c| *c == '-') {
+            Some(dash) if dash + 1 <= MAX_PREFIX_LEN => chars[..=dash].iter().collect(),
+            _ => String::new(),
+        };
+        let tail: String = chars[chars.len() - 4..].iter().collect();
+        format!("{prefix}…{tail}")
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Secret::new(value)
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(value: &str) -> Self {
+        Secret::new(value)
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(••••)")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(FULL_MASK)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_and_display_never_show_content() {
+        let s = Secret::new("sk-supersecretvalue1234");
+        assert!(!format!("{s:?}").contains("supersecret"));
+        assert!(!format!("{s}").contains("supersecret"));
+        assert!(!format!("{s}").contains("1234"));
+    }
+
+    #[test]
+    fn mask_keeps_short_prefix_and_last_four() {
+        assert_eq!(Secret::new("sk-abcdefghijklmna1b2").mask(), "sk-…a1b2");
+        assert_eq!(Secret::new("abcdefghijklmnopqrstuvwxyz").mask(), "…wxyz");
+        // A dash far into the key is not a prefix.
+        assert_eq!(Secret::new("abcdefgh-ijklmnopqrst").mask(), "…qrst");
+    }
+
+    #[test]
+    fn short_secrets_are_fully_masked() {
+        assert_eq!(Secret::new("abc").mask(), "••••");
+        assert_eq!(Secret::new("sk-1234567890").mask(), "••••");
+        assert_eq!(Secret::new("").mask(), "••••");
+    }
+
+    #[test]
+    fn surrounding_whitespace_is_trimmed() {
+        assert_eq!(Secret::new("  key\n").expose(), "key");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn mask_never_reveals_more_than_eight_chars(s in "\\PC{0,64}") {
+            let secret = Secret::new(s.clone());
+            let masked = secret.mask();
+            let shown = masked.chars().filter(|c| *c != '…' && *c != '•').count();
+            proptest::prop_assert!(shown <= 8);
+            if secret.expose().chars().count() >= MIN_LEN_FOR_PARTIAL_MASK {
+                proptest::prop_assert!(shown * 2 <= secret.expose().chars().count());
+            }
+        }
+    }
+}

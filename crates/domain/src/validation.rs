@@ -1,0 +1,310 @@
+//! What is wrong with a resource, said so that a person can fix it.
+//!
+//! Validation never stops at the first problem: a user who forgot two credentials should hear
+//! about both in one message, not one per attempt. Each [`FieldProblem`] names the field (the
+//! same snake_case name the CLI turns into `--flag-name` and the skills use as a slot name) and
+//! knows its own fix, in English (`Display`) and Chinese ([`FieldProblem::to_zh`]), because the
+//! assistant answers in the user's language. Values a user typed are echoed only when they are
+//! not secret; problems about secrets never carry the secret.
+//!
+//! [`Adjustment`] is the other half: a value that was accepted after being changed (a scan
+//! interval clamped into range). It is reported, never silent.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One thing wrong with one field, and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldProblem {
+    /// The field's snake_case name, dotted for nested config (`risk_control.max_positions`).
+    pub field: String,
+    pub problem: Problem,
+}
+
+/// The kinds of problems, each carrying what its message needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum Problem {
+    /// A required value is absent or blank.
+    Required,
+    /// A credential this exchange type needs was not given.
+    MissingCredential { exchange_type: String },
+    /// A credential this exchange type does not use was given (likely a mix-up of fields).
+    UnusedCredential { exchange_type: String },
+    /// A number outside its allowed range.
+    OutOfRange {
+        min: String,
+        max: String,
+        got: String,
+    },
+    /// A value that is not one of the allowed choices.
+    NotOneOf { allowed: Vec<String>, got: String },
+    /// A URL that would send credentials in clear text.
+    InsecureUrl { got: String },
+    /// Text that does not parse as what the field holds.
+    Malformed { expected: String, got: String },
+    /// Another resource of the same kind already has this name (names compare case-insensitively).
+    DuplicateName { name: String },
+    /// Text longer than the field allows.
+    TooLong { max: usize },
+    /// A list with more entries than allowed.
+    TooMany { max: usize },
+    /// A reference (name or id) to another resource that this user does not have.
+    UnknownReference { kind: String, reference: String },
+}
+
+impl FieldProblem {
+    pub fn new(field: impl Into<String>, problem: Problem) -> Self {
+        FieldProblem {
+            field: field.into(),
+            problem,
+        }
+    }
+
+    /// The fix in English, without the field prefix.
+    pub fn fix(&self) -> String {
+        let f = &self.field;
+        match &self.problem {
+            Problem::Required => format!("`{f}` is required: give it a value"),
+            Problem::MissingCredential { exchange_type } => {
+                format!("`{f}` is required for {exchange_type} accounts: provide it")
+            }
+            Problem::UnusedCredential { exchange_type } => format!(
+                "`{f}` is not used by {exchange_type} accounts: leave it out (check the type or the field)"
+            ),
+            Problem::OutOfRange { min, max, got } => {
+                format!("`{f}` must be between {min} and {max}, got {got}: choose a value in range")
+            }
+            Problem::NotOneOf { allowed, got } => {
+                format!("`{f}` cannot be {got:?}: use one of {}", allowed.join(", "))
+            }
+            Problem::InsecureUrl { got } => format!(
+                "`{f}` must use https (plain http only for localhost / 127.0.0.1 / ::1), got {got:?}: switch to the https URL"
+            ),
+            Problem::Malformed { expected, got } => {
+                format!("`{f}` must be {expected}, got {got:?}: correct the value")
+            }
+            Problem::DuplicateName { name } => format!(
+                "`{f}` {name:?} is already taken (names are case-insensitive): choose another name or update the existing one"
+            ),
+            Problem::TooLong { max } => {
+                format!("`{f}` is longer than {max} characters: shorten it")
+            }
+            Problem::TooMany { max } => format!("`{f}` has more than {max} entries: remove some"),
+            Problem::UnknownReference { kind, reference } => format!(
+                "`{f}`: there is no {kind} {reference:?}: pick one from `nofxi {kind} list` or create it first"
+            ),
+        }
+    }
+
+    /// The same message in Chinese, for replies to a user who writes Chinese.
+    pub fn to_zh(&self) -> String {
+        let f = &self.field;
+        match &self.problem {
+            Problem::Required => format!("缺少 `{f}`：请填写"),
+            Problem::MissingCredential { exchange_type } => {
+                format!("{exchange_type} 账户需要 `{f}`：请提供")
+            }
+            Problem::UnusedCredential { exchange_type } => {
+                format!(
+                    "{exchange_type} 账户不使用 `{f}`：请去掉它（检查交易所类型或字段是否填错）"
+                )
+            }
+            Problem::OutOfRange { min, max, got } => {
+                format!("`{f}` 必须在 {min} 到 {max} 之间，当前为 {got}：请改为范围内的值")
+            }
+            Problem::NotOneOf { allowed, got } => {
+                format!("`{f}` 不能是 {got:?}：可选值为 {}", allowed.join("、"))
+            }
+            Problem::InsecureUrl { got } => format!(
+                "`{f}` 必须使用 https（仅 localhost / 127.0.0.1 / ::1 可用 http），当前为 {got:?}：请改用 https 地址"
+            ),
+            Problem::Malformed { expected, got } => {
+                format!("`{f}` 应为{expected}，当前为 {got:?}：请更正")
+            }
+            Problem::DuplicateName { name } => {
+                format!("名称 {name:?} 已被使用（不区分大小写）：请换一个名称，或修改已有的那个")
+            }
+            Problem::TooLong { max } => format!("`{f}` 超过 {max} 个字符：请缩短"),
+            Problem::TooMany { max } => format!("`{f}` 超过 {max} 项：请删掉一些"),
+            Problem::UnknownReference { kind, reference } => format!(
+                "`{f}`：找不到 {kind} {reference:?}：请从 `nofxi {kind} list` 中选择，或先创建它"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for FieldProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.fix())
+    }
+}
+
+/// Every problem found in one resource. Never empty when returned as an error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub struct ValidationError {
+    pub problems: Vec<FieldProblem>,
+}
+
+impl ValidationError {
+    pub fn single(field: impl Into<String>, problem: Problem) -> Self {
+        ValidationError {
+            problems: vec![FieldProblem::new(field, problem)],
+        }
+    }
+
+    /// The field names in order, for tests and for asking the user for exactly those slots.
+    pub fn fields(&self) -> Vec<&str> {
+        self.problems.iter().map(|p| p.field.as_str()).collect()
+    }
+
+    pub fn to_zh(&self) -> String {
+        let mut out = format!("有 {} 处需要修改：", self.problems.len());
+        for p in &self.problems {
+            out.push_str("\n  - ");
+            out.push_str(&p.to_zh());
+        }
+        out
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problems.as_slice() {
+            [one] => write!(f, "invalid input: {one}"),
+            many => {
+                write!(f, "invalid input ({} problems):", many.len())?;
+                for p in many {
+                    write!(f, "\n  - {p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Collects problems while a validator walks every field.
+#[derive(Debug, Default)]
+pub struct Problems(Vec<FieldProblem>);
+
+impl Problems {
+    pub fn push(&mut self, field: impl Into<String>, problem: Problem) {
+        self.0.push(FieldProblem::new(field, problem));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok(value)` when nothing was found, otherwise every problem at once.
+    pub fn finish<T>(self, value: T) -> Result<T, ValidationError> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(ValidationError { problems: self.0 })
+        }
+    }
+
+    /// Checks `min <= got <= max` for any ordered, printable value.
+    pub fn range<T: PartialOrd + fmt::Display>(&mut self, field: &str, got: T, min: T, max: T) {
+        if got < min || got > max {
+            self.push(
+                field,
+                Problem::OutOfRange {
+                    min: min.to_string(),
+                    max: max.to_string(),
+                    got: got.to_string(),
+                },
+            );
+        }
+    }
+
+    /// Checks a display name: present after trimming and at most `max` characters.
+    pub fn name(&mut self, field: &str, value: &str, max: usize) {
+        if value.trim().is_empty() {
+            self.push(field, Problem::Required);
+        } else if value.chars().count() > max {
+            self.push(field, Problem::TooLong { max });
+        }
+    }
+}
+
+/// A value accepted after nofxi changed it, reported so the change is never silent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjustment {
+    pub field: String,
+    pub given: String,
+    pub applied: String,
+    /// The rule that forced the change, in English (`allowed range is 3..=60`).
+    pub rule: String,
+}
+
+impl Adjustment {
+    pub fn to_zh(&self) -> String {
+        format!(
+            "`{}` 的值 {} 超出允许范围（{}），已调整为 {}",
+            self.field, self.given, self.rule, self.applied
+        )
+    }
+}
+
+impl fmt::Display for Adjustment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` {} was adjusted to {} ({})",
+            self.field, self.given, self.applied, self.rule
+        )
+    }
+}
+
+/// Names are unique per user and kind regardless of case: "Main" and "main" are one name.
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_problems_are_listed_with_field_and_fix() {
+        let mut p = Problems::default();
+        p.push(
+            "secret_key",
+            Problem::MissingCredential {
+                exchange_type: "okx".into(),
+            },
+        );
+        p.push(
+            "passphrase",
+            Problem::MissingCredential {
+                exchange_type: "okx".into(),
+            },
+        );
+        let err = p.finish(()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("2 problems"), "{text}");
+        assert!(text.contains("`secret_key` is required for okx"), "{text}");
+        assert!(text.contains("`passphrase` is required for okx"), "{text}");
+        assert!(err.to_zh().contains("okx 账户需要 `passphrase`"));
+        assert_eq!(err.fields(), vec!["secret_key", "passphrase"]);
+    }
+
+    #[test]
+    fn range_accepts_bounds_and_rejects_outside() {
+        let mut p = Problems::default();
+        p.range("a", 1, 1, 20);
+        p.range("b", 20, 1, 20);
+        assert!(p.is_empty());
+        p.range("c", 21, 1, 20);
+        p.range("d", 0, 1, 20);
+        assert_eq!(p.finish(()).unwrap_err().fields(), vec!["c", "d"]);
+    }
+
+    #[test]
+    fn name_key_ignores_case_and_outer_spaces() {
+        assert_eq!(name_key(" Main "), name_key("MAIN"));
+    }
+}

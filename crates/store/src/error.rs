@@ -1,0 +1,119 @@
+//! Everything the store can refuse or fail at, each said as "what happened: what to do".
+//!
+//! No variant carries a secret: vault errors name the field and the row, never the bytes, and
+//! database errors come from statements whose secret parameters are ciphertext.
+
+use std::path::PathBuf;
+
+use nofxi_domain::{ResourceKind, ValidationError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The input is invalid; every problem is listed.
+    #[error(transparent)]
+    Invalid(#[from] ValidationError),
+
+    #[error(
+        "no {kind} {reference:?} for this user: check the name or id with `nofxi {kind} list` (deleted ones: `nofxi {kind} list --deleted`)"
+    )]
+    NotFound {
+        kind: ResourceKind,
+        reference: String,
+    },
+
+    #[error(
+        "{kind} {reference:?} matches {} resources ({}): use the id instead of the name",
+        ids.len(),
+        ids.join(", ")
+    )]
+    Ambiguous {
+        kind: ResourceKind,
+        reference: String,
+        ids: Vec<String>,
+    },
+
+    #[error(
+        "{kind} {name:?} is used by trader(s) {}: delete those traders or point them at another {kind} first",
+        traders.join(", ")
+    )]
+    InUse {
+        kind: ResourceKind,
+        name: String,
+        traders: Vec<String>,
+    },
+
+    #[error("trader {name:?} is running: stop it before deleting it")]
+    Running { name: String },
+
+    #[error(
+        "{kind} {name:?} was deleted more than 30 days ago and has been purged: it cannot be restored, create it again"
+    )]
+    Expired { kind: ResourceKind, name: String },
+
+    #[error(
+        "the vault key does not match the one these secrets were written with (key from {source_desc}): set NOFXI_MASTER_KEY to the original key or put the original vault.key back; nofxi will not decrypt with a different key"
+    )]
+    VaultKeyMismatch { source_desc: String },
+
+    #[error(
+        "the vault key file {} is missing but this database already holds encrypted secrets: restore the original vault.key there, or set NOFXI_MASTER_KEY to the original key",
+        path.display()
+    )]
+    VaultKeyMissing { path: PathBuf },
+
+    #[error(
+        "the vault key from {source_desc} is not usable: {reason}. Use 64 hex characters or the base64 of 32 random bytes (for example `openssl rand -hex 32`)"
+    )]
+    VaultKeyInvalid { source_desc: String, reason: String },
+
+    #[error(
+        "secret `{field}` of {kind} {resource_id} cannot be decrypted: it was not written for this row or was altered. Set the credential again with `nofxi {kind} update`"
+    )]
+    SecretCorrupt {
+        kind: ResourceKind,
+        resource_id: String,
+        field: String,
+    },
+
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("database error while {context}: {source}")]
+    Database {
+        context: &'static str,
+        #[source]
+        source: sqlx::Error,
+    },
+
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+
+    #[error("stored data is damaged ({what}): {detail}")]
+    Corrupt { what: &'static str, detail: String },
+}
+
+impl StoreError {
+    /// The validation problems, when that is what went wrong.
+    pub fn validation(&self) -> Option<&ValidationError> {
+        match self {
+            StoreError::Invalid(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Attaches "while …" to database errors without repeating the closure at every call.
+pub(crate) trait DbContext<T> {
+    fn ctx(self, context: &'static str) -> Result<T, StoreError>;
+}
+
+impl<T> DbContext<T> for Result<T, sqlx::Error> {
+    fn ctx(self, context: &'static str) -> Result<T, StoreError> {
+        self.map_err(|source| StoreError::Database { context, source })
+    }
+}

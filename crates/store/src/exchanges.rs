@@ -1,0 +1,260 @@
+//! Exchange accounts and their credentials.
+//!
+//! Credentials are written field by field into the vault. Changing the account type drops the
+//! credentials the new type does not use, so a leftover OKX passphrase never lingers on what
+//! became a Binance account.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nofxi_domain::{
+    Actor, CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, ResourceKind,
+};
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, AssertSqlSafe, Row};
+
+use crate::Store;
+use crate::audit::{AuditAction, record};
+use crate::error::{DbContext, StoreError};
+use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate};
+
+const KIND: ResourceKind = ResourceKind::Exchange;
+const COLUMNS: &str = "id, user_id, exchange_type, account_name, enabled, testnet, created_at, updated_at, deleted_at";
+
+fn row_to_exchange(
+    row: &AnyRow,
+    masks: Option<&BTreeMap<String, String>>,
+) -> Result<Exchange, sqlx::Error> {
+    let spec = ExchangeSpec {
+        exchange_type: row.try_get("exchange_type")?,
+        account_name: row.try_get("account_name")?,
+        enabled: row.try_get("enabled")?,
+        testnet: row.try_get("testnet")?,
+    };
+    let stored: BTreeMap<CredentialField, String> = masks
+        .into_iter()
+        .flatten()
+        .filter_map(|(field, mask)| Some((field.parse().ok()?, mask.clone())))
+        .collect();
+    Ok(Exchange::view(
+        row.try_get("id")?,
+        row.try_get("user_id")?,
+        spec,
+        &stored,
+        (
+            row.try_get("created_at")?,
+            row.try_get("updated_at")?,
+            row.try_get("deleted_at")?,
+        ),
+    ))
+}
+
+impl Store {
+    /// Creates an exchange account; nothing is written unless every check passes.
+    pub async fn create_exchange(
+        &self,
+        actor: &Actor,
+        spec: ExchangeSpec,
+        credentials: Credentials,
+    ) -> Result<Exchange, StoreError> {
+        let spec = spec.normalized();
+        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let dup = name_taken(&mut tx, &actor.user, KIND, &spec.account_name, "").await?;
+        combine(
+            spec.validate(&credentials, &BTreeSet::new()),
+            dup.into_iter().collect(),
+        )?;
+        let id = uuid::Uuid::now_v7().to_string();
+        let now = self.clock.now_ms();
+        sqlx::query(
+            "INSERT INTO exchanges (id, user_id, exchange_type, account_name, name_key, enabled, testnet, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+        )
+        .bind(&id)
+        .bind(&actor.user)
+        .bind(&spec.exchange_type)
+        .bind(&spec.account_name)
+        .bind(nofxi_domain::validation::name_key(&spec.account_name))
+        .bind(spec.enabled)
+        .bind(spec.testnet)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| unique_to_duplicate(e, KIND, &spec.account_name, "creating an exchange"))?;
+        for (field, secret) in credentials.iter() {
+            self.write_secret(&mut tx, &actor.user, KIND, &id, field.as_str(), secret, now)
+                .await?;
+        }
+        let detail = format!("{} ({})", spec.account_name, spec.exchange_type);
+        record(
+            &mut tx,
+            actor,
+            KIND,
+            &id,
+            AuditAction::Create,
+            now,
+            Some(detail),
+        )
+        .await?;
+        let exchange = self.load_exchange(&mut tx, &actor.user, &id).await?;
+        tx.commit().await.ctx("saving the exchange")?;
+        Ok(exchange)
+    }
+
+    async fn load_exchange(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        id: &str,
+    ) -> Result<Exchange, StoreError> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM exchanges WHERE user_id = $1 AND id = $2"
+        )))
+        .bind(user)
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await
+        .ctx("reading an exchange")?;
+        let masks = self.secret_masks(conn, user, KIND).await?;
+        row_to_exchange(&row, masks.get(id)).ctx("reading an exchange")
+    }
+
+    /// The user's exchange accounts, by name. `deleted` lists the trash instead.
+    pub async fn list_exchanges(
+        &self,
+        user: &str,
+        deleted: bool,
+    ) -> Result<Vec<Exchange>, StoreError> {
+        let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
+        let filter = if deleted { "IS NOT NULL" } else { "IS NULL" };
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM exchanges WHERE user_id = $1 AND deleted_at {filter} ORDER BY name_key, id"
+        )))
+        .bind(user)
+        .fetch_all(&mut *conn)
+        .await
+        .ctx("listing exchanges")?;
+        let masks = self.secret_masks(&mut conn, user, KIND).await?;
+        rows.iter()
+            .map(|row| {
+                let id: String = row.try_get("id")?;
+                row_to_exchange(row, masks.get(&id))
+            })
+            .collect::<Result<_, _>>()
+            .ctx("listing exchanges")
+    }
+
+    pub async fn get_exchange(&self, user: &str, reference: &str) -> Result<Exchange, StoreError> {
+        let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
+        let found = resolve(&mut conn, user, KIND, reference, Where::Live).await?;
+        self.load_exchange(&mut conn, user, &found.id).await
+    }
+
+    /// Applies `patch` and replaces the credentials given in `credentials`; others are kept.
+    pub async fn update_exchange(
+        &self,
+        actor: &Actor,
+        reference: &str,
+        patch: ExchangePatch,
+        credentials: Credentials,
+    ) -> Result<Exchange, StoreError> {
+        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
+        let current = self.load_exchange(&mut tx, &actor.user, &found.id).await?;
+        let spec = current.spec.clone().apply(patch);
+        let masks = self.secret_masks(&mut tx, &actor.user, KIND).await?;
+        let stored: BTreeSet<CredentialField> = masks
+            .get(&found.id)
+            .into_iter()
+            .flatten()
+            .filter_map(|(field, _)| field.parse().ok())
+            .collect();
+        let dup = name_taken(&mut tx, &actor.user, KIND, &spec.account_name, &found.id).await?;
+        combine(
+            spec.validate(&credentials, &stored),
+            dup.into_iter().collect(),
+        )?;
+        let now = self.clock.now_ms();
+        sqlx::query(
+            "UPDATE exchanges SET exchange_type = $3, account_name = $4, name_key = $5, enabled = $6, \
+             testnet = $7, updated_at = $8 WHERE user_id = $1 AND id = $2",
+        )
+        .bind(&actor.user)
+        .bind(&found.id)
+        .bind(&spec.exchange_type)
+        .bind(&spec.account_name)
+        .bind(nofxi_domain::validation::name_key(&spec.account_name))
+        .bind(spec.enabled)
+        .bind(spec.testnet)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| unique_to_duplicate(e, KIND, &spec.account_name, "updating an exchange"))?;
+        for (field, secret) in credentials.iter() {
+            self.write_secret(
+                &mut tx,
+                &actor.user,
+                KIND,
+                &found.id,
+                field.as_str(),
+                secret,
+                now,
+            )
+            .await?;
+        }
+        let required = spec
+            .exchange_type()
+            .map(|t| t.required_credentials())
+            .unwrap_or_default();
+        for field in stored.iter().filter(|f| !required.contains(f)) {
+            self.delete_secret(&mut tx, &actor.user, &found.id, field.as_str())
+                .await?;
+        }
+        let mut changed: Vec<&str> = Vec::new();
+        if current.spec.exchange_type != spec.exchange_type {
+            changed.push("exchange_type");
+        }
+        if current.spec.account_name != spec.account_name {
+            changed.push("account_name");
+        }
+        if current.spec.enabled != spec.enabled {
+            changed.push("enabled");
+        }
+        if current.spec.testnet != spec.testnet {
+            changed.push("testnet");
+        }
+        changed.extend(credentials.fields().map(|f| f.as_str()));
+        record(
+            &mut tx,
+            actor,
+            KIND,
+            &found.id,
+            AuditAction::Update,
+            now,
+            Some(changed.join(", ")),
+        )
+        .await?;
+        let exchange = self.load_exchange(&mut tx, &actor.user, &found.id).await?;
+        tx.commit().await.ctx("saving the exchange")?;
+        Ok(exchange)
+    }
+
+    /// Decrypts every credential of a live exchange account, for the code that signs its
+    /// requests and nothing else.
+    pub async fn credentials_for_signing(
+        &self,
+        user: &str,
+        reference: &str,
+    ) -> Result<(Exchange, Credentials), StoreError> {
+        let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
+        let found = resolve(&mut conn, user, KIND, reference, Where::Live).await?;
+        let exchange = self.load_exchange(&mut conn, user, &found.id).await?;
+        let secrets = self.open_secrets(&mut conn, user, KIND, &found.id).await?;
+        let mut credentials = Credentials::new();
+        for (field, secret) in secrets {
+            if let Ok(field) = field.parse::<CredentialField>() {
+                credentials.set(field, secret);
+            }
+        }
+        Ok((exchange, credentials))
+    }
+}

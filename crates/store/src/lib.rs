@@ -1,0 +1,62 @@
+//! nofxi's storage: the four resources, their secrets, a trash, an audit trail and small state
+//! documents, on SQLite (default, `$NOFXI_HOME/nofxi.db`, WAL) or PostgreSQL
+//! (`NOFXI_DATABASE_URL`).
+//!
+//! Rules every call follows:
+//! - Every query is scoped by the user it is given; there is no call that reads across users.
+//! - Deleting moves a resource to the trash (`deleted_at`); `restore` brings it back for 30
+//!   days; older trash is purged when a store opens or on [`Store::purge_expired_trash`].
+//! - Every mutation of a resource writes an audit row in the same transaction.
+//! - Credentials are sealed per field by the [`vault`]; reads return flags and masked forms
+//!   only. Decrypting is a separate call ([`Store::credentials_for_signing`],
+//!   [`Store::model_api_key`]) for code that signs requests or calls models.
+//! - Times are epoch milliseconds, money is exact decimal text.
+//!
+//! Validation rules belong to `nofxi-domain`; this crate adds what needs the database:
+//! unique names, references between resources, resources in use.
+
+mod audit;
+pub mod clock;
+mod error;
+mod exchanges;
+mod models;
+mod open;
+mod resolve;
+mod secrets;
+mod state;
+mod strategies;
+#[cfg(feature = "test-support")]
+pub mod test_support;
+mod traders;
+mod trash;
+pub mod vault;
+
+use std::sync::Arc;
+
+use sqlx::AnyPool;
+
+pub use audit::{AuditAction, AuditEntry};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::StoreError;
+pub use open::{Backend, DATABASE_URL_ENV, Database, SQLITE_FILE_NAME, StoreConfig, redact_url};
+pub use trash::Removed;
+pub use vault::key::{KEY_FILE_NAME, KeySpec, MASTER_KEY_ENV, key_file_path};
+
+/// A handle to the database and the vault. Cheap to share behind an `Arc`; the pool inside
+/// is already shared and thread-safe.
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    vault: vault::Vault,
+    clock: Arc<dyn Clock>,
+    database: Database,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend)
+            .field("database", &self.database.describe())
+            .finish_non_exhaustive()
+    }
+}

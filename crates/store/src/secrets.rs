@@ -1,0 +1,125 @@
+//! Credential rows: sealing on write, masks on read, decryption only on explicit request.
+
+use std::collections::BTreeMap;
+
+use nofxi_domain::{ResourceKind, Secret};
+use sqlx::{AnyConnection, Row};
+
+use crate::Store;
+use crate::error::{DbContext, StoreError};
+use crate::vault::SecretSlot;
+
+impl Store {
+    /// Seals and upserts one credential field.
+    pub(crate) async fn write_secret(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        kind: ResourceKind,
+        resource_id: &str,
+        field: &str,
+        secret: &Secret,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let slot = SecretSlot {
+            user,
+            kind,
+            resource_id,
+            field,
+        };
+        let sealed = self.vault.seal(slot, secret)?;
+        sqlx::query(
+            "INSERT INTO secrets (user_id, resource_kind, resource_id, field, sealed, masked, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (resource_id, field) DO UPDATE SET \
+               sealed = excluded.sealed, masked = excluded.masked, updated_at = excluded.updated_at",
+        )
+        .bind(user)
+        .bind(kind.as_str())
+        .bind(resource_id)
+        .bind(field)
+        .bind(sealed)
+        .bind(secret.mask())
+        .bind(now)
+        .execute(&mut *conn)
+        .await
+        .ctx("storing an encrypted credential")?;
+        Ok(())
+    }
+
+    pub(crate) async fn delete_secret(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        resource_id: &str,
+        field: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM secrets WHERE user_id = $1 AND resource_id = $2 AND field = $3")
+            .bind(user)
+            .bind(resource_id)
+            .bind(field)
+            .execute(&mut *conn)
+            .await
+            .ctx("removing a credential")?;
+        Ok(())
+    }
+
+    /// Field → masked form for every stored credential of one kind, grouped by resource id.
+    pub(crate) async fn secret_masks(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        kind: ResourceKind,
+    ) -> Result<BTreeMap<String, BTreeMap<String, String>>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT resource_id, field, masked FROM secrets WHERE user_id = $1 AND resource_kind = $2",
+        )
+        .bind(user)
+        .bind(kind.as_str())
+        .fetch_all(&mut *conn)
+        .await
+        .ctx("reading credential flags")?;
+        let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for row in rows {
+            let id: String = row.try_get("resource_id").ctx("reading credential flags")?;
+            let field: String = row.try_get("field").ctx("reading credential flags")?;
+            let masked: String = row.try_get("masked").ctx("reading credential flags")?;
+            out.entry(id).or_default().insert(field, masked);
+        }
+        Ok(out)
+    }
+
+    /// Decrypts every credential of one resource. Only for signing and model calls.
+    pub(crate) async fn open_secrets(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        kind: ResourceKind,
+        resource_id: &str,
+    ) -> Result<BTreeMap<String, Secret>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT field, sealed FROM secrets \
+             WHERE user_id = $1 AND resource_kind = $2 AND resource_id = $3",
+        )
+        .bind(user)
+        .bind(kind.as_str())
+        .bind(resource_id)
+        .fetch_all(&mut *conn)
+        .await
+        .ctx("reading encrypted credentials")?;
+        let mut out = BTreeMap::new();
+        for row in rows {
+            let field: String = row.try_get("field").ctx("reading encrypted credentials")?;
+            let sealed: Vec<u8> = row.try_get("sealed").ctx("reading encrypted credentials")?;
+            let slot = SecretSlot {
+                user,
+                kind,
+                resource_id,
+                field: &field,
+            };
+            let secret = self.vault.open(slot, &sealed)?;
+            out.insert(field, secret);
+        }
+        Ok(out)
+    }
+}
