@@ -1,0 +1,186 @@
+//! Checks of one action: slots, conditions, confirmation rule, steps, messages, recoveries.
+
+use std::collections::HashSet;
+
+use crate::error::{Diagnostic, DiagnosticKind};
+use crate::ir::RUNTIME_PLACEHOLDERS;
+use crate::ir::{Action, Condition, ConfirmCondition, ConfirmRule, Risk, SlotType};
+use crate::parse::Locator;
+use crate::text::Text;
+
+use super::{is_snake, kinds_list, text};
+
+pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<Diagnostic>) {
+    let at = format!("actions[{i}]");
+    if !is_snake(&action.name) {
+        out.push(loc.diag(
+            &format!("{at}.name"),
+            DiagnosticKind::InvalidValue,
+            format!("action name `{}` must be snake_case (`create`, `query`)", action.name),
+        ));
+    }
+    text(loc, &format!("{at}.description"), &action.description, out);
+    text(loc, &format!("{at}.success"), &action.success, out);
+    text(loc, &format!("{at}.failure"), &action.failure, out);
+
+    // Seed 000: delete always confirms, queries never do.
+    match (action.risk, &action.confirm) {
+        (Risk::Delete, rule) if *rule != ConfirmRule::Always => out.push(loc.diag(
+            &format!("{at}.confirm"),
+            DiagnosticKind::InvalidValue,
+            "a `delete` action must have `confirm: always`",
+        )),
+        (Risk::Query, rule) if *rule != ConfirmRule::Never => out.push(loc.diag(
+            &format!("{at}.confirm"),
+            DiagnosticKind::InvalidValue,
+            "a `query` action must have `confirm: never`",
+        )),
+        _ => {}
+    }
+    if action.confirm != ConfirmRule::Never && action.summary.is_none() {
+        out.push(loc.diag(
+            &format!("{at}.confirm"),
+            DiagnosticKind::MissingKey,
+            "an action that may confirm needs a `summary:` saying exactly what will happen",
+        ));
+    }
+
+    let names: Vec<String> = action.slots.iter().map(|s| s.name.clone()).collect();
+    let mut seen = HashSet::new();
+    for (j, slot) in action.slots.iter_mut().enumerate() {
+        let sp = format!("{at}.slots[{j}]");
+        if !seen.insert(slot.name.clone()) {
+            out.push(loc.diag(&format!("{sp}.name"), DiagnosticKind::Duplicate, format!("slot `{}` is defined twice in action `{}`", slot.name, action.name)));
+        }
+        if !is_snake(&slot.name) {
+            out.push(loc.diag(&format!("{sp}.name"), DiagnosticKind::InvalidValue, format!("slot name `{}` must be snake_case", slot.name)));
+        }
+        match (slot.ty, slot.ref_kind) {
+            (SlotType::Ref, None) => out.push(loc.diag(&format!("{sp}.type"), DiagnosticKind::MissingKey, format!("slot `{}` has `type: ref` but no `ref:`; expected one of {}", slot.name, kinds_list()))),
+            (ty, Some(_)) if ty != SlotType::Ref => out.push(loc.diag(&format!("{sp}.ref"), DiagnosticKind::InvalidValue, format!("slot `{}` has `ref:` but `type: {}`; expected `type: ref`", slot.name, ty.as_str()))),
+            _ => {}
+        }
+        if slot.ty == SlotType::Enum && slot.values.is_empty() {
+            out.push(loc.diag(&format!("{sp}.type"), DiagnosticKind::MissingKey, format!("enum slot `{}` lists no `values:`", slot.name)));
+        }
+        if !slot.values.is_empty() && !matches!(slot.ty, SlotType::Enum | SlotType::Interval) {
+            out.push(loc.diag(&format!("{sp}.values"), DiagnosticKind::InvalidValue, format!("slot `{}` of type {} cannot have `values:`; expected `type: enum`", slot.name, slot.ty.as_str())));
+        }
+        let numeric = matches!(slot.ty, SlotType::Integer | SlotType::Decimal);
+        if (slot.min.is_some() || slot.max.is_some() || slot.clamp) && !numeric {
+            out.push(loc.diag(&format!("{sp}.type"), DiagnosticKind::InvalidValue, format!("slot `{}`: min/max/clamp need `type: integer` or `type: decimal`", slot.name)));
+        }
+        if let (Some(a), Some(b)) = (slot.min, slot.max) {
+            if a > b {
+                out.push(loc.diag(&format!("{sp}.min"), DiagnosticKind::InvalidValue, format!("slot `{}`: min {a} is greater than max {b}", slot.name)));
+            }
+        }
+        if slot.clamp && slot.min.is_none() && slot.max.is_none() {
+            out.push(loc.diag(&format!("{sp}.clamp"), DiagnosticKind::InvalidValue, format!("slot `{}`: `clamp: true` needs `min` or `max`", slot.name)));
+        }
+        if let Some(p) = &slot.pattern {
+            match regex::Regex::new(p) {
+                Ok(re) => slot.compiled_pattern = Some(re),
+                Err(e) => out.push(loc.diag(&format!("{sp}.pattern"), DiagnosticKind::InvalidPattern, format!("pattern `{p}` does not compile: {e}"))),
+            }
+        }
+        if let Some(cond) = &slot.required_when {
+            condition(loc, &format!("{sp}.required_when"), cond, &names, Some(&slot.name), out);
+        }
+        if (slot.required || slot.required_when.is_some()) && slot.ask.is_none() {
+            out.push(loc.diag(&format!("{sp}.name"), DiagnosticKind::MissingText, format!("required slot `{}` has no `ask:` text (zh and en) to ask for it", slot.name)));
+        }
+        if let Some(ask) = &slot.ask {
+            text(loc, &format!("{sp}.ask"), ask, out);
+        }
+        if let Some(d) = &slot.description {
+            text(loc, &format!("{sp}.description"), d, out);
+        }
+        if let Some(default) = slot.default.clone() {
+            if let Err(e) = slot.check_value(&default) {
+                out.push(loc.diag(&format!("{sp}.default"), DiagnosticKind::InvalidValue, format!("default of slot `{}` breaks its own rules: {}", slot.name, e.message.en)));
+            }
+        }
+    }
+
+    if let ConfirmRule::When(conds) = &action.confirm {
+        for (k, c) in conds.iter().enumerate() {
+            let cp = format!("{at}.confirm.when[{k}]");
+            match c {
+                ConfirmCondition::LiveTarget if action.target().is_none() => out.push(loc.diag(&cp, DiagnosticKind::UnknownSlot, "`live_target` needs a `target` slot naming the resource")),
+                ConfirmCondition::ChangedAny(list) => {
+                    for n in list {
+                        if !names.contains(n) {
+                            out.push(unknown_slot(loc, &cp, n, &action.name, &names));
+                        }
+                    }
+                }
+                ConfirmCondition::Slot(cond) => condition(loc, &cp, cond, &names, None, out),
+                _ => {}
+            }
+        }
+    }
+    for (k, step) in action.steps.iter().enumerate() {
+        let sp = format!("{at}.steps[{k}]");
+        for n in &step.with {
+            if !names.contains(n) {
+                out.push(unknown_slot(loc, &format!("{sp}.with"), n, &action.name, &names));
+            }
+        }
+        if let Some(cond) = &step.when {
+            condition(loc, &format!("{sp}.when"), cond, &names, None, out);
+        }
+    }
+    if action.steps.is_empty() {
+        out.push(loc.diag(&at, DiagnosticKind::MissingKey, format!("action `{}` has no `steps:`; expected at least one tool call", action.name)));
+    }
+
+    let mut messages: Vec<(String, &Text)> = vec![
+        (format!("{at}.success"), &action.success),
+        (format!("{at}.failure"), &action.failure),
+    ];
+    if let Some(s) = &action.summary {
+        text(loc, &format!("{at}.summary"), s, out);
+        messages.push((format!("{at}.summary"), s));
+    }
+    let mut codes = HashSet::new();
+    for (k, f) in action.failures.iter().enumerate() {
+        let fp = format!("{at}.failures[{k}]");
+        if !codes.insert(f.code.clone()) {
+            out.push(loc.diag(&format!("{fp}.code"), DiagnosticKind::Duplicate, format!("failure code `{}` is listed twice", f.code)));
+        }
+        text(loc, &format!("{fp}.message"), &f.message, out);
+        messages.push((format!("{fp}.message"), &f.message));
+        if let Some(r) = &f.recovery {
+            text(loc, &format!("{fp}.recovery.offer"), &r.offer, out);
+            messages.push((format!("{fp}.recovery.offer"), &r.offer));
+            if r.task_parts().is_none() {
+                out.push(loc.diag(&format!("{fp}.recovery.task"), DiagnosticKind::UnknownAction, format!("recovery task `{}` is not `<skill>.<action>`", r.task)));
+            }
+        }
+    }
+    for (path, t) in messages {
+        for p in t.placeholders() {
+            if !names.contains(&p) && !RUNTIME_PLACEHOLDERS.contains(&p.as_str()) {
+                out.push(loc.diag(&path, DiagnosticKind::UnknownPlaceholder, format!("placeholder `{{{p}}}` names no slot of `{}`; expected one of {} or {}", action.name, names.join(", "), RUNTIME_PLACEHOLDERS.join(", "))));
+            }
+        }
+    }
+}
+
+fn unknown_slot(loc: &Locator, path: &str, name: &str, action: &str, names: &[String]) -> Diagnostic {
+    loc.diag(path, DiagnosticKind::UnknownSlot, format!("`{name}` is not a slot of action `{action}`; expected one of {}", names.join(", ")))
+}
+
+fn condition(loc: &Locator, path: &str, c: &Condition, names: &[String], own: Option<&str>, out: &mut Vec<Diagnostic>) {
+    if !names.contains(&c.slot) {
+        out.push(loc.diag(&format!("{path}.slot"), DiagnosticKind::UnknownSlot, format!("condition names `{}`, which is not a slot here; expected one of {}", c.slot, names.join(", "))));
+    }
+    if own == Some(c.slot.as_str()) {
+        out.push(loc.diag(&format!("{path}.slot"), DiagnosticKind::InvalidValue, "a slot cannot be required depending on itself"));
+    }
+    let given = usize::from(c.one_of.is_some()) + usize::from(c.equals.is_some()) + usize::from(c.is_set.is_some());
+    if given != 1 {
+        out.push(loc.diag(path, DiagnosticKind::InvalidValue, "a condition needs exactly one of `in`, `equals`, `is_set`"));
+    }
+}

@@ -1,0 +1,238 @@
+//! Actions: one user task of a management skill (create a trader, delete a strategy), with its
+//! risk, when it must be confirmed, its slots, the tool calls it makes and what it says after.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{Condition, ResourceKind, Slot};
+use crate::text::Text;
+
+/// What an action does to the world; the dialogue policy derives confirmation defaults and the
+/// exporters derive MCP annotations from it. We use the verb classes of DESIGN "Dialogue
+/// policy" rather than low/medium/high: they say *why* something is risky, and a policy can
+/// map them to levels, not the other way round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    /// Reads only. Never confirms; MCP `readOnlyHint`.
+    Query,
+    Create,
+    Update,
+    /// Removes something. Always confirms; MCP `destructiveHint`.
+    Delete,
+    /// Starts a trader (may place real orders).
+    Start,
+    /// Stops a running trader (open positions stay as they are).
+    Stop,
+}
+
+impl Risk {
+    pub fn is_read_only(self) -> bool {
+        self == Risk::Query
+    }
+
+    pub fn is_destructive(self) -> bool {
+        self == Risk::Delete
+    }
+}
+
+/// When the dialogue engine must ask for an explicit confirmation before running the steps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmRule {
+    Never,
+    Always,
+    /// Confirm when any condition holds.
+    When(Vec<ConfirmCondition>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmCondition {
+    /// The action's target trades real money: an exchange whose type is not `paper`, or a
+    /// trader bound to such an exchange. The engine resolves the target to decide.
+    LiveTarget,
+    /// The task sets any of these slots (order-affecting parameters).
+    ChangedAny(Vec<String>),
+    /// A slot condition on the task's values.
+    Slot(Condition),
+}
+
+/// A tool name, `<resource>.<verb>` (`trader.create`, `strategy.duplicate`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolName {
+    pub resource: ResourceKind,
+    pub verb: String,
+}
+
+/// The verbs tools exist for (issue 6's tool set). A step naming another verb is a lint error.
+pub const KNOWN_VERBS: &[&str] = &[
+    "list",
+    "get",
+    "create",
+    "update",
+    "delete",
+    "restore",
+    "enable",
+    "disable",
+    "start",
+    "stop",
+    "status",
+    "test",
+    "activate",
+    "duplicate",
+];
+
+impl ToolName {
+    pub fn parse(s: &str) -> Result<ToolName, String> {
+        let Some((resource, verb)) = s.split_once('.') else {
+            return Err(format!("`{s}` is not `<resource>.<verb>`"));
+        };
+        let resource = ResourceKind::parse(resource).ok_or_else(|| {
+            format!("unknown resource `{resource}` in `{s}`, expected one of trader, exchange, model, strategy")
+        })?;
+        if !KNOWN_VERBS.contains(&verb) {
+            return Err(format!(
+                "unknown verb `{verb}` in `{s}`, expected one of {}",
+                KNOWN_VERBS.join(", ")
+            ));
+        }
+        Ok(ToolName {
+            resource,
+            verb: verb.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for ToolName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.resource, self.verb)
+    }
+}
+
+impl Serialize for ToolName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        ToolName::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// One tool call of an action, run in order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub tool: ToolName,
+    /// Slots passed as arguments under their own names (unset optional slots are left out).
+    #[serde(default)]
+    pub with: Vec<String>,
+    /// Constant arguments (`enabled: true`).
+    #[serde(default)]
+    pub set: BTreeMap<String, serde_json::Value>,
+    /// Run only when this holds.
+    #[serde(default)]
+    pub when: Option<Condition>,
+}
+
+/// A fix sub-task the assistant offers when a step fails for a known reason. When it
+/// completes and `resume_on_success` is set, the failed task resumes with its slots intact.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recovery {
+    /// The offer shown to the user ("要我先启用它吗？").
+    pub offer: Text,
+    /// `<skill_id>.<action>` of the sub-task, e.g. `exchange_management.update`.
+    pub task: String,
+    /// Its initial slots; string values may hold `{slot}` placeholders of the failed task.
+    #[serde(default)]
+    pub slots: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    pub resume_on_success: bool,
+}
+
+impl Recovery {
+    /// (`skill_id`, `action`) of the sub-task.
+    pub fn task_parts(&self) -> Option<(&str, &str)> {
+        self.task.split_once('.')
+    }
+}
+
+/// A known failure of an action: the error code a tool reports (`exchange_disabled`,
+/// `not_found`, `name_taken`…), what to tell the user, and an optional fix.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Failure {
+    pub code: String,
+    pub message: Text,
+    #[serde(default)]
+    pub recovery: Option<Recovery>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    pub name: String,
+    pub description: Text,
+    /// Words that ask for this action (创建, 新建, create, add).
+    #[serde(default)]
+    pub verbs: Vec<String>,
+    pub risk: Risk,
+    pub confirm: ConfirmRule,
+    /// The confirmation message: exactly what will happen, with `{slot}` placeholders.
+    #[serde(default)]
+    pub summary: Option<Text>,
+    #[serde(default)]
+    pub slots: Vec<Slot>,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    pub success: Text,
+    /// The generic failure message (`{error}` is the tool's explanation).
+    pub failure: Text,
+    #[serde(default)]
+    pub failures: Vec<Failure>,
+}
+
+impl Action {
+    pub fn slot(&self, name: &str) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.name == name)
+    }
+
+    /// The slot naming the existing resource the action works on (`target`), if any.
+    pub fn target(&self) -> Option<&Slot> {
+        self.slot("target")
+    }
+
+    pub fn failure(&self, code: &str) -> Option<&Failure> {
+        self.failures.iter().find(|f| f.code == code)
+    }
+
+    /// Whether this task needs a confirmation, given its slots and whether its target trades
+    /// real money (`live_target` is false for paper and for actions without a target).
+    pub fn needs_confirmation(
+        &self,
+        slots: &serde_json::Map<String, serde_json::Value>,
+        live_target: bool,
+    ) -> bool {
+        match &self.confirm {
+            ConfirmRule::Never => false,
+            ConfirmRule::Always => true,
+            ConfirmRule::When(conditions) => conditions.iter().any(|c| match c {
+                ConfirmCondition::LiveTarget => live_target,
+                ConfirmCondition::ChangedAny(names) => names
+                    .iter()
+                    .any(|n| slots.get(n).is_some_and(|v| !v.is_null())),
+                ConfirmCondition::Slot(cond) => cond.holds(slots),
+            }),
+        }
+    }
+}
+
+/// Placeholders every message may use besides slot names: filled by the engine from results.
+pub const RUNTIME_PLACEHOLDERS: &[&str] = &["id", "error", "list", "count", "status", "summary"];

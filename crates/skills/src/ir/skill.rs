@@ -1,0 +1,190 @@
+//! A whole skill: identity (Agent Skills frontmatter), the `skill:` block, and its parts.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, Constraints, Example, Function};
+use crate::text::Text;
+
+/// The four resources a management skill can refer to (`ref:` on a slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceKind {
+    Trader,
+    Exchange,
+    Model,
+    Strategy,
+}
+
+impl ResourceKind {
+    pub const ALL: [ResourceKind; 4] = [
+        ResourceKind::Trader,
+        ResourceKind::Exchange,
+        ResourceKind::Model,
+        ResourceKind::Strategy,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResourceKind::Trader => "trader",
+            ResourceKind::Exchange => "exchange",
+            ResourceKind::Model => "model",
+            ResourceKind::Strategy => "strategy",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ResourceKind> {
+        ResourceKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+impl fmt::Display for ResourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What kind of user task a skill serves (DESIGN "Skill files").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillKind {
+    /// Create / change / remove resources through actions with slots, risk and steps.
+    Management,
+    /// Explain an error: knowledge entries matched by code or phrase.
+    Diagnosis,
+    /// Answer a question from knowledge entries (the glossary).
+    Guidance,
+    /// Function-style capabilities with JSON-Schema parameters (seed 003).
+    Function,
+}
+
+/// The `skill:` block.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillMeta {
+    pub kind: SkillKind,
+    /// The resource domain, e.g. `trader`, `market`.
+    pub domain: String,
+    /// Capabilities the skill needs, `<domain>:<read|write>` (e.g. `trader:write`).
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    pub version: String,
+    pub title: Text,
+    /// Words that name the skill's resource in user messages (交易员, bot, trader…): the rule
+    /// router matches them together with an action's verbs.
+    #[serde(default)]
+    pub nouns: Vec<String>,
+    /// Names users write for values, mapped to the canonical value (英伟达 → NVDA.US).
+    #[serde(default)]
+    pub value_aliases: BTreeMap<String, String>,
+    /// Guidance and diagnosis entries.
+    #[serde(default)]
+    pub knowledge: Vec<Knowledge>,
+}
+
+/// One glossary term or one error explanation. Diagnosis entries fill `what`/`why`/`fix`
+/// ("what happened / why / what to do now"); guidance entries fill `answer`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Knowledge {
+    pub id: String,
+    /// Phrases (either language, matched case-insensitively as substrings) that ask about it.
+    #[serde(default)]
+    pub phrases: Vec<String>,
+    /// Error codes (`-1021`, `401`, `3001`) that identify it exactly.
+    #[serde(default)]
+    pub codes: Vec<String>,
+    #[serde(default)]
+    pub answer: Option<Text>,
+    #[serde(default)]
+    pub what: Option<Text>,
+    #[serde(default)]
+    pub why: Option<Text>,
+    #[serde(default)]
+    pub fix: Option<Text>,
+}
+
+/// Where a skill came from, for messages and for `skills list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Source {
+    /// The file, as shown in diagnostics (`skills/trader-management/SKILL.md`).
+    pub path: String,
+    pub builtin: bool,
+}
+
+/// A parsed and checked skill.
+///
+/// Naming: the frontmatter `name` follows the Agent Skills spec (lowercase letters, digits and
+/// single hyphens, equal to the directory name): `trader-management`. The `id` used everywhere
+/// inside nofxi (chat protocol, events, examples, recovery tasks) is the same name with hyphens
+/// replaced by underscores: `trader_management`. Lookups accept either spelling.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skill {
+    pub name: String,
+    pub id: String,
+    pub description: String,
+    pub license: Option<String>,
+    pub compatibility: Option<String>,
+    pub metadata: BTreeMap<String, String>,
+    pub allowed_tools: Vec<String>,
+    pub meta: SkillMeta,
+    pub actions: Vec<Action>,
+    pub functions: Vec<Function>,
+    pub examples: Vec<Example>,
+    pub constraints: Constraints,
+    /// The markdown after the frontmatter, for humans and for "load the body on use".
+    #[serde(skip)]
+    pub body: String,
+    pub source: Source,
+}
+
+impl Skill {
+    pub fn action(&self, name: &str) -> Option<&Action> {
+        self.actions.iter().find(|a| a.name == name)
+    }
+
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// Examples of one action, for the router's phrase table and for prompts.
+    pub fn examples_for<'a>(&'a self, action: &'a str) -> impl Iterator<Item = &'a Example> {
+        self.examples
+            .iter()
+            .filter(move |e| e.action.as_deref() == Some(action))
+    }
+
+    /// Diagnosis/guidance entries whose code equals `code` or one of whose phrases occurs in
+    /// `message` (case-insensitive). Codes win over phrases.
+    pub fn knowledge_matching(&self, message: &str) -> Vec<&Knowledge> {
+        let lower = message.to_lowercase();
+        let by_code: Vec<&Knowledge> = self
+            .meta
+            .knowledge
+            .iter()
+            .filter(|k| k.codes.iter().any(|c| contains_code(&lower, &c.to_lowercase())))
+            .collect();
+        if !by_code.is_empty() {
+            return by_code;
+        }
+        self.meta
+            .knowledge
+            .iter()
+            .filter(|k| k.phrases.iter().any(|p| lower.contains(&p.to_lowercase())))
+            .collect()
+    }
+}
+
+/// `code` occurs in `text` as a whole token: `-1021` matches "code -1021," but `1021` does not
+/// match inside `-10210`.
+fn contains_code(text: &str, code: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices(code).any(|(at, m)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + m.len()).copied();
+        let edge = |b: Option<u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || b == b'-'));
+        edge(before) && edge(after)
+    })
+}

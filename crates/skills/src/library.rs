@@ -1,0 +1,163 @@
+//! The set of skills the assistant knows: the built-ins embedded in the binary, then user skills
+//! from `$NOFXI_HOME/skills` and any `--skills DIR`. A user skill whose name clashes with a
+//! built-in (or with another user skill) is an error, never a silent override: a skill decides
+//! what confirms and what runs, so which file wins must never be a surprise.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Diagnostic, DiagnosticKind, LoadError};
+use crate::ir::{Action, Function, Skill};
+use crate::parse::parse_skill;
+
+include!(concat!(env!("OUT_DIR"), "/builtin_skills.rs"));
+
+/// What an exported tool name stands for.
+#[derive(Debug, Clone, Copy)]
+pub enum ToolRef<'a> {
+    Action { skill: &'a Skill, action: &'a Action },
+    Function { skill: &'a Skill, function: &'a Function },
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    skills: Vec<Skill>,
+}
+
+impl Library {
+    /// The built-in skills only.
+    pub fn builtin() -> Result<Library, LoadError> {
+        Library::load(&[])
+    }
+
+    /// Built-ins plus every `<dir>/<name>/SKILL.md` of each directory, in order. Directories
+    /// that do not exist are skipped (a fresh `$NOFXI_HOME` has no `skills/`).
+    pub fn load(user_dirs: &[PathBuf]) -> Result<Library, LoadError> {
+        let mut diagnostics = Vec::new();
+        let mut lib = Library::default();
+        for (rel, source) in BUILTIN_FILES {
+            let dir = rel.split('/').next().unwrap_or("");
+            match parse_skill(source, &format!("skills/{rel}"), dir, true) {
+                Ok(skill) => lib.skills.push(skill),
+                Err(e) => diagnostics.extend(e.diagnostics),
+            }
+        }
+        for dir in user_dirs {
+            match load_dir(dir, false) {
+                Ok(skills) => {
+                    for skill in skills {
+                        if let Some(existing) = lib.get(&skill.id) {
+                            diagnostics.push(Diagnostic {
+                                file: skill.source.path.clone(),
+                                line: 2,
+                                column: 1,
+                                kind: DiagnosticKind::NameClash,
+                                message: format!(
+                                    "skill `{}` is already defined by {}; rename the user skill (its directory and `name`)",
+                                    skill.name, existing.source.path
+                                ),
+                            });
+                        } else {
+                            lib.skills.push(skill);
+                        }
+                    }
+                }
+                Err(e) => diagnostics.extend(e.diagnostics),
+            }
+        }
+        diagnostics.extend(lib.cross_check());
+        if diagnostics.is_empty() { Ok(lib) } else { Err(LoadError { diagnostics }) }
+    }
+
+    pub fn skills(&self) -> &[Skill] {
+        &self.skills
+    }
+
+    /// By id (`trader_management`) or by name (`trader-management`).
+    pub fn get(&self, name: &str) -> Option<&Skill> {
+        let id = name.replace('-', "_");
+        self.skills.iter().find(|s| s.id == id)
+    }
+
+    pub fn action(&self, skill: &str, action: &str) -> Option<&Action> {
+        self.get(skill)?.action(action)
+    }
+
+    /// A function by name across all function skills.
+    pub fn function(&self, name: &str) -> Option<(&Skill, &Function)> {
+        self.skills
+            .iter()
+            .find_map(|s| s.function(name).map(|f| (s, f)))
+    }
+
+    /// Map an exported tool name back to its skill and action or function.
+    pub fn resolve_tool(&self, tool: &str) -> Option<ToolRef<'_>> {
+        for skill in &self.skills {
+            for action in &skill.actions {
+                if crate::export::action_tool_name(&skill.id, &action.name) == tool {
+                    return Some(ToolRef::Action { skill, action });
+                }
+            }
+            if let Some(function) = skill.function(tool) {
+                return Some(ToolRef::Function { skill, function });
+            }
+        }
+        None
+    }
+
+    /// Checks across skills: every recovery names an existing `<skill>.<action>` and only
+    /// slots that action has.
+    fn cross_check(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for skill in &self.skills {
+            for action in &skill.actions {
+                for failure in &action.failures {
+                    let Some(r) = &failure.recovery else { continue };
+                    let target = r.task_parts().and_then(|(s, a)| self.action(s, a));
+                    let problem = match target {
+                        None => Some((DiagnosticKind::UnknownAction, format!("recovery task `{}` of `{}.{}` names no existing `<skill>.<action>`", r.task, skill.id, action.name))),
+                        Some(t) => r.slots.keys().find(|k| t.slot(k).is_none()).map(|k| {
+                            (DiagnosticKind::UnknownSlot, format!("recovery task `{}` has no slot `{k}`", r.task))
+                        }),
+                    };
+                    if let Some((kind, message)) = problem {
+                        out.push(Diagnostic { file: skill.source.path.clone(), line: 1, column: 1, kind, message });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Every `<dir>/<name>/SKILL.md` under `dir`, sorted by name; all problems of all files.
+pub fn load_dir(dir: &Path, builtin: bool) -> Result<Vec<Skill>, LoadError> {
+    let io = |path: &Path, e: std::io::Error| Diagnostic {
+        file: path.display().to_string(),
+        line: 1,
+        column: 1,
+        kind: DiagnosticKind::Io,
+        message: format!("cannot read: {e}"),
+    };
+    if !dir.exists() {
+        return Ok(Vec::new());
+    }
+    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("SKILL.md").is_file()).collect(),
+        Err(e) => return Err(LoadError { diagnostics: vec![io(dir, e)] }),
+    };
+    entries.sort();
+    let mut skills = Vec::new();
+    let mut diagnostics = Vec::new();
+    for sub in entries {
+        let file = sub.join("SKILL.md");
+        let name = sub.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        match std::fs::read_to_string(&file) {
+            Ok(source) => match parse_skill(&source, &file.display().to_string(), &name, builtin) {
+                Ok(skill) => skills.push(skill),
+                Err(e) => diagnostics.extend(e.diagnostics),
+            },
+            Err(e) => diagnostics.push(io(&file, e)),
+        }
+    }
+    if diagnostics.is_empty() { Ok(skills) } else { Err(LoadError { diagnostics }) }
+}

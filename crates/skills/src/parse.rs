@@ -1,0 +1,292 @@
+//! Reads one SKILL.md into a checked `Skill`, or into diagnostics that each name the file, line
+//! and column. The pipeline: split markdown → frontmatter → each ```yaml block deserialized with
+//! `deny_unknown_fields` (yaml_serde positions mapped back to the markdown line) → `check`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::check;
+use crate::error::{Diagnostic, DiagnosticKind, LoadError};
+use crate::ir::{Action, Constraints, Example, Function, Skill, SkillMeta, Source};
+use crate::locate::YamlIndex;
+use crate::markdown::{self, Block};
+
+/// The top-level keys a ```yaml block may hold.
+pub const BLOCK_KEYS: &[&str] = &["skill", "actions", "functions", "examples", "constraints"];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Frontmatter {
+    name: String,
+    description: String,
+    #[serde(default)]
+    license: Option<String>,
+    #[serde(default)]
+    compatibility: Option<String>,
+    #[serde(default)]
+    metadata: BTreeMap<String, String>,
+    /// Space-delimited, per the Agent Skills spec.
+    #[serde(default, rename = "allowed-tools")]
+    allowed_tools: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBlock {
+    #[serde(default)]
+    skill: Option<SkillMeta>,
+    #[serde(default)]
+    actions: Option<Vec<Action>>,
+    #[serde(default)]
+    functions: Option<Vec<Function>>,
+    #[serde(default)]
+    examples: Option<Vec<Example>>,
+    #[serde(default)]
+    constraints: Option<Constraints>,
+}
+
+/// Where each part of a file is written, for the semantic checks.
+pub(crate) struct Locator {
+    pub file: String,
+    frontmatter: (usize, YamlIndex),
+    blocks: Vec<(usize, YamlIndex)>,
+    /// Top-level key → index into `blocks`.
+    owner: HashMap<String, usize>,
+}
+
+impl Locator {
+    /// (line, column) in the file of a YAML path such as `examples[3].action`.
+    pub fn at(&self, path: &str) -> (usize, usize) {
+        let top = path.split(['.', '[']).next().unwrap_or("");
+        let Some(&i) = self.owner.get(top) else {
+            return (self.blocks.first().map_or(1, |b| b.0), 1);
+        };
+        let (first_line, index) = &self.blocks[i];
+        match index.locate(path) {
+            Some((line, col)) => (first_line + line - 1, col),
+            None => (*first_line, 1),
+        }
+    }
+
+    pub fn frontmatter_at(&self, key: &str) -> (usize, usize) {
+        let (first_line, index) = &self.frontmatter;
+        match index.locate(key) {
+            Some((line, col)) => (first_line + line - 1, col),
+            None => (first_line.saturating_sub(1).max(1), 1),
+        }
+    }
+
+    pub fn diag(&self, path: &str, kind: DiagnosticKind, message: impl Into<String>) -> Diagnostic {
+        let (line, column) = self.at(path);
+        Diagnostic {
+            file: self.file.clone(),
+            line,
+            column,
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// Parse and check one SKILL.md. `file` is the path shown in diagnostics; `dir_name` is the
+/// name of the directory holding it (the frontmatter `name` must equal it).
+pub fn parse_skill(source: &str, file: &str, dir_name: &str, builtin: bool) -> Result<Skill, LoadError> {
+    let fail = |line: usize, column: usize, kind: DiagnosticKind, message: String| LoadError {
+        diagnostics: vec![Diagnostic {
+            file: file.to_string(),
+            line,
+            column,
+            kind,
+            message,
+        }],
+    };
+    let doc = markdown::split(source)
+        .map_err(|e| fail(e.line, 1, DiagnosticKind::Frontmatter, e.message))?;
+    let front: Frontmatter = yaml_serde::from_str(&doc.frontmatter.text)
+        .map_err(|e| LoadError {
+            diagnostics: vec![yaml_diagnostic(&e, file, &doc.frontmatter, &YamlIndex::build(&doc.frontmatter.text), DiagnosticKind::Frontmatter)],
+        })?;
+
+    let mut diagnostics = Vec::new();
+    let mut merged = RawBlock::default();
+    let mut locator = Locator {
+        file: file.to_string(),
+        frontmatter: (doc.frontmatter.first_line, YamlIndex::build(&doc.frontmatter.text)),
+        blocks: Vec::new(),
+        owner: HashMap::new(),
+    };
+    for block in &doc.yaml_blocks {
+        let index = YamlIndex::build(&block.text);
+        let block_no = locator.blocks.len();
+        let raw: RawBlock = match yaml_serde::from_str(&block.text) {
+            Ok(raw) => raw,
+            Err(e) => {
+                diagnostics.push(yaml_diagnostic(&e, file, block, &index, DiagnosticKind::YamlSyntax));
+                locator.blocks.push((block.first_line, index));
+                continue;
+            }
+        };
+        let mut claim = |key: &str, present: bool, diagnostics: &mut Vec<Diagnostic>| {
+            if !present {
+                return;
+            }
+            if locator.owner.contains_key(key) {
+                let (line, col) = index.locate(key).unwrap_or((1, 1));
+                diagnostics.push(Diagnostic {
+                    file: file.to_string(),
+                    line: block.first_line + line - 1,
+                    column: col,
+                    kind: DiagnosticKind::Duplicate,
+                    message: format!("`{key}` is already defined in an earlier yaml block; expected each top-level key once per file"),
+                });
+            } else {
+                locator.owner.insert(key.to_string(), block_no);
+            }
+        };
+        claim("skill", raw.skill.is_some(), &mut diagnostics);
+        claim("actions", raw.actions.is_some(), &mut diagnostics);
+        claim("functions", raw.functions.is_some(), &mut diagnostics);
+        claim("examples", raw.examples.is_some(), &mut diagnostics);
+        claim("constraints", raw.constraints.is_some(), &mut diagnostics);
+        locator.blocks.push((block.first_line, index));
+        merged.skill = merged.skill.or(raw.skill);
+        merged.actions = merged.actions.or(raw.actions);
+        merged.functions = merged.functions.or(raw.functions);
+        merged.examples = merged.examples.or(raw.examples);
+        merged.constraints = merged.constraints.or(raw.constraints);
+    }
+    if !diagnostics.is_empty() {
+        return Err(LoadError { diagnostics });
+    }
+    let Some(meta) = merged.skill else {
+        return Err(fail(
+            doc.yaml_blocks.first().map_or(1, |b| b.first_line),
+            1,
+            DiagnosticKind::MissingKey,
+            "no `skill:` block: expected a ```yaml block with `skill: {kind, domain, version, title}`".into(),
+        ));
+    };
+    let mut skill = Skill {
+        id: front.name.replace('-', "_"),
+        name: front.name,
+        description: front.description,
+        license: front.license,
+        compatibility: front.compatibility,
+        metadata: front.metadata,
+        allowed_tools: front
+            .allowed_tools
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default(),
+        meta,
+        actions: merged.actions.unwrap_or_default(),
+        functions: merged.functions.unwrap_or_default(),
+        examples: merged.examples.unwrap_or_default(),
+        constraints: merged.constraints.unwrap_or_default(),
+        body: doc.body,
+        source: Source {
+            path: file.to_string(),
+            builtin,
+        },
+    };
+    check::frontmatter(&skill, dir_name, &locator, &mut diagnostics);
+    check::skill(&mut skill, &locator, &mut diagnostics);
+    if diagnostics.is_empty() {
+        Ok(skill)
+    } else {
+        Err(LoadError { diagnostics })
+    }
+}
+
+/// Turn a yaml_serde error into a diagnostic at the right place with a readable message.
+fn yaml_diagnostic(
+    err: &yaml_serde::Error,
+    file: &str,
+    block: &Block,
+    index: &YamlIndex,
+    fallback: DiagnosticKind,
+) -> Diagnostic {
+    let full = err.to_string();
+    let text = match full.rfind(" at line ") {
+        Some(cut) => full[..cut].to_string(),
+        None => full.clone(),
+    };
+    let (path, message) = split_path(&text);
+    let path = if path == "." { "" } else { path };
+    let (mut line, mut column) = err
+        .location()
+        .map_or((1, 1), |l| (l.line(), l.column()));
+    let mut kind = fallback;
+    let mut message = message.to_string();
+    if let Some(field) = between(&message, "unknown field `", "`") {
+        kind = DiagnosticKind::UnknownKey;
+        let key_path = if path.is_empty() { field.clone() } else { format!("{path}.{field}") };
+        if let Some((l, c)) = index.locate(&key_path) {
+            (line, column) = (l, c);
+        }
+        let place = if path.is_empty() { "at the top level".to_string() } else { format!("in `{path}`") };
+        message = format!("unknown key `{field}` {place}; {}", after(&message, ", ").unwrap_or("see the skill format"));
+    } else if message.starts_with("unknown variant") {
+        kind = if path.ends_with(".type") {
+            DiagnosticKind::UnknownSlotType
+        } else if path.ends_with(".ref") || path.contains(".current") {
+            DiagnosticKind::UnknownRefKind
+        } else {
+            DiagnosticKind::InvalidValue
+        };
+        if !path.is_empty() {
+            message = format!("`{path}`: {message}");
+        }
+    } else if message.starts_with("missing field") {
+        kind = DiagnosticKind::MissingKey;
+        if !path.is_empty() {
+            message = format!("`{path}`: {message}");
+        }
+    } else if message.starts_with("invalid type") {
+        kind = DiagnosticKind::WrongType;
+        if !path.is_empty() {
+            message = format!("`{path}`: {message}");
+        }
+    } else if message.contains("<resource>.<verb>") || message.starts_with("unknown resource") || message.starts_with("unknown verb") {
+        kind = DiagnosticKind::UnknownTool;
+        if let Some((l, c)) = index.locate(&format!("{path}.tool")) {
+            (line, column) = (l, c);
+        }
+        message = format!("`{path}`: {message}");
+    } else if !path.is_empty() {
+        message = format!("`{path}`: {message}");
+    }
+    Diagnostic {
+        file: file.to_string(),
+        line: block.first_line + line.max(1) - 1,
+        column: column.max(1),
+        kind,
+        message,
+    }
+}
+
+/// yaml_serde prefixes messages with the path of the value (`actions[0].risk: …`).
+fn split_path(text: &str) -> (&str, &str) {
+    static_path_regex()
+        .and_then(|re| re.captures(text))
+        .and_then(|c| Some((c.get(1)?.as_str(), c.get(2)?.as_str())))
+        .unwrap_or(("", text))
+}
+
+fn static_path_regex() -> Option<&'static Regex> {
+    use std::sync::OnceLock;
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"(?s)^([A-Za-z0-9_\-\[\]\.]+): (.*)$").ok())
+        .as_ref()
+}
+
+fn between(s: &str, start: &str, end: &str) -> Option<String> {
+    let from = s.find(start)? + start.len();
+    let to = s[from..].find(end)? + from;
+    Some(s[from..to].to_string())
+}
+
+fn after<'a>(s: &'a str, sep: &str) -> Option<&'a str> {
+    s.split_once(sep).map(|(_, rest)| rest)
+}

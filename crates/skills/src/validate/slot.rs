@@ -1,0 +1,221 @@
+//! Slot rules: one value against one slot, and a task's values against an action.
+
+use std::str::FromStr;
+
+use serde_json::{Map, Number, Value};
+
+use super::{Adjustment, ArgError, InvalidArguments, Validated, show};
+use crate::ir::{Action, Slot, SlotType};
+
+/// The candle intervals nofxi knows, spelled as `nofxi_domain::Interval` spells them. Kept here
+/// rather than imported so the protocol crate builds on its own; a slot narrows them with
+/// `values:`.
+pub const INTERVALS: &[&str] = &["1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "6h", "12h", "1d", "1w"];
+
+impl Slot {
+    /// Check and normalize one value: canonical enum value (aliases resolved), upper-cased
+    /// symbol, numbers parsed from text, clamped numbers (reported), lists item by item.
+    pub fn check_value(&self, value: &Value) -> Result<(Value, Option<Adjustment>), ArgError> {
+        if self.list {
+            let items: Vec<Value> = match value {
+                Value::Array(items) => items.clone(),
+                Value::String(s) => s
+                    .split([',', '，', '、', ' '])
+                    .filter(|p| !p.trim().is_empty())
+                    .map(|p| Value::String(p.trim().to_string()))
+                    .collect(),
+                other => return Err(ArgError::wrong_type(&self.name, other, "list")),
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for item in &items {
+                out.push(self.check_scalar(item)?.0);
+            }
+            return Ok((Value::Array(out), None));
+        }
+        self.check_scalar(value)
+    }
+
+    fn check_scalar(&self, value: &Value) -> Result<(Value, Option<Adjustment>), ArgError> {
+        let name = self.name.as_str();
+        let text = || -> Result<String, ArgError> {
+            match value {
+                Value::String(s) => Ok(s.trim().to_string()),
+                Value::Number(n) => Ok(n.to_string()),
+                other => Err(ArgError::wrong_type(name, other, "string")),
+            }
+        };
+        let normalized = match self.ty {
+            SlotType::String | SlotType::Secret => {
+                let s = text()?;
+                if s.is_empty() {
+                    return Err(ArgError::invalid(
+                        name,
+                        format!("「{name}」不能为空"),
+                        format!("`{name}` must not be empty"),
+                    ));
+                }
+                Value::String(s)
+            }
+            SlotType::Ref => match value {
+                Value::Number(n) => Value::String(n.to_string()),
+                _ => Value::String(text()?),
+            },
+            SlotType::Symbol => Value::String(text()?.to_uppercase()),
+            SlotType::Boolean => Value::Bool(parse_bool(value).ok_or_else(|| ArgError::wrong_type(name, value, "boolean"))?),
+            SlotType::Enum => {
+                let s = text()?;
+                match self.canonical_value(&s) {
+                    Some(v) => Value::String(v.to_string()),
+                    None => {
+                        return Err(ArgError::not_allowed(
+                            name,
+                            value,
+                            self.values.iter().map(|v| v.value.clone()).collect(),
+                        ));
+                    }
+                }
+            }
+            SlotType::Interval => {
+                let s = text()?;
+                let allowed: Vec<String> = if self.values.is_empty() {
+                    INTERVALS.iter().map(|i| (*i).to_string()).collect()
+                } else {
+                    self.values.iter().map(|v| v.value.clone()).collect()
+                };
+                match allowed.iter().find(|a| **a == s) {
+                    Some(i) => Value::String(i.clone()),
+                    None => return Err(ArgError::not_allowed(name, value, allowed)),
+                }
+            }
+            SlotType::Url => {
+                let s = text()?;
+                if !url_allowed(&s) {
+                    return Err(ArgError::invalid(
+                        name,
+                        format!("「{name}」必须是 https:// 地址（本机模型可用 http://localhost），收到 “{s}”"),
+                        format!("`{name}` must be an https:// URL (http:// only for localhost), got \"{s}\""),
+                    ));
+                }
+                Value::String(s)
+            }
+            SlotType::Integer | SlotType::Decimal => return self.check_number(value),
+        };
+        if let (Some(re), Value::String(s)) = (self.compiled_pattern(), &normalized) {
+            if !re.is_match(s) {
+                let hint = self.default.as_ref().map(show);
+                return Err(ArgError::pattern(name, s, re.as_str(), hint.as_deref()));
+            }
+        }
+        Ok((normalized, None))
+    }
+
+    fn check_number(&self, value: &Value) -> Result<(Value, Option<Adjustment>), ArgError> {
+        let name = self.name.as_str();
+        let integer = self.ty == SlotType::Integer;
+        let expected = if integer { "integer" } else { "decimal" };
+        let parsed: f64 = match value {
+            Value::Number(n) => n.as_f64().ok_or_else(|| ArgError::wrong_type(name, value, expected))?,
+            Value::String(s) => s
+                .trim()
+                .parse::<f64>()
+                .map_err(|_| ArgError::wrong_type(name, value, expected))?,
+            other => return Err(ArgError::wrong_type(name, other, expected)),
+        };
+        if !parsed.is_finite() || (integer && parsed.fract() != 0.0) {
+            return Err(ArgError::wrong_type(name, value, expected));
+        }
+        let below = self.min.is_some_and(|m| parsed < m);
+        let above = self.max.is_some_and(|m| parsed > m);
+        let to_json = |n: f64| -> Value {
+            if integer || (n.fract() == 0.0 && n.abs() < 1e15) {
+                Value::Number(Number::from(n as i64))
+            } else {
+                // Keep the user's exact decimal text when there is one.
+                match value {
+                    Value::String(s) => Number::from_str(s.trim()).map(Value::Number).unwrap_or(Value::Null),
+                    Value::Number(n) => Value::Number(n.clone()),
+                    _ => Value::Null,
+                }
+            }
+        };
+        if below || above {
+            if !self.clamp {
+                return Err(ArgError::out_of_range(name, value, self.min, self.max));
+            }
+            let bound = if below { self.min } else { self.max };
+            let to = to_json(bound.unwrap_or(parsed));
+            let from = to_json(parsed);
+            let adj = Adjustment::clamped(name, from, to.clone(), self.min, self.max);
+            return Ok((to, Some(adj)));
+        }
+        Ok((to_json(parsed), None))
+    }
+}
+
+fn parse_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim().to_lowercase().as_str() {
+            "true" | "yes" | "y" | "on" | "是" | "开" | "开启" | "启用" | "要" => Some(true),
+            "false" | "no" | "n" | "off" | "否" | "关" | "关闭" | "停用" | "不要" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// REFERENCE §1: a custom base URL must be https, except loopback (local models). A trailing
+/// `#` ("use the URL as is") is allowed.
+fn url_allowed(s: &str) -> bool {
+    if let Some(rest) = s.strip_prefix("https://") {
+        return !rest.is_empty() && !rest.contains(' ');
+    }
+    if let Some(rest) = s.strip_prefix("http://") {
+        let host = rest.split(['/', '#']).next().unwrap_or("");
+        let host = host.rsplit_once(':').map_or(host, |(h, p)| {
+            if p.chars().all(|c| c.is_ascii_digit()) { h } else { host }
+        });
+        return matches!(host, "localhost" | "127.0.0.1" | "[::1]") || host.starts_with("127.");
+    }
+    false
+}
+
+impl Action {
+    /// Required slots that have no value yet, given the values so far (`required_when` is
+    /// evaluated against them): what the engine asks for, all in one message.
+    pub fn missing_slots(&self, slots: &Map<String, Value>) -> Vec<&Slot> {
+        self.slots
+            .iter()
+            .filter(|s| s.is_required(slots) && slots.get(&s.name).is_none_or(Value::is_null))
+            .collect()
+    }
+
+    /// Check a complete set of slot values before the steps run: unknown names, every value's
+    /// rules, and required slots. Clamped values come back as adjustments.
+    pub fn validate_args(&self, slots: &Map<String, Value>) -> Result<Validated, InvalidArguments> {
+        let mut errors = Vec::new();
+        let mut out = Validated::default();
+        for (name, value) in slots {
+            if value.is_null() {
+                continue;
+            }
+            let Some(slot) = self.slot(name) else {
+                errors.push(ArgError::unknown(name, self.slots.iter().map(|s| s.name.clone()).collect()));
+                continue;
+            };
+            match slot.check_value(value) {
+                Ok((v, adj)) => {
+                    out.args.insert(name.clone(), v);
+                    out.adjustments.extend(adj);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        for slot in self.missing_slots(&out.args) {
+            if !slots.get(&slot.name).is_some_and(|v| !v.is_null()) {
+                errors.push(ArgError::missing(&slot.name));
+            }
+        }
+        if errors.is_empty() { Ok(out) } else { Err(InvalidArguments { errors }) }
+    }
+}
