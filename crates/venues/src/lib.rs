@@ -20,7 +20,7 @@ pub mod error;
 pub mod exchange;
 pub mod manual;
 pub mod market_data;
-// pub mod paper;
+pub mod paper;
 pub mod sim;
 
 pub use clock::{Clock, ManualClock, SystemClock};

@@ -1,0 +1,400 @@
+//! The paper exchange: a simulated USDT-margined futures account, nofxi's default venue.
+//!
+//! It keeps a wallet, positions (one-way or hedge mode, cross or isolated margin, per-symbol
+//! leverage), orders and fills, and fills against any [`MarketData`] source: market orders at
+//! the far side of the spread plus configurable slippage (taker fee), resting limit orders at
+//! their price once the market reaches it (maker fee), stop-loss and take-profit orders when
+//! the mark crosses their trigger, and liquidation at the liquidation price ([`margin`] has the
+//! formulas). Prices are read on every call (see [`PaperExchange::sync`]): a wick between two
+//! calls is not seen, so a trader polls each cycle and a backtest advances its clock bar by bar.
+//!
+//! The state is saved through a [`PaperStateRepo`] after every change and loaded on
+//! [`PaperExchange::open`], so a restart loses nothing. Limit orders do not reserve margin
+//! while they rest; the margin check happens when they are placed.
+
+mod config;
+pub mod margin;
+mod matching;
+mod repo;
+mod state;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use nofxi_domain::market::Symbol;
+use nofxi_domain::trading::{
+    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, OrderStatus, OrderType, Position,
+    PositionMode, PositionSide, Side,
+};
+use rust_decimal::Decimal;
+use tokio::sync::Mutex;
+
+pub use config::PaperConfig;
+pub use repo::{MemoryPaperRepo, PaperStateRepo};
+pub use state::{PaperPosition, PaperState};
+
+use crate::{Clock, Exchange, MarketData, RejectKind, VenueError};
+
+const VENUE: &str = "paper";
+
+pub struct PaperExchange {
+    account_id: String,
+    config: PaperConfig,
+    market: Arc<dyn MarketData>,
+    clock: Arc<dyn Clock>,
+    repo: Arc<dyn PaperStateRepo>,
+    state: Mutex<PaperState>,
+}
+
+impl std::fmt::Debug for PaperExchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaperExchange")
+            .field("account_id", &self.account_id)
+            .field("market", &self.market.source())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PaperExchange {
+    /// Load the account `account_id` from `repo`, or start it with `config.initial_balance`.
+    pub async fn open(
+        account_id: &str,
+        config: PaperConfig,
+        market: Arc<dyn MarketData>,
+        clock: Arc<dyn Clock>,
+        repo: Arc<dyn PaperStateRepo>,
+    ) -> Result<PaperExchange, VenueError> {
+        let state = match repo.load(account_id).await? {
+            Some(json) => serde_json::from_value::<PaperState>(json).map_err(|e| {
+                VenueError::Storage(format!(
+                    "paper account {account_id} has unreadable state: {e}"
+                ))
+            })?,
+            None => {
+                let fresh = PaperState::new(&config);
+                save(repo.as_ref(), account_id, &fresh).await?;
+                fresh
+            }
+        };
+        Ok(PaperExchange {
+            account_id: account_id.to_string(),
+            config,
+            market,
+            clock,
+            repo,
+            state: Mutex::new(state),
+        })
+    }
+
+    pub fn config(&self) -> &PaperConfig {
+        &self.config
+    }
+
+    /// A copy of the whole state, for inspection and tests.
+    pub async fn state(&self) -> PaperState {
+        self.state.lock().await.clone()
+    }
+
+    /// Read the market for every symbol with a position or an open order, then fill limit
+    /// orders the market reached, fire stops and take-profits, and liquidate positions whose
+    /// mark crossed the liquidation price. Every other call does this first.
+    pub async fn sync(&self) -> Result<(), VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await
+    }
+
+    async fn sync_locked(&self, st: &mut PaperState) -> Result<(), VenueError> {
+        let symbols: BTreeSet<Symbol> = st
+            .positions
+            .iter()
+            .map(|p| p.symbol.clone())
+            .chain(
+                st.orders
+                    .iter()
+                    .filter(|o| o.status.is_open())
+                    .map(|o| o.symbol.clone()),
+            )
+            .collect();
+        if symbols.is_empty() {
+            return Ok(());
+        }
+        let now = self.clock.now_ms();
+        let before = st.clone();
+        for symbol in symbols {
+            let t = self.market.ticker(&symbol).await?;
+            st.marks.insert(symbol.clone(), t.mark);
+            self.work_orders(st, &symbol, t.bid, t.ask, t.mark, now);
+            self.liquidate(st, &symbol, t.mark, now);
+        }
+        if *st != before {
+            save(self.repo.as_ref(), &self.account_id, st).await?;
+        }
+        Ok(())
+    }
+
+    fn work_orders(
+        &self,
+        st: &mut PaperState,
+        symbol: &Symbol,
+        bid: Decimal,
+        ask: Decimal,
+        mark: Decimal,
+        now: i64,
+    ) {
+        for i in 0..st.orders.len() {
+            let order = &st.orders[i];
+            if &order.symbol != symbol
+                || !order.status.is_open()
+                || !matching::triggered(order, bid, ask, mark)
+            {
+                continue;
+            }
+            let mut order = order.clone();
+            let (price, maker) = match order.order_type {
+                OrderType::Limit => (order.price.unwrap_or(mark), true),
+                _ => (
+                    matching::taker_price(order.side, bid, ask, &self.config),
+                    false,
+                ),
+            };
+            if matching::execute(st, &mut order, price, maker, &self.config, now).is_err() {
+                // The position a reduce-only order protected is gone: nothing left to do.
+                order.status = OrderStatus::Expired;
+                order.updated_ms = now;
+            }
+            st.orders[i] = order;
+        }
+    }
+
+    fn liquidate(&self, st: &mut PaperState, symbol: &Symbol, mark: Decimal, now: i64) {
+        let mmr = self.config.maintenance_margin_rate;
+        let doomed: Vec<(PositionSide, Decimal, Decimal)> = st
+            .positions
+            .iter()
+            .filter(|p| &p.symbol == symbol)
+            .filter_map(|p| {
+                let liq = st.liquidation_price(p, mmr)?;
+                let hit = match p.side {
+                    PositionSide::Long => mark <= liq,
+                    PositionSide::Short => mark >= liq,
+                };
+                hit.then_some((p.side, p.quantity, liq))
+            })
+            .collect();
+        for (side, quantity, liq) in doomed {
+            let id = st.next_id();
+            let close_side = match side {
+                PositionSide::Long => Side::Sell,
+                PositionSide::Short => Side::Buy,
+            };
+            let mut req = OrderRequest::market(
+                symbol.clone(),
+                close_side,
+                quantity,
+                &format!("liquidation-{id}"),
+            );
+            req.reduce_only = true;
+            if st.position_mode == PositionMode::Hedge {
+                req.position_side = Some(side);
+            }
+            let mut order = matching::draft(&req, id, now);
+            if matching::execute(st, &mut order, liq, false, &self.config, now).is_ok() {
+                tracing::warn!(account = %self.account_id, %symbol, %liq, "paper position liquidated");
+                st.orders.push(order);
+            }
+        }
+    }
+
+    async fn mutate<R>(
+        &self,
+        f: impl FnOnce(&mut PaperState) -> Result<R, VenueError>,
+    ) -> Result<R, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        let r = f(&mut st)?;
+        save(self.repo.as_ref(), &self.account_id, &st).await?;
+        Ok(r)
+    }
+}
+
+async fn save(repo: &dyn PaperStateRepo, account: &str, st: &PaperState) -> Result<(), VenueError> {
+    let json = serde_json::to_value(st).map_err(|e| VenueError::Storage(e.to_string()))?;
+    repo.save(account, &json).await
+}
+
+fn no_position_change(kind_code: i64, message: &str) -> VenueError {
+    VenueError::Rejected {
+        venue: VENUE.into(),
+        kind: RejectKind::Other,
+        code: kind_code,
+        message: message.into(),
+        http_status: 400,
+        retry_after: None,
+    }
+}
+
+#[async_trait]
+impl Exchange for PaperExchange {
+    fn venue(&self) -> &str {
+        VENUE
+    }
+
+    async fn account(&self) -> Result<AccountSnapshot, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        Ok(st.account())
+    }
+
+    async fn positions(&self) -> Result<Vec<Position>, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        Ok(st.positions_view(self.config.maintenance_margin_rate))
+    }
+
+    async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError> {
+        if leverage == 0 || leverage > self.config.max_leverage {
+            return Err(VenueError::InvalidRequest(format!(
+                "leverage {leverage} is out of range: use 1 to {}",
+                self.config.max_leverage
+            )));
+        }
+        self.mutate(|st| {
+            st.leverage.insert(symbol.clone(), leverage);
+            Ok(())
+        })
+        .await
+    }
+
+    async fn set_margin_mode(&self, symbol: &Symbol, mode: MarginMode) -> Result<(), VenueError> {
+        self.mutate(|st| {
+            if st.positions.iter().any(|p| &p.symbol == symbol) {
+                return Err(no_position_change(
+                    -4048,
+                    "margin type cannot be changed while a position is open",
+                ));
+            }
+            st.margin_mode.insert(symbol.clone(), mode);
+            Ok(())
+        })
+        .await
+    }
+
+    async fn position_mode(&self) -> Result<PositionMode, VenueError> {
+        Ok(self.state.lock().await.position_mode)
+    }
+
+    async fn set_position_mode(&self, mode: PositionMode) -> Result<(), VenueError> {
+        self.mutate(|st| {
+            if !st.positions.is_empty() || st.orders.iter().any(|o| o.status.is_open()) {
+                return Err(no_position_change(
+                    -4068,
+                    "position mode cannot be changed while positions or orders are open",
+                ));
+            }
+            st.position_mode = mode;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn place_order(&self, request: &OrderRequest) -> Result<Order, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        if let Some(existing) = st
+            .orders
+            .iter()
+            .find(|o| o.client_order_id == request.client_order_id)
+        {
+            return Ok(existing.clone());
+        }
+        let t = self.market.ticker(&request.symbol).await?;
+        st.marks.insert(request.symbol.clone(), t.mark);
+        let taker = matching::taker_price(request.side, t.bid, t.ask, &self.config);
+        matching::validate(&st, request, taker, &self.config)?;
+        let now = self.clock.now_ms();
+        let id = st.next_id();
+        let mut order = matching::draft(request, id, now);
+        let fill_now = match request.order_type {
+            OrderType::Market => Some(taker),
+            // A limit that crosses the spread takes liquidity at the quote, never worse than its price.
+            OrderType::Limit if matching::triggered(&order, t.bid, t.ask, t.mark) => {
+                let limit = request.price.unwrap_or(taker);
+                Some(match request.side {
+                    Side::Buy => taker.min(limit),
+                    Side::Sell => taker.max(limit),
+                })
+            }
+            _ => None,
+        };
+        if let Some(price) = fill_now {
+            matching::execute(&mut st, &mut order, price, false, &self.config, now)?;
+        }
+        st.orders.push(order.clone());
+        save(self.repo.as_ref(), &self.account_id, &st).await?;
+        Ok(order)
+    }
+
+    async fn cancel_order(
+        &self,
+        symbol: &Symbol,
+        client_order_id: &str,
+    ) -> Result<Order, VenueError> {
+        let now = self.clock.now_ms();
+        self.mutate(|st| {
+            let order = st
+                .orders
+                .iter_mut()
+                .find(|o| &o.symbol == symbol && o.client_order_id == client_order_id)
+                .ok_or_else(|| {
+                    VenueError::rejected(VENUE, RejectKind::OrderNotFound, "order does not exist")
+                })?;
+            if !order.status.is_open() {
+                return Err(no_position_change(-2011, "order is no longer open"));
+            }
+            order.status = OrderStatus::Canceled;
+            order.updated_ms = now;
+            Ok(order.clone())
+        })
+        .await
+    }
+
+    async fn order_status(
+        &self,
+        symbol: &Symbol,
+        client_order_id: &str,
+    ) -> Result<Option<Order>, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        Ok(st
+            .orders
+            .iter()
+            .find(|o| &o.symbol == symbol && o.client_order_id == client_order_id)
+            .cloned())
+    }
+
+    async fn open_orders(&self, symbol: Option<&Symbol>) -> Result<Vec<Order>, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        Ok(st
+            .orders
+            .iter()
+            .filter(|o| o.status.is_open() && symbol.is_none_or(|s| s == &o.symbol))
+            .cloned()
+            .collect())
+    }
+
+    async fn fills(&self, symbol: &Symbol, since_ms: Option<i64>) -> Result<Vec<Fill>, VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        Ok(st
+            .fills
+            .iter()
+            .filter(|f| &f.symbol == symbol && since_ms.is_none_or(|t| f.time_ms >= t))
+            .cloned()
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests;

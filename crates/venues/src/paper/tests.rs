@@ -1,0 +1,331 @@
+//! Paper account arithmetic, checked against numbers computed by hand in the comments.
+
+use rust_decimal_macros::dec;
+
+use super::*;
+use crate::ManualClock;
+use crate::manual::ManualMarket;
+
+const T0: i64 = 1_767_225_600_000;
+
+struct Rig {
+    market: ManualMarket,
+    repo: MemoryPaperRepo,
+    clock: ManualClock,
+}
+
+impl Rig {
+    fn new() -> Rig {
+        let clock = ManualClock::new(T0);
+        Rig {
+            market: ManualMarket::new(Arc::new(clock.clone())),
+            repo: MemoryPaperRepo::default(),
+            clock,
+        }
+    }
+
+    async fn open(&self, config: PaperConfig) -> PaperExchange {
+        PaperExchange::open(
+            "acct",
+            config,
+            Arc::new(self.market.clone()),
+            Arc::new(self.clock.clone()),
+            Arc::new(self.repo.clone()),
+        )
+        .await
+        .unwrap()
+    }
+}
+
+fn btc() -> Symbol {
+    Symbol::parse("BTCUSDT").unwrap()
+}
+
+fn eth() -> Symbol {
+    Symbol::parse("ETHUSDT").unwrap()
+}
+
+#[tokio::test]
+async fn a_leveraged_long_opens_holds_and_closes_with_the_right_fees_pnl_and_liquidation() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+    ex.set_leverage(&btc(), 10).await.unwrap();
+    ex.set_margin_mode(&btc(), MarginMode::Isolated)
+        .await
+        .unwrap();
+
+    // Open: 0.1 BTC at 50 000 = 5 000 notional; taker fee 0.05% = 2.5; margin 5 000 / 10 = 500.
+    let o = ex
+        .place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open-1"))
+        .await
+        .unwrap();
+    assert_eq!(
+        (o.status, o.average_price),
+        (OrderStatus::Filled, dec!(50000))
+    );
+    let a = ex.account().await.unwrap();
+    assert_eq!(a.wallet_balance, dec!(997.5));
+    assert_eq!(a.margin_used, dec!(500));
+    assert_eq!(a.available, dec!(497.5));
+    // Isolated liquidation: (0.1·50 000 − 500) / (0.1·(1 − 0.004)) = 4 500 / 0.0996 = 45 180.72
+    let p = &ex.positions().await.unwrap()[0];
+    assert_eq!(p.liquidation_price.unwrap().round_dp(2), dec!(45180.72));
+
+    // Hold: the price rises to 52 000; unrealized +200, equity 1 197.5.
+    rig.market.set_price(&btc(), dec!(52000));
+    let a = ex.account().await.unwrap();
+    assert_eq!((a.unrealized_pnl, a.equity), (dec!(200), dec!(1197.5)));
+
+    // Close: fee 0.05% of 5 200 = 2.6; wallet 997.5 + 200 − 2.6 = 1 194.9.
+    let close = OrderRequest::market(btc(), Side::Sell, dec!(0.1), "close-1").reduce_only();
+    ex.place_order(&close).await.unwrap();
+    let a = ex.account().await.unwrap();
+    assert_eq!(a.wallet_balance, dec!(1194.9));
+    assert_eq!((a.margin_used, a.unrealized_pnl), (dec!(0), dec!(0)));
+    assert!(ex.positions().await.unwrap().is_empty());
+    let fills = ex.fills(&btc(), None).await.unwrap();
+    assert_eq!(fills.iter().map(|f| f.fee).sum::<Decimal>(), dec!(5.1));
+    assert_eq!(fills[1].realized_pnl, dec!(200));
+}
+
+#[tokio::test]
+async fn a_cross_position_is_backed_by_the_whole_wallet() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+    ex.set_leverage(&btc(), 10).await.unwrap();
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "x"))
+        .await
+        .unwrap();
+    // Wallet after fee 997.5 backs it: (5 000 − 997.5) / 0.0996 = 40 185.74
+    let p = &ex.positions().await.unwrap()[0];
+    assert_eq!(p.margin_mode, MarginMode::Cross);
+    assert_eq!(p.liquidation_price.unwrap().round_dp(2), dec!(40185.74));
+}
+
+#[tokio::test]
+async fn an_isolated_short_is_liquidated_at_its_liquidation_price() {
+    let rig = Rig::new();
+    rig.market.set_price(&eth(), dec!(3000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+    ex.set_leverage(&eth(), 5).await.unwrap();
+    ex.set_margin_mode(&eth(), MarginMode::Isolated)
+        .await
+        .unwrap();
+    // Short 1 ETH at 3 000: margin 600, fee 1.5.
+    ex.place_order(&OrderRequest::market(eth(), Side::Sell, dec!(1), "s"))
+        .await
+        .unwrap();
+    // (3 000 + 600) / (1 · 1.004) = 3 585.66
+    let liq = ex.positions().await.unwrap()[0].liquidation_price.unwrap();
+    assert_eq!(liq.round_dp(2), dec!(3585.66));
+    rig.market.set_price(&eth(), dec!(3550));
+    assert_eq!(ex.positions().await.unwrap().len(), 1, "not yet");
+    rig.market.set_price(&eth(), dec!(3600));
+    assert!(ex.positions().await.unwrap().is_empty(), "liquidated");
+    // Closed at 3 585.657…: loss 585.66, fee 0.05% of 3 585.66 = 1.79;
+    // wallet 1 000 − 1.5 − 585.66 − 1.79 = 411.05
+    let a = ex.account().await.unwrap();
+    assert_eq!(a.wallet_balance.round_dp(2), dec!(411.05));
+    let state = ex.state().await;
+    assert!(
+        state
+            .orders
+            .iter()
+            .any(|o| o.client_order_id.starts_with("liquidation-"))
+    );
+}
+
+#[tokio::test]
+async fn stop_loss_and_take_profit_fire_when_the_mark_crosses() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open"))
+        .await
+        .unwrap();
+    let sl = OrderRequest::trigger(
+        btc(),
+        OrderType::StopMarket,
+        Side::Sell,
+        dec!(0.1),
+        dec!(49000),
+        "sl",
+    );
+    let tp = OrderRequest::trigger(
+        btc(),
+        OrderType::TakeProfitMarket,
+        Side::Sell,
+        dec!(0.1),
+        dec!(55000),
+        "tp",
+    );
+    ex.place_order(&sl).await.unwrap();
+    ex.place_order(&tp).await.unwrap();
+    rig.market.set_price(&btc(), dec!(49500));
+    assert_eq!(ex.open_orders(None).await.unwrap().len(), 2);
+    // The stop fires at 48 900: loss 110, fee 0.05% of 4 890 = 2.445.
+    rig.market.set_price(&btc(), dec!(48900));
+    let a = ex.account().await.unwrap();
+    assert_eq!(
+        a.wallet_balance,
+        dec!(1000) - dec!(2.5) - dec!(110) - dec!(2.445)
+    );
+    let sl = ex.order_status(&btc(), "sl").await.unwrap().unwrap();
+    assert_eq!(
+        (sl.status, sl.average_price),
+        (OrderStatus::Filled, dec!(48900))
+    );
+    // The take-profit has nothing left to close when its price comes.
+    rig.market.set_price(&btc(), dec!(56000));
+    let tp = ex.order_status(&btc(), "tp").await.unwrap().unwrap();
+    assert_eq!(tp.status, OrderStatus::Expired);
+    assert!(ex.positions().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn slippage_and_maker_fills_follow_the_config() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let config = PaperConfig {
+        slippage_bps: dec!(10),
+        ..PaperConfig::with_balance(dec!(10000))
+    };
+    let ex = rig.open(config).await;
+    // 10 bp worse than 50 000 = 50 050.
+    let o = ex
+        .place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.01), "m"))
+        .await
+        .unwrap();
+    assert_eq!(o.average_price, dec!(50050));
+    // A resting buy at 49 000 fills at its price, as maker (0.02% of 490 = 0.098).
+    let l = ex
+        .place_order(&OrderRequest::limit(
+            btc(),
+            Side::Buy,
+            dec!(0.01),
+            dec!(49000),
+            "l",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(l.status, OrderStatus::New);
+    rig.market.set_price(&btc(), dec!(48950));
+    let l = ex.order_status(&btc(), "l").await.unwrap().unwrap();
+    assert_eq!(
+        (l.status, l.average_price),
+        (OrderStatus::Filled, dec!(49000))
+    );
+    let f = ex.fills(&btc(), None).await.unwrap();
+    assert_eq!((f[1].is_maker, f[1].fee), (true, dec!(0.098)));
+    // Average entry of 0.01 @ 50 050 and 0.01 @ 49 000 = 49 525.
+    assert_eq!(ex.positions().await.unwrap()[0].entry_price, dec!(49525));
+}
+
+#[tokio::test]
+async fn refusals_are_typed_like_binance() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(100))).await;
+    ex.set_leverage(&btc(), 10).await.unwrap();
+    let big = ex
+        .place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "big"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (big.kind(), big.code()),
+        (Some(RejectKind::InsufficientMargin), Some(-2019))
+    );
+    let tiny = ex
+        .place_order(&OrderRequest::market(
+            btc(),
+            Side::Buy,
+            dec!(0.00001),
+            "tiny",
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(tiny.kind(), Some(RejectKind::NotionalTooSmall));
+    let hedge = OrderRequest::market(btc(), Side::Buy, dec!(0.001), "h")
+        .with_position_side(PositionSide::Long);
+    let e = ex.place_order(&hedge).await.unwrap_err();
+    assert_eq!(e.code(), Some(-4061));
+    let nothing = OrderRequest::market(btc(), Side::Sell, dec!(0.001), "r").reduce_only();
+    assert_eq!(
+        ex.place_order(&nothing).await.unwrap_err().code(),
+        Some(-2022)
+    );
+}
+
+#[tokio::test]
+async fn hedge_mode_keeps_long_and_short_apart_and_one_way_flips() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(10000))).await;
+    // One-way: buy 0.01 then sell 0.03 leaves a 0.02 short.
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.01), "a"))
+        .await
+        .unwrap();
+    ex.place_order(&OrderRequest::market(btc(), Side::Sell, dec!(0.03), "b"))
+        .await
+        .unwrap();
+    let p = ex.positions().await.unwrap();
+    assert_eq!(
+        (p.len(), p[0].side, p[0].quantity),
+        (1, PositionSide::Short, dec!(0.02))
+    );
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.02), "c"))
+        .await
+        .unwrap();
+    ex.set_position_mode(PositionMode::Hedge).await.unwrap();
+    let long = OrderRequest::market(btc(), Side::Buy, dec!(0.01), "l")
+        .with_position_side(PositionSide::Long);
+    let short = OrderRequest::market(btc(), Side::Sell, dec!(0.01), "s")
+        .with_position_side(PositionSide::Short);
+    ex.place_order(&long).await.unwrap();
+    ex.place_order(&short).await.unwrap();
+    assert_eq!(ex.positions().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_repeated_client_order_id_returns_the_first_order() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::default()).await;
+    let req = OrderRequest::market(btc(), Side::Buy, dec!(0.01), "same");
+    let a = ex.place_order(&req).await.unwrap();
+    let b = ex.place_order(&req).await.unwrap();
+    assert_eq!(a, b);
+    assert_eq!(ex.fills(&btc(), None).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_account_survives_a_restart() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+    ex.set_leverage(&btc(), 20).await.unwrap();
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "o"))
+        .await
+        .unwrap();
+    let sl = OrderRequest::trigger(
+        btc(),
+        OrderType::StopMarket,
+        Side::Sell,
+        dec!(0.1),
+        dec!(48000),
+        "sl",
+    );
+    ex.place_order(&sl).await.unwrap();
+    let before = ex.state().await;
+    drop(ex);
+    let again = rig.open(PaperConfig::with_balance(dec!(999999))).await;
+    assert_eq!(again.state().await, before);
+    assert_eq!(again.account().await.unwrap().wallet_balance, dec!(997.5));
+    rig.market.set_price(&btc(), dec!(47000));
+    assert!(
+        again.positions().await.unwrap().is_empty(),
+        "the reloaded stop still fires"
+    );
+}
