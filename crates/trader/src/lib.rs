@@ -5,6 +5,7 @@
 //! (REFERENCE §2). This crate is being built in steps; today it holds the decision format and
 //! its parser, which every decider (LLM or built-in rules) and the guard share.
 
+pub mod decider;
 pub mod decision;
 pub mod guard;
 
