@@ -49,7 +49,7 @@ impl Secret {
             return FULL_MASK.to_string();
         }
         let prefix: String = match chars.iter().position(|c| *c == '-') {
-            Some(dash) if dash + 1 <= MAX_PREFIX_LEN => chars[..=dash].iter().collect(),
+            Some(dash) if dash < MAX_PREFIX_LEN => chars[..=dash].iter().collect(),
             _ => String::new(),
         };
         let tail: String = chars[chars.len() - 4..].iter().collect();

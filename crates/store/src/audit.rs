@@ -7,6 +7,7 @@ use sqlx::{AnyConnection, Row};
 
 use crate::Store;
 use crate::error::{DbContext, StoreError};
+use crate::flag::{flag, read_flag};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -66,7 +67,7 @@ pub(crate) async fn record(
     .bind(resource_id)
     .bind(action.as_str())
     .bind(actor.channel.as_str())
-    .bind(actor.confirmed)
+    .bind(flag(actor.confirmed))
     .bind(at)
     .bind(detail)
     .execute(&mut *conn)
@@ -96,7 +97,7 @@ impl Store {
                     resource_id: row.try_get("resource_id")?,
                     action: row.try_get("action")?,
                     channel: row.try_get("channel")?,
-                    confirmed: row.try_get("confirmed")?,
+                    confirmed: read_flag(row, "confirmed")?,
                     at: row.try_get("at")?,
                     detail: row.try_get("detail")?,
                 })

@@ -15,7 +15,9 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use crate::Store;
 use crate::audit::{AuditAction, record};
 use crate::error::{DbContext, StoreError};
+use crate::flag::{flag, read_flag};
 use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate};
+use crate::vault::SecretSlot;
 
 const KIND: ResourceKind = ResourceKind::Exchange;
 const COLUMNS: &str = "id, user_id, exchange_type, account_name, enabled, testnet, created_at, updated_at, deleted_at";
@@ -27,8 +29,8 @@ fn row_to_exchange(
     let spec = ExchangeSpec {
         exchange_type: row.try_get("exchange_type")?,
         account_name: row.try_get("account_name")?,
-        enabled: row.try_get("enabled")?,
-        testnet: row.try_get("testnet")?,
+        enabled: read_flag(row, "enabled")?,
+        testnet: read_flag(row, "testnet")?,
     };
     let stored: BTreeMap<CredentialField, String> = masks
         .into_iter()
@@ -74,15 +76,25 @@ impl Store {
         .bind(&spec.exchange_type)
         .bind(&spec.account_name)
         .bind(nofxi_domain::validation::name_key(&spec.account_name))
-        .bind(spec.enabled)
-        .bind(spec.testnet)
+        .bind(flag(spec.enabled))
+        .bind(flag(spec.testnet))
         .bind(now)
         .execute(&mut *tx)
         .await
         .map_err(|e| unique_to_duplicate(e, KIND, &spec.account_name, "creating an exchange"))?;
         for (field, secret) in credentials.iter() {
-            self.write_secret(&mut tx, &actor.user, KIND, &id, field.as_str(), secret, now)
-                .await?;
+            self.write_secret(
+                &mut tx,
+                SecretSlot {
+                    user: &actor.user,
+                    kind: KIND,
+                    resource_id: &id,
+                    field: field.as_str(),
+                },
+                secret,
+                now,
+            )
+            .await?;
         }
         let detail = format!("{} ({})", spec.account_name, spec.exchange_type);
         record(
@@ -183,8 +195,8 @@ impl Store {
         .bind(&spec.exchange_type)
         .bind(&spec.account_name)
         .bind(nofxi_domain::validation::name_key(&spec.account_name))
-        .bind(spec.enabled)
-        .bind(spec.testnet)
+        .bind(flag(spec.enabled))
+        .bind(flag(spec.testnet))
         .bind(now)
         .execute(&mut *tx)
         .await
@@ -192,10 +204,12 @@ impl Store {
         for (field, secret) in credentials.iter() {
             self.write_secret(
                 &mut tx,
-                &actor.user,
-                KIND,
-                &found.id,
-                field.as_str(),
+                SecretSlot {
+                    user: &actor.user,
+                    kind: KIND,
+                    resource_id: &found.id,
+                    field: field.as_str(),
+                },
                 secret,
                 now,
             )

@@ -19,6 +19,7 @@ mod audit;
 pub mod clock;
 mod error;
 mod exchanges;
+mod flag;
 mod models;
 mod open;
 mod resolve;

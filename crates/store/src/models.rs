@@ -7,7 +7,9 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use crate::Store;
 use crate::audit::{AuditAction, record};
 use crate::error::{DbContext, StoreError};
+use crate::flag::{flag, read_flag};
 use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate};
+use crate::vault::SecretSlot;
 
 const KIND: ResourceKind = ResourceKind::Model;
 const API_KEY: &str = "api_key";
@@ -17,7 +19,7 @@ fn row_to_model(row: &AnyRow, masked_key: Option<String>) -> Result<Model, sqlx:
     let spec = ModelSpec {
         name: row.try_get("name")?,
         provider: row.try_get("provider")?,
-        enabled: row.try_get("enabled")?,
+        enabled: read_flag(row, "enabled")?,
         base_url: row.try_get("base_url")?,
         model_name: row.try_get("model_name")?,
     };
@@ -59,7 +61,7 @@ impl Store {
         .bind(&spec.name)
         .bind(nofxi_domain::validation::name_key(&spec.name))
         .bind(&spec.provider)
-        .bind(spec.enabled)
+        .bind(flag(spec.enabled))
         .bind(&spec.base_url)
         .bind(&spec.model_name)
         .bind(now)
@@ -67,8 +69,18 @@ impl Store {
         .await
         .map_err(|e| unique_to_duplicate(e, KIND, &spec.name, "creating a model"))?;
         if let Some(key) = &api_key {
-            self.write_secret(&mut tx, &actor.user, KIND, &id, API_KEY, key, now)
-                .await?;
+            self.write_secret(
+                &mut tx,
+                SecretSlot {
+                    user: &actor.user,
+                    kind: KIND,
+                    resource_id: &id,
+                    field: API_KEY,
+                },
+                key,
+                now,
+            )
+            .await?;
         }
         record(
             &mut tx,
@@ -159,7 +171,7 @@ impl Store {
         .bind(&spec.name)
         .bind(nofxi_domain::validation::name_key(&spec.name))
         .bind(&spec.provider)
-        .bind(spec.enabled)
+        .bind(flag(spec.enabled))
         .bind(&spec.base_url)
         .bind(&spec.model_name)
         .bind(now)
@@ -167,8 +179,18 @@ impl Store {
         .await
         .map_err(|e| unique_to_duplicate(e, KIND, &spec.name, "updating a model"))?;
         if let Some(key) = &api_key {
-            self.write_secret(&mut tx, &actor.user, KIND, &found.id, API_KEY, key, now)
-                .await?;
+            self.write_secret(
+                &mut tx,
+                SecretSlot {
+                    user: &actor.user,
+                    kind: KIND,
+                    resource_id: &found.id,
+                    field: API_KEY,
+                },
+                key,
+                now,
+            )
+            .await?;
         }
         let detail = changed_fields(&current.spec, &spec, api_key.is_some());
         record(

@@ -14,19 +14,16 @@ impl Store {
     pub(crate) async fn write_secret(
         &self,
         conn: &mut AnyConnection,
-        user: &str,
-        kind: ResourceKind,
-        resource_id: &str,
-        field: &str,
+        slot: SecretSlot<'_>,
         secret: &Secret,
         now: i64,
     ) -> Result<(), StoreError> {
-        let slot = SecretSlot {
+        let SecretSlot {
             user,
             kind,
             resource_id,
             field,
-        };
+        } = slot;
         let sealed = self.vault.seal(slot, secret)?;
         sqlx::query(
             "INSERT INTO secrets (user_id, resource_kind, resource_id, field, sealed, masked, updated_at) \

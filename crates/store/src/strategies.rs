@@ -8,6 +8,7 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use crate::Store;
 use crate::audit::{AuditAction, record};
 use crate::error::{DbContext, StoreError};
+use crate::flag::{flag, read_flag};
 use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate};
 
 const KIND: ResourceKind = ResourceKind::Strategy;
@@ -31,7 +32,7 @@ fn row_to_strategy(row: &AnyRow) -> Result<Strategy, StoreError> {
         spec: StrategySpec {
             name: row.try_get("name").map_err(get)?,
             description: row.try_get("description").map_err(get)?,
-            is_active: row.try_get("is_active").map_err(get)?,
+            is_active: read_flag(row, "is_active").map_err(get)?,
             config,
         },
         created_at: row.try_get("created_at").map_err(get)?,
@@ -71,7 +72,7 @@ impl Store {
         .bind(&spec.name)
         .bind(nofxi_domain::validation::name_key(&spec.name))
         .bind(&spec.description)
-        .bind(spec.is_active)
+        .bind(flag(spec.is_active))
         .bind(config_json(&spec.config)?)
         .bind(now)
         .execute(&mut *tx)
@@ -139,7 +140,7 @@ impl Store {
         .bind(&spec.name)
         .bind(nofxi_domain::validation::name_key(&spec.name))
         .bind(&spec.description)
-        .bind(spec.is_active)
+        .bind(flag(spec.is_active))
         .bind(config_json(&spec.config)?)
         .bind(now)
         .execute(&mut *tx)
@@ -199,9 +200,9 @@ async fn deactivate_others(
     )
     .bind(user)
     .bind(keep_id)
-    .bind(false)
+    .bind(flag(false))
     .bind(now)
-    .bind(true)
+    .bind(flag(true))
     .execute(&mut *conn)
     .await
     .ctx("deactivating the other strategies")?;

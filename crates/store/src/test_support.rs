@@ -213,3 +213,10 @@ pub async fn postgres_store_with_clock(clock: Arc<dyn Clock>) -> Result<TestStor
         _dir: dir,
     })
 }
+
+impl Store {
+    /// The raw pool, for tests that tamper with rows (swapping ciphertexts, reading bytes).
+    pub fn raw_pool(&self) -> &sqlx::AnyPool {
+        &self.pool
+    }
+}

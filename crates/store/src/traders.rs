@@ -12,6 +12,7 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use crate::Store;
 use crate::audit::{AuditAction, record};
 use crate::error::{DbContext, StoreError};
+use crate::flag::{flag, read_flag};
 use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate, with_extra};
 
 const KIND: ResourceKind = ResourceKind::Trader;
@@ -38,9 +39,9 @@ fn row_to_trader(row: &AnyRow) -> Result<Trader, StoreError> {
             strategy_id: row.try_get("strategy_id").map_err(get)?,
             initial_balance,
             scan_interval_minutes: row.try_get("scan_interval_minutes").map_err(get)?,
-            is_cross_margin: row.try_get("is_cross_margin").map_err(get)?,
+            is_cross_margin: read_flag(row, "is_cross_margin").map_err(get)?,
         },
-        is_running: row.try_get("is_running").map_err(get)?,
+        is_running: read_flag(row, "is_running").map_err(get)?,
         created_at: row.try_get("created_at").map_err(get)?,
         updated_at: row.try_get("updated_at").map_err(get)?,
         deleted_at: row.try_get("deleted_at").map_err(get)?,
@@ -107,8 +108,8 @@ impl Store {
         .bind(&spec.strategy_id)
         .bind(spec.initial_balance.to_string())
         .bind(spec.scan_interval_minutes)
-        .bind(false)
-        .bind(spec.is_cross_margin)
+        .bind(flag(false))
+        .bind(flag(spec.is_cross_margin))
         .bind(now)
         .execute(&mut *tx)
         .await
@@ -176,7 +177,7 @@ impl Store {
         .bind(&spec.strategy_id)
         .bind(spec.initial_balance.to_string())
         .bind(spec.scan_interval_minutes)
-        .bind(spec.is_cross_margin)
+        .bind(flag(spec.is_cross_margin))
         .bind(now)
         .execute(&mut *tx)
         .await

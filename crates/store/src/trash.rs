@@ -12,6 +12,7 @@ use crate::Store;
 use crate::audit::{AuditAction, record};
 use crate::clock::TRASH_KEEP_MS;
 use crate::error::{DbContext, StoreError};
+use crate::flag::read_flag;
 use crate::resolve::{Where, name_taken, resolve, table};
 
 /// What a delete or restore touched.
@@ -78,7 +79,7 @@ impl Store {
                     .bind(&found.id)
                     .fetch_one(&mut *tx)
                     .await
-                    .and_then(|r| r.try_get("is_running"))
+                    .and_then(|r| read_flag(&r, "is_running"))
                     .ctx("checking whether the trader runs")?;
             if running {
                 return Err(StoreError::Running { name: found.name });

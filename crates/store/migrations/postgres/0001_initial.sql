@@ -1,6 +1,6 @@
 -- nofxi schema, PostgreSQL flavour. Keep in step with ../sqlite/0001_initial.sql: the store's
 -- queries are shared, so column names and meanings must match exactly.
--- Times are epoch milliseconds; money is decimal TEXT (exact); booleans are BOOLEAN.
+-- Times are epoch milliseconds; money is decimal TEXT (exact); booleans are BIGINT 0/1 (sqlx's Any driver cannot read SQLite booleans).
 -- `name_key` is the lower-cased name computed in Rust (Unicode-aware on both backends), and
 -- the partial unique indexes make names unique per user among resources not in the trash.
 
@@ -10,7 +10,7 @@ CREATE TABLE models (
     name        TEXT NOT NULL,
     name_key    TEXT NOT NULL,
     provider    TEXT NOT NULL,
-    enabled     BOOLEAN NOT NULL,
+    enabled     BIGINT NOT NULL,
     base_url    TEXT,
     model_name  TEXT,
     created_at  BIGINT NOT NULL,
@@ -25,8 +25,8 @@ CREATE TABLE exchanges (
     exchange_type  TEXT NOT NULL,
     account_name   TEXT NOT NULL,
     name_key       TEXT NOT NULL,
-    enabled        BOOLEAN NOT NULL,
-    testnet        BOOLEAN NOT NULL,
+    enabled        BIGINT NOT NULL,
+    testnet        BIGINT NOT NULL,
     created_at     BIGINT NOT NULL,
     updated_at     BIGINT NOT NULL,
     deleted_at     BIGINT
@@ -39,7 +39,7 @@ CREATE TABLE strategies (
     name         TEXT NOT NULL,
     name_key     TEXT NOT NULL,
     description  TEXT NOT NULL,
-    is_active    BOOLEAN NOT NULL,
+    is_active    BIGINT NOT NULL,
     config       TEXT NOT NULL,
     created_at   BIGINT NOT NULL,
     updated_at   BIGINT NOT NULL,
@@ -57,8 +57,8 @@ CREATE TABLE traders (
     strategy_id            TEXT NOT NULL,
     initial_balance        TEXT NOT NULL,
     scan_interval_minutes  BIGINT NOT NULL,
-    is_running             BOOLEAN NOT NULL,
-    is_cross_margin        BOOLEAN NOT NULL,
+    is_running             BIGINT NOT NULL,
+    is_cross_margin        BIGINT NOT NULL,
     created_at             BIGINT NOT NULL,
     updated_at             BIGINT NOT NULL,
     deleted_at             BIGINT
@@ -93,7 +93,7 @@ CREATE TABLE audit (
     resource_id    TEXT NOT NULL,
     action         TEXT NOT NULL,
     channel        TEXT NOT NULL,
-    confirmed      BOOLEAN NOT NULL,
+    confirmed      BIGINT NOT NULL,
     at             BIGINT NOT NULL,
     detail         TEXT
 );
