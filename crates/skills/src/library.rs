@@ -109,8 +109,8 @@ impl Library {
     fn cross_check(&self) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         for skill in &self.skills {
-            for action in &skill.actions {
-                for failure in &action.failures {
+            for (i, action) in skill.actions.iter().enumerate() {
+                for (k, failure) in action.failures.iter().enumerate() {
                     let Some(r) = &failure.recovery else { continue };
                     let target = r.task_parts().and_then(|(s, a)| self.action(s, a));
                     let problem = match target {
@@ -120,7 +120,7 @@ impl Library {
                         }),
                     };
                     if let Some((kind, message)) = problem {
-                        out.push(Diagnostic { file: skill.source.path.clone(), line: 1, column: 1, kind, message });
+                        out.push(skill.diag(&format!("actions[{i}].failures[{k}].recovery.task"), kind, message));
                     }
                 }
             }

@@ -47,7 +47,9 @@ struct RawBlock {
     constraints: Option<Constraints>,
 }
 
-/// Where each part of a file is written, for the semantic checks.
+/// Where each part of a file is written, for the semantic checks (and the library's
+/// cross-skill checks, which is why a `Skill` keeps it).
+#[derive(Debug, Clone)]
 pub(crate) struct Locator {
     pub file: String,
     frontmatter: (usize, YamlIndex),
@@ -185,6 +187,7 @@ pub fn parse_skill(source: &str, file: &str, dir_name: &str, builtin: bool) -> R
         examples: merged.examples.unwrap_or_default(),
         constraints: merged.constraints.unwrap_or_default(),
         body: doc.body,
+        locator: None,
         source: Source {
             path: file.to_string(),
             builtin,
@@ -193,6 +196,7 @@ pub fn parse_skill(source: &str, file: &str, dir_name: &str, builtin: bool) -> R
     check::frontmatter(&skill, dir_name, &locator, &mut diagnostics);
     check::skill(&mut skill, &locator, &mut diagnostics);
     if diagnostics.is_empty() {
+        skill.locator = Some(std::sync::Arc::new(locator));
         Ok(skill)
     } else {
         Err(LoadError { diagnostics })

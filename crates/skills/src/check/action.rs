@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use crate::error::{Diagnostic, DiagnosticKind};
 use crate::ir::RUNTIME_PLACEHOLDERS;
-use crate::ir::{Action, Condition, ConfirmCondition, ConfirmRule, Risk, SlotType};
+use crate::ir::{Action, Condition, ConfirmCondition, ConfirmRule, ResourceKind, Risk, SlotType};
 use crate::parse::Locator;
 use crate::text::Text;
 
@@ -105,19 +105,7 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
 
     if let ConfirmRule::When(conds) = &action.confirm {
         for (k, c) in conds.iter().enumerate() {
-            let cp = format!("{at}.confirm.when[{k}]");
-            match c {
-                ConfirmCondition::LiveTarget if action.target().is_none() => out.push(loc.diag(&cp, DiagnosticKind::UnknownSlot, "`live_target` needs a `target` slot naming the resource")),
-                ConfirmCondition::ChangedAny(list) => {
-                    for n in list {
-                        if !names.contains(n) {
-                            out.push(unknown_slot(loc, &cp, n, &action.name, &names));
-                        }
-                    }
-                }
-                ConfirmCondition::Slot(cond) => condition(loc, &cp, cond, &names, None, out),
-                _ => {}
-            }
+            confirm_condition(loc, &format!("{at}.confirm.when[{k}]"), c, action, &names, out);
         }
     }
     for (k, step) in action.steps.iter().enumerate() {
@@ -163,6 +151,29 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         for p in t.placeholders() {
             if !names.contains(&p) && !RUNTIME_PLACEHOLDERS.contains(&p.as_str()) {
                 out.push(loc.diag(&path, DiagnosticKind::UnknownPlaceholder, format!("placeholder `{{{p}}}` names no slot of `{}`; expected one of {} or {}", action.name, names.join(", "), RUNTIME_PLACEHOLDERS.join(", "))));
+            }
+        }
+    }
+}
+
+fn confirm_condition(loc: &Locator, path: &str, c: &ConfirmCondition, action: &Action, names: &[String], out: &mut Vec<Diagnostic>) {
+    match c {
+        ConfirmCondition::Live(slot) => match action.slot(slot) {
+            None => out.push(unknown_slot(loc, path, slot, &action.name, names)),
+            Some(s) if !matches!(s.ref_kind, Some(ResourceKind::Trader | ResourceKind::Exchange)) => out.push(loc.diag(path, DiagnosticKind::InvalidValue, format!("`live: {slot}` needs a slot with `ref: trader` or `ref: exchange`"))),
+            Some(_) => {}
+        },
+        ConfirmCondition::ChangedAny(list) => {
+            for n in list {
+                if !names.contains(n) {
+                    out.push(unknown_slot(loc, path, n, &action.name, names));
+                }
+            }
+        }
+        ConfirmCondition::Slot(cond) => condition(loc, path, cond, names, None, out),
+        ConfirmCondition::All(all) => {
+            for (k, c) in all.iter().enumerate() {
+                confirm_condition(loc, &format!("{path}.all[{k}]"), c, action, names, out);
             }
         }
     }

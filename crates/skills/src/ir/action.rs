@@ -7,6 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Condition, ResourceKind, Slot};
+use crate::ir::keyed;
 use crate::text::Text;
 
 /// What an action does to the world; the dialogue policy derives confirmation defaults and the
@@ -39,7 +40,8 @@ impl Risk {
 }
 
 /// When the dialogue engine must ask for an explicit confirmation before running the steps.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Written `never`, `always`, or `when: [conditions]` (any one holding is enough).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConfirmRule {
     Never,
@@ -48,16 +50,31 @@ pub enum ConfirmRule {
     When(Vec<ConfirmCondition>),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Written as a one-key map: `live: target`, `changed_any: [a, b]`, `slot: {slot, equals}`,
+/// `all: [conditions]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConfirmCondition {
-    /// The action's target trades real money: an exchange whose type is not `paper`, or a
-    /// trader bound to such an exchange. The engine resolves the target to decide.
-    LiveTarget,
-    /// The task sets any of these slots (order-affecting parameters).
+    /// The resource this `ref` slot names trades real money: an exchange whose type is not
+    /// `paper`, or a trader bound to such an exchange. The engine resolves the reference.
+    Live(String),
+    /// The task sets any of these slots (order-affecting parameters, credentials).
     ChangedAny(Vec<String>),
     /// A slot condition on the task's values.
     Slot(Condition),
+    /// Every one of these holds.
+    All(Vec<ConfirmCondition>),
+}
+
+impl ConfirmCondition {
+    fn holds(&self, slots: &serde_json::Map<String, serde_json::Value>, is_live: &dyn Fn(&str) -> bool) -> bool {
+        match self {
+            ConfirmCondition::Live(slot) => slots.get(slot).is_some_and(|v| !v.is_null()) && is_live(slot),
+            ConfirmCondition::ChangedAny(names) => names.iter().any(|n| slots.get(n).is_some_and(|v| !v.is_null())),
+            ConfirmCondition::Slot(cond) => cond.holds(slots),
+            ConfirmCondition::All(all) => all.iter().all(|c| c.holds(slots, is_live)),
+        }
+    }
 }
 
 /// A tool name, `<resource>.<verb>` (`trader.create`, `strategy.duplicate`).
@@ -213,26 +230,49 @@ impl Action {
         self.failures.iter().find(|f| f.code == code)
     }
 
-    /// Whether this task needs a confirmation, given its slots and whether its target trades
-    /// real money (`live_target` is false for paper and for actions without a target).
+    /// Whether this task needs a confirmation before its steps run. `is_live(slot)` answers
+    /// whether the resource that `ref` slot resolved to trades real money (the engine knows;
+    /// the skill only says which slot to ask about).
     pub fn needs_confirmation(
         &self,
         slots: &serde_json::Map<String, serde_json::Value>,
-        live_target: bool,
+        is_live: &dyn Fn(&str) -> bool,
     ) -> bool {
         match &self.confirm {
             ConfirmRule::Never => false,
             ConfirmRule::Always => true,
-            ConfirmRule::When(conditions) => conditions.iter().any(|c| match c {
-                ConfirmCondition::LiveTarget => live_target,
-                ConfirmCondition::ChangedAny(names) => names
-                    .iter()
-                    .any(|n| slots.get(n).is_some_and(|v| !v.is_null())),
-                ConfirmCondition::Slot(cond) => cond.holds(slots),
-            }),
+            ConfirmRule::When(conditions) => conditions.iter().any(|c| c.holds(slots, is_live)),
         }
     }
 }
 
 /// Placeholders every message may use besides slot names: filled by the engine from results.
-pub const RUNTIME_PLACEHOLDERS: &[&str] = &["id", "error", "list", "count", "status", "summary"];
+///
+/// `resource` is the name of the resource a failure is about (the disabled exchange), as the
+/// failing tool reports it.
+pub const RUNTIME_PLACEHOLDERS: &[&str] = &["id", "error", "list", "count", "status", "summary", "resource"];
+
+// yaml_serde reads externally tagged enums only from YAML tags (`!when`); skill authors write
+// one-key maps, so these two enums deserialize by hand through `keyed`.
+impl<'de> Deserialize<'de> for ConfirmRule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        keyed::deserialize(d, "`never`, `always` or `when: [...]`", |word| match word {
+            "never" => Some(ConfirmRule::Never),
+            "always" => Some(ConfirmRule::Always),
+            _ => None,
+        }, &["when"], |key, v| Ok(ConfirmRule::When(keyed::convert(key, v)?)))
+    }
+}
+
+impl<'de> Deserialize<'de> for ConfirmCondition {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        keyed::deserialize(d, "a one-key map `live`, `changed_any`, `slot` or `all`", |_| None, &["live", "changed_any", "slot", "all"], |key, v| {
+            Ok(match key {
+                "live" => ConfirmCondition::Live(keyed::convert(key, v)?),
+                "changed_any" => ConfirmCondition::ChangedAny(keyed::convert(key, v)?),
+                "slot" => ConfirmCondition::Slot(keyed::convert(key, v)?),
+                _ => ConfirmCondition::All(keyed::convert(key, v)?),
+            })
+        })
+    }
+}

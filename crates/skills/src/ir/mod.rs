@@ -9,6 +9,7 @@ mod action;
 mod constraints;
 mod example;
 mod function;
+mod keyed;
 mod skill;
 mod slot;
 

@@ -138,9 +138,19 @@ pub struct Skill {
     #[serde(skip)]
     pub body: String,
     pub source: Source,
+    #[serde(skip)]
+    pub(crate) locator: Option<std::sync::Arc<crate::parse::Locator>>,
 }
 
 impl Skill {
+    /// A diagnostic at the line of a YAML path of this skill's file (`actions[0].failures[1]`).
+    pub(crate) fn diag(&self, path: &str, kind: crate::DiagnosticKind, message: String) -> crate::Diagnostic {
+        match &self.locator {
+            Some(loc) => loc.diag(path, kind, message),
+            None => crate::Diagnostic { file: self.source.path.clone(), line: 1, column: 1, kind, message },
+        }
+    }
+
     pub fn action(&self, name: &str) -> Option<&Action> {
         self.actions.iter().find(|a| a.name == name)
     }
