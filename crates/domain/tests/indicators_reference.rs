@@ -1,6 +1,8 @@
 //! Our indicators against values computed by an independent Python implementation
 //! (`fixtures/indicators_reference.py`, output committed as `indicators_reference.json`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
 use nofxi_domain::indicators::{self, Series};
 use nofxi_domain::market::Candle;
 use serde_json::Value;

@@ -12,7 +12,7 @@
 //!
 //! Time is always read through a [`Clock`] so tests run in simulated time.
 
-// pub mod binance;
+pub mod binance;
 pub mod clock;
 // pub mod connectivity;
 pub mod csv_source;

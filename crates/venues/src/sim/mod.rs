@@ -44,7 +44,7 @@ impl SimMarket {
         let profile = SymbolProfile::for_symbol(symbol);
         let key = mix(self.seed ^ symbol_key(symbol));
         // The trend layer's reach differs per symbol and seed: some markets trend harder.
-        let trend = 0.04 + 0.06 * (unit(key ^ 0x7472_656E_64) + 1.0) / 2.0;
+        let trend = 0.04 + 0.06 * (unit(key ^ 0x7472_656E_6400) + 1.0) / 2.0;
         let params = PathParams {
             key,
             base_price: profile.base_price,

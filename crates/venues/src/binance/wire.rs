@@ -1,0 +1,189 @@
+//! Binance JSON → nofxi types. Binance sends numbers as strings; a field that is missing or
+//! unreadable is an error naming the field, never a silent zero.
+
+use std::str::FromStr;
+
+use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::trading::{
+    AccountSnapshot, Fill, MarginMode, Order, OrderStatus, OrderType, Position, PositionSide, Side,
+};
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::VenueError;
+
+fn bad(what: &str) -> VenueError {
+    VenueError::BadResponse {
+        venue: "binance".into(),
+        status: 200,
+        detail: format!("field {what} is missing or unreadable"),
+    }
+}
+
+pub fn dec(v: &Value, field: &str) -> Result<Decimal, VenueError> {
+    match &v[field] {
+        Value::String(s) => Decimal::from_str(s)
+            .or_else(|_| Decimal::from_scientific(s))
+            .map_err(|_| bad(field)),
+        Value::Number(n) => Decimal::from_str(&n.to_string()).map_err(|_| bad(field)),
+        _ => Err(bad(field)),
+    }
+}
+
+pub fn dec_at(v: &Value, i: usize) -> Result<Decimal, VenueError> {
+    v[i].as_str()
+        .and_then(|s| Decimal::from_str(s).ok())
+        .ok_or_else(|| bad(&format!("[{i}]")))
+}
+
+pub fn int(v: &Value, field: &str) -> Result<i64, VenueError> {
+    v[field].as_i64().ok_or_else(|| bad(field))
+}
+
+pub fn text<'a>(v: &'a Value, field: &str) -> Result<&'a str, VenueError> {
+    v[field].as_str().ok_or_else(|| bad(field))
+}
+
+fn symbol(v: &Value) -> Result<Symbol, VenueError> {
+    Symbol::parse(text(v, "symbol")?).map_err(|_| bad("symbol"))
+}
+
+fn side(s: &str) -> Result<Side, VenueError> {
+    match s {
+        "BUY" => Ok(Side::Buy),
+        "SELL" => Ok(Side::Sell),
+        _ => Err(bad("side")),
+    }
+}
+
+fn nonzero(d: Decimal) -> Option<Decimal> {
+    (!d.is_zero()).then_some(d)
+}
+
+fn position_side(s: &str) -> Option<PositionSide> {
+    match s {
+        "LONG" => Some(PositionSide::Long),
+        "SHORT" => Some(PositionSide::Short),
+        _ => None,
+    }
+}
+
+pub fn order(v: &Value) -> Result<Order, VenueError> {
+    let status = match text(v, "status")? {
+        "NEW" => OrderStatus::New,
+        "PARTIALLY_FILLED" => OrderStatus::PartiallyFilled,
+        "FILLED" => OrderStatus::Filled,
+        "CANCELED" => OrderStatus::Canceled,
+        "REJECTED" => OrderStatus::Rejected,
+        _ => OrderStatus::Expired,
+    };
+    let kind = v["origType"].as_str().or(v["type"].as_str()).unwrap_or("");
+    let order_type = match kind {
+        "MARKET" => OrderType::Market,
+        "LIMIT" => OrderType::Limit,
+        "STOP_MARKET" | "STOP" => OrderType::StopMarket,
+        "TAKE_PROFIT_MARKET" | "TAKE_PROFIT" => OrderType::TakeProfitMarket,
+        _ => return Err(bad("type")),
+    };
+    Ok(Order {
+        order_id: int(v, "orderId")?.to_string(),
+        client_order_id: text(v, "clientOrderId")?.to_string(),
+        symbol: symbol(v)?,
+        side: side(text(v, "side")?)?,
+        order_type,
+        status,
+        quantity: dec(v, "origQty")?,
+        price: dec(v, "price").ok().and_then(nonzero),
+        stop_price: dec(v, "stopPrice").ok().and_then(nonzero),
+        executed_quantity: dec(v, "executedQty")?,
+        average_price: dec(v, "avgPrice").unwrap_or_default(),
+        reduce_only: v["reduceOnly"].as_bool().unwrap_or(false),
+        position_side: v["positionSide"].as_str().and_then(position_side),
+        updated_ms: v["updateTime"].as_i64().unwrap_or_default(),
+    })
+}
+
+pub fn account(v: &Value) -> Result<AccountSnapshot, VenueError> {
+    Ok(AccountSnapshot {
+        asset: "USDT".into(),
+        wallet_balance: dec(v, "totalWalletBalance")?,
+        unrealized_pnl: dec(v, "totalUnrealizedProfit")?,
+        equity: dec(v, "totalMarginBalance")?,
+        available: dec(v, "availableBalance")?,
+        margin_used: dec(v, "totalInitialMargin")?,
+    })
+}
+
+/// A `positionRisk` row; `None` for the zero rows Binance lists for every symbol.
+pub fn position(v: &Value) -> Result<Option<Position>, VenueError> {
+    let amount = dec(v, "positionAmt")?;
+    if amount.is_zero() {
+        return Ok(None);
+    }
+    let side = v["positionSide"]
+        .as_str()
+        .and_then(position_side)
+        .unwrap_or(if amount > Decimal::ZERO {
+            PositionSide::Long
+        } else {
+            PositionSide::Short
+        });
+    let leverage: u32 = text(v, "leverage")?.parse().map_err(|_| bad("leverage"))?;
+    let mark = dec(v, "markPrice")?;
+    let isolated = v["marginType"].as_str() == Some("isolated");
+    let quantity = amount.abs();
+    Ok(Some(Position {
+        symbol: symbol(v)?,
+        side,
+        quantity,
+        entry_price: dec(v, "entryPrice")?,
+        mark_price: mark,
+        leverage,
+        margin_mode: if isolated {
+            MarginMode::Isolated
+        } else {
+            MarginMode::Cross
+        },
+        margin: if isolated {
+            dec(v, "isolatedMargin")?
+        } else {
+            quantity * mark / Decimal::from(leverage.max(1))
+        },
+        unrealized_pnl: dec(v, "unRealizedProfit")?,
+        liquidation_price: dec(v, "liquidationPrice").ok().and_then(nonzero),
+    }))
+}
+
+pub fn fill(v: &Value) -> Result<Fill, VenueError> {
+    Ok(Fill {
+        trade_id: int(v, "id")?.to_string(),
+        order_id: int(v, "orderId")?.to_string(),
+        // userTrades does not carry the client order id; match on order_id.
+        client_order_id: String::new(),
+        symbol: symbol(v)?,
+        side: side(text(v, "side")?)?,
+        price: dec(v, "price")?,
+        quantity: dec(v, "qty")?,
+        fee: dec(v, "commission")?,
+        fee_asset: text(v, "commissionAsset")?.to_string(),
+        realized_pnl: dec(v, "realizedPnl")?,
+        is_maker: v["maker"].as_bool().unwrap_or(false),
+        time_ms: int(v, "time")?,
+    })
+}
+
+/// A kline row: `[openTime, open, high, low, close, volume, closeTime, …]`.
+pub fn candle(v: &Value) -> Result<Candle, VenueError> {
+    Ok(Candle {
+        open_time_ms: v[0].as_i64().ok_or_else(|| bad("[0]"))?,
+        open: dec_at(v, 1)?,
+        high: dec_at(v, 2)?,
+        low: dec_at(v, 3)?,
+        close: dec_at(v, 4)?,
+        volume: dec_at(v, 5)?,
+    })
+}
+
+pub fn array(v: &Value) -> Result<&Vec<Value>, VenueError> {
+    v.as_array().ok_or_else(|| bad("(array)"))
+}
