@@ -30,18 +30,36 @@ struct Cli {
 enum Command {
     /// Show where nofxi keeps its data, database and vault key.
     Paths,
+    /// LLM model configs: list, show, add, update, delete, restore, providers.
+    #[command(subcommand)]
+    Model(cmd::model::ModelCommand),
+    /// Exchange accounts and their (encrypted) credentials.
+    #[command(subcommand)]
+    Exchange(cmd::exchange::ExchangeCommand),
+    /// Trading strategies: coins, indicators, risk controls, prompt sections.
+    #[command(subcommand)]
+    Strategy(cmd::strategy::StrategyCommand),
+    /// Traders: one exchange + one model + one strategy.
+    #[command(subcommand)]
+    Trader(cmd::trader::TraderCommand),
+    /// The audit trail of every change, newest first.
+    Audit(cmd::audit::AuditArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Paths => cmd::paths::run(&cli.global),
+        Command::Model(c) => cmd::model::run(&cli.global, c),
+        Command::Exchange(c) => cmd::exchange::run(&cli.global, c),
+        Command::Strategy(c) => cmd::strategy::run(&cli.global, c),
+        Command::Trader(c) => cmd::trader::run(&cli.global, c),
+        Command::Audit(a) => cmd::audit::run(&cli.global, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            // `{:#}` prints the whole context chain on one line: "what failed: why".
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", cmd::common::render_error(&err));
             ExitCode::FAILURE
         }
     }

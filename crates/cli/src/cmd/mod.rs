@@ -1,3 +1,9 @@
 //! One module per command group.
 
+pub mod audit;
+pub mod common;
+pub mod exchange;
+pub mod model;
 pub mod paths;
+pub mod strategy;
+pub mod trader;

@@ -1,0 +1,232 @@
+//! What every resource command shares: opening the store, who is acting, reading secrets from
+//! flags, environment or standard input, and printing tables or JSON.
+
+use std::future::Future;
+use std::io::Read;
+
+use anyhow::{Context, Result, bail};
+use nofxi_domain::{Actor, Adjustment, Channel, Secret};
+use nofxi_store::Store;
+use serde::Serialize;
+use zeroize::Zeroizing;
+
+use crate::home::GlobalArgs;
+
+/// Runs one async command to completion. The CLI does one thing per invocation, so a
+/// single-threaded runtime is enough and starts fastest.
+pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    Ok(runtime.block_on(future))
+}
+
+pub async fn open_store(global: &GlobalArgs) -> Result<Store> {
+    let home = global.home_dir()?;
+    Ok(Store::open(&home).await?)
+}
+
+/// A CLI command is itself the explicit act, so its mutations count as confirmed.
+pub fn actor(global: &GlobalArgs) -> Actor {
+    Actor::new(global.user.clone(), Channel::Cli, true)
+}
+
+/// Standard input, read once and handed out line by line to the `-` secret flags in the order
+/// the command lists them.
+#[derive(Default)]
+pub struct StdinSecrets {
+    lines: Option<std::vec::IntoIter<Zeroizing<String>>>,
+}
+
+impl StdinSecrets {
+    fn next_line(&mut self, flag: &str) -> Result<Secret> {
+        if self.lines.is_none() {
+            let mut all = Zeroizing::new(String::new());
+            std::io::stdin()
+                .read_to_string(&mut all)
+                .context("cannot read secrets from standard input")?;
+            let lines: Vec<Zeroizing<String>> =
+                all.lines().map(|l| Zeroizing::new(l.to_string())).collect();
+            self.lines = Some(lines.into_iter());
+        }
+        match self.lines.as_mut().and_then(Iterator::next) {
+            Some(line) => Ok(Secret::new(line.as_str())),
+            None => bail!(
+                "`--{flag} -` expects the value on standard input, one line per `-` flag, but the input ended: pipe the value in, e.g. `printf '%s\\n' \"$KEY\" | nofxi … --{flag} -`"
+            ),
+        }
+    }
+
+    /// A flag's value as a secret: `-` reads the next stdin line; empty means "not given".
+    pub fn resolve(&mut self, flag: &str, value: Option<String>) -> Result<Option<Secret>> {
+        let Some(value) = value else {
+            return Ok(None);
+        };
+        let value = Zeroizing::new(value);
+        let secret = if value.trim() == "-" {
+            self.next_line(flag)?
+        } else {
+            Secret::new(value.as_str())
+        };
+        Ok((!secret.is_empty()).then_some(secret))
+    }
+}
+
+pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+/// A plain aligned table: good enough for a terminal and for `grep`.
+pub fn print_table(headers: &[&str], rows: &[Vec<String>]) {
+    if rows.is_empty() {
+        println!("(none)");
+        return;
+    }
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+    }
+    let line = |cells: Vec<String>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let w = widths.get(i).copied().unwrap_or(0);
+                format!("{c:<w$}")
+            })
+            .collect();
+        println!("{}", padded.join("  ").trim_end());
+    };
+    line(headers.iter().map(|h| h.to_string()).collect());
+    for row in rows {
+        line(row.clone());
+    }
+}
+
+/// Adjustments go to stderr so `--json` output on stdout stays one parseable document.
+pub fn report_adjustments(adjustments: &[Adjustment]) {
+    for a in adjustments {
+        eprintln!("note: {a}");
+    }
+}
+
+pub fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_string()
+}
+
+/// Epoch milliseconds as a UTC timestamp a person can read.
+pub fn time(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|t| t.strftime("%Y-%m-%d %H:%M:%S UTC").to_string())
+        .unwrap_or_else(|_| ms.to_string())
+}
+
+/// `delete` and `restore` share their wording across kinds.
+pub fn removed_message(kind: &str, name: &str, restored: bool) -> String {
+    if restored {
+        format!("restored {kind} {name:?} from the trash")
+    } else {
+        format!(
+            "moved {kind} {name:?} to the trash; `nofxi {kind} restore {name:?}` brings it back within 30 days"
+        )
+    }
+}
+
+/// `list [--deleted]`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// List what is in the trash (restorable for 30 days) instead.
+    #[arg(long)]
+    pub deleted: bool,
+}
+
+/// A resource addressed by name (any letter case) or id.
+#[derive(Debug, clap::Args)]
+pub struct RefArg {
+    /// Name (case-insensitive) or id.
+    #[arg(value_name = "NAME_OR_ID")]
+    pub reference: String,
+}
+
+/// `delete` and `restore`, the same for every kind.
+pub async fn remove(
+    global: &GlobalArgs,
+    store: &Store,
+    kind: nofxi_domain::ResourceKind,
+    reference: &str,
+    restore: bool,
+) -> Result<()> {
+    let actor = actor(global);
+    let removed = if restore {
+        store.restore(&actor, kind, reference).await?
+    } else {
+        store.delete(&actor, kind, reference).await?
+    };
+    if global.json {
+        print_json(&removed)
+    } else {
+        println!("{}", removed_message(kind.as_str(), &removed.name, restore));
+        Ok(())
+    }
+}
+
+/// The error as the user reads it. Validation problems get the CLI flag that fixes each one.
+pub fn render_error(err: &anyhow::Error) -> String {
+    let Some(invalid) = err
+        .downcast_ref::<nofxi_store::StoreError>()
+        .and_then(|e| e.validation())
+    else {
+        // `{:#}` prints the whole context chain on one line: "what failed: why".
+        return format!("{err:#}");
+    };
+    let mut out = match invalid.problems.len() {
+        1 => "invalid input:".to_string(),
+        n => format!("invalid input ({n} problems):"),
+    };
+    for p in &invalid.problems {
+        out.push_str(&format!("\n  - {p} (flag {})", flag_for(&p.field)));
+    }
+    out
+}
+
+/// The flag that sets a validated field.
+fn flag_for(field: &str) -> String {
+    const STRATEGY_FLAGS: &[&str] = &[
+        "primary_timeframe",
+        "primary_count",
+        "longer_timeframe",
+        "max_positions",
+        "btc_eth_max_leverage",
+        "altcoin_max_leverage",
+        "max_position_value_ratio",
+        "max_margin_usage",
+        "min_position_size",
+        "btc_eth_min_position_size",
+        "min_risk_reward_ratio",
+        "min_confidence",
+        "custom_prompt",
+    ];
+    let last = field.rsplit('.').next().unwrap_or(field);
+    let flag = match last {
+        "account_name" => "name",
+        "exchange_type" => "type",
+        "ai_model_id" => "model",
+        "exchange_id" => "exchange",
+        "strategy_id" => "strategy",
+        "scan_interval_minutes" => "scan-interval",
+        "is_cross_margin" => "cross-margin",
+        "is_active" => "active",
+        "user" => "aster-user",
+        "coin_source" | "static_coins" => "coins",
+        "excluded_coins" => "excluded-coins",
+        _ if field.contains('.') && !STRATEGY_FLAGS.contains(&last) => "config",
+        other => return format!("--{}", other.replace('_', "-")),
+    };
+    format!("--{flag}")
+}

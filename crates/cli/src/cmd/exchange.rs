@@ -1,0 +1,331 @@
+//! `nofxi exchange …`: exchange accounts and their credentials.
+//!
+//! Each credential field has a flag, an environment variable (`NOFXI_<FIELD>`) and `-` for
+//! standard input (one line per `-` flag, in the order the flags are listed in `--help`).
+//! Aster's `user` field is `--aster-user`, since `--user` already names the nofxi user.
+//! Values are never printed: output shows `has_…` flags and masks.
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use nofxi_domain::{
+    CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, ExchangeType, ResourceKind,
+};
+
+use super::common::{
+    ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
+    time, yes_no,
+};
+use crate::home::GlobalArgs;
+
+const KIND: ResourceKind = ResourceKind::Exchange;
+
+#[derive(Debug, Subcommand)]
+pub enum ExchangeCommand {
+    /// List exchange accounts (credentials appear only as has_… flags).
+    List(ListArgs),
+    /// Show one exchange account.
+    Show(RefArg),
+    /// Add an exchange account.
+    Add(ExchangeFields),
+    /// Change an exchange account; only the flags given change.
+    Update {
+        #[command(flatten)]
+        target: RefArg,
+        #[command(flatten)]
+        fields: ExchangeFields,
+    },
+    /// Move an exchange account to the trash (restorable for 30 days).
+    Delete(RefArg),
+    /// Bring an exchange account back from the trash, credentials intact.
+    Restore(RefArg),
+    /// List the exchange types and the credentials each needs.
+    Types,
+}
+
+#[derive(Debug, Args)]
+pub struct ExchangeFields {
+    /// Account type: paper, binance, bybit, gate, okx, bitget, kucoin, hyperliquid, aster, lighter.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub exchange_type: Option<String>,
+    /// Account name, unique among your exchange accounts (case-insensitive).
+    #[arg(long, visible_alias = "account-name")]
+    pub name: Option<String>,
+    /// Whether traders may use it (default true).
+    #[arg(long, value_name = "true|false")]
+    pub enabled: Option<bool>,
+    /// Use the exchange's testnet (default false).
+    #[arg(long, value_name = "true|false")]
+    pub testnet: Option<bool>,
+    /// API key (binance, bybit, gate, okx, bitget, kucoin; hyperliquid: agent-wallet private key).
+    #[arg(
+        long,
+        env = "NOFXI_API_KEY",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub api_key: Option<String>,
+    /// API secret (binance, bybit, gate, okx, bitget, kucoin).
+    #[arg(
+        long,
+        env = "NOFXI_SECRET_KEY",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub secret_key: Option<String>,
+    /// API passphrase (okx, bitget, kucoin).
+    #[arg(
+        long,
+        env = "NOFXI_PASSPHRASE",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub passphrase: Option<String>,
+    /// Wallet address (hyperliquid, lighter).
+    #[arg(
+        long,
+        env = "NOFXI_WALLET_ADDR",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub wallet_addr: Option<String>,
+    /// Aster `user` (main wallet address).
+    #[arg(
+        long,
+        env = "NOFXI_ASTER_USER",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub aster_user: Option<String>,
+    /// Aster signer address.
+    #[arg(
+        long,
+        env = "NOFXI_SIGNER",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub signer: Option<String>,
+    /// Aster private key.
+    #[arg(
+        long,
+        env = "NOFXI_PRIVATE_KEY",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub private_key: Option<String>,
+    /// Lighter API key private key.
+    #[arg(
+        long,
+        env = "NOFXI_API_KEY_PRIVATE_KEY",
+        hide_env_values = true,
+        value_name = "VALUE|-"
+    )]
+    pub api_key_private_key: Option<String>,
+    /// Lighter API key index, 0–255.
+    #[arg(
+        long,
+        env = "NOFXI_API_KEY_INDEX",
+        hide_env_values = true,
+        value_name = "N|-"
+    )]
+    pub api_key_index: Option<String>,
+}
+
+impl ExchangeFields {
+    /// Every credential flag that was given, `-` ones read from stdin in declaration order.
+    fn credentials(&mut self) -> Result<Credentials> {
+        let mut stdin = StdinSecrets::default();
+        let mut out = Credentials::new();
+        let flags = [
+            (CredentialField::ApiKey, "api-key", self.api_key.take()),
+            (
+                CredentialField::SecretKey,
+                "secret-key",
+                self.secret_key.take(),
+            ),
+            (
+                CredentialField::Passphrase,
+                "passphrase",
+                self.passphrase.take(),
+            ),
+            (
+                CredentialField::WalletAddr,
+                "wallet-addr",
+                self.wallet_addr.take(),
+            ),
+            (CredentialField::User, "aster-user", self.aster_user.take()),
+            (CredentialField::Signer, "signer", self.signer.take()),
+            (
+                CredentialField::PrivateKey,
+                "private-key",
+                self.private_key.take(),
+            ),
+            (
+                CredentialField::ApiKeyPrivateKey,
+                "api-key-private-key",
+                self.api_key_private_key.take(),
+            ),
+            (
+                CredentialField::ApiKeyIndex,
+                "api-key-index",
+                self.api_key_index.take(),
+            ),
+        ];
+        for (field, flag, value) in flags {
+            if let Some(secret) = stdin.resolve(flag, value)? {
+                out.set(field, secret);
+            }
+        }
+        Ok(out)
+    }
+}
+
+pub fn run(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> {
+    match command {
+        ExchangeCommand::Types => types(global),
+        other => block_on(run_async(global, other))?,
+    }
+}
+
+async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> {
+    let store = open_store(global).await?;
+    let user = &global.user;
+    match command {
+        ExchangeCommand::List(args) => {
+            let exchanges = store.list_exchanges(user, args.deleted).await?;
+            if global.json {
+                return print_json(&exchanges);
+            }
+            let rows = exchanges
+                .iter()
+                .map(|e| {
+                    vec![
+                        e.spec.account_name.clone(),
+                        e.spec.exchange_type.clone(),
+                        yes_no(e.spec.enabled),
+                        yes_no(e.spec.testnet),
+                        credential_summary(e),
+                        e.id.clone(),
+                    ]
+                })
+                .collect::<Vec<_>>();
+            print_table(
+                &["NAME", "TYPE", "ENABLED", "TESTNET", "CREDENTIALS", "ID"],
+                &rows,
+            );
+            Ok(())
+        }
+        ExchangeCommand::Show(r) => {
+            let exchange = store.get_exchange(user, &r.reference).await?;
+            if global.json {
+                return print_json(&exchange);
+            }
+            show(&exchange);
+            Ok(())
+        }
+        ExchangeCommand::Add(mut fields) => {
+            let credentials = fields.credentials()?;
+            let spec = ExchangeSpec {
+                exchange_type: fields.exchange_type.unwrap_or_default(),
+                account_name: fields.name.unwrap_or_default(),
+                enabled: fields.enabled.unwrap_or(true),
+                testnet: fields.testnet.unwrap_or(false),
+            };
+            let exchange = store
+                .create_exchange(&actor(global), spec, credentials)
+                .await?;
+            done(global, "created", &exchange)
+        }
+        ExchangeCommand::Update { target, mut fields } => {
+            let credentials = fields.credentials()?;
+            let patch = ExchangePatch {
+                exchange_type: fields.exchange_type,
+                account_name: fields.name,
+                enabled: fields.enabled,
+                testnet: fields.testnet,
+            };
+            let exchange = store
+                .update_exchange(&actor(global), &target.reference, patch, credentials)
+                .await?;
+            done(global, "updated", &exchange)
+        }
+        ExchangeCommand::Delete(r) => remove(global, &store, KIND, &r.reference, false).await,
+        ExchangeCommand::Restore(r) => remove(global, &store, KIND, &r.reference, true).await,
+        // Answered in `run` without opening the store.
+        ExchangeCommand::Types => types(global),
+    }
+}
+
+/// `api_key ✓ secret_key ✗`-style, or `none needed` for paper.
+fn credential_summary(e: &Exchange) -> String {
+    if e.credentials.is_empty() {
+        return "none needed".into();
+    }
+    e.credentials
+        .iter()
+        .map(|(field, status)| format!("{field} {}", if status.present { "✓" } else { "✗" }))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn done(global: &GlobalArgs, verb: &str, exchange: &Exchange) -> Result<()> {
+    if global.json {
+        return print_json(exchange);
+    }
+    println!(
+        "{verb} exchange {:?} ({}, id {})",
+        exchange.spec.account_name, exchange.spec.exchange_type, exchange.id
+    );
+    Ok(())
+}
+
+fn show(e: &Exchange) {
+    println!("name        {}", e.spec.account_name);
+    println!("id          {}", e.id);
+    println!("type        {}", e.spec.exchange_type);
+    println!("enabled     {}", yes_no(e.spec.enabled));
+    println!("testnet     {}", yes_no(e.spec.testnet));
+    for (field, status) in &e.credentials {
+        let shown = match &status.masked {
+            Some(mask) => format!("set ({mask})"),
+            None => "missing".to_string(),
+        };
+        println!("{field:<11} {shown}");
+    }
+    println!("created     {}", time(e.created_at));
+    println!("updated     {}", time(e.updated_at));
+}
+
+fn types(global: &GlobalArgs) -> Result<()> {
+    let table: Vec<(String, Vec<&str>)> = ExchangeType::ALL
+        .iter()
+        .map(|t| {
+            (
+                t.as_str().to_string(),
+                t.required_credentials()
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect(),
+            )
+        })
+        .collect();
+    if global.json {
+        let map: serde_json::Map<String, serde_json::Value> = table
+            .into_iter()
+            .map(|(t, fields)| (t, serde_json::json!(fields)))
+            .collect();
+        return print_json(&map);
+    }
+    let rows = table
+        .into_iter()
+        .map(|(t, fields)| {
+            let needed = if fields.is_empty() {
+                "(none)".to_string()
+            } else {
+                fields.join(", ")
+            };
+            vec![t, needed]
+        })
+        .collect::<Vec<_>>();
+    print_table(&["TYPE", "REQUIRED CREDENTIALS"], &rows);
+    Ok(())
+}

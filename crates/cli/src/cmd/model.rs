@@ -1,0 +1,193 @@
+//! `nofxi model …`: LLM model configs. The API key is taken from `--api-key`, the
+//! `NOFXI_API_KEY` environment variable, or standard input (`--api-key -`), and never printed.
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind};
+
+use super::common::{
+    ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
+    time, yes_no,
+};
+use crate::home::GlobalArgs;
+
+const KIND: ResourceKind = ResourceKind::Model;
+
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// List model configs.
+    List(ListArgs),
+    /// Show one model config.
+    Show(RefArg),
+    /// Add a model config.
+    Add(ModelFields),
+    /// Change a model config; only the flags given change.
+    Update {
+        #[command(flatten)]
+        target: RefArg,
+        #[command(flatten)]
+        fields: ModelFields,
+    },
+    /// Move a model config to the trash (restorable for 30 days).
+    Delete(RefArg),
+    /// Bring a model config back from the trash.
+    Restore(RefArg),
+    /// List the providers nofxi knows, with their default URL and model.
+    Providers,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelFields {
+    /// Display name, unique among your models (case-insensitive).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Provider id: see `nofxi model providers`.
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Custom base URL (https, or http to localhost only). Empty string clears it.
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// Model name; defaults to the provider's default where it has one. Empty string clears it.
+    #[arg(long)]
+    pub model_name: Option<String>,
+    /// Whether traders may use it (default true).
+    #[arg(long, value_name = "true|false")]
+    pub enabled: Option<bool>,
+    /// The API key, or `-` to read it from standard input.
+    #[arg(
+        long,
+        env = "NOFXI_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY|-"
+    )]
+    pub api_key: Option<String>,
+}
+
+pub fn run(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
+    match command {
+        ModelCommand::Providers => providers(global),
+        other => block_on(run_async(global, other))?,
+    }
+}
+
+async fn run_async(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
+    let store = open_store(global).await?;
+    let user = &global.user;
+    match command {
+        ModelCommand::List(args) => {
+            let models = store.list_models(user, args.deleted).await?;
+            if global.json {
+                return print_json(&models);
+            }
+            let rows = models
+                .iter()
+                .map(|m| {
+                    vec![
+                        m.spec.name.clone(),
+                        m.spec.provider.clone(),
+                        m.effective_model_name.clone().unwrap_or_default(),
+                        yes_no(m.spec.enabled),
+                        m.api_key_masked.clone().unwrap_or_else(|| "-".into()),
+                        m.id.clone(),
+                    ]
+                })
+                .collect::<Vec<_>>();
+            print_table(
+                &["NAME", "PROVIDER", "MODEL", "ENABLED", "API KEY", "ID"],
+                &rows,
+            );
+            Ok(())
+        }
+        ModelCommand::Show(r) => {
+            let model = store.get_model(user, &r.reference).await?;
+            if global.json {
+                return print_json(&model);
+            }
+            show(&model);
+            Ok(())
+        }
+        ModelCommand::Add(fields) => {
+            let mut stdin = StdinSecrets::default();
+            let api_key = stdin.resolve("api-key", fields.api_key)?;
+            let spec = ModelSpec {
+                name: fields.name.unwrap_or_default(),
+                provider: fields.provider.unwrap_or_default(),
+                enabled: fields.enabled.unwrap_or(true),
+                base_url: fields.base_url,
+                model_name: fields.model_name,
+            };
+            let model = store.create_model(&actor(global), spec, api_key).await?;
+            done(global, "created", &model)
+        }
+        ModelCommand::Update { target, fields } => {
+            let mut stdin = StdinSecrets::default();
+            let api_key = stdin.resolve("api-key", fields.api_key)?;
+            let patch = ModelPatch {
+                name: fields.name,
+                provider: fields.provider,
+                enabled: fields.enabled,
+                base_url: fields.base_url,
+                model_name: fields.model_name,
+            };
+            let model = store
+                .update_model(&actor(global), &target.reference, patch, api_key)
+                .await?;
+            done(global, "updated", &model)
+        }
+        ModelCommand::Delete(r) => remove(global, &store, KIND, &r.reference, false).await,
+        ModelCommand::Restore(r) => remove(global, &store, KIND, &r.reference, true).await,
+        // Answered above without opening the store.
+        ModelCommand::Providers => providers(global),
+    }
+}
+
+fn done(global: &GlobalArgs, verb: &str, model: &Model) -> Result<()> {
+    if global.json {
+        return print_json(model);
+    }
+    println!("{verb} model {:?} (id {})", model.spec.name, model.id);
+    Ok(())
+}
+
+fn show(m: &Model) {
+    println!("name        {}", m.spec.name);
+    println!("id          {}", m.id);
+    println!("provider    {}", m.spec.provider);
+    println!(
+        "base_url    {}",
+        m.effective_base_url.as_deref().unwrap_or("-")
+    );
+    println!(
+        "model_name  {}",
+        m.effective_model_name.as_deref().unwrap_or("-")
+    );
+    println!("enabled     {}", yes_no(m.spec.enabled));
+    println!(
+        "api_key     {}",
+        m.api_key_masked.as_deref().unwrap_or("not set")
+    );
+    println!("created     {}", time(m.created_at));
+    println!("updated     {}", time(m.updated_at));
+}
+
+fn providers(global: &GlobalArgs) -> Result<()> {
+    if global.json {
+        return print_json(&PROVIDERS);
+    }
+    let rows = PROVIDERS
+        .iter()
+        .map(|p| {
+            vec![
+                p.id.to_string(),
+                p.default_base_url.unwrap_or("(your URL)").to_string(),
+                p.default_model.unwrap_or("(your choice)").to_string(),
+                yes_no(p.needs_api_key),
+            ]
+        })
+        .collect::<Vec<_>>();
+    print_table(
+        &["PROVIDER", "BASE URL", "DEFAULT MODEL", "NEEDS KEY"],
+        &rows,
+    );
+    Ok(())
+}

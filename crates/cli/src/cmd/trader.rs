@@ -1,0 +1,158 @@
+//! `nofxi trader …`: bots binding one exchange account, one model and one strategy, each
+//! given by name or id. Starting and stopping arrive with the trading engine.
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use nofxi_domain::{ResourceKind, Trader, TraderPatch, TraderSpec};
+use rust_decimal::Decimal;
+
+use super::common::{
+    ListArgs, RefArg, actor, block_on, open_store, print_json, print_table, remove,
+    report_adjustments, time, yes_no,
+};
+use crate::home::GlobalArgs;
+
+const KIND: ResourceKind = ResourceKind::Trader;
+
+#[derive(Debug, Subcommand)]
+pub enum TraderCommand {
+    /// List traders.
+    List(ListArgs),
+    /// Show one trader.
+    Show(RefArg),
+    /// Add a trader.
+    Add(TraderFields),
+    /// Change a trader; only the flags given change.
+    Update {
+        #[command(flatten)]
+        target: RefArg,
+        #[command(flatten)]
+        fields: TraderFields,
+    },
+    /// Move a trader to the trash (restorable for 30 days).
+    Delete(RefArg),
+    /// Bring a trader back from the trash.
+    Restore(RefArg),
+}
+
+#[derive(Debug, Args)]
+pub struct TraderFields {
+    /// Name, unique among your traders (case-insensitive).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Model config, by name or id.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Exchange account, by name or id.
+    #[arg(long)]
+    pub exchange: Option<String>,
+    /// Strategy, by name or id.
+    #[arg(long)]
+    pub strategy: Option<String>,
+    /// Starting balance in USDT the P&L is measured against (> 0).
+    #[arg(long)]
+    pub initial_balance: Option<Decimal>,
+    /// Minutes between scans, 3–60 (default 5; values outside are clamped, with a note).
+    #[arg(long, allow_negative_numbers = true)]
+    pub scan_interval: Option<i64>,
+    /// Cross margin (default true) or isolated (false).
+    #[arg(long, value_name = "true|false")]
+    pub cross_margin: Option<bool>,
+}
+
+pub fn run(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
+    block_on(run_async(global, command))?
+}
+
+async fn run_async(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
+    let store = open_store(global).await?;
+    let user = &global.user;
+    match command {
+        TraderCommand::List(args) => {
+            let traders = store.list_traders(user, args.deleted).await?;
+            if global.json {
+                return print_json(&traders);
+            }
+            let rows = traders
+                .iter()
+                .map(|t| {
+                    vec![
+                        t.spec.name.clone(),
+                        yes_no(t.is_running),
+                        t.spec.initial_balance.to_string(),
+                        format!("{}m", t.spec.scan_interval_minutes),
+                        t.id.clone(),
+                    ]
+                })
+                .collect::<Vec<_>>();
+            print_table(&["NAME", "RUNNING", "BALANCE", "SCAN", "ID"], &rows);
+            Ok(())
+        }
+        TraderCommand::Show(r) => {
+            let trader = store.get_trader(user, &r.reference).await?;
+            if global.json {
+                return print_json(&trader);
+            }
+            show(&trader);
+            Ok(())
+        }
+        TraderCommand::Add(fields) => {
+            let mut spec = TraderSpec::new(
+                fields.name.unwrap_or_default(),
+                fields.model.unwrap_or_default(),
+                fields.exchange.unwrap_or_default(),
+                fields.strategy.unwrap_or_default(),
+                fields.initial_balance.unwrap_or_default(),
+            );
+            if let Some(minutes) = fields.scan_interval {
+                spec.scan_interval_minutes = minutes;
+            }
+            if let Some(cross) = fields.cross_margin {
+                spec.is_cross_margin = cross;
+            }
+            let (trader, adjustments) = store.create_trader(&actor(global), spec).await?;
+            report_adjustments(&adjustments);
+            done(global, "created", &trader)
+        }
+        TraderCommand::Update { target, fields } => {
+            let patch = TraderPatch {
+                name: fields.name,
+                ai_model_id: fields.model,
+                exchange_id: fields.exchange,
+                strategy_id: fields.strategy,
+                initial_balance: fields.initial_balance,
+                scan_interval_minutes: fields.scan_interval,
+                is_cross_margin: fields.cross_margin,
+            };
+            let (trader, adjustments) = store
+                .update_trader(&actor(global), &target.reference, patch)
+                .await?;
+            report_adjustments(&adjustments);
+            done(global, "updated", &trader)
+        }
+        TraderCommand::Delete(r) => remove(global, &store, KIND, &r.reference, false).await,
+        TraderCommand::Restore(r) => remove(global, &store, KIND, &r.reference, true).await,
+    }
+}
+
+fn done(global: &GlobalArgs, verb: &str, t: &Trader) -> Result<()> {
+    if global.json {
+        return print_json(t);
+    }
+    println!("{verb} trader {:?} (id {})", t.spec.name, t.id);
+    Ok(())
+}
+
+fn show(t: &Trader) {
+    println!("name            {}", t.spec.name);
+    println!("id              {}", t.id);
+    println!("model           {}", t.spec.ai_model_id);
+    println!("exchange        {}", t.spec.exchange_id);
+    println!("strategy        {}", t.spec.strategy_id);
+    println!("initial_balance {}", t.spec.initial_balance);
+    println!("scan_interval   {} minutes", t.spec.scan_interval_minutes);
+    println!("cross_margin    {}", yes_no(t.spec.is_cross_margin));
+    println!("running         {}", yes_no(t.is_running));
+    println!("created         {}", time(t.created_at));
+    println!("updated         {}", time(t.updated_at));
+}

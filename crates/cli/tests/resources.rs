@@ -1,0 +1,548 @@
+//! The real `nofxi` binary on a temp `NOFXI_HOME`: every "Done when" point of issue 2.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use nofxi_domain::CredentialField;
+use nofxi_store::{Database, KeySpec, Store, StoreConfig};
+use serde_json::Value;
+
+const K: &str = "AKIAKEYMATERIAL7f3e9c1d2b";
+const S: &str = "SECRETMATERIAL9a8b7c6d5e4f3";
+
+/// A sandboxed invocation: its own home, no inherited nofxi variables.
+fn nofxi(home: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nofxi"));
+    cmd.env("NOFXI_HOME", home)
+        .env_remove("NOFXI_DATABASE_URL")
+        .env_remove("NOFXI_MASTER_KEY");
+    for var in [
+        "NOFXI_API_KEY",
+        "NOFXI_SECRET_KEY",
+        "NOFXI_PASSPHRASE",
+        "NOFXI_WALLET_ADDR",
+        "NOFXI_ASTER_USER",
+        "NOFXI_SIGNER",
+        "NOFXI_PRIVATE_KEY",
+        "NOFXI_API_KEY_PRIVATE_KEY",
+        "NOFXI_API_KEY_INDEX",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.args(args).stdin(Stdio::null());
+    cmd
+}
+
+fn run(home: &Path, args: &[&str]) -> Output {
+    nofxi(home, args).output().unwrap()
+}
+
+fn ok(home: &Path, args: &[&str]) -> String {
+    let out = run(home, args);
+    assert!(
+        out.status.success(),
+        "nofxi {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(home: &Path, args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    serde_json::from_str(&ok(home, &all)).unwrap()
+}
+
+fn fails(home: &Path, args: &[&str]) -> String {
+    let out = run(home, args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "nofxi {args:?} should fail with 1"
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+/// Every file in the home (db, -wal, -shm, key) is free of the needles.
+fn assert_home_clean(home: &Path, needles: &[&str]) {
+    for entry in std::fs::read_dir(home).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).unwrap();
+            for needle in needles {
+                assert!(!contains(&bytes, needle), "{needle} in {}", path.display());
+            }
+        }
+    }
+}
+
+fn add_binance(home: &Path) {
+    ok(
+        home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "binance",
+            "--name",
+            "main",
+            "--api-key",
+            K,
+            "--secret-key",
+            S,
+        ],
+    );
+}
+
+#[test]
+fn added_exchange_lists_flags_and_no_key_material_anywhere() {
+    let home = tempfile::tempdir().unwrap();
+    add_binance(home.path());
+    let out = ok(home.path(), &["exchange", "list", "--json"]);
+    assert!(!out.contains(K) && !out.contains(S), "{out}");
+    let list: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(list[0]["account_name"], "main");
+    assert_eq!(list[0]["has_api_key"], true);
+    assert_eq!(list[0]["has_secret_key"], true);
+    let text = ok(home.path(), &["exchange", "show", "MAIN"]);
+    assert!(!text.contains(K) && !text.contains(S), "{text}");
+    assert!(home.path().join("nofxi.db").exists());
+    assert_home_clean(home.path(), &[K, S]);
+    // The vault key file is owner-only.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(home.path().join("vault.key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
+
+#[test]
+fn okx_without_secret_and_passphrase_names_both_and_writes_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let err = fails(
+        home.path(),
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "okx",
+            "--name",
+            "x",
+            "--api-key",
+            K,
+        ],
+    );
+    assert!(err.contains("`secret_key`"), "{err}");
+    assert!(err.contains("`passphrase`"), "{err}");
+    assert!(
+        err.contains("--secret-key") && err.contains("--passphrase"),
+        "{err}"
+    );
+    assert_eq!(
+        json(home.path(), &["exchange", "list"]),
+        Value::Array(vec![])
+    );
+    assert_eq!(json(home.path(), &["audit"]), Value::Array(vec![]));
+    assert_home_clean(home.path(), &[K]);
+}
+
+#[test]
+fn duplicate_name_http_url_and_leverage_each_name_the_field() {
+    let home = tempfile::tempdir().unwrap();
+    add_binance(home.path());
+    let err = fails(
+        home.path(),
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "binance",
+            "--name",
+            "MAIN",
+            "--api-key",
+            "k",
+            "--secret-key",
+            "s",
+        ],
+    );
+    assert!(
+        err.contains("`account_name`") && err.contains("already taken"),
+        "{err}"
+    );
+    let err = fails(
+        home.path(),
+        &[
+            "model",
+            "add",
+            "--name",
+            "m",
+            "--provider",
+            "deepseek",
+            "--base-url",
+            "http://api.deepseek.com",
+            "--api-key",
+            "k",
+        ],
+    );
+    assert!(err.contains("`base_url`") && err.contains("https"), "{err}");
+    // Loopback http is fine (a local model).
+    ok(
+        home.path(),
+        &[
+            "model",
+            "add",
+            "--name",
+            "local",
+            "--provider",
+            "ollama",
+            "--base-url",
+            "http://127.0.0.1:11434/v1",
+            "--model-name",
+            "qwen3",
+        ],
+    );
+    let err = fails(
+        home.path(),
+        &[
+            "strategy",
+            "add",
+            "--name",
+            "s",
+            "--altcoin-max-leverage",
+            "21",
+        ],
+    );
+    assert!(err.contains("`risk_control.altcoin_max_leverage`"), "{err}");
+    assert!(err.contains("--altcoin-max-leverage"), "{err}");
+}
+
+#[test]
+fn delete_list_restore_list_keeps_secrets_and_audits_all_three() {
+    let home = tempfile::tempdir().unwrap();
+    add_binance(home.path());
+    ok(home.path(), &["exchange", "delete", "main"]);
+    assert_eq!(
+        json(home.path(), &["exchange", "list"]),
+        Value::Array(vec![])
+    );
+    let trash = json(home.path(), &["exchange", "list", "--deleted"]);
+    assert_eq!(trash[0]["account_name"], "main");
+    ok(home.path(), &["exchange", "restore", "main"]);
+    let back = json(home.path(), &["exchange", "list"]);
+    assert_eq!(back[0]["has_api_key"], true);
+    assert_eq!(back[0]["has_secret_key"], true);
+
+    // The secrets decrypt to what was typed, with the key file the CLI created.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = Store::open_with(StoreConfig {
+            database: Database::SqliteFile(home.path().join("nofxi.db")),
+            key: KeySpec::EnvOrFile {
+                home: home.path().to_path_buf(),
+            },
+        })
+        .await
+        .unwrap();
+        let (_, creds) = store
+            .credentials_for_signing("local", "main")
+            .await
+            .unwrap();
+        assert_eq!(creds.get(CredentialField::ApiKey).unwrap().expose(), K);
+        assert_eq!(creds.get(CredentialField::SecretKey).unwrap().expose(), S);
+        store.close().await;
+    });
+
+    let audit = json(home.path(), &["audit"]);
+    let actions: Vec<(String, String, bool)> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|e| {
+            (
+                e["action"].as_str().unwrap().to_string(),
+                e["channel"].as_str().unwrap().to_string(),
+                e["confirmed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, bool)> = ["create", "delete", "restore"]
+        .iter()
+        .map(|a| (a.to_string(), "cli".to_string(), true))
+        .collect();
+    assert_eq!(actions, expected);
+}
+
+#[test]
+fn secrets_from_stdin_and_environment_are_stored_not_printed() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = nofxi(
+        home.path(),
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "okx",
+            "--name",
+            "o",
+            "--api-key",
+            "-",
+            "--passphrase",
+            "-",
+        ],
+    )
+    .env("NOFXI_SECRET_KEY", S)
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{K}\npassphrase-from-stdin\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = [out.stdout, out.stderr].concat();
+    assert!(!contains(&printed, K) && !contains(&printed, S));
+    let list = json(home.path(), &["exchange", "list"]);
+    assert_eq!(list[0]["has_passphrase"], true);
+    assert_eq!(list[0]["has_secret_key"], true);
+    assert_home_clean(home.path(), &[K, S, "passphrase-from-stdin"]);
+
+    // `-` with nothing on stdin is a clear error, not an empty key.
+    let err = fails(
+        home.path(),
+        &[
+            "model",
+            "add",
+            "--name",
+            "m",
+            "--provider",
+            "deepseek",
+            "--api-key",
+            "-",
+        ],
+    );
+    assert!(err.contains("standard input"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = tempfile::tempdir().unwrap();
+    for args in [
+        &["exchange", "frobnicate"][..],
+        &["exchange", "add", "--no-such-flag"],
+        &["trader", "add", "--initial-balance", "lots"],
+    ] {
+        assert_eq!(run(home.path(), args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn a_wrong_master_key_is_a_clear_error() {
+    let home = tempfile::tempdir().unwrap();
+    add_binance(home.path());
+    let out = nofxi(home.path(), &["exchange", "list"])
+        .env("NOFXI_MASTER_KEY", "ab".repeat(32))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("does not match"), "{err}");
+    assert!(err.contains("NOFXI_MASTER_KEY"), "{err}");
+    // A deleted key file next to existing secrets is refused, never silently replaced.
+    std::fs::remove_file(home.path().join("vault.key")).unwrap();
+    let err = fails(home.path(), &["exchange", "list"]);
+    assert!(
+        err.contains("vault key file") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(!home.path().join("vault.key").exists());
+}
+
+#[test]
+fn users_are_separate_and_traders_bind_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    ok(
+        h,
+        &["exchange", "add", "--type", "paper", "--name", "paper"],
+    );
+    ok(
+        h,
+        &["model", "add", "--name", "rules", "--provider", "builtin"],
+    );
+    ok(
+        h,
+        &["strategy", "add", "--name", "trend", "--active", "true"],
+    );
+    let out = run(
+        h,
+        &[
+            "trader",
+            "add",
+            "--name",
+            "bot",
+            "--model",
+            "RULES",
+            "--exchange",
+            "paper",
+            "--strategy",
+            "trend",
+            "--initial-balance",
+            "1000",
+            "--scan-interval",
+            "1",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let note = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        note.contains("scan_interval_minutes") && note.contains('3'),
+        "{note}"
+    );
+    let trader = json(h, &["trader", "show", "bot"]);
+    assert_eq!(trader["scan_interval_minutes"], 3);
+    assert_eq!(trader["initial_balance"], "1000");
+    let err = fails(h, &["model", "delete", "rules"]);
+    assert!(err.contains("bot"), "{err}");
+
+    // Another user sees none of it and cannot touch it.
+    assert_eq!(
+        json(h, &["--user", "bob", "exchange", "list"]),
+        Value::Array(vec![])
+    );
+    assert_eq!(
+        json(h, &["--user", "bob", "trader", "list"]),
+        Value::Array(vec![])
+    );
+    fails(h, &["--user", "bob", "exchange", "delete", "paper"]);
+    fails(
+        h,
+        &[
+            "--user",
+            "bob",
+            "trader",
+            "update",
+            "bot",
+            "--scan-interval",
+            "10",
+        ],
+    );
+    assert_eq!(json(h, &["exchange", "list"])[0]["account_name"], "paper");
+}
+
+#[test]
+fn paths_shows_the_vault_key() {
+    let home = tempfile::tempdir().unwrap();
+    let out = json(home.path(), &["paths"]);
+    assert!(
+        out["vault_key"]
+            .as_str()
+            .unwrap()
+            .ends_with("vault.key (created on first use)"),
+        "{out}"
+    );
+    let out = nofxi(home.path(), &["paths"])
+        .env("NOFXI_MASTER_KEY", "ab".repeat(32))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("NOFXI_MASTER_KEY"), "{text}");
+    assert!(!text.contains(&"ab".repeat(32)), "never print the key");
+}
+
+/// The same first "Done when" point against PostgreSQL: no K or S in any row.
+#[test]
+fn postgres_rows_hold_no_key_material() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let db = rt
+        .block_on(nofxi_store::test_support::PgTestDatabase::create())
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let with_pg = |args: &[&str]| {
+        let out = nofxi(home.path(), args)
+            .env("NOFXI_DATABASE_URL", &db.url)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    with_pg(&[
+        "exchange",
+        "add",
+        "--type",
+        "binance",
+        "--name",
+        "main",
+        "--api-key",
+        K,
+        "--secret-key",
+        S,
+    ]);
+    let list: Value = serde_json::from_str(&with_pg(&["exchange", "list", "--json"])).unwrap();
+    assert_eq!(list[0]["has_api_key"], true);
+    assert!(!home.path().join("nofxi.db").exists(), "postgres was used");
+    let hex = |s: &str| s.bytes().map(|b| format!("{b:02x}")).collect::<String>();
+    rt.block_on(async {
+        use sqlx::{Connection, Row};
+        let mut conn = sqlx::PgConnection::connect(&db.url).await.unwrap();
+        let tables: Vec<String> =
+            sqlx::query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+                .fetch_all(&mut conn)
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.get::<String, _>("tablename"))
+                .collect();
+        assert!(tables.contains(&"secrets".to_string()));
+        let mut rows_seen = 0;
+        for table in tables {
+            let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT t::text AS row FROM {table} t"
+            )))
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+            for row in rows {
+                rows_seen += 1;
+                let text: String = row.get("row");
+                for needle in [K, S] {
+                    assert!(!text.contains(needle), "{needle} in {table}");
+                    assert!(!text.contains(&hex(needle)), "{needle} as hex in {table}");
+                }
+            }
+        }
+        assert!(rows_seen >= 4, "exchange, two secrets, audit");
+        conn.close().await.unwrap();
+    });
+    rt.block_on(db.drop_now()).unwrap();
+}
