@@ -14,7 +14,7 @@
 
 pub mod binance;
 pub mod clock;
-// pub mod connectivity;
+pub mod connectivity;
 pub mod csv_source;
 pub mod error;
 pub mod exchange;
