@@ -9,7 +9,10 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::exchange::Exchange;
+use crate::model::Model;
 use crate::resource::NAME_MAX;
+use crate::strategy::Strategy;
 use crate::validation::{Adjustment, Problem, Problems, ValidationError};
 
 pub const SCAN_INTERVAL_MIN: i64 = 3;
@@ -136,6 +139,66 @@ impl TraderSpec {
     }
 }
 
+/// REFERENCE §1: a trader may start only when its strategy exists, its model exists and is
+/// enabled, and its exchange exists, is enabled and holds every credential its type needs.
+/// `None` means the reference no longer resolves to a live resource.
+pub fn start_problems(
+    spec: &TraderSpec,
+    model: Option<&Model>,
+    exchange: Option<&Exchange>,
+    strategy: Option<&Strategy>,
+) -> Result<(), ValidationError> {
+    let mut p = Problems::default();
+    let unknown = |kind: &str, reference: &str| Problem::UnknownReference {
+        kind: kind.into(),
+        reference: reference.into(),
+    };
+    match model {
+        None => p.push("ai_model_id", unknown("model", &spec.ai_model_id)),
+        Some(m) if !m.spec.enabled => p.push(
+            "ai_model_id",
+            Problem::Disabled {
+                kind: "model".into(),
+                name: m.spec.name.clone(),
+            },
+        ),
+        Some(_) => {}
+    }
+    match exchange {
+        None => p.push("exchange_id", unknown("exchange", &spec.exchange_id)),
+        Some(e) => {
+            if !e.spec.enabled {
+                p.push(
+                    "exchange_id",
+                    Problem::Disabled {
+                        kind: "exchange".into(),
+                        name: e.spec.account_name.clone(),
+                    },
+                );
+            }
+            let missing: Vec<String> = e
+                .credentials
+                .iter()
+                .filter(|(_, status)| !status.present)
+                .map(|(field, _)| field.clone())
+                .collect();
+            if !missing.is_empty() {
+                p.push(
+                    "exchange_id",
+                    Problem::IncompleteCredentials {
+                        name: e.spec.account_name.clone(),
+                        missing,
+                    },
+                );
+            }
+        }
+    }
+    if strategy.is_none() {
+        p.push("strategy_id", unknown("strategy", &spec.strategy_id));
+    }
+    p.finish(())
+}
+
 /// A stored trader as readers see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trader {
@@ -179,6 +242,52 @@ mod tests {
         assert_eq!(s.scan_interval_minutes, 60);
         let mut s = spec();
         assert!(s.validate().unwrap().is_empty());
+    }
+
+    #[test]
+    fn start_needs_enabled_model_and_complete_enabled_exchange() {
+        use crate::exchange::{Exchange, ExchangeSpec};
+        use crate::model::{Model, ModelSpec};
+        use std::collections::BTreeMap;
+        let s = spec();
+        let model = Model {
+            id: "m".into(),
+            user_id: "u".into(),
+            spec: ModelSpec {
+                name: "ds".into(),
+                provider: "deepseek".into(),
+                enabled: false,
+                base_url: None,
+                model_name: None,
+            },
+            effective_base_url: None,
+            effective_model_name: None,
+            has_api_key: true,
+            api_key_masked: None,
+            created_at: 0,
+            updated_at: 0,
+            deleted_at: None,
+        };
+        let stored: BTreeMap<_, _> = [(crate::CredentialField::ApiKey, "…".to_string())].into();
+        let exchange = Exchange::view(
+            "e".into(),
+            "u".into(),
+            ExchangeSpec {
+                exchange_type: "binance".into(),
+                account_name: "main".into(),
+                enabled: true,
+                testnet: false,
+            },
+            &stored,
+            (0, 0, None),
+        );
+        let err = start_problems(&s, Some(&model), Some(&exchange), None).unwrap_err();
+        assert_eq!(
+            err.fields(),
+            vec!["ai_model_id", "exchange_id", "strategy_id"]
+        );
+        assert!(err.to_string().contains("secret_key"), "{err}");
+        assert!(err.to_string().contains("disabled"), "{err}");
     }
 
     #[test]

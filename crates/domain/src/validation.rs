@@ -52,6 +52,10 @@ pub enum Problem {
     TooMany { max: usize },
     /// A reference (name or id) to another resource that this user does not have.
     UnknownReference { kind: String, reference: String },
+    /// A referenced resource exists but is switched off.
+    Disabled { kind: String, name: String },
+    /// A referenced exchange account lacks credentials its type needs.
+    IncompleteCredentials { name: String, missing: Vec<String> },
 }
 
 impl FieldProblem {
@@ -95,6 +99,13 @@ impl FieldProblem {
             Problem::UnknownReference { kind, reference } => format!(
                 "`{f}`: there is no {kind} {reference:?}: pick one from `nofxi {kind} list` or create it first"
             ),
+            Problem::Disabled { kind, name } => format!(
+                "`{f}`: {kind} {name:?} is disabled: enable it (`nofxi {kind} update {name:?} --enabled true`) or pick another"
+            ),
+            Problem::IncompleteCredentials { name, missing } => format!(
+                "`{f}`: exchange {name:?} lacks {}: add them with `nofxi exchange update {name:?}`",
+                missing.join(", ")
+            ),
         }
     }
 
@@ -130,6 +141,13 @@ impl FieldProblem {
             Problem::TooMany { max } => format!("`{f}` 超过 {max} 项：请删掉一些"),
             Problem::UnknownReference { kind, reference } => format!(
                 "`{f}`：找不到 {kind} {reference:?}：请从 `nofxi {kind} list` 中选择，或先创建它"
+            ),
+            Problem::Disabled { kind, name } => {
+                format!("`{f}`：{kind} {name:?} 已停用：请先启用，或换一个")
+            }
+            Problem::IncompleteCredentials { name, missing } => format!(
+                "`{f}`：交易所账户 {name:?} 缺少 {}：请用 `nofxi exchange update {name:?}` 补全",
+                missing.join("、")
             ),
         }
     }

@@ -18,6 +18,9 @@ pub enum AuditAction {
     Restore,
     /// Removed from the trash for good after 30 days.
     Purge,
+    /// A trader was started or stopped.
+    Start,
+    Stop,
 }
 
 impl AuditAction {
@@ -28,6 +31,8 @@ impl AuditAction {
             AuditAction::Delete => "delete",
             AuditAction::Restore => "restore",
             AuditAction::Purge => "purge",
+            AuditAction::Start => "start",
+            AuditAction::Stop => "stop",
         }
     }
 }

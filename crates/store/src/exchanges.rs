@@ -112,7 +112,7 @@ impl Store {
         Ok(exchange)
     }
 
-    async fn load_exchange(
+    pub(crate) async fn load_exchange(
         &self,
         conn: &mut AnyConnection,
         user: &str,

@@ -97,7 +97,7 @@ impl Store {
         Ok(model)
     }
 
-    async fn load_model(
+    pub(crate) async fn load_model(
         &self,
         conn: &mut AnyConnection,
         user: &str,

@@ -175,7 +175,11 @@ impl Store {
     }
 }
 
-async fn load(conn: &mut AnyConnection, user: &str, id: &str) -> Result<Strategy, StoreError> {
+pub(crate) async fn load(
+    conn: &mut AnyConnection,
+    user: &str,
+    id: &str,
+) -> Result<Strategy, StoreError> {
     let row = sqlx::query(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM strategies WHERE user_id = $1 AND id = $2"
     )))

@@ -129,6 +129,73 @@ impl Store {
         Ok((trader, adjustments))
     }
 
+    /// Marks a trader running or stopped. Starting checks REFERENCE §1's preconditions
+    /// ([`nofxi_domain::trader::start_problems`]) and reports every unmet one; the trading
+    /// engine calls this, so the flag never claims a trader runs that could not.
+    pub async fn set_trader_running(
+        &self,
+        actor: &Actor,
+        reference: &str,
+        running: bool,
+    ) -> Result<Trader, StoreError> {
+        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
+        let trader = load(&mut tx, &actor.user, &found.id).await?;
+        if running {
+            let user = &actor.user;
+            let spec = &trader.spec;
+            let model = match live(&mut tx, user, ResourceKind::Model, &spec.ai_model_id).await? {
+                Some(id) => Some(self.load_model(&mut tx, user, &id).await?),
+                None => None,
+            };
+            let exchange =
+                match live(&mut tx, user, ResourceKind::Exchange, &spec.exchange_id).await? {
+                    Some(id) => Some(self.load_exchange(&mut tx, user, &id).await?),
+                    None => None,
+                };
+            let strategy =
+                match live(&mut tx, user, ResourceKind::Strategy, &spec.strategy_id).await? {
+                    Some(id) => Some(crate::strategies::load(&mut tx, user, &id).await?),
+                    None => None,
+                };
+            nofxi_domain::trader::start_problems(
+                spec,
+                model.as_ref(),
+                exchange.as_ref(),
+                strategy.as_ref(),
+            )?;
+        }
+        let now = self.clock.now_ms();
+        sqlx::query(
+            "UPDATE traders SET is_running = $3, updated_at = $4 WHERE user_id = $1 AND id = $2",
+        )
+        .bind(&actor.user)
+        .bind(&found.id)
+        .bind(flag(running))
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .ctx("marking the trader running or stopped")?;
+        let action = if running {
+            AuditAction::Start
+        } else {
+            AuditAction::Stop
+        };
+        record(
+            &mut tx,
+            actor,
+            KIND,
+            &found.id,
+            action,
+            now,
+            Some(found.name.clone()),
+        )
+        .await?;
+        let trader = load(&mut tx, &actor.user, &found.id).await?;
+        tx.commit().await.ctx("saving the trader")?;
+        Ok(trader)
+    }
+
     pub async fn list_traders(&self, user: &str, deleted: bool) -> Result<Vec<Trader>, StoreError> {
         let filter = if deleted { "IS NOT NULL" } else { "IS NULL" };
         let rows = sqlx::query(AssertSqlSafe(format!(
@@ -219,6 +286,20 @@ impl Store {
         let trader = load(&mut tx, &actor.user, &found.id).await?;
         tx.commit().await.ctx("saving the trader")?;
         Ok((trader, adjustments))
+    }
+}
+
+/// The id of a live resource, or `None` when it is gone or in the trash.
+async fn live(
+    conn: &mut AnyConnection,
+    user: &str,
+    kind: ResourceKind,
+    id: &str,
+) -> Result<Option<String>, StoreError> {
+    match resolve(conn, user, kind, id, Where::Live).await {
+        Ok(found) => Ok(Some(found.id)),
+        Err(StoreError::NotFound { .. }) => Ok(None),
+        Err(other) => Err(other),
     }
 }
 

@@ -451,6 +451,102 @@ async fn traders_resolve_references_and_clamp(ts: TestStore, _clock: Arc<ManualC
         .unwrap();
 }
 
+async fn traders_start_only_when_ready_and_running_ones_stay(
+    ts: TestStore,
+    _clock: Arc<ManualClock>,
+) {
+    let a = cli("a");
+    ts.create_model(&a, deepseek("ds"), Some(Secret::new("k")))
+        .await
+        .unwrap();
+    ts.create_exchange(&a, binance("main"), keys())
+        .await
+        .unwrap();
+    ts.create_strategy(&a, StrategySpec::new("s"))
+        .await
+        .unwrap();
+    ts.create_trader(
+        &a,
+        TraderSpec::new("bot", "ds", "main", "s", Decimal::from(50)),
+    )
+    .await
+    .unwrap();
+    ts.update_model(
+        &a,
+        "ds",
+        ModelPatch {
+            enabled: Some(false),
+            ..Default::default()
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    ts.update_exchange(
+        &a,
+        "main",
+        ExchangePatch {
+            enabled: Some(false),
+            ..Default::default()
+        },
+        Credentials::new(),
+    )
+    .await
+    .unwrap();
+    let err = ts.set_trader_running(&a, "bot", true).await.unwrap_err();
+    assert_eq!(fields(&err), vec!["ai_model_id", "exchange_id"]);
+    assert!(!ts.get_trader("a", "bot").await.unwrap().is_running);
+    ts.update_model(
+        &a,
+        "ds",
+        ModelPatch {
+            enabled: Some(true),
+            ..Default::default()
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    ts.update_exchange(
+        &a,
+        "main",
+        ExchangePatch {
+            enabled: Some(true),
+            ..Default::default()
+        },
+        Credentials::new(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        ts.set_trader_running(&a, "bot", true)
+            .await
+            .unwrap()
+            .is_running
+    );
+    let err = ts
+        .delete(&a, ResourceKind::Trader, "bot")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Running { .. }), "{err}");
+    assert!(
+        !ts.set_trader_running(&a, "bot", false)
+            .await
+            .unwrap()
+            .is_running
+    );
+    ts.delete(&a, ResourceKind::Trader, "bot").await.unwrap();
+    let actions: Vec<String> = ts
+        .audit_log("a", 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.resource_kind == "trader")
+        .map(|e| e.action)
+        .collect();
+    assert_eq!(actions, vec!["delete", "stop", "start", "create"]);
+}
+
 async fn exchange_type_change_drops_unused_credentials(ts: TestStore, _clock: Arc<ManualClock>) {
     let okx = ExchangeSpec {
         exchange_type: "okx".into(),
@@ -608,6 +704,12 @@ async fn users_cannot_touch_each_other(ts: TestStore, _clock: Arc<ManualClock>) 
                 .await
                 .map(|_| ()),
         );
+        not_found(ts.set_trader_running(&b, reference, true).await.map(|_| ()));
+        not_found(
+            ts.set_trader_running(&b, reference, false)
+                .await
+                .map(|_| ()),
+        );
     }
     // Bob cannot build a trader on Alice's resources either.
     let err = ts
@@ -688,6 +790,7 @@ both!(
     restore_refuses_a_taken_name,
     strategies_one_active_and_ranges,
     traders_resolve_references_and_clamp,
+    traders_start_only_when_ready_and_running_ones_stay,
     exchange_type_change_drops_unused_credentials,
     swapped_ciphertext_is_refused,
     wrong_key_is_a_clear_error,

@@ -110,7 +110,23 @@ pub fn load_key(spec: &KeySpec, may_create: bool) -> Result<(KeyBytes, KeySource
                     if !may_create {
                         return Err(StoreError::VaultKeyMissing { path });
                     }
-                    Ok((create_key_file(&path)?, source))
+                    match create_key_file(&path) {
+                        Ok(key) => Ok((key, source)),
+                        // Another nofxi process created it first: use theirs.
+                        Err(StoreError::Io { source: e, .. })
+                            if e.kind() == std::io::ErrorKind::AlreadyExists =>
+                        {
+                            let text = Zeroizing::new(std::fs::read_to_string(&path).map_err(
+                                |source_err| StoreError::Io {
+                                    action: "read the vault key file",
+                                    path: path.clone(),
+                                    source: source_err,
+                                },
+                            )?);
+                            Ok((parse_key(&text, &source)?, source))
+                        }
+                        Err(other) => Err(other),
+                    }
                 }
                 Err(source_err) => Err(StoreError::Io {
                     action: "read the vault key file",
