@@ -32,7 +32,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     entries.sort();
     let mut out = String::from("pub(crate) static BUILTIN_FILES: &[(&str, &str)] = &[\n");
     for (rel, path) in &entries {
-        writeln!(out, "    ({rel:?}, include_str!({:?})),", absolute(path)?.display())?;
+        writeln!(
+            out,
+            "    ({rel:?}, include_str!({:?})),",
+            absolute(path)?.display()
+        )?;
     }
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR")?).join("builtin_skills.rs");

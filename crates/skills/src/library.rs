@@ -14,8 +14,14 @@ include!(concat!(env!("OUT_DIR"), "/builtin_skills.rs"));
 /// What an exported tool name stands for.
 #[derive(Debug, Clone, Copy)]
 pub enum ToolRef<'a> {
-    Action { skill: &'a Skill, action: &'a Action },
-    Function { skill: &'a Skill, function: &'a Function },
+    Action {
+        skill: &'a Skill,
+        action: &'a Action,
+    },
+    Function {
+        skill: &'a Skill,
+        function: &'a Function,
+    },
 }
 
 #[derive(Debug, Clone, Default)]
@@ -65,7 +71,11 @@ impl Library {
             }
         }
         diagnostics.extend(lib.cross_check());
-        if diagnostics.is_empty() { Ok(lib) } else { Err(LoadError { diagnostics }) }
+        if diagnostics.is_empty() {
+            Ok(lib)
+        } else {
+            Err(LoadError { diagnostics })
+        }
     }
 
     pub fn skills(&self) -> &[Skill] {
@@ -114,13 +124,26 @@ impl Library {
                     let Some(r) = &failure.recovery else { continue };
                     let target = r.task_parts().and_then(|(s, a)| self.action(s, a));
                     let problem = match target {
-                        None => Some((DiagnosticKind::UnknownAction, format!("recovery task `{}` of `{}.{}` names no existing `<skill>.<action>`", r.task, skill.id, action.name))),
+                        None => Some((
+                            DiagnosticKind::UnknownAction,
+                            format!(
+                                "recovery task `{}` of `{}.{}` names no existing `<skill>.<action>`",
+                                r.task, skill.id, action.name
+                            ),
+                        )),
                         Some(t) => r.slots.keys().find(|k| t.slot(k).is_none()).map(|k| {
-                            (DiagnosticKind::UnknownSlot, format!("recovery task `{}` has no slot `{k}`", r.task))
+                            (
+                                DiagnosticKind::UnknownSlot,
+                                format!("recovery task `{}` has no slot `{k}`", r.task),
+                            )
                         }),
                     };
                     if let Some((kind, message)) = problem {
-                        out.push(skill.diag(&format!("actions[{i}].failures[{k}].recovery.task"), kind, message));
+                        out.push(skill.diag(
+                            &format!("actions[{i}].failures[{k}].recovery.task"),
+                            kind,
+                            message,
+                        ));
                     }
                 }
             }
@@ -142,15 +165,26 @@ pub fn load_dir(dir: &Path, builtin: bool) -> Result<Vec<Skill>, LoadError> {
         return Ok(Vec::new());
     }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("SKILL.md").is_file()).collect(),
-        Err(e) => return Err(LoadError { diagnostics: vec![io(dir, e)] }),
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("SKILL.md").is_file())
+            .collect(),
+        Err(e) => {
+            return Err(LoadError {
+                diagnostics: vec![io(dir, e)],
+            });
+        }
     };
     entries.sort();
     let mut skills = Vec::new();
     let mut diagnostics = Vec::new();
     for sub in entries {
         let file = sub.join("SKILL.md");
-        let name = sub.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        let name = sub
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
         match std::fs::read_to_string(&file) {
             Ok(source) => match parse_skill(&source, &file.display().to_string(), &name, builtin) {
                 Ok(skill) => skills.push(skill),
@@ -159,5 +193,9 @@ pub fn load_dir(dir: &Path, builtin: bool) -> Result<Vec<Skill>, LoadError> {
             Err(e) => diagnostics.push(io(&file, e)),
         }
     }
-    if diagnostics.is_empty() { Ok(skills) } else { Err(LoadError { diagnostics }) }
+    if diagnostics.is_empty() {
+        Ok(skills)
+    } else {
+        Err(LoadError { diagnostics })
+    }
 }

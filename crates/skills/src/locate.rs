@@ -60,7 +60,9 @@ impl YamlIndex {
                 let index = last_index.map_or(0, |i| i + 1);
                 let parent = stack.last().map(|f| f.path.as_str()).unwrap_or("");
                 let path = format!("{parent}[{index}]");
-                positions.entry(path.clone()).or_insert((line_idx + 1, column + 1));
+                positions
+                    .entry(path.clone())
+                    .or_insert((line_idx + 1, column + 1));
                 stack.push(Frame {
                     column,
                     path,
@@ -87,7 +89,9 @@ impl YamlIndex {
             } else {
                 format!("{parent}.{key}")
             };
-            positions.entry(path.clone()).or_insert((line_idx + 1, column + 1));
+            positions
+                .entry(path.clone())
+                .or_insert((line_idx + 1, column + 1));
             stack.push(Frame {
                 column,
                 path,

@@ -94,7 +94,12 @@ impl Locator {
 
 /// Parse and check one SKILL.md. `file` is the path shown in diagnostics; `dir_name` is the
 /// name of the directory holding it (the frontmatter `name` must equal it).
-pub fn parse_skill(source: &str, file: &str, dir_name: &str, builtin: bool) -> Result<Skill, LoadError> {
+pub fn parse_skill(
+    source: &str,
+    file: &str,
+    dir_name: &str,
+    builtin: bool,
+) -> Result<Skill, LoadError> {
     let fail = |line: usize, column: usize, kind: DiagnosticKind, message: String| LoadError {
         diagnostics: vec![Diagnostic {
             file: file.to_string(),
@@ -106,16 +111,25 @@ pub fn parse_skill(source: &str, file: &str, dir_name: &str, builtin: bool) -> R
     };
     let doc = markdown::split(source)
         .map_err(|e| fail(e.line, 1, DiagnosticKind::Frontmatter, e.message))?;
-    let front: Frontmatter = yaml_serde::from_str(&doc.frontmatter.text)
-        .map_err(|e| LoadError {
-            diagnostics: vec![yaml_diagnostic(&e, file, &doc.frontmatter, &YamlIndex::build(&doc.frontmatter.text), DiagnosticKind::Frontmatter)],
+    let front: Frontmatter =
+        yaml_serde::from_str(&doc.frontmatter.text).map_err(|e| LoadError {
+            diagnostics: vec![yaml_diagnostic(
+                &e,
+                file,
+                &doc.frontmatter,
+                &YamlIndex::build(&doc.frontmatter.text),
+                DiagnosticKind::Frontmatter,
+            )],
         })?;
 
     let mut diagnostics = Vec::new();
     let mut merged = RawBlock::default();
     let mut locator = Locator {
         file: file.to_string(),
-        frontmatter: (doc.frontmatter.first_line, YamlIndex::build(&doc.frontmatter.text)),
+        frontmatter: (
+            doc.frontmatter.first_line,
+            YamlIndex::build(&doc.frontmatter.text),
+        ),
         blocks: Vec::new(),
         owner: HashMap::new(),
     };
@@ -125,7 +139,13 @@ pub fn parse_skill(source: &str, file: &str, dir_name: &str, builtin: bool) -> R
         let raw: RawBlock = match yaml_serde::from_str(&block.text) {
             Ok(raw) => raw,
             Err(e) => {
-                diagnostics.push(yaml_diagnostic(&e, file, block, &index, DiagnosticKind::YamlSyntax));
+                diagnostics.push(yaml_diagnostic(
+                    &e,
+                    file,
+                    block,
+                    &index,
+                    DiagnosticKind::YamlSyntax,
+                ));
                 locator.blocks.push((block.first_line, index));
                 continue;
             }
@@ -216,21 +236,44 @@ fn yaml_diagnostic(
         Some(cut) => full[..cut].to_string(),
         None => full.clone(),
     };
+    // libyaml also names positions inside its message; make them file positions too.
+    let text = match Regex::new(r"line (\d+) column (\d+)") {
+        Ok(re) => re
+            .replace_all(&text, |c: &regex::Captures<'_>| {
+                let line: usize = c[1].parse().unwrap_or(1);
+                format!(
+                    "line {} column {}",
+                    block.first_line + line.max(1) - 1,
+                    &c[2]
+                )
+            })
+            .into_owned(),
+        Err(_) => text,
+    };
     let (path, message) = split_path(&text);
     let path = if path == "." { "" } else { path };
-    let (mut line, mut column) = err
-        .location()
-        .map_or((1, 1), |l| (l.line(), l.column()));
+    let (mut line, mut column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
     let mut kind = fallback;
     let mut message = message.to_string();
     if let Some(field) = between(&message, "unknown field `", "`") {
         kind = DiagnosticKind::UnknownKey;
-        let key_path = if path.is_empty() { field.clone() } else { format!("{path}.{field}") };
+        let key_path = if path.is_empty() {
+            field.clone()
+        } else {
+            format!("{path}.{field}")
+        };
         if let Some((l, c)) = index.locate(&key_path) {
             (line, column) = (l, c);
         }
-        let place = if path.is_empty() { "at the top level".to_string() } else { format!("in `{path}`") };
-        message = format!("unknown key `{field}` {place}; {}", after(&message, ", ").unwrap_or("see the skill format"));
+        let place = if path.is_empty() {
+            "at the top level".to_string()
+        } else {
+            format!("in `{path}`")
+        };
+        message = format!(
+            "unknown key `{field}` {place}; {}",
+            after(&message, ", ").unwrap_or("see the skill format")
+        );
     } else if message.starts_with("unknown variant") {
         kind = if path.ends_with(".type") {
             DiagnosticKind::UnknownSlotType
@@ -252,7 +295,10 @@ fn yaml_diagnostic(
         if !path.is_empty() {
             message = format!("`{path}`: {message}");
         }
-    } else if message.contains("<resource>.<verb>") || message.starts_with("unknown resource") || message.starts_with("unknown verb") {
+    } else if message.contains("<resource>.<verb>")
+        || message.starts_with("unknown resource")
+        || message.starts_with("unknown verb")
+    {
         kind = DiagnosticKind::UnknownTool;
         if let Some((l, c)) = index.locate(&format!("{path}.tool")) {
             (line, column) = (l, c);

@@ -14,10 +14,9 @@ pub enum Lang {
 impl Lang {
     /// A message containing any CJK character is Chinese; everything else is English.
     pub fn detect(text: &str) -> Lang {
-        if text
-            .chars()
-            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3400}'..='\u{4dbf}').contains(&c))
-        {
+        if text.chars().any(|c| {
+            ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3400}'..='\u{4dbf}').contains(&c)
+        }) {
             Lang::Zh
         } else {
             Lang::En

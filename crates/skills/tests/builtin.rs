@@ -16,17 +16,34 @@ fn lib() -> Library {
 }
 
 fn skill<'a>(lib: &'a Library, id: &str) -> &'a Skill {
-    lib.get(id).unwrap_or_else(|| panic!("missing built-in skill {id}"))
+    lib.get(id)
+        .unwrap_or_else(|| panic!("missing built-in skill {id}"))
 }
 
 #[test]
 fn builtin_library_has_every_management_action() {
     let lib = lib();
     let want: &[(&str, &[&str])] = &[
-        ("trader_management", &["create", "update", "start", "stop", "delete", "query"]),
-        ("exchange_management", &["create", "update", "delete", "query"]),
+        (
+            "trader_management",
+            &["create", "update", "start", "stop", "delete", "query"],
+        ),
+        (
+            "exchange_management",
+            &["create", "update", "delete", "query"],
+        ),
         ("model_management", &["create", "update", "delete", "query"]),
-        ("strategy_management", &["create", "update", "delete", "activate", "duplicate", "query"]),
+        (
+            "strategy_management",
+            &[
+                "create",
+                "update",
+                "delete",
+                "activate",
+                "duplicate",
+                "query",
+            ],
+        ),
     ];
     for (id, actions) in want {
         let s = skill(&lib, id);
@@ -34,7 +51,10 @@ fn builtin_library_has_every_management_action() {
         let have: Vec<&str> = s.actions.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(&have, actions, "{id}");
     }
-    assert!(lib.get("market-data").is_some_and(|s| s.functions.len() == 3));
+    assert!(
+        lib.get("market-data")
+            .is_some_and(|s| s.functions.len() == 3)
+    );
 }
 
 #[test]
@@ -52,30 +72,75 @@ fn confirmation_rules_follow_seed_000() {
     let trader = skill(&lib, "trader_management");
     for name in ["start", "stop"] {
         let a = trader.action(name).unwrap();
-        assert_eq!(a.confirm, ConfirmRule::When(vec![ConfirmCondition::Live("target".into())]));
-        let slots: Map<String, Value> = [("target".to_string(), json!("btc-bot"))].into_iter().collect();
-        assert!(a.needs_confirmation(&slots, &|_| true), "live {name} confirms");
-        assert!(!a.needs_confirmation(&slots, &|_| false), "paper {name} does not");
+        assert_eq!(
+            a.confirm,
+            ConfirmRule::When(vec![ConfirmCondition::Live("target".into())])
+        );
+        let slots: Map<String, Value> = [("target".to_string(), json!("btc-bot"))]
+            .into_iter()
+            .collect();
+        assert!(
+            a.needs_confirmation(&slots, &|_| true),
+            "live {name} confirms"
+        );
+        assert!(
+            !a.needs_confirmation(&slots, &|_| false),
+            "paper {name} does not"
+        );
     }
     let update = trader.action("update").unwrap();
-    let rename: Map<String, Value> = [("target".into(), json!("a")), ("name".into(), json!("b"))].into_iter().collect();
-    assert!(!update.needs_confirmation(&rename, &|_| true), "a rename changes no orders");
-    let margin: Map<String, Value> = [("target".into(), json!("a")), ("is_cross_margin".into(), json!(false))].into_iter().collect();
-    assert!(update.needs_confirmation(&margin, &|_| false), "margin mode changes orders");
+    let rename: Map<String, Value> = [("target".into(), json!("a")), ("name".into(), json!("b"))]
+        .into_iter()
+        .collect();
+    assert!(
+        !update.needs_confirmation(&rename, &|_| true),
+        "a rename changes no orders"
+    );
+    let margin: Map<String, Value> = [
+        ("target".into(), json!("a")),
+        ("is_cross_margin".into(), json!(false)),
+    ]
+    .into_iter()
+    .collect();
+    assert!(
+        update.needs_confirmation(&margin, &|_| false),
+        "margin mode changes orders"
+    );
 }
 
 #[test]
 fn every_management_skill_has_fifteen_examples_in_both_languages() {
     let lib = lib();
-    for s in lib.skills().iter().filter(|s| s.meta.kind == SkillKind::Management) {
+    for s in lib
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+    {
         let zh = s.examples.iter().filter(|e| e.lang() == Lang::Zh).count();
         let en = s.examples.iter().filter(|e| e.lang() == Lang::En).count();
         assert!(zh + en >= 15, "{} has {} examples", s.id, zh + en);
         assert!(zh >= 5 && en >= 5, "{}: {zh} zh / {en} en", s.id);
-        assert!(s.examples.iter().any(|e| e.context.as_ref().is_some_and(|c| !c.current.is_empty())), "{}: no reference example", s.id);
-        assert!(s.examples.iter().any(|e| e.context.as_ref().is_some_and(|c| c.task.is_some())), "{}: no correction example", s.id);
+        assert!(
+            s.examples
+                .iter()
+                .any(|e| e.context.as_ref().is_some_and(|c| !c.current.is_empty())),
+            "{}: no reference example",
+            s.id
+        );
+        assert!(
+            s.examples
+                .iter()
+                .any(|e| e.context.as_ref().is_some_and(|c| c.task.is_some())),
+            "{}: no correction example",
+            s.id
+        );
         for a in &s.actions {
-            assert!(s.examples_for(&a.name).next().is_some(), "{}.{} has no example", s.id, a.name);
+            assert!(
+                s.examples_for(&a.name).next().is_some(),
+                "{}.{} has no example",
+                s.id,
+                a.name
+            );
         }
     }
 }
@@ -91,14 +156,20 @@ fn exchange_credential_rules_agree_with_the_domain_table() {
     let domain_types: BTreeSet<&str> = ExchangeType::ALL.iter().map(|t| t.as_str()).collect();
     assert_eq!(skill_types, domain_types);
     for t in ExchangeType::ALL {
-        let slots: Map<String, Value> = [("exchange_type".to_string(), json!(t.as_str()))].into_iter().collect();
+        let slots: Map<String, Value> = [("exchange_type".to_string(), json!(t.as_str()))]
+            .into_iter()
+            .collect();
         let from_skill: BTreeSet<String> = create
             .missing_slots(&slots)
             .into_iter()
             .filter(|s| s.is_secret())
             .map(|s| s.name.clone())
             .collect();
-        let from_domain: BTreeSet<String> = t.required_credentials().iter().map(|f| f.as_str().to_string()).collect();
+        let from_domain: BTreeSet<String> = t
+            .required_credentials()
+            .iter()
+            .map(|f| f.as_str().to_string())
+            .collect();
         assert_eq!(from_skill, from_domain, "credentials for {}", t.as_str());
     }
 }
@@ -106,17 +177,34 @@ fn exchange_credential_rules_agree_with_the_domain_table() {
 #[test]
 fn trader_scan_interval_matches_the_domain_range() {
     let lib = lib();
-    let slot = lib.action("trader_management", "create").unwrap().slot("scan_interval_minutes").unwrap();
-    assert_eq!(slot.min, Some(nofxi_domain::trader::SCAN_INTERVAL_MIN as f64));
-    assert_eq!(slot.max, Some(nofxi_domain::trader::SCAN_INTERVAL_MAX as f64));
-    assert_eq!(slot.default, Some(json!(nofxi_domain::trader::SCAN_INTERVAL_DEFAULT)));
+    let slot = lib
+        .action("trader_management", "create")
+        .unwrap()
+        .slot("scan_interval_minutes")
+        .unwrap();
+    assert_eq!(
+        slot.min,
+        Some(nofxi_domain::trader::SCAN_INTERVAL_MIN as f64)
+    );
+    assert_eq!(
+        slot.max,
+        Some(nofxi_domain::trader::SCAN_INTERVAL_MAX as f64)
+    );
+    assert_eq!(
+        slot.default,
+        Some(json!(nofxi_domain::trader::SCAN_INTERVAL_DEFAULT))
+    );
     assert!(slot.clamp);
 }
 
 #[test]
 fn model_providers_are_the_domain_providers() {
     let lib = lib();
-    let slot = lib.action("model_management", "create").unwrap().slot("provider").unwrap();
+    let slot = lib
+        .action("model_management", "create")
+        .unwrap()
+        .slot("provider")
+        .unwrap();
     let skill: BTreeSet<String> = slot.values.iter().map(|v| v.value.clone()).collect();
     let domain: BTreeSet<String> = nofxi_domain::provider::provider_ids().into_iter().collect();
     assert_eq!(skill, domain);
@@ -126,7 +214,10 @@ fn model_providers_are_the_domain_providers() {
 fn recoveries_name_real_tasks() {
     let lib = lib();
     let create = lib.action("trader_management", "create").unwrap();
-    let r = create.failure("exchange_disabled").and_then(|f| f.recovery.as_ref()).unwrap();
+    let r = create
+        .failure("exchange_disabled")
+        .and_then(|f| f.recovery.as_ref())
+        .unwrap();
     assert_eq!(r.task_parts(), Some(("exchange_management", "update")));
     assert!(r.resume_on_success);
     assert_eq!(r.slots.get("enabled"), Some(&json!(true)));
@@ -136,6 +227,8 @@ fn recoveries_name_real_tasks() {
 fn texts_render_placeholders() {
     let lib = lib();
     let a = lib.action("trader_management", "start").unwrap();
-    let zh = a.success.render(Lang::Zh, |k| (k == "target").then(|| "btc-bot".to_string()));
+    let zh = a
+        .success
+        .render(Lang::Zh, |k| (k == "target").then(|| "btc-bot".to_string()));
     assert!(zh.contains("btc-bot") && !zh.contains('{'), "{zh}");
 }

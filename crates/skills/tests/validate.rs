@@ -16,26 +16,52 @@ fn obj(v: Value) -> Map<String, Value> {
 fn lowercase_symbol_is_rejected_quoting_the_pattern() {
     let lib = lib();
     let (_, f) = lib.function("get_kline").unwrap();
-    let err = f.validate_args(&json!({"symbol": "nvda", "interval": "1h"})).unwrap_err();
+    let err = f
+        .validate_args(&json!({"symbol": "nvda", "interval": "1h"}))
+        .unwrap_err();
     assert_eq!(err.errors.len(), 1);
     let e = &err.errors[0];
     assert_eq!(e.field, "symbol");
     let pattern = r"^[A-Z0-9]+(\.[A-Z]{2})?$";
-    assert_eq!(e.problem, Problem::Pattern { pattern: pattern.into() });
-    assert!(e.message.en.contains(pattern) && e.message.en.contains("nvda"), "{}", e.message.en);
-    assert!(e.message.zh.contains(pattern) && e.message.zh.contains("格式"), "{}", e.message.zh);
+    assert_eq!(
+        e.problem,
+        Problem::Pattern {
+            pattern: pattern.into()
+        }
+    );
+    assert!(
+        e.message.en.contains(pattern) && e.message.en.contains("nvda"),
+        "{}",
+        e.message.en
+    );
+    assert!(
+        e.message.zh.contains(pattern) && e.message.zh.contains("格式"),
+        "{}",
+        e.message.zh
+    );
 }
 
 #[test]
 fn unknown_interval_is_rejected_listing_the_allowed_values() {
     let lib = lib();
     let (_, f) = lib.function("get_kline").unwrap();
-    let err = f.validate_args(&json!({"symbol": "NVDA.US", "interval": "1.5h"})).unwrap_err();
+    let err = f
+        .validate_args(&json!({"symbol": "NVDA.US", "interval": "1.5h"}))
+        .unwrap_err();
     let e = &err.errors[0];
     assert_eq!(e.field, "interval");
     let allowed = ["1m", "5m", "15m", "30m", "1h", "4h", "1d", "1w"];
-    assert_eq!(e.problem, Problem::NotAllowed { allowed: allowed.iter().map(|s| s.to_string()).collect() });
-    assert!(e.message.en.contains("1m, 5m, 15m, 30m, 1h, 4h, 1d, 1w"), "{}", e.message.en);
+    assert_eq!(
+        e.problem,
+        Problem::NotAllowed {
+            allowed: allowed.iter().map(|s| s.to_string()).collect()
+        }
+    );
+    assert!(
+        e.message.en.contains("1m, 5m, 15m, 30m, 1h, 4h, 1d, 1w"),
+        "{}",
+        e.message.en
+    );
     assert!(e.message.zh.contains("1m、5m"), "{}", e.message.zh);
 }
 
@@ -43,7 +69,9 @@ fn unknown_interval_is_rejected_listing_the_allowed_values() {
 fn limit_out_of_range_and_missing_symbol_are_both_reported() {
     let lib = lib();
     let (_, f) = lib.function("get_kline").unwrap();
-    let err = f.validate_args(&json!({"interval": "1h", "limit": 5000})).unwrap_err();
+    let err = f
+        .validate_args(&json!({"interval": "1h", "limit": 5000}))
+        .unwrap_err();
     let fields: Vec<&str> = err.errors.iter().map(|e| e.field.as_str()).collect();
     assert_eq!(fields, ["limit", "symbol"]);
     assert!(err.message(Lang::En).contains("1–1000"));
@@ -54,12 +82,18 @@ fn limit_out_of_range_and_missing_symbol_are_both_reported() {
 fn valid_call_gets_schema_defaults() {
     let lib = lib();
     let (_, f) = lib.function("get_kline").unwrap();
-    let ok = f.validate_args(&json!({"symbol": "NVDA.US", "interval": "4h"})).unwrap();
+    let ok = f
+        .validate_args(&json!({"symbol": "NVDA.US", "interval": "4h"}))
+        .unwrap();
     assert_eq!(ok.args.get("limit"), Some(&json!(100)));
     let (_, book) = lib.function("get_order_book").unwrap();
-    let err = book.validate_args(&json!({"symbol": "BTCUSDT", "depth": 0})).unwrap_err();
+    let err = book
+        .validate_args(&json!({"symbol": "BTCUSDT", "depth": 0}))
+        .unwrap_err();
     assert!(matches!(err.errors[0].problem, Problem::OutOfRange { .. }));
-    let err = book.validate_args(&json!({"symbol": "BTCUSDT", "levels": 3})).unwrap_err();
+    let err = book
+        .validate_args(&json!({"symbol": "BTCUSDT", "levels": 3}))
+        .unwrap_err();
     assert!(matches!(err.errors[0].problem, Problem::Unknown { .. }));
 }
 
@@ -74,11 +108,21 @@ fn scan_interval_is_clamped_and_the_change_reported() {
     assert_eq!(ok.adjustments.len(), 1);
     let adj = &ok.adjustments[0];
     assert_eq!((adj.from.clone(), adj.to.clone()), (json!(100), json!(60)));
-    assert!(adj.message.zh.contains("3–60") && adj.message.zh.contains("60"), "{}", adj.message.zh);
-    assert!(adj.message.en.contains("adjusted to 60"), "{}", adj.message.en);
+    assert!(
+        adj.message.zh.contains("3–60") && adj.message.zh.contains("60"),
+        "{}",
+        adj.message.zh
+    );
+    assert!(
+        adj.message.en.contains("adjusted to 60"),
+        "{}",
+        adj.message.en
+    );
 
     let ok = create
-        .validate_args(&obj(json!({"name": "b", "exchange": "e", "model": "m", "scan_interval_minutes": "1"})))
+        .validate_args(&obj(
+            json!({"name": "b", "exchange": "e", "model": "m", "scan_interval_minutes": "1"}),
+        ))
         .unwrap();
     assert_eq!(ok.args.get("scan_interval_minutes"), Some(&json!(3)));
 }
@@ -86,46 +130,102 @@ fn scan_interval_is_clamped_and_the_change_reported() {
 #[test]
 fn leverage_100_becomes_20() {
     let lib = lib();
-    let slot = lib.action("strategy_management", "update").unwrap().slot("btc_eth_max_leverage").unwrap();
+    let slot = lib
+        .action("strategy_management", "update")
+        .unwrap()
+        .slot("btc_eth_max_leverage")
+        .unwrap();
     let (v, adj) = slot.check_value(&json!(100)).unwrap();
     assert_eq!(v, json!(20));
     assert!(adj.unwrap().message.en.contains("1–20"));
-    assert!(slot.check_value(&json!(2.5)).is_err(), "leverage is a whole number");
+    assert!(
+        slot.check_value(&json!(2.5)).is_err(),
+        "leverage is a whole number"
+    );
 }
 
 #[test]
 fn enum_aliases_resolve_to_canonical_values() {
     let lib = lib();
-    let exch = lib.action("exchange_management", "create").unwrap().slot("exchange_type").unwrap();
-    assert_eq!(exch.check_value(&json!("币安")).unwrap().0, json!("binance"));
+    let exch = lib
+        .action("exchange_management", "create")
+        .unwrap()
+        .slot("exchange_type")
+        .unwrap();
+    assert_eq!(
+        exch.check_value(&json!("币安")).unwrap().0,
+        json!("binance")
+    );
     assert_eq!(exch.check_value(&json!("欧易")).unwrap().0, json!("okx"));
-    let model = lib.action("model_management", "create").unwrap().slot("provider").unwrap();
-    assert_eq!(model.check_value(&json!("DeepSeek")).unwrap().0, json!("deepseek"));
-    assert_eq!(model.check_value(&json!("通义千问")).unwrap().0, json!("qwen"));
+    let model = lib
+        .action("model_management", "create")
+        .unwrap()
+        .slot("provider")
+        .unwrap();
+    assert_eq!(
+        model.check_value(&json!("DeepSeek")).unwrap().0,
+        json!("deepseek")
+    );
+    assert_eq!(
+        model.check_value(&json!("通义千问")).unwrap().0,
+        json!("qwen")
+    );
     let err = exch.check_value(&json!("火币")).unwrap_err();
-    assert!(err.message.en.contains("paper, binance"), "{}", err.message.en);
+    assert!(
+        err.message.en.contains("paper, binance"),
+        "{}",
+        err.message.en
+    );
 }
 
 #[test]
 fn credentials_are_required_per_exchange_type() {
     let lib = lib();
     let create = lib.action("exchange_management", "create").unwrap();
-    let err = create.validate_args(&obj(json!({"exchange_type": "欧易", "account_name": "主账户", "api_key": "ak-1"}))).unwrap_err();
+    let err = create
+        .validate_args(&obj(
+            json!({"exchange_type": "欧易", "account_name": "主账户", "api_key": "ak-1"}),
+        ))
+        .unwrap_err();
     let missing: Vec<&str> = err.errors.iter().map(|e| e.field.as_str()).collect();
     assert_eq!(missing, ["secret_key", "passphrase"]);
-    assert!(create.validate_args(&obj(json!({"exchange_type": "paper", "account_name": "模拟"}))).is_ok());
+    assert!(
+        create
+            .validate_args(&obj(
+                json!({"exchange_type": "paper", "account_name": "模拟"})
+            ))
+            .is_ok()
+    );
     let err = create.validate_args(&obj(json!({"exchange_type": "lighter", "account_name": "l", "wallet_addr": "0x1", "api_key_private_key": "k", "api_key_index": 300}))).unwrap_err();
-    assert!(matches!(err.errors[0].problem, Problem::OutOfRange { .. }), "{err}");
+    assert!(
+        matches!(err.errors[0].problem, Problem::OutOfRange { .. }),
+        "{err}"
+    );
 }
 
 #[test]
 fn base_url_must_be_https_except_loopback() {
     let lib = lib();
-    let slot = lib.action("model_management", "create").unwrap().slot("base_url").unwrap();
-    assert!(slot.check_value(&json!("https://api.example.com/v1")).is_ok());
-    assert!(slot.check_value(&json!("http://localhost:11434/v1")).is_ok());
-    assert!(slot.check_value(&json!("http://127.0.0.1:8080/v1#")).is_ok());
-    let err = slot.check_value(&json!("http://api.example.com/v1")).unwrap_err();
+    let slot = lib
+        .action("model_management", "create")
+        .unwrap()
+        .slot("base_url")
+        .unwrap();
+    assert!(
+        slot.check_value(&json!("https://api.example.com/v1"))
+            .is_ok()
+    );
+    assert!(
+        slot.check_value(&json!("http://localhost:11434/v1"))
+            .is_ok()
+    );
+    assert!(
+        slot.check_value(&json!("http://127.0.0.1:8080/v1#"))
+            .is_ok()
+    );
+    let err = slot
+        .check_value(&json!("http://api.example.com/v1"))
+        .unwrap_err();
     assert!(err.message.zh.contains("https"));
 }
 
@@ -133,9 +233,24 @@ fn base_url_must_be_https_except_loopback() {
 fn unknown_slots_and_symbol_lists_are_checked() {
     let lib = lib();
     let update = lib.action("strategy_management", "update").unwrap();
-    let err = update.validate_args(&obj(json!({"target": "s", "levrage": 5}))).unwrap_err();
-    assert!(matches!(&err.errors[0].problem, Problem::Unknown { expected } if expected.contains(&"btc_eth_max_leverage".to_string())));
-    let ok = update.validate_args(&obj(json!({"target": "s", "static_coins": "btcusdt, ethusdt"}))).unwrap();
-    assert_eq!(ok.args.get("static_coins"), Some(&json!(["BTCUSDT", "ETHUSDT"])));
-    assert!(update.validate_args(&obj(json!({"target": "s", "static_coins": ["BTC-USDT"]}))).is_err());
+    let err = update
+        .validate_args(&obj(json!({"target": "s", "levrage": 5})))
+        .unwrap_err();
+    assert!(
+        matches!(&err.errors[0].problem, Problem::Unknown { expected } if expected.contains(&"btc_eth_max_leverage".to_string()))
+    );
+    let ok = update
+        .validate_args(&obj(
+            json!({"target": "s", "static_coins": "btcusdt, ethusdt"}),
+        ))
+        .unwrap();
+    assert_eq!(
+        ok.args.get("static_coins"),
+        Some(&json!(["BTCUSDT", "ETHUSDT"]))
+    );
+    assert!(
+        update
+            .validate_args(&obj(json!({"target": "s", "static_coins": ["BTC-USDT"]})))
+            .is_err()
+    );
 }

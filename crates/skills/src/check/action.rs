@@ -16,7 +16,10 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         out.push(loc.diag(
             &format!("{at}.name"),
             DiagnosticKind::InvalidValue,
-            format!("action name `{}` must be snake_case (`create`, `query`)", action.name),
+            format!(
+                "action name `{}` must be snake_case (`create`, `query`)",
+                action.name
+            ),
         ));
     }
     text(loc, &format!("{at}.description"), &action.description, out);
@@ -50,45 +53,117 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
     for (j, slot) in action.slots.iter_mut().enumerate() {
         let sp = format!("{at}.slots[{j}]");
         if !seen.insert(slot.name.clone()) {
-            out.push(loc.diag(&format!("{sp}.name"), DiagnosticKind::Duplicate, format!("slot `{}` is defined twice in action `{}`", slot.name, action.name)));
+            out.push(loc.diag(
+                &format!("{sp}.name"),
+                DiagnosticKind::Duplicate,
+                format!(
+                    "slot `{}` is defined twice in action `{}`",
+                    slot.name, action.name
+                ),
+            ));
         }
         if !is_snake(&slot.name) {
-            out.push(loc.diag(&format!("{sp}.name"), DiagnosticKind::InvalidValue, format!("slot name `{}` must be snake_case", slot.name)));
+            out.push(loc.diag(
+                &format!("{sp}.name"),
+                DiagnosticKind::InvalidValue,
+                format!("slot name `{}` must be snake_case", slot.name),
+            ));
         }
         match (slot.ty, slot.ref_kind) {
-            (SlotType::Ref, None) => out.push(loc.diag(&format!("{sp}.type"), DiagnosticKind::MissingKey, format!("slot `{}` has `type: ref` but no `ref:`; expected one of {}", slot.name, kinds_list()))),
-            (ty, Some(_)) if ty != SlotType::Ref => out.push(loc.diag(&format!("{sp}.ref"), DiagnosticKind::InvalidValue, format!("slot `{}` has `ref:` but `type: {}`; expected `type: ref`", slot.name, ty.as_str()))),
+            (SlotType::Ref, None) => out.push(loc.diag(
+                &format!("{sp}.type"),
+                DiagnosticKind::MissingKey,
+                format!(
+                    "slot `{}` has `type: ref` but no `ref:`; expected one of {}",
+                    slot.name,
+                    kinds_list()
+                ),
+            )),
+            (ty, Some(_)) if ty != SlotType::Ref => out.push(loc.diag(
+                &format!("{sp}.ref"),
+                DiagnosticKind::InvalidValue,
+                format!(
+                    "slot `{}` has `ref:` but `type: {}`; expected `type: ref`",
+                    slot.name,
+                    ty.as_str()
+                ),
+            )),
             _ => {}
         }
         if slot.ty == SlotType::Enum && slot.values.is_empty() {
-            out.push(loc.diag(&format!("{sp}.type"), DiagnosticKind::MissingKey, format!("enum slot `{}` lists no `values:`", slot.name)));
+            out.push(loc.diag(
+                &format!("{sp}.type"),
+                DiagnosticKind::MissingKey,
+                format!("enum slot `{}` lists no `values:`", slot.name),
+            ));
         }
         if !slot.values.is_empty() && !matches!(slot.ty, SlotType::Enum | SlotType::Interval) {
-            out.push(loc.diag(&format!("{sp}.values"), DiagnosticKind::InvalidValue, format!("slot `{}` of type {} cannot have `values:`; expected `type: enum`", slot.name, slot.ty.as_str())));
+            out.push(loc.diag(
+                &format!("{sp}.values"),
+                DiagnosticKind::InvalidValue,
+                format!(
+                    "slot `{}` of type {} cannot have `values:`; expected `type: enum`",
+                    slot.name,
+                    slot.ty.as_str()
+                ),
+            ));
         }
         let numeric = matches!(slot.ty, SlotType::Integer | SlotType::Decimal);
         if (slot.min.is_some() || slot.max.is_some() || slot.clamp) && !numeric {
-            out.push(loc.diag(&format!("{sp}.type"), DiagnosticKind::InvalidValue, format!("slot `{}`: min/max/clamp need `type: integer` or `type: decimal`", slot.name)));
+            out.push(loc.diag(
+                &format!("{sp}.type"),
+                DiagnosticKind::InvalidValue,
+                format!(
+                    "slot `{}`: min/max/clamp need `type: integer` or `type: decimal`",
+                    slot.name
+                ),
+            ));
         }
         if let (Some(a), Some(b)) = (slot.min, slot.max) {
             if a > b {
-                out.push(loc.diag(&format!("{sp}.min"), DiagnosticKind::InvalidValue, format!("slot `{}`: min {a} is greater than max {b}", slot.name)));
+                out.push(loc.diag(
+                    &format!("{sp}.min"),
+                    DiagnosticKind::InvalidValue,
+                    format!("slot `{}`: min {a} is greater than max {b}", slot.name),
+                ));
             }
         }
         if slot.clamp && slot.min.is_none() && slot.max.is_none() {
-            out.push(loc.diag(&format!("{sp}.clamp"), DiagnosticKind::InvalidValue, format!("slot `{}`: `clamp: true` needs `min` or `max`", slot.name)));
+            out.push(loc.diag(
+                &format!("{sp}.clamp"),
+                DiagnosticKind::InvalidValue,
+                format!("slot `{}`: `clamp: true` needs `min` or `max`", slot.name),
+            ));
         }
         if let Some(p) = &slot.pattern {
             match regex::Regex::new(p) {
                 Ok(re) => slot.compiled_pattern = Some(re),
-                Err(e) => out.push(loc.diag(&format!("{sp}.pattern"), DiagnosticKind::InvalidPattern, format!("pattern `{p}` does not compile: {e}"))),
+                Err(e) => out.push(loc.diag(
+                    &format!("{sp}.pattern"),
+                    DiagnosticKind::InvalidPattern,
+                    format!("pattern `{p}` does not compile: {e}"),
+                )),
             }
         }
         if let Some(cond) = &slot.required_when {
-            condition(loc, &format!("{sp}.required_when"), cond, &names, Some(&slot.name), out);
+            condition(
+                loc,
+                &format!("{sp}.required_when"),
+                cond,
+                &names,
+                Some(&slot.name),
+                out,
+            );
         }
         if (slot.required || slot.required_when.is_some()) && slot.ask.is_none() {
-            out.push(loc.diag(&format!("{sp}.name"), DiagnosticKind::MissingText, format!("required slot `{}` has no `ask:` text (zh and en) to ask for it", slot.name)));
+            out.push(loc.diag(
+                &format!("{sp}.name"),
+                DiagnosticKind::MissingText,
+                format!(
+                    "required slot `{}` has no `ask:` text (zh and en) to ask for it",
+                    slot.name
+                ),
+            ));
         }
         if let Some(ask) = &slot.ask {
             text(loc, &format!("{sp}.ask"), ask, out);
@@ -98,21 +173,41 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         }
         if let Some(default) = slot.default.clone() {
             if let Err(e) = slot.check_value(&default) {
-                out.push(loc.diag(&format!("{sp}.default"), DiagnosticKind::InvalidValue, format!("default of slot `{}` breaks its own rules: {}", slot.name, e.message.en)));
+                out.push(loc.diag(
+                    &format!("{sp}.default"),
+                    DiagnosticKind::InvalidValue,
+                    format!(
+                        "default of slot `{}` breaks its own rules: {}",
+                        slot.name, e.message.en
+                    ),
+                ));
             }
         }
     }
 
     if let ConfirmRule::When(conds) = &action.confirm {
         for (k, c) in conds.iter().enumerate() {
-            confirm_condition(loc, &format!("{at}.confirm.when[{k}]"), c, action, &names, out);
+            confirm_condition(
+                loc,
+                &format!("{at}.confirm.when[{k}]"),
+                c,
+                action,
+                &names,
+                out,
+            );
         }
     }
     for (k, step) in action.steps.iter().enumerate() {
         let sp = format!("{at}.steps[{k}]");
         for n in &step.with {
             if !names.contains(n) {
-                out.push(unknown_slot(loc, &format!("{sp}.with"), n, &action.name, &names));
+                out.push(unknown_slot(
+                    loc,
+                    &format!("{sp}.with"),
+                    n,
+                    &action.name,
+                    &names,
+                ));
             }
         }
         if let Some(cond) = &step.when {
@@ -120,7 +215,14 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         }
     }
     if action.steps.is_empty() {
-        out.push(loc.diag(&at, DiagnosticKind::MissingKey, format!("action `{}` has no `steps:`; expected at least one tool call", action.name)));
+        out.push(loc.diag(
+            &at,
+            DiagnosticKind::MissingKey,
+            format!(
+                "action `{}` has no `steps:`; expected at least one tool call",
+                action.name
+            ),
+        ));
     }
 
     let mut messages: Vec<(String, &Text)> = vec![
@@ -135,7 +237,11 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
     for (k, f) in action.failures.iter().enumerate() {
         let fp = format!("{at}.failures[{k}]");
         if !codes.insert(f.code.clone()) {
-            out.push(loc.diag(&format!("{fp}.code"), DiagnosticKind::Duplicate, format!("failure code `{}` is listed twice", f.code)));
+            out.push(loc.diag(
+                &format!("{fp}.code"),
+                DiagnosticKind::Duplicate,
+                format!("failure code `{}` is listed twice", f.code),
+            ));
         }
         text(loc, &format!("{fp}.message"), &f.message, out);
         messages.push((format!("{fp}.message"), &f.message));
@@ -143,24 +249,60 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
             text(loc, &format!("{fp}.recovery.offer"), &r.offer, out);
             messages.push((format!("{fp}.recovery.offer"), &r.offer));
             if r.task_parts().is_none() {
-                out.push(loc.diag(&format!("{fp}.recovery.task"), DiagnosticKind::UnknownAction, format!("recovery task `{}` is not `<skill>.<action>`", r.task)));
+                out.push(loc.diag(
+                    &format!("{fp}.recovery.task"),
+                    DiagnosticKind::UnknownAction,
+                    format!("recovery task `{}` is not `<skill>.<action>`", r.task),
+                ));
             }
         }
     }
     for (path, t) in messages {
         for p in t.placeholders() {
             if !names.contains(&p) && !RUNTIME_PLACEHOLDERS.contains(&p.as_str()) {
-                out.push(loc.diag(&path, DiagnosticKind::UnknownPlaceholder, format!("placeholder `{{{p}}}` names no slot of `{}`; expected one of {} or {}", action.name, names.join(", "), RUNTIME_PLACEHOLDERS.join(", "))));
+                let lang = if t.zh.contains(&format!("{{{p}}}")) {
+                    "zh"
+                } else {
+                    "en"
+                };
+                out.push(loc.diag(
+                    &format!("{path}.{lang}"),
+                    DiagnosticKind::UnknownPlaceholder,
+                    format!(
+                        "placeholder `{{{p}}}` names no slot of `{}`; expected one of {} or {}",
+                        action.name,
+                        names.join(", "),
+                        RUNTIME_PLACEHOLDERS.join(", ")
+                    ),
+                ));
             }
         }
     }
 }
 
-fn confirm_condition(loc: &Locator, path: &str, c: &ConfirmCondition, action: &Action, names: &[String], out: &mut Vec<Diagnostic>) {
+fn confirm_condition(
+    loc: &Locator,
+    path: &str,
+    c: &ConfirmCondition,
+    action: &Action,
+    names: &[String],
+    out: &mut Vec<Diagnostic>,
+) {
     match c {
         ConfirmCondition::Live(slot) => match action.slot(slot) {
             None => out.push(unknown_slot(loc, path, slot, &action.name, names)),
-            Some(s) if !matches!(s.ref_kind, Some(ResourceKind::Trader | ResourceKind::Exchange)) => out.push(loc.diag(path, DiagnosticKind::InvalidValue, format!("`live: {slot}` needs a slot with `ref: trader` or `ref: exchange`"))),
+            Some(s)
+                if !matches!(
+                    s.ref_kind,
+                    Some(ResourceKind::Trader | ResourceKind::Exchange)
+                ) =>
+            {
+                out.push(loc.diag(
+                    path,
+                    DiagnosticKind::InvalidValue,
+                    format!("`live: {slot}` needs a slot with `ref: trader` or `ref: exchange`"),
+                ))
+            }
             Some(_) => {}
         },
         ConfirmCondition::ChangedAny(list) => {
@@ -179,19 +321,57 @@ fn confirm_condition(loc: &Locator, path: &str, c: &ConfirmCondition, action: &A
     }
 }
 
-fn unknown_slot(loc: &Locator, path: &str, name: &str, action: &str, names: &[String]) -> Diagnostic {
-    loc.diag(path, DiagnosticKind::UnknownSlot, format!("`{name}` is not a slot of action `{action}`; expected one of {}", names.join(", ")))
+fn unknown_slot(
+    loc: &Locator,
+    path: &str,
+    name: &str,
+    action: &str,
+    names: &[String],
+) -> Diagnostic {
+    loc.diag(
+        path,
+        DiagnosticKind::UnknownSlot,
+        format!(
+            "`{name}` is not a slot of action `{action}`; expected one of {}",
+            names.join(", ")
+        ),
+    )
 }
 
-fn condition(loc: &Locator, path: &str, c: &Condition, names: &[String], own: Option<&str>, out: &mut Vec<Diagnostic>) {
+fn condition(
+    loc: &Locator,
+    path: &str,
+    c: &Condition,
+    names: &[String],
+    own: Option<&str>,
+    out: &mut Vec<Diagnostic>,
+) {
     if !names.contains(&c.slot) {
-        out.push(loc.diag(&format!("{path}.slot"), DiagnosticKind::UnknownSlot, format!("condition names `{}`, which is not a slot here; expected one of {}", c.slot, names.join(", "))));
+        out.push(loc.diag(
+            &format!("{path}.slot"),
+            DiagnosticKind::UnknownSlot,
+            format!(
+                "condition names `{}`, which is not a slot here; expected one of {}",
+                c.slot,
+                names.join(", ")
+            ),
+        ));
     }
     if own == Some(c.slot.as_str()) {
-        out.push(loc.diag(&format!("{path}.slot"), DiagnosticKind::InvalidValue, "a slot cannot be required depending on itself"));
+        out.push(loc.diag(
+            &format!("{path}.slot"),
+            DiagnosticKind::InvalidValue,
+            "a slot cannot be required depending on itself",
+        ));
     }
-    let given = usize::from(c.one_of.is_some()) + usize::from(c.equals.is_some()) + usize::from(c.is_set.is_some());
+    let given = usize::from(c.one_of.is_some())
+        + usize::from(c.equals.is_some())
+        + usize::from(c.is_set.is_some());
     if given != 1 {
-        out.push(loc.diag(path, DiagnosticKind::InvalidValue, "a condition needs exactly one of `in`, `equals`, `is_set`"));
+        out.push(loc.diag(
+            path,
+            DiagnosticKind::InvalidValue,
+            "a condition needs exactly one of `in`, `equals`, `is_set`",
+        ));
     }
 }

@@ -13,33 +13,81 @@ pub(super) fn check(skill: &Skill, loc: &Locator, out: &mut Vec<Diagnostic>) {
     for (i, ex) in skill.examples.iter().enumerate() {
         let at = format!("examples[{i}]");
         if ex.user.trim().is_empty() {
-            out.push(loc.diag(&format!("{at}.user"), DiagnosticKind::MissingText, "example has an empty `user` utterance"));
+            out.push(loc.diag(
+                &format!("{at}.user"),
+                DiagnosticKind::MissingText,
+                "example has an empty `user` utterance",
+            ));
         }
         match (&ex.action, &ex.function) {
-            (Some(_), Some(_)) | (None, None) => out.push(loc.diag(&at, DiagnosticKind::MissingKey, "an example names exactly one of `action` or `function`")),
+            (Some(_), Some(_)) | (None, None) => out.push(loc.diag(
+                &at,
+                DiagnosticKind::MissingKey,
+                "an example names exactly one of `action` or `function`",
+            )),
             (Some(a), None) => action_example(skill, ex, a, &at, &actions, loc, out),
             (None, Some(f)) => {
-                function_call(skill, f, &ex.params, &format!("{at}.function"), &functions, loc, out);
+                function_call(
+                    skill,
+                    f,
+                    &ex.params,
+                    &format!("{at}.function"),
+                    &functions,
+                    loc,
+                    out,
+                );
                 for (k, call) in ex.parallel_calls.iter().enumerate() {
-                    function_call(skill, &call.function, &call.params, &format!("{at}.parallel_calls[{k}].function"), &functions, loc, out);
+                    function_call(
+                        skill,
+                        &call.function,
+                        &call.params,
+                        &format!("{at}.parallel_calls[{k}].function"),
+                        &functions,
+                        loc,
+                        out,
+                    );
                 }
             }
         }
     }
 }
 
-fn action_example(skill: &Skill, ex: &Example, name: &str, at: &str, actions: &[&str], loc: &Locator, out: &mut Vec<Diagnostic>) {
+fn action_example(
+    skill: &Skill,
+    ex: &Example,
+    name: &str,
+    at: &str,
+    actions: &[&str],
+    loc: &Locator,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(action) = skill.action(name) else {
-        out.push(loc.diag(&format!("{at}.action"), DiagnosticKind::UnknownAction, format!("example names action `{name}`, which `{}` does not define; expected one of {}", skill.id, actions.join(", "))));
+        out.push(loc.diag(
+            &format!("{at}.action"),
+            DiagnosticKind::UnknownAction,
+            format!(
+                "example names action `{name}`, which `{}` does not define; expected one of {}",
+                skill.id,
+                actions.join(", ")
+            ),
+        ));
         return;
     };
     for (slot_name, value) in &ex.slots {
         let path = format!("{at}.slots.{slot_name}");
         match action.slot(slot_name) {
-            None => out.push(loc.diag(&path, DiagnosticKind::UnknownSlot, format!("`{slot_name}` is not a slot of `{}.{name}`", skill.id))),
+            None => out.push(loc.diag(
+                &path,
+                DiagnosticKind::UnknownSlot,
+                format!("`{slot_name}` is not a slot of `{}.{name}`", skill.id),
+            )),
             Some(slot) => {
                 if let Err(e) = slot.check_value(value) {
-                    out.push(loc.diag(&path, DiagnosticKind::InvalidValue, format!("example value breaks the slot rules: {}", e.message.en)));
+                    out.push(loc.diag(
+                        &path,
+                        DiagnosticKind::InvalidValue,
+                        format!("example value breaks the slot rules: {}", e.message.en),
+                    ));
                 }
             }
         }
@@ -58,13 +106,36 @@ fn action_example(skill: &Skill, ex: &Example, name: &str, at: &str, actions: &[
     }
 }
 
-fn function_call(skill: &Skill, name: &str, params: &std::collections::BTreeMap<String, Value>, path: &str, functions: &[&str], loc: &Locator, out: &mut Vec<Diagnostic>) {
+fn function_call(
+    skill: &Skill,
+    name: &str,
+    params: &std::collections::BTreeMap<String, Value>,
+    path: &str,
+    functions: &[&str],
+    loc: &Locator,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(f) = skill.function(name) else {
-        out.push(loc.diag(path, DiagnosticKind::UnknownFunction, format!("example names function `{name}`, which `{}` does not define; expected one of {}", skill.id, functions.join(", "))));
+        out.push(loc.diag(
+            path,
+            DiagnosticKind::UnknownFunction,
+            format!(
+                "example names function `{name}`, which `{}` does not define; expected one of {}",
+                skill.id,
+                functions.join(", ")
+            ),
+        ));
         return;
     };
     let args: Map<String, Value> = params.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     if let Err(e) = f.validate_args(&Value::Object(args)) {
-        out.push(loc.diag(path, DiagnosticKind::InvalidValue, format!("example params break `{name}`'s schema: {}", e.message(crate::text::Lang::En))));
+        out.push(loc.diag(
+            path,
+            DiagnosticKind::InvalidValue,
+            format!(
+                "example params break `{name}`'s schema: {}",
+                e.message(crate::text::Lang::En)
+            ),
+        ));
     }
 }

@@ -28,7 +28,9 @@ pub(crate) fn frontmatter(skill: &Skill, dir_name: &str, loc: &Locator, out: &mu
     let name = &skill.name;
     let valid = !name.is_empty()
         && name.len() <= 64
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !name.starts_with('-')
         && !name.ends_with('-')
         && !name.contains("--");
@@ -42,7 +44,9 @@ pub(crate) fn frontmatter(skill: &Skill, dir_name: &str, loc: &Locator, out: &mu
         out.push(diag(
             "name",
             DiagnosticKind::Frontmatter,
-            format!("name `{name}` differs from its directory `{dir_name}`; expected them to be equal"),
+            format!(
+                "name `{name}` differs from its directory `{dir_name}`; expected them to be equal"
+            ),
         ));
     }
     let len = skill.description.chars().count();
@@ -79,11 +83,13 @@ pub(crate) fn skill(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnostic>)
             DiagnosticKind::MissingKey,
             "a function skill needs a `functions:` list; none found",
         )),
-        SkillKind::Diagnosis | SkillKind::Guidance if meta.knowledge.is_empty() => out.push(loc.diag(
-            "skill.kind",
-            DiagnosticKind::MissingKey,
-            "a guidance or diagnosis skill needs `skill.knowledge` entries; none found",
-        )),
+        SkillKind::Diagnosis | SkillKind::Guidance if meta.knowledge.is_empty() => {
+            out.push(loc.diag(
+                "skill.kind",
+                DiagnosticKind::MissingKey,
+                "a guidance or diagnosis skill needs `skill.knowledge` entries; none found",
+            ))
+        }
         _ => {}
     }
     for scope in &meta.scopes {
@@ -105,7 +111,10 @@ pub(crate) fn skill(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnostic>)
             out.push(loc.diag(
                 &format!("actions[{i}].name"),
                 DiagnosticKind::Duplicate,
-                format!("action `{}` is defined twice; expected unique action names", action.name),
+                format!(
+                    "action `{}` is defined twice; expected unique action names",
+                    action.name
+                ),
             ));
         }
         action::check(i, action, loc, out);
@@ -122,7 +131,9 @@ pub(crate) fn text(loc: &Locator, path: &str, t: &Text, out: &mut Vec<Diagnostic
             out.push(loc.diag(
                 &format!("{path}.{lang}"),
                 DiagnosticKind::MissingText,
-                format!("`{path}.{lang}` is empty; expected text in both Chinese (zh) and English (en)"),
+                format!(
+                    "`{path}.{lang}` is empty; expected text in both Chinese (zh) and English (en)"
+                ),
             ));
         }
     }

@@ -17,36 +17,69 @@ pub(super) fn functions(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnost
         let at = format!("functions[{i}]");
         let name_ok = !f.name.is_empty()
             && f.name.len() <= 64
-            && f.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && f.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            && f.name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && f.name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !name_ok {
             out.push(loc.diag(&format!("{at}.name"), DiagnosticKind::InvalidValue, format!("function name `{}` must be 1–64 of [A-Za-z0-9_], starting with a letter (every provider accepts that)", f.name)));
         }
         if !seen.insert(f.name.clone()) {
-            out.push(loc.diag(&format!("{at}.name"), DiagnosticKind::Duplicate, format!("function `{}` is defined twice", f.name)));
+            out.push(loc.diag(
+                &format!("{at}.name"),
+                DiagnosticKind::Duplicate,
+                format!("function `{}` is defined twice", f.name),
+            ));
         }
         text(loc, &format!("{at}.description"), &f.description, out);
         let pp = format!("{at}.parameters");
         if f.parameters.get("type").and_then(Value::as_str) != Some("object") {
-            out.push(loc.diag(&pp, DiagnosticKind::InvalidSchema, "`parameters` must be a JSON Schema with `type: object` at the top"));
+            out.push(loc.diag(
+                &pp,
+                DiagnosticKind::InvalidSchema,
+                "`parameters` must be a JSON Schema with `type: object` at the top",
+            ));
             continue;
         }
         if let Err(e) = jsonschema::meta::validate(&f.parameters) {
-            let inner = e.instance_path().to_string().trim_start_matches('/').replace('/', ".");
-            let path = if inner.is_empty() { pp.clone() } else { format!("{pp}.{inner}") };
-            out.push(loc.diag(&path, DiagnosticKind::InvalidSchema, format!("`parameters` is not a valid JSON Schema: {e}")));
+            let inner = e
+                .instance_path()
+                .to_string()
+                .trim_start_matches('/')
+                .replace('/', ".");
+            let path = if inner.is_empty() {
+                pp.clone()
+            } else {
+                format!("{pp}.{inner}")
+            };
+            out.push(loc.diag(
+                &path,
+                DiagnosticKind::InvalidSchema,
+                format!("`parameters` is not a valid JSON Schema: {e}"),
+            ));
             continue;
         }
         match jsonschema::validator_for(&f.parameters) {
             Ok(v) => f.validator = Some(Arc::new(v)),
-            Err(e) => out.push(loc.diag(&pp, DiagnosticKind::InvalidSchema, format!("`parameters` does not compile: {e}"))),
+            Err(e) => out.push(loc.diag(
+                &pp,
+                DiagnosticKind::InvalidSchema,
+                format!("`parameters` does not compile: {e}"),
+            )),
         }
         // Our own messages compile `pattern` with the regex crate; it must accept it too.
         if let Some(props) = f.parameters.get("properties").and_then(Value::as_object) {
             for (name, prop) in props {
                 if let Some(p) = prop.get("pattern").and_then(Value::as_str) {
                     if let Err(e) = regex::Regex::new(p) {
-                        out.push(loc.diag(&format!("{pp}.properties.{name}.pattern"), DiagnosticKind::InvalidPattern, format!("pattern `{p}` does not compile: {e}")));
+                        out.push(loc.diag(
+                            &format!("{pp}.properties.{name}.pattern"),
+                            DiagnosticKind::InvalidPattern,
+                            format!("pattern `{p}` does not compile: {e}"),
+                        ));
                     }
                 }
             }
@@ -57,35 +90,70 @@ pub(super) fn functions(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnost
 pub(super) fn constraints(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnostic>) {
     let functions: Vec<String> = skill.functions.iter().map(|f| f.name.clone()).collect();
     let unknown_fn = |path: &str, name: &str| {
-        loc.diag(path, DiagnosticKind::UnknownFunction, format!("`{name}` is not a function of this skill; expected one of {}", functions.join(", ")))
+        loc.diag(
+            path,
+            DiagnosticKind::UnknownFunction,
+            format!(
+                "`{name}` is not a function of this skill; expected one of {}",
+                functions.join(", ")
+            ),
+        )
     };
     let c = &mut skill.constraints;
     if let Some(rl) = &c.rate_limit {
         for (name, limit) in &rl.per_function {
             if !functions.contains(name) {
-                out.push(unknown_fn(&format!("constraints.rate_limit.per_function.{name}"), name));
+                out.push(unknown_fn(
+                    &format!("constraints.rate_limit.per_function.{name}"),
+                    name,
+                ));
             }
             if limit.max_requests_per_minute == 0 {
-                out.push(loc.diag(&format!("constraints.rate_limit.per_function.{name}"), DiagnosticKind::InvalidValue, "max_requests_per_minute must be at least 1"));
+                out.push(loc.diag(
+                    &format!("constraints.rate_limit.per_function.{name}"),
+                    DiagnosticKind::InvalidValue,
+                    "max_requests_per_minute must be at least 1",
+                ));
             }
         }
-        if rl.global.as_ref().is_some_and(|g| g.max_requests_per_minute == 0) {
-            out.push(loc.diag("constraints.rate_limit.global", DiagnosticKind::InvalidValue, "max_requests_per_minute must be at least 1"));
+        if rl
+            .global
+            .as_ref()
+            .is_some_and(|g| g.max_requests_per_minute == 0)
+        {
+            out.push(loc.diag(
+                "constraints.rate_limit.global",
+                DiagnosticKind::InvalidValue,
+                "max_requests_per_minute must be at least 1",
+            ));
         }
     }
     if let Some(eh) = &c.error_handling {
         for code in &eh.retryable_codes {
             if eh.non_retryable_codes.contains(code) {
-                out.push(loc.diag("constraints.error_handling", DiagnosticKind::InvalidValue, format!("code {code} is both retryable and non-retryable")));
+                out.push(loc.diag(
+                    "constraints.error_handling",
+                    DiagnosticKind::InvalidValue,
+                    format!("code {code} is both retryable and non-retryable"),
+                ));
             }
         }
         let b = &eh.backoff;
         if !(0.0..=1.0).contains(&b.jitter) || b.base_ms == 0 || b.base_ms > b.max_ms {
-            out.push(loc.diag("constraints.error_handling.backoff", DiagnosticKind::InvalidValue, "backoff needs 0 < base_ms ≤ max_ms and 0 ≤ jitter ≤ 1"));
+            out.push(loc.diag(
+                "constraints.error_handling.backoff",
+                DiagnosticKind::InvalidValue,
+                "backoff needs 0 < base_ms ≤ max_ms and 0 ≤ jitter ≤ 1",
+            ));
         }
     }
     for (i, e) in c.error_codes.iter().enumerate() {
-        text(loc, &format!("constraints.error_codes[{i}].meaning"), &e.meaning, out);
+        text(
+            loc,
+            &format!("constraints.error_codes[{i}].meaning"),
+            &e.meaning,
+            out,
+        );
     }
     if let Some(dc) = &mut c.data_coverage {
         let mut classes = Vec::new();
@@ -94,7 +162,11 @@ pub(super) fn constraints(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagno
             if let Some(p) = &rule.pattern {
                 match regex::Regex::new(p) {
                     Ok(re) => rule.compiled = Some(re),
-                    Err(e) => out.push(loc.diag(&format!("constraints.data_coverage.asset_classes[{i}].pattern"), DiagnosticKind::InvalidPattern, format!("pattern `{p}` does not compile: {e}"))),
+                    Err(e) => out.push(loc.diag(
+                        &format!("constraints.data_coverage.asset_classes[{i}].pattern"),
+                        DiagnosticKind::InvalidPattern,
+                        format!("pattern `{p}` does not compile: {e}"),
+                    )),
                 }
             }
         }
@@ -120,21 +192,45 @@ pub(super) fn knowledge(skill: &Skill, loc: &Locator, out: &mut Vec<Diagnostic>)
     for (i, k) in skill.meta.knowledge.iter().enumerate() {
         let at = format!("skill.knowledge[{i}]");
         if !ids.insert(k.id.clone()) {
-            out.push(loc.diag(&format!("{at}.id"), DiagnosticKind::Duplicate, format!("knowledge entry `{}` is defined twice", k.id)));
+            out.push(loc.diag(
+                &format!("{at}.id"),
+                DiagnosticKind::Duplicate,
+                format!("knowledge entry `{}` is defined twice", k.id),
+            ));
         }
         if k.phrases.is_empty() && k.codes.is_empty() {
-            out.push(loc.diag(&at, DiagnosticKind::MissingKey, format!("knowledge entry `{}` has no `phrases` or `codes` to be found by", k.id)));
+            out.push(loc.diag(
+                &at,
+                DiagnosticKind::MissingKey,
+                format!(
+                    "knowledge entry `{}` has no `phrases` or `codes` to be found by",
+                    k.id
+                ),
+            ));
         }
         let needs: &[(&str, bool)] = match skill.meta.kind {
-            SkillKind::Diagnosis => &[("what", k.what.is_some()), ("why", k.why.is_some()), ("fix", k.fix.is_some())],
+            SkillKind::Diagnosis => &[
+                ("what", k.what.is_some()),
+                ("why", k.why.is_some()),
+                ("fix", k.fix.is_some()),
+            ],
             _ => &[("answer", k.answer.is_some())],
         };
         for (key, present) in needs {
             if !present {
-                out.push(loc.diag(&at, DiagnosticKind::MissingKey, format!("knowledge entry `{}` needs `{key}` (zh and en)", k.id)));
+                out.push(loc.diag(
+                    &at,
+                    DiagnosticKind::MissingKey,
+                    format!("knowledge entry `{}` needs `{key}` (zh and en)", k.id),
+                ));
             }
         }
-        for (key, t) in [("answer", &k.answer), ("what", &k.what), ("why", &k.why), ("fix", &k.fix)] {
+        for (key, t) in [
+            ("answer", &k.answer),
+            ("what", &k.what),
+            ("why", &k.why),
+            ("fix", &k.fix),
+        ] {
             if let Some(t) = t {
                 text(loc, &format!("{at}.{key}"), t, out);
             }

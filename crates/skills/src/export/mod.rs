@@ -91,7 +91,9 @@ pub fn export(skills: &[Skill], format: Format, lang: Lang) -> Value {
     match format {
         Format::OpenAi => Value::Array(tools.iter().map(openai).collect()),
         Format::Anthropic => Value::Array(tools.iter().map(anthropic).collect()),
-        Format::Gemini => json!({ "functionDeclarations": tools.iter().map(gemini).collect::<Vec<_>>() }),
+        Format::Gemini => {
+            json!({ "functionDeclarations": tools.iter().map(gemini).collect::<Vec<_>>() })
+        }
         Format::Mcp => json!({ "tools": tools.iter().map(mcp).collect::<Vec<_>>() }),
     }
 }
@@ -132,7 +134,10 @@ pub fn mcp(t: &ToolDef) -> Value {
     annotations.insert("title".into(), Value::String(t.title.clone()));
     annotations.insert("readOnlyHint".into(), Value::Bool(read_only));
     if !read_only {
-        annotations.insert("destructiveHint".into(), Value::Bool(t.risk.is_destructive()));
+        annotations.insert(
+            "destructiveHint".into(),
+            Value::Bool(t.risk.is_destructive()),
+        );
     }
     annotations.insert(
         "idempotentHint".into(),

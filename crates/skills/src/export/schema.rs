@@ -34,7 +34,13 @@ fn slot_schema(slot: &Slot, lang: Lang) -> Value {
         SlotType::Integer => ("integer", None),
         SlotType::Decimal => ("number", None),
         SlotType::Boolean => ("boolean", None),
-        SlotType::Enum => ("string", Some(("enum", json!(slot.values.iter().map(|v| &v.value).collect::<Vec<_>>())))),
+        SlotType::Enum => (
+            "string",
+            Some((
+                "enum",
+                json!(slot.values.iter().map(|v| &v.value).collect::<Vec<_>>()),
+            )),
+        ),
         SlotType::Interval => {
             let allowed: Vec<&str> = if slot.values.is_empty() {
                 INTERVALS.to_vec()
@@ -63,7 +69,11 @@ fn slot_schema(slot: &Slot, lang: Lang) -> Value {
     }
     s.insert("description".into(), json!(describe(slot, lang)));
     let s = Value::Object(s);
-    if slot.list { json!({ "type": "array", "items": s }) } else { s }
+    if slot.list {
+        json!({ "type": "array", "items": s })
+    } else {
+        s
+    }
 }
 
 fn describe(slot: &Slot, lang: Lang) -> String {
@@ -78,7 +88,12 @@ fn describe(slot: &Slot, lang: Lang) -> String {
         });
     }
     if let Some(c) = &slot.required_when {
-        let values = c.one_of.as_ref().map(|v| v.iter().map(crate::validate::show).collect::<Vec<_>>().join(", "));
+        let values = c.one_of.as_ref().map(|v| {
+            v.iter()
+                .map(crate::validate::show)
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
         if let Some(values) = values {
             parts.push(match lang {
                 Lang::Zh => format!("当 {} 为 {values} 时必填", c.slot),
@@ -115,9 +130,28 @@ pub(crate) fn object_schema(params: &Value) -> Value {
 
 /// The keywords of Gemini's `Schema` object (OpenAPI 3.0 subset).
 const GEMINI_KEYS: &[&str] = &[
-    "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
-    "properties", "required", "minProperties", "maxProperties", "minLength", "maxLength",
-    "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum",
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+    "items",
+    "minimum",
+    "maximum",
 ];
 
 /// Gemini documents only `enum` and `date-time` formats for strings and numeric formats.
@@ -134,7 +168,12 @@ pub(crate) fn gemini_schema(schema: &Value) -> Value {
         }
         let v = match k.as_str() {
             "properties" => match v {
-                Value::Object(props) => Value::Object(props.iter().map(|(n, p)| (n.clone(), gemini_schema(p))).collect()),
+                Value::Object(props) => Value::Object(
+                    props
+                        .iter()
+                        .map(|(n, p)| (n.clone(), gemini_schema(p)))
+                        .collect(),
+                ),
                 other => other.clone(),
             },
             "items" => gemini_schema(v),

@@ -67,10 +67,18 @@ pub enum ConfirmCondition {
 }
 
 impl ConfirmCondition {
-    fn holds(&self, slots: &serde_json::Map<String, serde_json::Value>, is_live: &dyn Fn(&str) -> bool) -> bool {
+    fn holds(
+        &self,
+        slots: &serde_json::Map<String, serde_json::Value>,
+        is_live: &dyn Fn(&str) -> bool,
+    ) -> bool {
         match self {
-            ConfirmCondition::Live(slot) => slots.get(slot).is_some_and(|v| !v.is_null()) && is_live(slot),
-            ConfirmCondition::ChangedAny(names) => names.iter().any(|n| slots.get(n).is_some_and(|v| !v.is_null())),
+            ConfirmCondition::Live(slot) => {
+                slots.get(slot).is_some_and(|v| !v.is_null()) && is_live(slot)
+            }
+            ConfirmCondition::ChangedAny(names) => names
+                .iter()
+                .any(|n| slots.get(n).is_some_and(|v| !v.is_null())),
             ConfirmCondition::Slot(cond) => cond.holds(slots),
             ConfirmCondition::All(all) => all.iter().all(|c| c.holds(slots, is_live)),
         }
@@ -250,29 +258,43 @@ impl Action {
 ///
 /// `resource` is the name of the resource a failure is about (the disabled exchange), as the
 /// failing tool reports it.
-pub const RUNTIME_PLACEHOLDERS: &[&str] = &["id", "error", "list", "count", "status", "summary", "resource"];
+pub const RUNTIME_PLACEHOLDERS: &[&str] = &[
+    "id", "error", "list", "count", "status", "summary", "resource",
+];
 
 // yaml_serde reads externally tagged enums only from YAML tags (`!when`); skill authors write
 // one-key maps, so these two enums deserialize by hand through `keyed`.
 impl<'de> Deserialize<'de> for ConfirmRule {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        keyed::deserialize(d, "`never`, `always` or `when: [...]`", |word| match word {
-            "never" => Some(ConfirmRule::Never),
-            "always" => Some(ConfirmRule::Always),
-            _ => None,
-        }, &["when"], |key, v| Ok(ConfirmRule::When(keyed::convert(key, v)?)))
+        keyed::deserialize(
+            d,
+            "`never`, `always` or `when: [...]`",
+            |word| match word {
+                "never" => Some(ConfirmRule::Never),
+                "always" => Some(ConfirmRule::Always),
+                _ => None,
+            },
+            &["when"],
+            |key, v| Ok(ConfirmRule::When(keyed::convert(key, v)?)),
+        )
     }
 }
 
 impl<'de> Deserialize<'de> for ConfirmCondition {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        keyed::deserialize(d, "a one-key map `live`, `changed_any`, `slot` or `all`", |_| None, &["live", "changed_any", "slot", "all"], |key, v| {
-            Ok(match key {
-                "live" => ConfirmCondition::Live(keyed::convert(key, v)?),
-                "changed_any" => ConfirmCondition::ChangedAny(keyed::convert(key, v)?),
-                "slot" => ConfirmCondition::Slot(keyed::convert(key, v)?),
-                _ => ConfirmCondition::All(keyed::convert(key, v)?),
-            })
-        })
+        keyed::deserialize(
+            d,
+            "a one-key map `live`, `changed_any`, `slot` or `all`",
+            |_| None,
+            &["live", "changed_any", "slot", "all"],
+            |key, v| {
+                Ok(match key {
+                    "live" => ConfirmCondition::Live(keyed::convert(key, v)?),
+                    "changed_any" => ConfirmCondition::ChangedAny(keyed::convert(key, v)?),
+                    "slot" => ConfirmCondition::Slot(keyed::convert(key, v)?),
+                    _ => ConfirmCondition::All(keyed::convert(key, v)?),
+                })
+            },
+        )
     }
 }

@@ -62,7 +62,10 @@ where
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         let Some(key) = map.next_key::<String>()? else {
-            return Err(de::Error::custom(format!("empty map, expected {}", self.expected)));
+            return Err(de::Error::custom(format!(
+                "empty map, expected {}",
+                self.expected
+            )));
         };
         if !self.keys.contains(&key.as_str()) {
             return Err(de::Error::custom(format!(

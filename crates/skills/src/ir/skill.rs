@@ -144,10 +144,21 @@ pub struct Skill {
 
 impl Skill {
     /// A diagnostic at the line of a YAML path of this skill's file (`actions[0].failures[1]`).
-    pub(crate) fn diag(&self, path: &str, kind: crate::DiagnosticKind, message: String) -> crate::Diagnostic {
+    pub(crate) fn diag(
+        &self,
+        path: &str,
+        kind: crate::DiagnosticKind,
+        message: String,
+    ) -> crate::Diagnostic {
         match &self.locator {
             Some(loc) => loc.diag(path, kind, message),
-            None => crate::Diagnostic { file: self.source.path.clone(), line: 1, column: 1, kind, message },
+            None => crate::Diagnostic {
+                file: self.source.path.clone(),
+                line: 1,
+                column: 1,
+                kind,
+                message,
+            },
         }
     }
 
@@ -174,7 +185,11 @@ impl Skill {
             .meta
             .knowledge
             .iter()
-            .filter(|k| k.codes.iter().any(|c| contains_code(&lower, &c.to_lowercase())))
+            .filter(|k| {
+                k.codes
+                    .iter()
+                    .any(|c| contains_code(&lower, &c.to_lowercase()))
+            })
             .collect();
         if !by_code.is_empty() {
             return by_code;

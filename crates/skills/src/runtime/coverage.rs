@@ -26,17 +26,20 @@ impl DataCoverage {
     }
 }
 
-pub(super) fn check(coverage: &DataCoverage, function: &str, args: &Map<String, Value>) -> Result<(), Refusal> {
+pub(super) fn check(
+    coverage: &DataCoverage,
+    function: &str,
+    args: &Map<String, Value>,
+) -> Result<(), Refusal> {
     let Some(symbol) = args.get("symbol").and_then(Value::as_str) else {
         return Ok(());
     };
     let Some(class) = coverage.classify(symbol) else {
         return Ok(());
     };
-    let excluded = coverage
-        .exclusions
-        .iter()
-        .find(|e| e.functions.iter().any(|f| f == function) && e.asset_classes.iter().any(|c| c == class));
+    let excluded = coverage.exclusions.iter().find(|e| {
+        e.functions.iter().any(|f| f == function) && e.asset_classes.iter().any(|c| c == class)
+    });
     match excluded {
         None => Ok(()),
         Some(e) => {

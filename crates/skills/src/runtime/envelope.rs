@@ -15,17 +15,24 @@ pub fn parse_envelope(body: &str, retry_after: Option<&str>) -> Result<Value, Ca
         message: format!("the response is not JSON ({e}); the base URL may point at a web page"),
         retry_after: wait,
     })?;
-    let code = parsed.get("code").and_then(Value::as_i64).ok_or_else(|| CallFailure {
-        code: -1,
-        message: "the response has no numeric `code`".into(),
-        retry_after: wait,
-    })?;
+    let code = parsed
+        .get("code")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| CallFailure {
+            code: -1,
+            message: "the response has no numeric `code`".into(),
+            retry_after: wait,
+        })?;
     if code == 0 {
         return Ok(parsed.get("data").cloned().unwrap_or(Value::Null));
     }
     Err(CallFailure {
         code,
-        message: parsed.get("message").and_then(Value::as_str).unwrap_or("").to_string(),
+        message: parsed
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         retry_after: wait,
     })
 }

@@ -92,7 +92,12 @@ pub struct SkillRuntime<C: Clock = DefaultClock> {
 
 impl SkillRuntime<DefaultClock> {
     pub fn new(skill: &Skill) -> SkillRuntime<DefaultClock> {
-        SkillRuntime::with_clock(skill, DefaultClock::default(), Arc::new(TokioSleeper), rand::rng().random())
+        SkillRuntime::with_clock(
+            skill,
+            DefaultClock::default(),
+            Arc::new(TokioSleeper),
+            rand::rng().random(),
+        )
     }
 }
 
@@ -102,17 +107,27 @@ where
     C::Instant: Reference,
 {
     /// A runtime on an injected clock and sleeper, with a seeded jitter source.
-    pub fn with_clock(skill: &Skill, clock: C, sleeper: Arc<dyn Sleeper>, seed: u64) -> SkillRuntime<C> {
+    pub fn with_clock(
+        skill: &Skill,
+        clock: C,
+        sleeper: Arc<dyn Sleeper>,
+        seed: u64,
+    ) -> SkillRuntime<C> {
         let limiter = |per_minute: u32| {
-            NonZeroU32::new(per_minute).map(|n| RateLimiter::direct_with_clock(Quota::per_minute(n), clock.clone()))
+            NonZeroU32::new(per_minute)
+                .map(|n| RateLimiter::direct_with_clock(Quota::per_minute(n), clock.clone()))
         };
         let rl = skill.constraints.rate_limit.as_ref();
-        let global = rl.and_then(|r| r.global.as_ref()).and_then(|g| limiter(g.max_requests_per_minute));
+        let global = rl
+            .and_then(|r| r.global.as_ref())
+            .and_then(|g| limiter(g.max_requests_per_minute));
         let per_function = rl
             .map(|r| {
                 r.per_function
                     .iter()
-                    .filter_map(|(name, l)| limiter(l.max_requests_per_minute).map(|lim| (name.clone(), lim)))
+                    .filter_map(|(name, l)| {
+                        limiter(l.max_requests_per_minute).map(|lim| (name.clone(), lim))
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -121,12 +136,14 @@ where
             .error_handling
             .as_ref()
             .map(RetryPolicy::from)
-            .unwrap_or_else(|| RetryPolicy::from(&ErrorHandling {
-                retryable_codes: Vec::new(),
-                non_retryable_codes: Vec::new(),
-                max_retries: 0,
-                backoff: Default::default(),
-            }));
+            .unwrap_or_else(|| {
+                RetryPolicy::from(&ErrorHandling {
+                    retryable_codes: Vec::new(),
+                    non_retryable_codes: Vec::new(),
+                    max_retries: 0,
+                    backoff: Default::default(),
+                })
+            });
         SkillRuntime {
             skill: skill.clone(),
             policy,
@@ -151,7 +168,12 @@ where
             .ok_or_else(|| CallError::UnknownFunction(function.to_string()))?;
         let validated = f.validate_args(args)?;
         let empty = DataCoverage::default();
-        let coverage = self.skill.constraints.data_coverage.as_ref().unwrap_or(&empty);
+        let coverage = self
+            .skill
+            .constraints
+            .data_coverage
+            .as_ref()
+            .unwrap_or(&empty);
         coverage::check(coverage, function, &validated.args).map_err(CallError::Refused)?;
         Ok(validated)
     }
@@ -168,7 +190,11 @@ where
             match op(attempt).await {
                 Ok(value) => return Ok(value),
                 Err(failure) => {
-                    let sample: f64 = self.rng.lock().map(|mut r| r.random::<f64>()).unwrap_or(0.0);
+                    let sample: f64 = self
+                        .rng
+                        .lock()
+                        .map(|mut r| r.random::<f64>())
+                        .unwrap_or(0.0);
                     match self.policy.decide(attempt, &failure, sample) {
                         Decision::Retry(wait) => {
                             self.sleeper.sleep(wait).await;
@@ -198,7 +224,10 @@ where
 
     /// Wait until both the skill's and the function's budgets allow one more request.
     async fn acquire(&self, function: &str) {
-        for limiter in [self.global.as_ref(), self.per_function.get(function)].into_iter().flatten() {
+        for limiter in [self.global.as_ref(), self.per_function.get(function)]
+            .into_iter()
+            .flatten()
+        {
             while let Err(not_until) = limiter.check() {
                 let wait = not_until.wait_time_from(self.clock.now());
                 self.sleeper.sleep(wait.max(Duration::from_millis(1))).await;

@@ -50,7 +50,8 @@ impl RetryPolicy {
     /// we give up; a `Retry-After` is honoured as given; otherwise exponential backoff plus up
     /// to `jitter` of it at random, so many clients do not retry in lockstep.
     pub fn decide(&self, attempt: u32, failure: &CallFailure, sample: f64) -> Decision {
-        let retryable = self.retryable.contains(&failure.code) && !self.non_retryable.contains(&failure.code);
+        let retryable =
+            self.retryable.contains(&failure.code) && !self.non_retryable.contains(&failure.code);
         if !retryable || attempt >= self.max_retries {
             return Decision::GiveUp { retryable };
         }

@@ -154,7 +154,9 @@ impl ArgError {
             },
             message: Text::new(
                 format!("「{field}」的值 “{value}” 格式不对：需要匹配 {pattern}{hint_zh}"),
-                format!("`{field}` \"{value}\" does not match the required pattern {pattern}{hint_en}"),
+                format!(
+                    "`{field}` \"{value}\" does not match the required pattern {pattern}{hint_en}"
+                ),
             ),
         }
     }
@@ -164,7 +166,10 @@ impl ArgError {
         ArgError {
             field: field.into(),
             message: Text::new(
-                format!("「{field}」不支持 “{shown}”，可选值：{}", allowed.join("、")),
+                format!(
+                    "「{field}」不支持 “{shown}”，可选值：{}",
+                    allowed.join("、")
+                ),
                 format!(
                     "`{field}` \"{shown}\" is not allowed; choose one of: {}",
                     allowed.join(", ")
@@ -174,7 +179,12 @@ impl ArgError {
         }
     }
 
-    pub(crate) fn out_of_range(field: &str, value: &Value, min: Option<f64>, max: Option<f64>) -> ArgError {
+    pub(crate) fn out_of_range(
+        field: &str,
+        value: &Value,
+        min: Option<f64>,
+        max: Option<f64>,
+    ) -> ArgError {
         let range = range_text(min, max);
         let shown = show(value);
         ArgError {
@@ -197,7 +207,13 @@ impl ArgError {
 }
 
 impl Adjustment {
-    pub(crate) fn clamped(field: &str, from: Value, to: Value, min: Option<f64>, max: Option<f64>) -> Adjustment {
+    pub(crate) fn clamped(
+        field: &str,
+        from: Value,
+        to: Value,
+        min: Option<f64>,
+        max: Option<f64>,
+    ) -> Adjustment {
         let range = range_text(min, max);
         let (f, t) = (show(&from), show(&to));
         Adjustment {

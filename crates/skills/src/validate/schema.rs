@@ -18,7 +18,10 @@ impl Function {
         };
         let schema = &self.parameters;
         let empty = Map::new();
-        let props = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let props = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         let mut errors = Vec::new();
         let mut out = Validated::default();
         for (name, value) in given {
@@ -57,7 +60,11 @@ impl Function {
             let instance = Value::Object(out.args.clone());
             if let Err(e) = validator.validate(&instance) {
                 let path = e.instance_path().to_string();
-                let field = path.trim_start_matches('/').split('/').next().unwrap_or("arguments");
+                let field = path
+                    .trim_start_matches('/')
+                    .split('/')
+                    .next()
+                    .unwrap_or("arguments");
                 let field = if field.is_empty() { "arguments" } else { field };
                 return Err(fail(ArgError::invalid(
                     field,
@@ -88,10 +95,15 @@ fn check_property(name: &str, prop: &Value, value: &Value) -> Result<(), ArgErro
     }
     if let Some(options) = prop.get("enum").and_then(Value::as_array) {
         if !options.contains(value) {
-            return Err(ArgError::not_allowed(name, value, options.iter().map(show).collect()));
+            return Err(ArgError::not_allowed(
+                name,
+                value,
+                options.iter().map(show).collect(),
+            ));
         }
     }
-    if let (Some(pattern), Some(s)) = (prop.get("pattern").and_then(Value::as_str), value.as_str()) {
+    if let (Some(pattern), Some(s)) = (prop.get("pattern").and_then(Value::as_str), value.as_str())
+    {
         // An uncompilable pattern was rejected when the skill loaded; treat it as no pattern.
         if let Ok(re) = Regex::new(pattern) {
             if !re.is_match(s) {

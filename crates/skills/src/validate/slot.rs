@@ -10,7 +10,9 @@ use crate::ir::{Action, Slot, SlotType};
 /// The candle intervals nofxi knows, spelled as `nofxi_domain::Interval` spells them. Kept here
 /// rather than imported so the protocol crate builds on its own; a slot narrows them with
 /// `values:`.
-pub const INTERVALS: &[&str] = &["1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "6h", "12h", "1d", "1w"];
+pub const INTERVALS: &[&str] = &[
+    "1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "6h", "12h", "1d", "1w",
+];
 
 impl Slot {
     /// Check and normalize one value: canonical enum value (aliases resolved), upper-cased
@@ -61,7 +63,9 @@ impl Slot {
                 _ => Value::String(text()?),
             },
             SlotType::Symbol => Value::String(text()?.to_uppercase()),
-            SlotType::Boolean => Value::Bool(parse_bool(value).ok_or_else(|| ArgError::wrong_type(name, value, "boolean"))?),
+            SlotType::Boolean => Value::Bool(
+                parse_bool(value).ok_or_else(|| ArgError::wrong_type(name, value, "boolean"))?,
+            ),
             SlotType::Enum => {
                 let s = text()?;
                 match self.canonical_value(&s) {
@@ -92,8 +96,12 @@ impl Slot {
                 if !url_allowed(&s) {
                     return Err(ArgError::invalid(
                         name,
-                        format!("「{name}」必须是 https:// 地址（本机模型可用 http://localhost），收到 “{s}”"),
-                        format!("`{name}` must be an https:// URL (http:// only for localhost), got \"{s}\""),
+                        format!(
+                            "「{name}」必须是 https:// 地址（本机模型可用 http://localhost），收到 “{s}”"
+                        ),
+                        format!(
+                            "`{name}` must be an https:// URL (http:// only for localhost), got \"{s}\""
+                        ),
                     ));
                 }
                 Value::String(s)
@@ -114,7 +122,9 @@ impl Slot {
         let integer = self.ty == SlotType::Integer;
         let expected = if integer { "integer" } else { "decimal" };
         let parsed: f64 = match value {
-            Value::Number(n) => n.as_f64().ok_or_else(|| ArgError::wrong_type(name, value, expected))?,
+            Value::Number(n) => n
+                .as_f64()
+                .ok_or_else(|| ArgError::wrong_type(name, value, expected))?,
             Value::String(s) => s
                 .trim()
                 .parse::<f64>()
@@ -132,7 +142,9 @@ impl Slot {
             } else {
                 // Keep the user's exact decimal text when there is one.
                 match value {
-                    Value::String(s) => Number::from_str(s.trim()).map(Value::Number).unwrap_or(Value::Null),
+                    Value::String(s) => Number::from_str(s.trim())
+                        .map(Value::Number)
+                        .unwrap_or(Value::Null),
                     Value::Number(n) => Value::Number(n.clone()),
                     _ => Value::Null,
                 }
@@ -157,7 +169,9 @@ fn parse_bool(value: &Value) -> Option<bool> {
         Value::Bool(b) => Some(*b),
         Value::String(s) => match s.trim().to_lowercase().as_str() {
             "true" | "yes" | "y" | "on" | "是" | "开" | "开启" | "启用" | "要" => Some(true),
-            "false" | "no" | "n" | "off" | "否" | "关" | "关闭" | "停用" | "不要" => Some(false),
+            "false" | "no" | "n" | "off" | "否" | "关" | "关闭" | "停用" | "不要" => {
+                Some(false)
+            }
             _ => None,
         },
         _ => None,
@@ -173,7 +187,11 @@ fn url_allowed(s: &str) -> bool {
     if let Some(rest) = s.strip_prefix("http://") {
         let host = rest.split(['/', '#']).next().unwrap_or("");
         let host = host.rsplit_once(':').map_or(host, |(h, p)| {
-            if p.chars().all(|c| c.is_ascii_digit()) { h } else { host }
+            if p.chars().all(|c| c.is_ascii_digit()) {
+                h
+            } else {
+                host
+            }
         });
         return matches!(host, "localhost" | "127.0.0.1" | "[::1]") || host.starts_with("127.");
     }
@@ -200,7 +218,10 @@ impl Action {
                 continue;
             }
             let Some(slot) = self.slot(name) else {
-                errors.push(ArgError::unknown(name, self.slots.iter().map(|s| s.name.clone()).collect()));
+                errors.push(ArgError::unknown(
+                    name,
+                    self.slots.iter().map(|s| s.name.clone()).collect(),
+                ));
                 continue;
             };
             match slot.check_value(value) {
@@ -216,6 +237,10 @@ impl Action {
                 errors.push(ArgError::missing(&slot.name));
             }
         }
-        if errors.is_empty() { Ok(out) } else { Err(InvalidArguments { errors }) }
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(InvalidArguments { errors })
+        }
     }
 }

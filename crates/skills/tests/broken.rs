@@ -1,0 +1,197 @@
+//! One broken fixture per error class: each fails with the right kind at the right
+//! file:line:column, and the message says what was expected.
+
+use std::path::{Path, PathBuf};
+
+use nofxi_skills::{DiagnosticKind, Library, load_dir, parse_skill};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken")
+}
+
+fn diagnose(name: &str) -> Vec<nofxi_skills::Diagnostic> {
+    let file = fixtures().join(name).join("SKILL.md");
+    let source = std::fs::read_to_string(&file).unwrap();
+    match parse_skill(&source, &format!("{name}/SKILL.md"), name, false) {
+        Ok(_) => panic!("{name} parsed without a diagnostic"),
+        Err(e) => e.diagnostics,
+    }
+}
+
+#[test]
+fn each_broken_fixture_fails_at_its_line() {
+    // (fixture, kind, line, column, a phrase the message must contain)
+    let cases: &[(&str, DiagnosticKind, usize, usize, &str)] = &[
+        (
+            "unknown-key",
+            DiagnosticKind::UnknownKey,
+            27,
+            9,
+            "unknown key `colour`",
+        ),
+        (
+            "unknown-slot-type",
+            DiagnosticKind::UnknownSlotType,
+            26,
+            15,
+            "expected one of `string`",
+        ),
+        (
+            "unknown-ref-kind",
+            DiagnosticKind::UnknownRefKind,
+            33,
+            14,
+            "expected one of `trader`",
+        ),
+        (
+            "unknown-action",
+            DiagnosticKind::UnknownAction,
+            48,
+            5,
+            "expected one of create",
+        ),
+        (
+            "unknown-tool",
+            DiagnosticKind::UnknownTool,
+            35,
+            9,
+            "unknown verb `fly`",
+        ),
+        (
+            "unknown-slot",
+            DiagnosticKind::UnknownSlot,
+            36,
+            9,
+            "`leverage` is not a slot",
+        ),
+        (
+            "unknown-placeholder",
+            DiagnosticKind::UnknownPlaceholder,
+            39,
+            7,
+            "`{nmae}`",
+        ),
+        (
+            "missing-text",
+            DiagnosticKind::MissingText,
+            21,
+            7,
+            "`actions[0].description.en` is empty",
+        ),
+        (
+            "yaml-syntax",
+            DiagnosticKind::YamlSyntax,
+            23,
+            1,
+            "tab character",
+        ),
+        (
+            "invalid-pattern",
+            DiagnosticKind::InvalidPattern,
+            28,
+            9,
+            "does not compile",
+        ),
+        (
+            "invalid-value",
+            DiagnosticKind::InvalidValue,
+            38,
+            9,
+            "default of slot `limit`",
+        ),
+        (
+            "frontmatter-name",
+            DiagnosticKind::Frontmatter,
+            2,
+            1,
+            "expected 1–64 lowercase",
+        ),
+        (
+            "duplicate",
+            DiagnosticKind::Duplicate,
+            46,
+            1,
+            "`skill` is already defined",
+        ),
+        (
+            "invalid-schema",
+            DiagnosticKind::InvalidSchema,
+            55,
+            11,
+            "not a valid JSON Schema",
+        ),
+    ];
+    for (name, kind, line, column, phrase) in cases {
+        let diags = diagnose(name);
+        let d = diags
+            .iter()
+            .find(|d| d.kind == *kind)
+            .unwrap_or_else(|| panic!("{name}: no {kind} diagnostic in {diags:#?}"));
+        assert_eq!((d.line, d.column), (*line, *column), "{name}: {d}");
+        assert_eq!(d.file, format!("{name}/SKILL.md"));
+        assert!(
+            d.message.contains(phrase),
+            "{name}: message {:?} lacks {phrase:?}",
+            d.message
+        );
+        let shown = d.to_string();
+        assert!(
+            shown.starts_with(&format!("{name}/SKILL.md:{line}:{column}: ")),
+            "{shown}"
+        );
+    }
+    let listed = std::fs::read_dir(fixtures()).unwrap().count();
+    assert_eq!(listed, cases.len(), "every fixture has a case");
+}
+
+#[test]
+fn loading_the_broken_directory_reports_every_file() {
+    let err = load_dir(&fixtures(), false).unwrap_err();
+    let files: std::collections::BTreeSet<&str> =
+        err.diagnostics.iter().map(|d| d.file.as_str()).collect();
+    assert_eq!(files.len(), std::fs::read_dir(fixtures()).unwrap().count());
+}
+
+#[test]
+fn a_user_skill_named_like_a_builtin_is_a_clash() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("trader-management");
+    std::fs::create_dir_all(&sub).unwrap();
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills/trader-management/SKILL.md"),
+    )
+    .unwrap();
+    std::fs::write(sub.join("SKILL.md"), source).unwrap();
+    let err = Library::load(&[dir.path().to_path_buf()]).unwrap_err();
+    assert_eq!(err.diagnostics.len(), 1, "{err}");
+    assert_eq!(err.diagnostics[0].kind, DiagnosticKind::NameClash);
+    assert!(
+        err.diagnostics[0]
+            .message
+            .contains("skills/trader-management/SKILL.md")
+    );
+}
+
+#[test]
+fn a_user_skill_loads_beside_the_builtins_and_recoveries_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("my-skill");
+    std::fs::create_dir_all(&sub).unwrap();
+    let source = std::fs::read_to_string(fixtures().join("unknown-key/SKILL.md"))
+        .unwrap()
+        .replace("name: unknown-key", "name: my-skill")
+        .replace("        colour: red\n", "");
+    std::fs::write(sub.join("SKILL.md"), &source).unwrap();
+    let lib = Library::load(&[dir.path().to_path_buf()]).unwrap();
+    assert!(lib.get("my_skill").is_some() && lib.get("trader-management").is_some());
+
+    let broken = source.replace(
+        "      en: \"Failed: {error}\"\n",
+        "      en: \"Failed: {error}\"\n    failures:\n      - code: x\n        message: {zh: 错, en: wrong}\n        recovery:\n          offer: {zh: 修吗, en: fix?}\n          task: exchange_management.fly\n",
+    );
+    std::fs::write(sub.join("SKILL.md"), broken).unwrap();
+    let err = Library::load(&[dir.path().to_path_buf()]).unwrap_err();
+    let d = &err.diagnostics[0];
+    assert_eq!(d.kind, DiagnosticKind::UnknownAction, "{err}");
+    assert_eq!(d.line, 48, "{d}");
+}
