@@ -28,8 +28,19 @@ impl GlobalArgs {
                 .map(|d| d.join("nofxi"))
                 .context("no platform data directory: pass --home DIR or set NOFXI_HOME")?,
         };
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create the data directory {}", dir.display()))?;
+        if !dir.exists() {
+            // Owner-only: the directory holds the database and the vault key.
+            let mut builder = std::fs::DirBuilder::new();
+            builder.recursive(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                builder.mode(0o700);
+            }
+            builder
+                .create(&dir)
+                .with_context(|| format!("cannot create the data directory {}", dir.display()))?;
+        }
         Ok(dir)
     }
 }

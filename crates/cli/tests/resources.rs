@@ -126,6 +126,11 @@ fn added_exchange_lists_flags_and_no_key_material_anywhere() {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
+        let db_mode = std::fs::metadata(home.path().join("nofxi.db"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(db_mode & 0o777, 0o600);
     }
 }
 

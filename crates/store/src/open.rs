@@ -177,6 +177,7 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
                     source,
                 })?;
             }
+            create_private_file(path)?;
             let url = format!("sqlite://{}?mode=rwc", encode_path(path));
             let pool = AnyPoolOptions::new()
                 .max_connections(4)
@@ -209,6 +210,29 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
             Ok((pool, Backend::Postgres))
         }
     }
+}
+
+/// Creates the database file owner-only (SQLite gives its -wal and -shm files the same mode),
+/// so other local users cannot read even the encrypted credentials or the resource names.
+fn create_private_file(path: &Path) -> Result<(), StoreError> {
+    if path.exists() {
+        return Ok(());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+        .open(path)
+        .map(drop)
+        .map_err(|source| StoreError::Io {
+            action: "create the database file",
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// Percent-encodes the characters that would end the path part of a `sqlite://` URL.
