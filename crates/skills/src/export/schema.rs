@@ -59,10 +59,10 @@ fn slot_schema(slot: &Slot, lang: Lang) -> Value {
         s.insert("pattern".into(), json!(p));
     }
     if let Some(m) = slot.min {
-        s.insert("minimum".into(), json!(m));
+        s.insert("minimum".into(), number(m));
     }
     if let Some(m) = slot.max {
-        s.insert("maximum".into(), json!(m));
+        s.insert("maximum".into(), number(m));
     }
     if let Some(d) = &slot.default {
         s.insert("default".into(), d.clone());
@@ -76,47 +76,44 @@ fn slot_schema(slot: &Slot, lang: Lang) -> Value {
     }
 }
 
+/// The slot's description (or its question), then what the schema cannot say, as sentences.
 fn describe(slot: &Slot, lang: Lang) -> String {
     let mut parts: Vec<String> = Vec::new();
     if let Some(d) = slot.description.as_ref().or(slot.ask.as_ref()) {
-        parts.push(d.get(lang).to_string());
+        parts.push(d.get(lang).trim().to_string());
     }
+    let zh = lang == Lang::Zh;
     if let Some(kind) = slot.ref_kind {
-        parts.push(match lang {
-            Lang::Zh => format!("已有{kind}的名称或 ID"),
-            Lang::En => format!("name or id of an existing {kind}"),
-        });
+        parts.push(if zh { format!("填写已有{kind}的名称或 ID") } else { format!("Name or id of an existing {kind}") });
     }
     if let Some(c) = &slot.required_when {
-        let values = c.one_of.as_ref().map(|v| {
-            v.iter()
-                .map(crate::validate::show)
-                .collect::<Vec<_>>()
-                .join(", ")
-        });
-        if let Some(values) = values {
-            parts.push(match lang {
-                Lang::Zh => format!("当 {} 为 {values} 时必填", c.slot),
-                Lang::En => format!("required when {} is one of {values}", c.slot),
-            });
+        if let Some(values) = &c.one_of {
+            let values = values.iter().map(crate::validate::show).collect::<Vec<_>>().join(", ");
+            parts.push(if zh { format!("当 {} 为 {values} 之一时必填", c.slot) } else { format!("Required when {} is one of {values}", c.slot) });
         }
     }
     if slot.clamp {
-        parts.push(match lang {
-            Lang::Zh => "超出范围会被调整到边界".into(),
-            Lang::En => "out-of-range values are clamped".into(),
-        });
+        parts.push(if zh { "超出范围的值会被调整到边界".into() } else { "Out-of-range values are clamped".into() });
     }
     if slot.is_secret() {
-        parts.push(match lang {
-            Lang::Zh => "密钥，绝不回显".into(),
-            Lang::En => "secret, never echoed back".into(),
-        });
+        parts.push(if zh { "这是密钥，绝不会回显".into() } else { "A secret; never echoed back".into() });
     }
-    parts.join(match lang {
-        Lang::Zh => "；",
-        Lang::En => "; ",
-    })
+    let end = if zh { '。' } else { '.' };
+    parts
+        .into_iter()
+        .map(|mut p| {
+            if !p.ends_with(['.', '?', '!', '。', '？', '！', '）', ')']) {
+                p.push(end);
+            }
+            p
+        })
+        .collect::<Vec<_>>()
+        .join(if zh { "" } else { " " })
+}
+
+/// Bounds as integers when they are whole, so `maximum: 60` does not read `60.0`.
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 1e15 { json!(n as i64) } else { json!(n) }
 }
 
 /// A function's parameters, guaranteed to be an object schema (MCP requires one even when a
