@@ -44,6 +44,9 @@ enum Command {
     Trader(cmd::trader::TraderCommand),
     /// The audit trail of every change, newest first.
     Audit(cmd::audit::AuditArgs),
+    /// Market data: price, order book, klines (simulated market by default, offline).
+    #[command(subcommand)]
+    Market(cmd::market::MarketCommand),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Strategy(c) => cmd::strategy::run(&cli.global, c),
         Command::Trader(c) => cmd::trader::run(&cli.global, c),
         Command::Audit(a) => cmd::audit::run(&cli.global, a),
+        Command::Market(c) => cmd::market::run(&cli.global, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

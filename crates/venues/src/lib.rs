@@ -26,4 +26,4 @@ pub mod sim;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{RejectKind, VenueError};
 pub use exchange::Exchange;
-pub use market_data::{KlineQuery, MarketData};
+pub use market_data::{KlineQuery, MarketData, align_open_time};

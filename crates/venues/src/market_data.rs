@@ -56,7 +56,7 @@ impl KlineQuery {
     /// the shared arithmetic of every source whose candles sit on aligned boundaries.
     pub fn open_times(&self, interval: Interval, now_ms: i64) -> Vec<i64> {
         let step = interval.millis();
-        let align = |t: i64| t.div_euclid(step) * step;
+        let align = |t: i64| align_open_time(interval, t);
         let last = align(self.end_ms.unwrap_or(now_ms).min(now_ms));
         let limit = i64::try_from(self.limit).unwrap_or(0);
         // With a start, Binance returns the first `limit` candles from it; without, the last.
@@ -72,6 +72,21 @@ impl KlineQuery {
         }
         out
     }
+}
+
+/// 1970-01-01 was a Thursday; weeks open on Monday 00:00 UTC, as on Binance.
+const WEEK_ORIGIN_MS: i64 = 4 * 86_400_000;
+
+/// The open time of the `interval` candle that contains `t_ms`. Everything up to a day aligns
+/// to the epoch; weeks align to Mondays.
+pub fn align_open_time(interval: Interval, t_ms: i64) -> i64 {
+    let step = interval.millis();
+    let origin = if interval == Interval::W1 {
+        WEEK_ORIGIN_MS
+    } else {
+        0
+    };
+    (t_ms - origin).div_euclid(step) * step + origin
 }
 
 #[async_trait]
@@ -122,6 +137,11 @@ mod tests {
         };
         assert_eq!(q.open_times(Interval::H1, 4 * H), vec![2 * H, 3 * H, 4 * H]);
         assert!(KlineQuery::latest(0).validate().is_err());
+        // 2026-01-01 is a Thursday; its week opened on Monday 2025-12-29.
+        assert_eq!(
+            align_open_time(Interval::W1, 1_767_225_600_000),
+            1_766_966_400_000
+        );
         assert!(KlineQuery::latest(1001).validate().is_err());
     }
 }

@@ -40,6 +40,12 @@ pub enum ExchangeCommand {
     Restore(RefArg),
     /// List the exchange types and the credentials each needs.
     Types,
+    /// Check the connection: clock, API key, IP whitelist, permissions, position mode, balance.
+    Test(RefArg),
+    /// Show the account's balance, equity and margin.
+    Balance(RefArg),
+    /// Show open positions with P&L and liquidation price.
+    Positions(RefArg),
 }
 
 #[derive(Debug, Args)]
@@ -249,6 +255,13 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
             done(global, "updated", &exchange)
         }
         ExchangeCommand::Delete(r) => remove(global, &store, KIND, &r.reference, false).await,
+        ExchangeCommand::Test(r) => super::exchange_live::test(global, store, &r.reference).await,
+        ExchangeCommand::Balance(r) => {
+            super::exchange_live::balance(global, store, &r.reference).await
+        }
+        ExchangeCommand::Positions(r) => {
+            super::exchange_live::positions(global, store, &r.reference).await
+        }
         ExchangeCommand::Restore(r) => remove(global, &store, KIND, &r.reference, true).await,
         // Answered in `run` without opening the store.
         ExchangeCommand::Types => types(global),

@@ -3,6 +3,8 @@
 pub mod audit;
 pub mod common;
 pub mod exchange;
+pub mod exchange_live;
+pub mod market;
 pub mod model;
 pub mod paths;
 pub mod strategy;

@@ -23,6 +23,7 @@ use rust_decimal::prelude::FromPrimitive;
 
 pub use profile::SymbolProfile;
 
+use crate::market_data::align_open_time;
 use crate::{Clock, KlineQuery, MarketData, VenueError};
 use path::{PathParams, mix, symbol_key, unit};
 
@@ -57,9 +58,8 @@ impl SimMarket {
     /// The candle of `interval` opening at `open_time_ms` (aligned down to the interval).
     pub fn candle(&self, symbol: &Symbol, interval: Interval, open_time_ms: i64) -> Candle {
         let (params, profile) = self.params(symbol.as_str());
-        let step = interval.millis();
-        let start = open_time_ms.div_euclid(step) * step;
-        aggregate(&params, &profile, start, step / MINUTE_MS)
+        let start = align_open_time(interval, open_time_ms);
+        aggregate(&params, &profile, start, interval.millis() / MINUTE_MS)
     }
 
     /// The live price at `time_ms`, rounded to the symbol's tick.
@@ -180,8 +180,7 @@ impl MarketData for SimMarket {
     ) -> Result<Vec<Candle>, VenueError> {
         query.validate()?;
         // Closed candles only: the newest open time allowed is one interval before now's candle.
-        let step = interval.millis();
-        let last_closed = self.clock.now_ms().div_euclid(step) * step - step;
+        let last_closed = align_open_time(interval, self.clock.now_ms()) - interval.millis();
         Ok(query
             .open_times(interval, last_closed)
             .into_iter()
