@@ -105,6 +105,51 @@ impl StoreError {
             _ => None,
         }
     }
+
+    /// The message in Chinese for the errors a chat user causes and can fix; operational
+    /// failures (IO, database) keep their English detail after a Chinese lead-in.
+    pub fn to_zh(&self) -> String {
+        match self {
+            StoreError::Invalid(v) => v.to_zh(),
+            StoreError::NotFound { kind, reference } => {
+                format!("找不到{} {reference:?}：请检查名称或 ID", kind.zh())
+            }
+            StoreError::Ambiguous {
+                kind,
+                reference,
+                ids,
+            } => format!(
+                "有 {} 个{}都叫 {reference:?}（{}）：请改用 ID",
+                ids.len(),
+                kind.zh(),
+                ids.join("、")
+            ),
+            StoreError::InUse {
+                kind,
+                name,
+                traders,
+            } => format!(
+                "{}「{name}」正被交易员 {} 使用：请先删除这些交易员或改用其他{}",
+                kind.zh(),
+                traders.join("、"),
+                kind.zh()
+            ),
+            StoreError::Running { name } => format!("交易员「{name}」正在运行：请先停止再删除"),
+            StoreError::Expired { kind, name } => format!(
+                "{}「{name}」删除已超过 30 天并已永久清除，无法恢复：请重新创建",
+                kind.zh()
+            ),
+            StoreError::VaultKeyMismatch { .. }
+            | StoreError::VaultKeyMissing { .. }
+            | StoreError::VaultKeyInvalid { .. } => {
+                format!("密钥库的主密钥不可用，已拒绝解密：{self}")
+            }
+            StoreError::SecretCorrupt { field, .. } => {
+                format!("凭证 `{field}` 无法解密（数据不属于这一行或已被篡改）：请重新设置该凭证")
+            }
+            other => format!("存储出错：{other}"),
+        }
+    }
 }
 
 /// Attaches "while …" to database errors without repeating the closure at every call.
@@ -115,5 +160,27 @@ pub(crate) trait DbContext<T> {
 impl<T> DbContext<T> for Result<T, sqlx::Error> {
     fn ctx(self, context: &'static str) -> Result<T, StoreError> {
         self.map_err(|source| StoreError::Database { context, source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_messages_name_the_resource_and_the_fix() {
+        let err = StoreError::InUse {
+            kind: ResourceKind::Model,
+            name: "ds".into(),
+            traders: vec!["bot".into()],
+        };
+        let zh = err.to_zh();
+        assert!(zh.contains("模型「ds」") && zh.contains("bot"), "{zh}");
+        let err = StoreError::NotFound {
+            kind: ResourceKind::Exchange,
+            reference: "main".into(),
+        };
+        assert!(err.to_zh().contains("交易所账户"));
+        assert!(err.to_string().contains("nofxi exchange list"));
     }
 }
