@@ -13,7 +13,9 @@ fn lib() -> Library {
 }
 
 fn provider_example(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/providers").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/providers")
+        .join(name);
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -28,12 +30,19 @@ fn skeleton(v: &Value, path: &str, out: &mut BTreeSet<String>) {
         Value::Object(_) => "object",
     };
     out.insert(format!("{path}:{ty}"));
-    if ["parameters", "input_schema", "inputSchema"].iter().any(|k| path.ends_with(k)) {
+    if ["parameters", "input_schema", "inputSchema"]
+        .iter()
+        .any(|k| path.ends_with(k))
+    {
         return;
     }
     match v {
-        Value::Object(m) => m.iter().for_each(|(k, v)| skeleton(v, &format!("{path}.{k}"), out)),
-        Value::Array(items) => items.iter().for_each(|v| skeleton(v, &format!("{path}[]"), out)),
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, v)| skeleton(v, &format!("{path}.{k}"), out)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|v| skeleton(v, &format!("{path}[]"), out)),
         _ => {}
     }
 }
@@ -49,15 +58,25 @@ fn skel(v: &Value) -> BTreeSet<String> {
 fn assert_shape(actual: &Value, example: &Value, required: &[&str]) {
     let (a, e) = (skel(actual), skel(example));
     let extra: Vec<&String> = a.difference(&e).collect();
-    assert!(extra.is_empty(), "keys the provider example does not have: {extra:?}");
+    assert!(
+        extra.is_empty(),
+        "keys the provider example does not have: {extra:?}"
+    );
     for r in required {
         assert!(a.contains(*r), "missing {r} in {actual}");
     }
 }
 
 fn assert_object_schema(schema: &Value, context: &str) {
-    assert_eq!(schema.get("type"), Some(&json!("object")), "{context}: {schema}");
-    assert!(jsonschema::meta::is_valid(schema), "{context}: not a valid JSON Schema");
+    assert_eq!(
+        schema.get("type"),
+        Some(&json!("object")),
+        "{context}: {schema}"
+    );
+    assert!(
+        jsonschema::meta::is_valid(schema),
+        "{context}: not a valid JSON Schema"
+    );
 }
 
 #[test]
@@ -68,7 +87,16 @@ fn openai_tools_have_the_documented_shape() {
     assert!(tools.len() >= 23);
     let name_re = regex::Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
     for t in tools {
-        assert_shape(t, &example, &[".type:string", ".function.name:string", ".function.description:string", ".function.parameters:object"]);
+        assert_shape(
+            t,
+            &example,
+            &[
+                ".type:string",
+                ".function.name:string",
+                ".function.description:string",
+                ".function.parameters:object",
+            ],
+        );
         assert_eq!(t["type"], "function");
         assert!(name_re.is_match(t["function"]["name"].as_str().unwrap()));
         assert_object_schema(&t["function"]["parameters"], "openai");
@@ -81,7 +109,15 @@ fn anthropic_tools_have_the_documented_shape() {
     let out = export(lib().skills(), Format::Anthropic, Lang::En);
     let name_re = regex::Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
     for t in out.as_array().unwrap() {
-        assert_shape(t, &example, &[".name:string", ".description:string", ".input_schema:object"]);
+        assert_shape(
+            t,
+            &example,
+            &[
+                ".name:string",
+                ".description:string",
+                ".input_schema:object",
+            ],
+        );
         assert!(name_re.is_match(t["name"].as_str().unwrap()));
         assert_object_schema(&t["input_schema"], "anthropic");
     }
@@ -91,11 +127,38 @@ fn anthropic_tools_have_the_documented_shape() {
 fn gemini_declarations_have_the_documented_shape_and_keywords() {
     let example = provider_example("gemini.json");
     let out = export(lib().skills(), Format::Gemini, Lang::En);
-    assert_shape(&out, &example, &[".functionDeclarations:array", ".functionDeclarations[].name:string", ".functionDeclarations[].description:string"]);
+    assert_shape(
+        &out,
+        &example,
+        &[
+            ".functionDeclarations:array",
+            ".functionDeclarations[].name:string",
+            ".functionDeclarations[].description:string",
+        ],
+    );
     let allowed: BTreeSet<&str> = [
-        "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
-        "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf",
-        "propertyOrdering", "default", "items", "minimum", "maximum",
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "maxItems",
+        "minItems",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "example",
+        "anyOf",
+        "propertyOrdering",
+        "default",
+        "items",
+        "minimum",
+        "maximum",
     ]
     .into_iter()
     .collect();
@@ -104,7 +167,11 @@ fn gemini_declarations_have_the_documented_shape_and_keywords() {
         for (k, v) in m {
             assert!(allowed.contains(k.as_str()), "Gemini does not accept `{k}`");
             match k.as_str() {
-                "properties" => v.as_object().unwrap().values().for_each(|p| walk(p, allowed)),
+                "properties" => v
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .for_each(|p| walk(p, allowed)),
                 "items" => walk(v, allowed),
                 _ => {}
             }
@@ -123,7 +190,15 @@ fn mcp_tools_have_object_schemas_and_risk_annotations() {
     let example = provider_example("mcp.json");
     let lib = lib();
     let out = export(lib.skills(), Format::Mcp, Lang::En);
-    assert_shape(&out, &example, &[".tools:array", ".tools[].name:string", ".tools[].inputSchema:object"]);
+    assert_shape(
+        &out,
+        &example,
+        &[
+            ".tools:array",
+            ".tools[].name:string",
+            ".tools[].inputSchema:object",
+        ],
+    );
     let name_re = regex::Regex::new(r"^[A-Za-z0-9_.-]{1,128}$").unwrap();
     for t in out["tools"].as_array().unwrap() {
         let name = t["name"].as_str().unwrap();
@@ -132,9 +207,17 @@ fn mcp_tools_have_object_schemas_and_risk_annotations() {
         let ann = &t["annotations"];
         match lib.resolve_tool(name).unwrap() {
             ToolRef::Action { action, .. } => {
-                assert_eq!(ann["readOnlyHint"], json!(action.risk.is_read_only()), "{name}");
+                assert_eq!(
+                    ann["readOnlyHint"],
+                    json!(action.risk.is_read_only()),
+                    "{name}"
+                );
                 if !action.risk.is_read_only() {
-                    assert_eq!(ann["destructiveHint"], json!(action.risk.is_destructive()), "{name}");
+                    assert_eq!(
+                        ann["destructiveHint"],
+                        json!(action.risk.is_destructive()),
+                        "{name}"
+                    );
                 }
                 assert_eq!(ann["openWorldHint"], json!(false));
             }
@@ -144,10 +227,27 @@ fn mcp_tools_have_object_schemas_and_risk_annotations() {
             }
         }
     }
-    let by_name = |n: &str| out["tools"].as_array().unwrap().iter().find(|t| t["name"] == n).cloned().unwrap();
-    assert_eq!(by_name("trader_management_query")["annotations"]["readOnlyHint"], json!(true));
-    assert_eq!(by_name("trader_management_delete")["annotations"]["destructiveHint"], json!(true));
-    assert_eq!(by_name("trader_management_create")["annotations"]["destructiveHint"], json!(false));
+    let by_name = |n: &str| {
+        out["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == n)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        by_name("trader_management_query")["annotations"]["readOnlyHint"],
+        json!(true)
+    );
+    assert_eq!(
+        by_name("trader_management_delete")["annotations"]["destructiveHint"],
+        json!(true)
+    );
+    assert_eq!(
+        by_name("trader_management_create")["annotations"]["destructiveHint"],
+        json!(false)
+    );
 }
 
 #[test]
@@ -165,7 +265,12 @@ fn a_function_without_parameters_still_gets_an_object_schema() {
     let mcp = export(std::slice::from_ref(skill), Format::Mcp, Lang::En);
     assert_eq!(mcp["tools"][0]["inputSchema"], json!({"type": "object"}));
     let gemini = export(std::slice::from_ref(skill), Format::Gemini, Lang::En);
-    assert!(gemini["functionDeclarations"][0].get("parameters").is_none(), "Gemini leaves parameters unset");
+    assert!(
+        gemini["functionDeclarations"][0]
+            .get("parameters")
+            .is_none(),
+        "Gemini leaves parameters unset"
+    );
 }
 
 #[test]
@@ -178,17 +283,26 @@ fn every_tool_name_resolves_back() {
 
 #[test]
 fn golden_openai() {
-    insta::assert_json_snapshot!("openai_en", export(lib().skills(), Format::OpenAi, Lang::En));
+    insta::assert_json_snapshot!(
+        "openai_en",
+        export(lib().skills(), Format::OpenAi, Lang::En)
+    );
 }
 
 #[test]
 fn golden_anthropic() {
-    insta::assert_json_snapshot!("anthropic_en", export(lib().skills(), Format::Anthropic, Lang::En));
+    insta::assert_json_snapshot!(
+        "anthropic_en",
+        export(lib().skills(), Format::Anthropic, Lang::En)
+    );
 }
 
 #[test]
 fn golden_gemini() {
-    insta::assert_json_snapshot!("gemini_en", export(lib().skills(), Format::Gemini, Lang::En));
+    insta::assert_json_snapshot!(
+        "gemini_en",
+        export(lib().skills(), Format::Gemini, Lang::En)
+    );
 }
 
 #[test]
@@ -200,5 +314,8 @@ fn golden_mcp() {
 fn golden_market_data_zh() {
     let lib = lib();
     let skill = lib.get("market_data").unwrap();
-    insta::assert_json_snapshot!("market_data_openai_zh", export(std::slice::from_ref(skill), Format::OpenAi, Lang::Zh));
+    insta::assert_json_snapshot!(
+        "market_data_openai_zh",
+        export(std::slice::from_ref(skill), Format::OpenAi, Lang::Zh)
+    );
 }

@@ -84,19 +84,39 @@ fn describe(slot: &Slot, lang: Lang) -> String {
     }
     let zh = lang == Lang::Zh;
     if let Some(kind) = slot.ref_kind {
-        parts.push(if zh { format!("填写已有{kind}的名称或 ID") } else { format!("Name or id of an existing {kind}") });
+        parts.push(if zh {
+            format!("填写已有{kind}的名称或 ID")
+        } else {
+            format!("Name or id of an existing {kind}")
+        });
     }
     if let Some(c) = &slot.required_when {
         if let Some(values) = &c.one_of {
-            let values = values.iter().map(crate::validate::show).collect::<Vec<_>>().join(", ");
-            parts.push(if zh { format!("当 {} 为 {values} 之一时必填", c.slot) } else { format!("Required when {} is one of {values}", c.slot) });
+            let values = values
+                .iter()
+                .map(crate::validate::show)
+                .collect::<Vec<_>>()
+                .join(", ");
+            parts.push(if zh {
+                format!("当 {} 为 {values} 之一时必填", c.slot)
+            } else {
+                format!("Required when {} is one of {values}", c.slot)
+            });
         }
     }
     if slot.clamp {
-        parts.push(if zh { "超出范围的值会被调整到边界".into() } else { "Out-of-range values are clamped".into() });
+        parts.push(if zh {
+            "超出范围的值会被调整到边界".into()
+        } else {
+            "Out-of-range values are clamped".into()
+        });
     }
     if slot.is_secret() {
-        parts.push(if zh { "这是密钥，绝不会回显".into() } else { "A secret; never echoed back".into() });
+        parts.push(if zh {
+            "这是密钥，绝不会回显".into()
+        } else {
+            "A secret; never echoed back".into()
+        });
     }
     let end = if zh { '。' } else { '.' };
     parts
@@ -113,7 +133,11 @@ fn describe(slot: &Slot, lang: Lang) -> String {
 
 /// Bounds as integers when they are whole, so `maximum: 60` does not read `60.0`.
 fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 1e15 { json!(n as i64) } else { json!(n) }
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
 }
 
 /// A function's parameters, guaranteed to be an object schema (MCP requires one even when a

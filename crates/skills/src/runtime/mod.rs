@@ -222,6 +222,23 @@ where
         }
     }
 
+    /// `prepare`, then `call` with the validated arguments (schema defaults filled): the one
+    /// entry point for a tool call, so nothing reaches the network unchecked.
+    pub async fn invoke<T, F, Fut>(
+        &self,
+        function: &str,
+        args: &Value,
+        mut op: F,
+    ) -> Result<T, CallError>
+    where
+        F: FnMut(u32, serde_json::Map<String, Value>) -> Fut,
+        Fut: Future<Output = Result<T, CallFailure>>,
+    {
+        let validated = self.prepare(function, args)?;
+        self.call(function, |attempt| op(attempt, validated.args.clone()))
+            .await
+    }
+
     /// Wait until both the skill's and the function's budgets allow one more request.
     async fn acquire(&self, function: &str) {
         for limiter in [self.global.as_ref(), self.per_function.get(function)]
