@@ -1,0 +1,103 @@
+//! Arbitrary input never panics: random bytes, and real skill files with random edits
+//! (deleted, duplicated or swapped lines; inserted characters; truncation).
+
+use proptest::prelude::*;
+
+use nofxi_skills::parse_skill;
+
+const SOURCES: &[&str] = &[
+    include_str!("../../../skills/trader-management/SKILL.md"),
+    include_str!("../../../skills/exchange-management/SKILL.md"),
+    include_str!("../../../skills/market-data/SKILL.md"),
+    include_str!("fixtures/broken/invalid-schema/SKILL.md"),
+];
+
+#[derive(Debug, Clone)]
+enum Edit {
+    DeleteLine(usize),
+    DuplicateLine(usize),
+    SwapLines(usize, usize),
+    Insert(usize, String),
+    Truncate(usize),
+    IndentLine(usize, usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let snippet = prop_oneof![
+        Just(":".to_string()),
+        Just("- ".to_string()),
+        Just("{".to_string()),
+        Just("\t".to_string()),
+        Just("```".to_string()),
+        Just("---\n".to_string()),
+        Just("&a ".to_string()),
+        Just("*a".to_string()),
+        Just("!tag ".to_string()),
+        Just("\"".to_string()),
+        Just("{nmae}".to_string()),
+        Just("type: ref\n".to_string()),
+        "[a-z\\[\\]{}:,\\- \\n]{0,12}",
+    ];
+    prop_oneof![
+        any::<usize>().prop_map(Edit::DeleteLine),
+        any::<usize>().prop_map(Edit::DuplicateLine),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::SwapLines(a, b)),
+        (any::<usize>(), snippet).prop_map(|(a, s)| Edit::Insert(a, s)),
+        any::<usize>().prop_map(Edit::Truncate),
+        (any::<usize>(), 0usize..6).prop_map(|(a, n)| Edit::IndentLine(a, n)),
+    ]
+}
+
+fn apply(source: &str, edits: &[Edit]) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    for e in edits {
+        if lines.is_empty() {
+            break;
+        }
+        let n = lines.len();
+        match e {
+            Edit::DeleteLine(i) => {
+                lines.remove(i % n);
+            }
+            Edit::DuplicateLine(i) => {
+                let l = lines[i % n].clone();
+                lines.insert(i % n, l);
+            }
+            Edit::SwapLines(a, b) => lines.swap(a % n, b % n),
+            Edit::Insert(i, s) => {
+                let line = &mut lines[i % n];
+                let at = line.char_indices().map(|(k, _)| k).nth(i % (line.chars().count() + 1)).unwrap_or(line.len());
+                line.insert_str(at, s);
+            }
+            Edit::Truncate(i) => lines.truncate(i % n),
+            Edit::IndentLine(i, k) => {
+                let line = &mut lines[i % n];
+                line.insert_str(0, &" ".repeat(*k));
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = parse_skill(&text, "fuzz/SKILL.md", "fuzz", false);
+        let with_front = format!("---\nname: fuzz\ndescription: d\n---\n```yaml\n{text}\n```\n");
+        let _ = parse_skill(&with_front, "fuzz/SKILL.md", "fuzz", false);
+    }
+
+    #[test]
+    fn mutated_skill_files_never_panic(which in 0..SOURCES.len(), edits in proptest::collection::vec(edit(), 1..8)) {
+        let source = apply(SOURCES[which], &edits);
+        if let Err(e) = parse_skill(&source, "m/SKILL.md", "trader-management", false) {
+            for d in &e.diagnostics {
+                prop_assert!(d.line >= 1 && d.column >= 1, "{d}");
+                prop_assert!(d.line <= source.lines().count().max(1) + 1, "line past the end: {d}");
+            }
+        }
+    }
+}
