@@ -47,6 +47,8 @@ enum Command {
     /// Market data: price, order book, klines (simulated market by default, offline).
     #[command(subcommand)]
     Market(cmd::market::MarketCommand),
+    /// Skills: list, show, lint and export the SKILL.md library.
+    Skills(cmd::skills::SkillsArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Trader(c) => cmd::trader::run(&cli.global, c),
         Command::Audit(a) => cmd::audit::run(&cli.global, a),
         Command::Market(c) => cmd::market::run(&cli.global, c),
+        Command::Skills(a) => cmd::skills::run(&cli.global, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -78,6 +78,35 @@ impl Library {
         }
     }
 
+    /// Check a directory of skills on its own terms, as `nofxi skills lint DIR` does: every file
+    /// parsed and checked, and recoveries resolved against the directory's skills plus the
+    /// built-ins (a skill in `dir` stands in for a built-in of the same name, so the repository's
+    /// own `skills/` can be linted before it is embedded). Returns the skills and the names that
+    /// would clash with a built-in when loaded as user skills.
+    pub fn lint_dir(dir: &Path) -> Result<(Vec<Skill>, Vec<String>), LoadError> {
+        let skills = load_dir(dir, false)?;
+        let mut lib = Library::builtin().unwrap_or_default();
+        let mut shadowed = Vec::new();
+        for skill in &skills {
+            if let Some(pos) = lib.skills.iter().position(|s| s.id == skill.id) {
+                lib.skills.remove(pos);
+                shadowed.push(skill.name.clone());
+            }
+        }
+        let ids: Vec<String> = skills.iter().map(|s| s.id.clone()).collect();
+        lib.skills.extend(skills);
+        let diagnostics: Vec<Diagnostic> = lib
+            .cross_check()
+            .into_iter()
+            .filter(|d| lib.skills.iter().any(|s| ids.contains(&s.id) && s.source.path == d.file))
+            .collect();
+        if !diagnostics.is_empty() {
+            return Err(LoadError { diagnostics });
+        }
+        let skills = lib.skills.into_iter().filter(|s| ids.contains(&s.id)).collect();
+        Ok((skills, shadowed))
+    }
+
     pub fn skills(&self) -> &[Skill] {
         &self.skills
     }

@@ -7,5 +7,6 @@ pub mod exchange_live;
 pub mod market;
 pub mod model;
 pub mod paths;
+pub mod skills;
 pub mod strategy;
 pub mod trader;

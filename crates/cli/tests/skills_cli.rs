@@ -1,0 +1,103 @@
+//! `nofxi skills …` end to end: lint passes on the built-ins and fails with file:line:column on
+//! every broken fixture; list, show and export work on a fresh home.
+
+use std::path::Path;
+use std::process::Command;
+
+fn nofxi(home: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_nofxi"))
+        .args(args)
+        .env("NOFXI_HOME", home)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn lint_passes_on_builtins_and_fails_on_each_broken_fixture() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, out, err) = nofxi(home.path(), &["skills", "lint"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no problems"));
+
+    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("../skills/tests/fixtures/broken");
+    for entry in std::fs::read_dir(&broken).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+        let one = tempfile::tempdir().unwrap();
+        let target = one.path().join(&name);
+        std::fs::create_dir_all(&target).unwrap();
+        std::fs::copy(dir.join("SKILL.md"), target.join("SKILL.md")).unwrap();
+        let (code, _, err) = nofxi(
+            home.path(),
+            &["skills", "lint", one.path().to_str().unwrap()],
+        );
+        assert_eq!(code, 1, "{name}: {err}");
+        let prefix = format!("{name}/SKILL.md:");
+        let re = regex_lite(&prefix);
+        assert!(
+            err.lines().any(|l| re(l)),
+            "{name}: no file:line:col in {err}"
+        );
+    }
+}
+
+/// `…/<name>/SKILL.md:<line>:<col>: ` somewhere in the line.
+fn regex_lite(prefix: &str) -> impl Fn(&str) -> bool + '_ {
+    move |line: &str| {
+        line.find(prefix).is_some_and(|at| {
+            let rest = &line[at + prefix.len()..];
+            let mut parts = rest.splitn(3, ':');
+            let l = parts.next().unwrap_or("");
+            let c = parts.next().unwrap_or("");
+            !l.is_empty()
+                && l.chars().all(|ch| ch.is_ascii_digit())
+                && !c.is_empty()
+                && c.chars().all(|ch| ch.is_ascii_digit())
+        })
+    }
+}
+
+#[test]
+fn list_show_export_and_user_skill_clash() {
+    let home = tempfile::tempdir().unwrap();
+    let (code, out, _) = nofxi(home.path(), &["skills", "list"]);
+    assert_eq!(code, 0);
+    for name in [
+        "trader-management",
+        "exchange-management",
+        "model-management",
+        "strategy-management",
+        "market-data",
+    ] {
+        assert!(out.contains(name), "{out}");
+    }
+    let (code, out, _) = nofxi(home.path(), &["skills", "show", "trader_management"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("trader_management.start") && out.contains("scan_interval_minutes"));
+    for format in ["openai", "anthropic", "gemini", "mcp"] {
+        let (code, out, err) = nofxi(home.path(), &["skills", "export", "--format", format]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(!v.is_null());
+    }
+    let (code, _, err) = nofxi(home.path(), &["skills", "show", "nope"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("trader-management"), "{err}");
+
+    // A user skill with a built-in's name makes every skills command fail with the clash.
+    let user = home.path().join("skills/trader-management");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills/trader-management/SKILL.md"),
+        user.join("SKILL.md"),
+    )
+    .unwrap();
+    let (code, _, err) = nofxi(home.path(), &["skills", "list"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("name_clash"), "{err}");
+}
