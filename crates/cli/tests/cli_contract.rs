@@ -1,0 +1,202 @@
+//! The CLI's contract beyond "Done when": secrets from stdin and the environment, exit codes,
+//! key problems, users kept apart, traders bound by name, `paths`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::Value;
+use support::*;
+
+#[test]
+fn secrets_from_stdin_and_environment_are_stored_not_printed() {
+    let home = tempfile::tempdir().unwrap();
+    let mut child = nofxi(
+        home.path(),
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "okx",
+            "--name",
+            "o",
+            "--api-key",
+            "-",
+            "--passphrase",
+            "-",
+        ],
+    )
+    .env("NOFXI_SECRET_KEY", S)
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{K}\npassphrase-from-stdin\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = [out.stdout, out.stderr].concat();
+    assert!(!contains(&printed, K) && !contains(&printed, S));
+    let list = json(home.path(), &["exchange", "list"]);
+    assert_eq!(list[0]["has_passphrase"], true);
+    assert_eq!(list[0]["has_secret_key"], true);
+    assert_home_clean(home.path(), &[K, S, "passphrase-from-stdin"]);
+
+    // `-` with nothing on stdin is a clear error, not an empty key.
+    let err = fails(
+        home.path(),
+        &[
+            "model",
+            "add",
+            "--name",
+            "m",
+            "--provider",
+            "deepseek",
+            "--api-key",
+            "-",
+        ],
+    );
+    assert!(err.contains("standard input"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = tempfile::tempdir().unwrap();
+    for args in [
+        &["exchange", "frobnicate"][..],
+        &["exchange", "add", "--no-such-flag"],
+        &["trader", "add", "--initial-balance", "lots"],
+    ] {
+        assert_eq!(run(home.path(), args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn a_wrong_master_key_is_a_clear_error() {
+    let home = tempfile::tempdir().unwrap();
+    add_binance(home.path());
+    let out = nofxi(home.path(), &["exchange", "list"])
+        .env("NOFXI_MASTER_KEY", "ab".repeat(32))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("does not match"), "{err}");
+    assert!(err.contains("NOFXI_MASTER_KEY"), "{err}");
+    // A deleted key file next to existing secrets is refused, never silently replaced.
+    std::fs::remove_file(home.path().join("vault.key")).unwrap();
+    let err = fails(home.path(), &["exchange", "list"]);
+    assert!(
+        err.contains("vault key file") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(!home.path().join("vault.key").exists());
+}
+
+#[test]
+fn users_are_separate_and_traders_bind_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    ok(
+        h,
+        &["exchange", "add", "--type", "paper", "--name", "paper"],
+    );
+    ok(
+        h,
+        &["model", "add", "--name", "rules", "--provider", "builtin"],
+    );
+    ok(
+        h,
+        &["strategy", "add", "--name", "trend", "--active", "true"],
+    );
+    let out = run(
+        h,
+        &[
+            "trader",
+            "add",
+            "--name",
+            "bot",
+            "--model",
+            "RULES",
+            "--exchange",
+            "paper",
+            "--strategy",
+            "trend",
+            "--initial-balance",
+            "1000",
+            "--scan-interval",
+            "1",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let note = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        note.contains("scan_interval_minutes") && note.contains('3'),
+        "{note}"
+    );
+    let trader = json(h, &["trader", "show", "bot"]);
+    assert_eq!(trader["scan_interval_minutes"], 3);
+    assert_eq!(trader["initial_balance"], "1000");
+    let err = fails(h, &["model", "delete", "rules"]);
+    assert!(err.contains("bot"), "{err}");
+
+    // Another user sees none of it and cannot touch it.
+    assert_eq!(
+        json(h, &["--user", "bob", "exchange", "list"]),
+        Value::Array(vec![])
+    );
+    assert_eq!(
+        json(h, &["--user", "bob", "trader", "list"]),
+        Value::Array(vec![])
+    );
+    fails(h, &["--user", "bob", "exchange", "delete", "paper"]);
+    fails(
+        h,
+        &[
+            "--user",
+            "bob",
+            "trader",
+            "update",
+            "bot",
+            "--scan-interval",
+            "10",
+        ],
+    );
+    assert_eq!(json(h, &["exchange", "list"])[0]["account_name"], "paper");
+}
+
+#[test]
+fn paths_shows_the_vault_key() {
+    let home = tempfile::tempdir().unwrap();
+    let out = json(home.path(), &["paths"]);
+    assert!(
+        out["vault_key"]
+            .as_str()
+            .unwrap()
+            .ends_with("vault.key (created on first use)"),
+        "{out}"
+    );
+    let out = nofxi(home.path(), &["paths"])
+        .env("NOFXI_MASTER_KEY", "ab".repeat(32))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("NOFXI_MASTER_KEY"), "{text}");
+    assert!(!text.contains(&"ab".repeat(32)), "never print the key");
+}

@@ -1,0 +1,102 @@
+//! Delete to the trash, restore within 30 days, purge after, and the audit rows of each.
+
+use super::common::*;
+
+pub async fn delete_restore_and_audit(ts: TestStore, _clock: Arc<ManualClock>) {
+    let ex = ts
+        .create_exchange(&cli("a"), binance("main"), keys())
+        .await
+        .unwrap();
+    ts.delete(&cli("a"), ResourceKind::Exchange, "MAIN")
+        .await
+        .unwrap();
+    assert!(ts.list_exchanges("a", false).await.unwrap().is_empty());
+    assert_eq!(ts.list_exchanges("a", true).await.unwrap().len(), 1);
+    assert!(matches!(
+        ts.get_exchange("a", "main").await,
+        Err(StoreError::NotFound { .. })
+    ));
+    ts.restore(
+        &Actor::new("a", Channel::Chat, true),
+        ResourceKind::Exchange,
+        "main",
+    )
+    .await
+    .unwrap();
+    let back = ts.list_exchanges("a", false).await.unwrap();
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].id, ex.id);
+    let (_, creds) = ts.credentials_for_signing("a", "main").await.unwrap();
+    assert_eq!(creds.get(CredentialField::SecretKey).unwrap().expose(), S);
+    let audit = ts.audit_log("a", 10).await.unwrap();
+    let actions: Vec<(&str, &str)> = audit
+        .iter()
+        .rev()
+        .map(|e| (e.action.as_str(), e.channel.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        vec![("create", "cli"), ("delete", "cli"), ("restore", "chat")]
+    );
+    assert!(audit.iter().all(|e| e.resource_id == ex.id && e.confirmed));
+    assert!(audit.iter().all(|e| e.resource_kind == "exchange"));
+}
+
+pub async fn trash_expires_after_30_days(ts: TestStore, clock: Arc<ManualClock>) {
+    ts.create_exchange(&cli("a"), binance("old"), keys())
+        .await
+        .unwrap();
+    ts.create_exchange(&cli("a"), binance("recent"), keys())
+        .await
+        .unwrap();
+    ts.delete(&cli("a"), ResourceKind::Exchange, "old")
+        .await
+        .unwrap();
+    clock.advance_ms(20 * DAY);
+    ts.delete(&cli("a"), ResourceKind::Exchange, "recent")
+        .await
+        .unwrap();
+    clock.advance_ms(11 * DAY);
+    let err = ts
+        .restore(&cli("a"), ResourceKind::Exchange, "old")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Expired { .. }), "{err}");
+    assert!(matches!(
+        ts.restore(&cli("a"), ResourceKind::Exchange, "old").await,
+        Err(StoreError::NotFound { .. })
+    ));
+    ts.restore(&cli("a"), ResourceKind::Exchange, "recent")
+        .await
+        .unwrap();
+    let secrets: i64 = sqlx::query("SELECT COUNT(*) AS n FROM secrets")
+        .fetch_one(ts.raw_pool())
+        .await
+        .unwrap()
+        .try_get("n")
+        .unwrap();
+    assert_eq!(secrets, 2, "the purged account's credentials are gone");
+    let audit = ts.audit_log("a", 100).await.unwrap();
+    assert!(
+        audit
+            .iter()
+            .any(|e| e.action == "purge" && e.channel == "system")
+    );
+}
+
+pub async fn restore_refuses_a_taken_name(ts: TestStore, _clock: Arc<ManualClock>) {
+    ts.create_exchange(&cli("a"), binance("main"), keys())
+        .await
+        .unwrap();
+    ts.delete(&cli("a"), ResourceKind::Exchange, "main")
+        .await
+        .unwrap();
+    ts.create_exchange(&cli("a"), binance("Main"), keys())
+        .await
+        .unwrap();
+    let err = ts
+        .restore(&cli("a"), ResourceKind::Exchange, "main")
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&err), vec!["account_name"]);
+}
