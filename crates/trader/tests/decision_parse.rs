@@ -1,6 +1,8 @@
 //! Model answers as they arrive in practice, and hostile ones: the parser must take the first,
 //! reject the second with a reason, and never panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
 use nofxi_trader::DecisionAction;
 use nofxi_trader::decision::{DecisionParseError, parse_model_answer};
 use proptest::prelude::*;

@@ -1,6 +1,8 @@
 //! The incremental indicators must agree with the batch ones in `nofxi_domain::indicators`
 //! (which are themselves checked against an independent Python reference).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
 use nofxi_domain::indicators::{atr, ema};
 use nofxi_trader::decider::ema_cross::{Cross, EmaCross, EmaCrossParams};
 use nofxi_trader::decider::incremental::{Atr, Ema};

@@ -3,6 +3,8 @@
 //! equity 1,000 USDT, BTC at 60,000, SOL at 150, BTC/ETH leverage ≤ 10, min sizes 60 / 12,
 //! value ≤ 5 × equity, R:R ≥ 3, confidence ≥ 78, ≤ 2 positions.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
 use std::collections::BTreeMap;
 
 use nofxi_domain::market::Symbol;

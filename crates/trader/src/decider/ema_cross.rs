@@ -69,6 +69,11 @@ impl EmaCross {
         }
     }
 
+    /// Both EMAs and the ATR have values: crosses from here on are real signals.
+    pub fn is_warm(&self) -> bool {
+        self.slow.value().is_some() && self.fast.value().is_some() && self.atr.value().is_some()
+    }
+
     /// Feed one closed candle; returns a signal on the candle where the EMAs cross.
     pub fn on_candle(&mut self, high: f64, low: f64, close: f64) -> Option<Signal> {
         let fast = self.fast.update(close);
@@ -87,7 +92,8 @@ impl EmaCross {
         let cross = if above { Cross::Up } else { Cross::Down };
         // Before the ATR warms up there is no honest stop distance: no signal.
         let distance = atr? * self.params.atr_stop;
-        if !(distance > 0.0) {
+        // NaN (a broken price) compares false here too, which is what we want: no signal.
+        if distance.is_nan() || distance <= 0.0 {
             return None;
         }
         let target = distance * self.params.reward_ratio;

@@ -67,9 +67,7 @@ impl Atr {
     }
 
     pub fn update(&mut self, high: f64, low: f64, close: f64) -> Option<f64> {
-        let Some(pc) = self.prev_close.replace(close) else {
-            return None;
-        };
+        let pc = self.prev_close.replace(close)?;
         let range = (high - low).max((high - pc).abs()).max((low - pc).abs());
         let n = self.period as f64;
         self.value = match self.value {

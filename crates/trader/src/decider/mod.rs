@@ -1,5 +1,76 @@
-//! Deciders: where a cycle's decisions come from. The `builtin` rule decider lives here; the LLM
-//! decider joins it behind the same trait.
+//! Deciders: where a cycle's decisions come from, behind one trait.
+//!
+//! - [`builtin::BuiltinDecider`]: an EMA cross with ATR stops; no network, no model. It is what
+//!   the model provider `builtin` means, so a paper trader runs fully offline.
+//! - [`llm::LlmDecider`]: REFERENCE §2's prompt to a [`llm::ModelClient`], its answer parsed into
+//!   decisions. Recorded answers drive it in tests and replays.
+//!
+//! A decider only proposes. The risk guard disposes.
 
+pub mod builtin;
 pub mod ema_cross;
 pub mod incremental;
+pub mod llm;
+mod prompt;
+
+use async_trait::async_trait;
+use nofxi_domain::Interval;
+use nofxi_domain::market::Symbol;
+use nofxi_domain::strategy_config::StrategyConfig;
+
+use crate::cycle::CycleInput;
+use crate::decision::Decision;
+use crate::decision::parse::RejectedDecision;
+
+/// Candles a decider wants for one symbol this cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesRequest {
+    pub interval: Interval,
+    /// At most this many closed candles, the newest last.
+    pub count: usize,
+    /// Only candles opening at or after this time (a warm decider asks for what it has not
+    /// seen, plus the last one it saw as the overlap that proves nothing was missed).
+    pub start_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeciderOutput {
+    pub decisions: Vec<Decision>,
+    /// Decisions the answer held that were not valid, with why (journalled, never executed).
+    pub rejected: Vec<RejectedDecision>,
+    pub reasoning: String,
+    /// The model's exchange, when a model was asked; kept in the journal for debugging.
+    pub system_prompt: Option<String>,
+    pub user_prompt: Option<String>,
+    pub raw_response: Option<String>,
+    pub model_latency_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeciderError {
+    /// The model could not be reached or refused; counts towards safe mode.
+    #[error("model call failed: {0}")]
+    Model(String),
+    /// The model answered, but not with decisions; counts towards safe mode too.
+    #[error("model answer unusable: {0}")]
+    Unusable(String),
+    #[error("prompt could not be built: {0}")]
+    Prompt(String),
+}
+
+#[async_trait]
+pub trait Decider: Send {
+    /// What this decider calls itself in the journal (`builtin`, `llm:deepseek-chat`).
+    fn name(&self) -> String;
+
+    /// The series this decider needs for `symbol`. Asked every cycle, so a decider that keeps
+    /// state can ask for just the newest candles once it is warm.
+    fn series_wanted(&self, symbol: &Symbol, strategy: &StrategyConfig) -> Vec<SeriesRequest>;
+
+    /// Whether the prompt uses funding rates; fetching them costs a request per symbol.
+    fn wants_funding(&self) -> bool {
+        false
+    }
+
+    async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError>;
+}

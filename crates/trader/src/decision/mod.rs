@@ -1,14 +1,14 @@
 //! A decision is what a decider proposes for one symbol in one cycle. Nothing here is trusted:
 //! the risk guard checks every field before anything reaches a venue.
 
-mod parse;
+pub mod parse;
 
 use std::fmt;
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-pub use parse::{DecisionParseError, ModelAnswer, parse_model_answer};
+pub use parse::{DecisionParseError, ModelAnswer, RejectedDecision, parse_model_answer};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -18,6 +18,7 @@ use nofxi_domain::market::Symbol;
 use nofxi_domain::strategy_config::RiskControl;
 use nofxi_domain::trading::{AccountSnapshot, Position, PositionSide};
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 
 pub use refusal::Refusal;
 
@@ -39,7 +40,9 @@ pub struct GuardContext<'a> {
 }
 
 /// An approved action, with the values the executor must use (leverage already clamped).
-#[derive(Debug, Clone, PartialEq)]
+/// Serialized into the journal before execution, so a crash mid-cycle resumes this exact plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Intent {
     Open {
         symbol: Symbol,
@@ -58,7 +61,7 @@ pub enum Intent {
     },
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Approved {
     pub decision: Decision,
     pub intent: Intent,

@@ -1,0 +1,356 @@
+//! Turning an approved plan into orders.
+//!
+//! Every order carries a client order id derived from (trader, cycle, item, leg), so the same
+//! plan always produces the same ids. When a plan is executed again after a crash, each order is
+//! looked up by that id before it is sent: an order that landed is recorded, not repeated.
+
+use nofxi_domain::market::Symbol;
+use nofxi_domain::trading::{
+    MarginMode, OrderRequest, OrderType, PositionMode, PositionSide, Side,
+};
+use nofxi_venues::{Exchange, VenueError};
+use rust_decimal::Decimal;
+
+use super::record::Execution;
+use crate::guard::{Approved, Intent};
+
+/// How orders are sent for one trader.
+#[derive(Debug, Clone)]
+pub struct ExecutionSettings {
+    /// Up to 10 characters of the trader id, for client order ids.
+    pub id_tag: String,
+    pub margin_mode: MarginMode,
+    pub position_mode: PositionMode,
+}
+
+impl ExecutionSettings {
+    pub fn new(trader_id: &str, margin_mode: MarginMode, position_mode: PositionMode) -> Self {
+        // The end of a UUID v7 is its random part; the start is a timestamp shared by traders
+        // created in the same millisecond.
+        let alnum: Vec<char> = trader_id
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        let id_tag = alnum[alnum.len().saturating_sub(10)..].iter().collect();
+        ExecutionSettings {
+            id_tag,
+            margin_mode,
+            position_mode,
+        }
+    }
+
+    /// `nx<tag>c<cycle>i<item><leg>`: at most 36 characters of `[A-Za-z0-9]`, Binance's limit.
+    fn client_id(&self, cycle: u64, item: usize, leg: char) -> String {
+        format!("nx{}c{cycle}i{item}{leg}", self.id_tag)
+    }
+}
+
+/// How a plan is executed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A new plan: send every order.
+    Fresh,
+    /// Finishing a crashed cycle soon after: look each order up, send what is missing.
+    Resume,
+    /// Finishing a crashed cycle too late to trade on its prices: record what landed, send
+    /// nothing new (its stop and take-profit are still sent for an entry that landed, since an
+    /// unprotected position is worse than a stale stop).
+    LookupOnly,
+}
+
+pub async fn execute(
+    plan: &[Approved],
+    exchange: &dyn Exchange,
+    settings: &ExecutionSettings,
+    cycle: u64,
+    mode: Mode,
+) -> Vec<Execution> {
+    let mut out = Vec::new();
+    for (item, approved) in plan.iter().enumerate() {
+        let mut leg = Leg {
+            exchange,
+            settings,
+            cycle,
+            item,
+            mode,
+            entry_landed: false,
+            out: &mut out,
+        };
+        match &approved.intent {
+            Intent::Close {
+                symbol,
+                side,
+                quantity,
+            } => leg.close(symbol, *side, *quantity).await,
+            Intent::Open {
+                symbol,
+                side,
+                leverage,
+                notional_usd,
+                reference_price,
+                stop_loss,
+                take_profit,
+            } => {
+                leg.open(
+                    symbol,
+                    *side,
+                    *leverage,
+                    *notional_usd,
+                    *reference_price,
+                    *stop_loss,
+                    *take_profit,
+                )
+                .await
+            }
+        }
+    }
+    out
+}
+
+struct Leg<'a> {
+    exchange: &'a dyn Exchange,
+    settings: &'a ExecutionSettings,
+    cycle: u64,
+    item: usize,
+    mode: Mode,
+    /// Set once this item's entry order is known to be on the venue.
+    entry_landed: bool,
+    out: &'a mut Vec<Execution>,
+}
+
+impl Leg<'_> {
+    async fn close(&mut self, symbol: &Symbol, side: PositionSide, quantity: Decimal) {
+        let request = self.request(
+            OrderRequest::market(symbol.clone(), closing(side), quantity, "").reduce_only(),
+            side,
+            'c',
+        );
+        if self.send(request, "close").await {
+            // The position's stop and take-profit orders protect nothing now.
+            self.cancel_triggers(symbol).await;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn open(
+        &mut self,
+        symbol: &Symbol,
+        side: PositionSide,
+        leverage: u32,
+        notional: Decimal,
+        price: Decimal,
+        stop_loss: Decimal,
+        take_profit: Decimal,
+    ) {
+        let quantity = quantity_for(notional, price);
+        if quantity <= Decimal::ZERO {
+            self.record_local(
+                symbol,
+                "open",
+                format!("{notional} USDT at {price} rounds to zero quantity"),
+            );
+            return;
+        }
+        let entry = self.request(
+            OrderRequest::market(symbol.clone(), side.opening_side(), quantity, ""),
+            side,
+            'o',
+        );
+        // On resume the entry may already be on the venue; then the setup must not run again
+        // (venues refuse a margin-mode change while a position is open).
+        let landed = self.find(&entry, "open").await;
+        if !landed {
+            let setup = async {
+                self.exchange
+                    .set_margin_mode(symbol, self.settings.margin_mode)
+                    .await?;
+                self.exchange.set_leverage(symbol, leverage).await
+            };
+            // A stale plan sends nothing new, so it needs no setup either.
+            if self.mode != Mode::LookupOnly
+                && let Err(e) = setup.await
+            {
+                self.record_error(symbol, "open", &entry.client_order_id, &e);
+                return;
+            }
+            if !self.place(entry, "open").await {
+                return;
+            }
+        }
+        self.entry_landed = true;
+        for (order_type, trigger, leg, what) in [
+            (OrderType::StopMarket, stop_loss, 's', "stop_loss"),
+            (OrderType::TakeProfitMarket, take_profit, 't', "take_profit"),
+        ] {
+            let request = OrderRequest::trigger(
+                symbol.clone(),
+                order_type,
+                closing(side),
+                quantity,
+                trigger,
+                "",
+            );
+            let request = self.request(request, side, leg);
+            self.send(request, what).await;
+        }
+    }
+
+    /// Fill in the client order id and, in hedge mode, the position side.
+    fn request(&self, mut request: OrderRequest, side: PositionSide, leg: char) -> OrderRequest {
+        request.client_order_id = self.settings.client_id(self.cycle, self.item, leg);
+        if self.settings.position_mode == PositionMode::Hedge {
+            // Hedge mode names the position instead of using reduce-only.
+            request.reduce_only = false;
+            request.position_side = Some(side);
+        }
+        request
+    }
+
+    /// Send (or, when resuming, find) one order; true when the venue has it.
+    async fn send(&mut self, request: OrderRequest, what: &str) -> bool {
+        self.find(&request, what).await || self.place(request, what).await
+    }
+
+    /// When resuming, look the order up by its client id and record it if it landed.
+    async fn find(&mut self, request: &OrderRequest, what: &str) -> bool {
+        if self.mode == Mode::Fresh {
+            return false;
+        }
+        let Ok(Some(order)) = self
+            .exchange
+            .order_status(&request.symbol, &request.client_order_id)
+            .await
+        else {
+            return false;
+        };
+        self.out.push(Execution {
+            symbol: request.symbol.to_string(),
+            what: what.into(),
+            client_order_id: request.client_order_id.clone(),
+            order_id: Some(order.order_id),
+            ok: true,
+            error: None,
+            error_code: None,
+            recovered: true,
+        });
+        true
+    }
+
+    async fn place(&mut self, request: OrderRequest, what: &str) -> bool {
+        if self.mode == Mode::LookupOnly && !(self.entry_landed && request.order_type.is_trigger())
+        {
+            let what = format!("{what} (not sent: the interrupted plan is too old to trade on)");
+            self.record_local(&request.symbol, &what, "skipped".into());
+            return false;
+        }
+        match self.exchange.place_order(&request).await {
+            Ok(order) => {
+                self.out.push(Execution {
+                    symbol: request.symbol.to_string(),
+                    what: what.into(),
+                    client_order_id: request.client_order_id,
+                    order_id: Some(order.order_id),
+                    ok: true,
+                    error: None,
+                    error_code: None,
+                    recovered: false,
+                });
+                true
+            }
+            Err(e) => {
+                self.record_error(&request.symbol, what, &request.client_order_id, &e);
+                false
+            }
+        }
+    }
+
+    async fn cancel_triggers(&mut self, symbol: &Symbol) {
+        let Ok(open) = self.exchange.open_orders(Some(symbol)).await else {
+            return;
+        };
+        for order in open.into_iter().filter(|o| o.order_type.is_trigger()) {
+            if let Err(e) = self
+                .exchange
+                .cancel_order(symbol, &order.client_order_id)
+                .await
+            {
+                self.record_error(symbol, "cancel_trigger", &order.client_order_id, &e);
+            }
+        }
+    }
+
+    fn record_error(&mut self, symbol: &Symbol, what: &str, client_order_id: &str, e: &VenueError) {
+        self.out.push(Execution {
+            symbol: symbol.to_string(),
+            what: what.into(),
+            client_order_id: client_order_id.into(),
+            order_id: None,
+            ok: false,
+            error: Some(e.to_string()),
+            error_code: e.code(),
+            recovered: false,
+        });
+    }
+
+    fn record_local(&mut self, symbol: &Symbol, what: &str, error: String) {
+        self.out.push(Execution {
+            symbol: symbol.to_string(),
+            what: what.into(),
+            client_order_id: String::new(),
+            order_id: None,
+            ok: false,
+            error: Some(error),
+            error_code: None,
+            recovered: false,
+        });
+    }
+}
+
+fn closing(side: PositionSide) -> Side {
+    side.opening_side().opposite()
+}
+
+/// Quantity for a notional, rounded down to a step that keeps each step worth 0.1–10 USDT-ish
+/// at the price: 60,000 → 0.001, 3,000 → 0.01, 150 → 0.1, 0.2 → 1. Rounding down never buys
+/// more than approved. (Real lot sizes come from the venue's symbol filters; until the venues
+/// expose them, this matches Binance's steps for the majors.)
+pub fn quantity_for(notional: Decimal, price: Decimal) -> Decimal {
+    if price <= Decimal::ZERO {
+        return Decimal::ZERO;
+    }
+    let integer_digits = price.trunc().to_string().trim_start_matches('-').len() as u32;
+    let digits = if price < Decimal::ONE {
+        0
+    } else {
+        integer_digits
+    };
+    let dp = digits.saturating_sub(2);
+    (notional / price).round_dp_with_strategy(dp, rust_decimal::RoundingStrategy::ToZero)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn quantities_round_down_to_sensible_steps() {
+        assert_eq!(quantity_for(dec!(300), dec!(60000)), dec!(0.005));
+        assert_eq!(quantity_for(dec!(100), dec!(3000)), dec!(0.03));
+        assert_eq!(quantity_for(dec!(100), dec!(150)), dec!(0.6));
+        assert_eq!(quantity_for(dec!(100), dec!(0.2)), dec!(500));
+        assert_eq!(quantity_for(dec!(10), dec!(60000)), dec!(0));
+    }
+
+    #[test]
+    fn client_ids_are_deterministic_and_fit_binance() {
+        let s = ExecutionSettings::new(
+            "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+            MarginMode::Cross,
+            PositionMode::OneWay,
+        );
+        let id = s.client_id(123_456, 7, 's');
+        assert_eq!(id, "nx1d2e3f4a5bc123456i7s");
+        assert!(id.len() <= 36 && id.chars().all(|c| c.is_ascii_alphanumeric()));
+    }
+}

@@ -1,0 +1,13 @@
+//! One trading cycle (REFERENCE §2), the same code for a live trader and a backtest.
+
+mod execute;
+mod input;
+mod journal;
+mod record;
+mod run;
+
+pub use execute::{ExecutionSettings, Mode, quantity_for};
+pub use input::{CandidateData, CycleInput};
+pub use journal::{Journal, JournalError, MemoryJournal};
+pub use record::{CyclePhase, CycleRecord, Execution, RefusedDecision};
+pub use run::{CycleWorld, SAFE_MODE_AFTER_FAILURES, TraderCycle};

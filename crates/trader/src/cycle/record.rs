@@ -1,0 +1,112 @@
+//! The journal of one cycle (REFERENCE §2): what the decider saw and said, what the guard did
+//! with it, what the venue answered, and the account before and after.
+//!
+//! A record is saved twice: once `planned` (before any order), once `done`. A record found
+//! `planned` after a restart is a cycle that crashed mid-execution; its approved plan is
+//! executed again with every order looked up by client order id first, so nothing is lost
+//! and nothing is sent twice.
+
+use nofxi_domain::trading::{AccountSnapshot, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::decision::Decision;
+use crate::guard::Approved;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CyclePhase {
+    Planned,
+    Done,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CycleRecord {
+    pub trader_id: String,
+    pub cycle_number: u64,
+    pub phase: CyclePhase,
+    pub started_ms: i64,
+    pub finished_ms: Option<i64>,
+    pub decider: String,
+    pub safe_mode: bool,
+    pub system_prompt: Option<String>,
+    pub user_prompt: Option<String>,
+    pub raw_response: Option<String>,
+    pub reasoning: String,
+    pub model_latency_ms: Option<u64>,
+    pub decisions: Vec<Decision>,
+    /// Decisions the answer held that were not valid decisions at all.
+    pub invalid: Vec<String>,
+    pub approved: Vec<Approved>,
+    pub refused: Vec<RefusedDecision>,
+    pub executions: Vec<Execution>,
+    pub account_before: Option<AccountSnapshot>,
+    pub account_after: Option<AccountSnapshot>,
+    pub positions_after: Vec<Position>,
+    /// Why the cycle could not do its work (venue unreachable, model failed), if it could not.
+    pub error: Option<String>,
+    /// Things worth knowing that are not errors (a coin in the strategy nobody lists).
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefusedDecision {
+    pub decision: Decision,
+    pub reason: String,
+}
+
+/// One order the cycle sent (or found already sent, when resuming).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Execution {
+    pub symbol: String,
+    pub what: String,
+    pub client_order_id: String,
+    pub order_id: Option<String>,
+    pub ok: bool,
+    pub error: Option<String>,
+    /// The venue's code for the error (Binance's -2019 …), for diagnosis.
+    pub error_code: Option<i64>,
+    /// True when the order was found already placed on resume rather than sent now.
+    pub recovered: bool,
+}
+
+impl CycleRecord {
+    pub fn new(
+        trader_id: &str,
+        cycle_number: u64,
+        started_ms: i64,
+        decider: String,
+    ) -> CycleRecord {
+        CycleRecord {
+            trader_id: trader_id.to_string(),
+            cycle_number,
+            phase: CyclePhase::Planned,
+            started_ms,
+            finished_ms: None,
+            decider,
+            safe_mode: false,
+            system_prompt: None,
+            user_prompt: None,
+            raw_response: None,
+            reasoning: String::new(),
+            model_latency_ms: None,
+            decisions: Vec::new(),
+            invalid: Vec::new(),
+            approved: Vec::new(),
+            refused: Vec::new(),
+            executions: Vec::new(),
+            account_before: None,
+            account_after: None,
+            positions_after: Vec::new(),
+            error: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The equity this cycle ended with: after execution if it traded, else at its start.
+    pub fn equity(&self) -> Option<rust_decimal::Decimal> {
+        self.account_after
+            .as_ref()
+            .or(self.account_before.as_ref())
+            .map(|a| a.equity)
+    }
+}

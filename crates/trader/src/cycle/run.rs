@@ -1,0 +1,311 @@
+//! The cycle itself: read → candidates → market data → decide → guard → journal the plan →
+//! execute → journal the result. Live traders and backtests both call [`TraderCycle::run`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_venues::{Clock, Exchange, KlineQuery, MarketData, VenueError};
+use rust_decimal::Decimal;
+
+use super::execute::{ExecutionSettings, Mode, execute};
+use super::journal::{Journal, JournalError};
+use super::record::{CyclePhase, CycleRecord, RefusedDecision};
+use super::{CandidateData, CycleInput};
+use crate::decider::Decider;
+use crate::guard::{GuardContext, guard};
+
+/// Model failures in a row before a trader stops opening positions (REFERENCE §2).
+pub const SAFE_MODE_AFTER_FAILURES: u32 = 3;
+
+/// What a trader carries from one cycle to the next.
+#[derive(Debug, Clone)]
+pub struct TraderCycle {
+    pub trader_id: String,
+    pub trader_name: String,
+    pub settings: ExecutionSettings,
+    pub cycle_number: u64,
+    pub failures_in_a_row: u32,
+    pub safe_mode: bool,
+}
+
+/// The world a cycle acts on.
+pub struct CycleWorld<'a> {
+    pub exchange: &'a dyn Exchange,
+    pub market: &'a dyn MarketData,
+    pub clock: &'a dyn Clock,
+    pub journal: &'a dyn Journal,
+}
+
+impl TraderCycle {
+    pub fn new(trader_id: &str, trader_name: &str, settings: ExecutionSettings) -> TraderCycle {
+        TraderCycle {
+            trader_id: trader_id.into(),
+            trader_name: trader_name.into(),
+            settings,
+            cycle_number: 0,
+            failures_in_a_row: 0,
+            safe_mode: false,
+        }
+    }
+
+    /// Continue from the journal: number cycles on from the last one, and if the last one was
+    /// cut off after planning, finish its orders (looked up by client id, never sent twice).
+    /// A plan older than `max_plan_age_ms` sends nothing new: its prices are history.
+    pub async fn resume(
+        &mut self,
+        world: &CycleWorld<'_>,
+        max_plan_age_ms: i64,
+    ) -> Result<Option<CycleRecord>, JournalError> {
+        let Some(mut last) = world.journal.last(&self.trader_id).await? else {
+            return Ok(None);
+        };
+        self.cycle_number = last.cycle_number;
+        self.safe_mode = last.safe_mode;
+        if last.phase == CyclePhase::Done {
+            return Ok(None);
+        }
+        let fresh = world.clock.now_ms() - last.started_ms <= max_plan_age_ms;
+        let mode = if fresh {
+            Mode::Resume
+        } else {
+            Mode::LookupOnly
+        };
+        last.executions = execute(
+            &last.approved,
+            world.exchange,
+            &self.settings,
+            last.cycle_number,
+            mode,
+        )
+        .await;
+        last.notes
+            .push("resumed after an interruption; orders were looked up before sending".into());
+        finish(&mut last, world).await;
+        world.journal.save(&last).await?;
+        Ok(Some(last))
+    }
+
+    pub async fn run(
+        &mut self,
+        strategy: &StrategyConfig,
+        decider: &mut dyn Decider,
+        world: &CycleWorld<'_>,
+    ) -> Result<CycleRecord, JournalError> {
+        self.cycle_number += 1;
+        let now = world.clock.now_ms();
+        let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
+        record.safe_mode = self.safe_mode;
+
+        let (account, positions) = match read_account(world.exchange).await {
+            Ok(read) => read,
+            Err(e) => {
+                return self
+                    .give_up(record, format!("account unreadable: {e}"), world)
+                    .await;
+            }
+        };
+        let symbols = candidates(strategy, &positions, &mut record.notes);
+        let mut candidates_data = Vec::with_capacity(symbols.len());
+        for symbol in symbols {
+            match gather(&symbol, strategy, &*decider, world.market, now).await {
+                Ok(data) => candidates_data.push(data),
+                Err(e) => record
+                    .notes
+                    .push(format!("{symbol}: market data unavailable: {e}")),
+            }
+        }
+        let input = CycleInput {
+            trader_name: self.trader_name.clone(),
+            cycle_number: self.cycle_number,
+            now_ms: now,
+            account: account.clone(),
+            positions: positions.clone(),
+            candidates: candidates_data,
+            strategy: strategy.clone(),
+        };
+        record.account_before = Some(account.clone());
+
+        let output = match decider.decide(&input).await {
+            Ok(output) => {
+                self.failures_in_a_row = 0;
+                output
+            }
+            Err(e) => {
+                self.failures_in_a_row += 1;
+                if self.failures_in_a_row >= SAFE_MODE_AFTER_FAILURES {
+                    self.safe_mode = true;
+                }
+                record.safe_mode = self.safe_mode;
+                return self.give_up(record, e.to_string(), world).await;
+            }
+        };
+        record.system_prompt = output.system_prompt;
+        record.user_prompt = output.user_prompt;
+        record.raw_response = output.raw_response;
+        record.reasoning = output.reasoning;
+        record.model_latency_ms = output.model_latency_ms;
+        record.invalid = output
+            .rejected
+            .iter()
+            .map(|r| r.error.to_string())
+            .collect();
+        record.decisions = output.decisions.clone();
+
+        let prices: BTreeMap<Symbol, Decimal> = input
+            .candidates
+            .iter()
+            .map(|c| (c.symbol.clone(), c.price))
+            .collect();
+        let ctx = GuardContext {
+            risk: &strategy.risk_control,
+            account: &account,
+            positions: &positions,
+            prices: &prices,
+            safe_mode: self.safe_mode,
+        };
+        let plan = guard(output.decisions, &ctx);
+        // A model that answers again leaves safe mode, but this cycle's plan was guarded in it.
+        self.safe_mode = false;
+        record.refused = plan
+            .refused
+            .into_iter()
+            .map(|(decision, why)| RefusedDecision {
+                decision,
+                reason: why.to_string(),
+            })
+            .collect();
+        record.approved = plan.approved;
+
+        if record.approved.is_empty() {
+            record.phase = CyclePhase::Done;
+            record.finished_ms = Some(world.clock.now_ms());
+        } else {
+            world.journal.save(&record).await?;
+            record.executions = execute(
+                &record.approved,
+                world.exchange,
+                &self.settings,
+                self.cycle_number,
+                Mode::Fresh,
+            )
+            .await;
+            finish(&mut record, world).await;
+        }
+        world.journal.save(&record).await?;
+        Ok(record)
+    }
+
+    async fn give_up(
+        &self,
+        mut record: CycleRecord,
+        error: String,
+        world: &CycleWorld<'_>,
+    ) -> Result<CycleRecord, JournalError> {
+        record.error = Some(error);
+        record.phase = CyclePhase::Done;
+        record.finished_ms = Some(world.clock.now_ms());
+        world.journal.save(&record).await?;
+        Ok(record)
+    }
+}
+
+async fn finish(record: &mut CycleRecord, world: &CycleWorld<'_>) {
+    match read_account(world.exchange).await {
+        Ok((account, positions)) => {
+            record.account_after = Some(account);
+            record.positions_after = positions;
+        }
+        Err(e) => record
+            .notes
+            .push(format!("account unreadable after execution: {e}")),
+    }
+    record.phase = CyclePhase::Done;
+    record.finished_ms = Some(world.clock.now_ms());
+}
+
+async fn read_account(
+    exchange: &dyn Exchange,
+) -> Result<
+    (
+        nofxi_domain::trading::AccountSnapshot,
+        Vec<nofxi_domain::trading::Position>,
+    ),
+    VenueError,
+> {
+    Ok((exchange.account().await?, exchange.positions().await?))
+}
+
+/// The strategy's coins minus its exclusions, plus every symbol with an open position (a
+/// position must stay manageable even after its coin leaves the strategy).
+fn candidates(
+    strategy: &StrategyConfig,
+    positions: &[nofxi_domain::trading::Position],
+    notes: &mut Vec<String>,
+) -> Vec<Symbol> {
+    let parse = |raw: &String, notes: &mut Vec<String>| match Symbol::parse(raw) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            notes.push(format!("strategy coin skipped: {e}"));
+            None
+        }
+    };
+    let excluded: BTreeSet<Symbol> = strategy
+        .coin_source
+        .excluded_coins
+        .iter()
+        .filter_map(|c| parse(c, notes))
+        .collect();
+    let mut out: Vec<Symbol> = Vec::new();
+    let listed = strategy
+        .coin_source
+        .static_coins
+        .iter()
+        .filter_map(|c| parse(c, notes));
+    for symbol in listed.chain(positions.iter().map(|p| p.symbol.clone())) {
+        if !out.contains(&symbol)
+            && (!excluded.contains(&symbol) || positions.iter().any(|p| p.symbol == symbol))
+        {
+            out.push(symbol);
+        }
+    }
+    out
+}
+
+/// One candidate's price and the closed candles the decider asked for.
+async fn gather(
+    symbol: &Symbol,
+    strategy: &StrategyConfig,
+    decider: &dyn Decider,
+    market: &dyn MarketData,
+    now: i64,
+) -> Result<CandidateData, VenueError> {
+    let price = market.ticker(symbol).await?.mark;
+    let mut series = Vec::new();
+    for request in decider.series_wanted(symbol, strategy) {
+        let query = KlineQuery {
+            start_ms: request.start_ms,
+            end_ms: None,
+            // One more than asked: the newest candle is usually still forming and is dropped.
+            limit: (request.count + 1).min(KlineQuery::MAX_LIMIT),
+        };
+        let mut candles: Vec<Candle> = market.klines(symbol, request.interval, query).await?;
+        let step = request.interval.millis();
+        candles.retain(|c| c.open_time_ms + step <= now);
+        if request.start_ms.is_none() && candles.len() > request.count {
+            candles.drain(..candles.len() - request.count);
+        }
+        series.push((request.interval, candles));
+    }
+    let funding = if strategy.indicators.enable_funding_rate && decider.wants_funding() {
+        market.funding_rate(symbol).await.ok().flatten()
+    } else {
+        None
+    };
+    Ok(CandidateData {
+        symbol: symbol.clone(),
+        price,
+        series,
+        funding,
+    })
+}

@@ -1,0 +1,245 @@
+//! The `builtin` decider: an EMA cross with ATR stops on the strategy's primary timeframe.
+//!
+//! It keeps one [`EmaCross`] per symbol and feeds it only candles it has not seen, so a live
+//! cycle costs a few float operations and a backtest can replay millions of candles. It acts
+//! only when the cross happens on the newest closed candle: after a restart or a gap it rebuilds
+//! its state from the window but does not trade on a cross that is already history.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use nofxi_domain::Interval;
+use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_domain::trading::{Position, PositionSide};
+use rust_decimal::Decimal;
+use rust_decimal::prelude::FromPrimitive;
+
+use super::ema_cross::{Cross, EmaCross, EmaCrossParams, Signal};
+use super::{Decider, DeciderError, DeciderOutput, SeriesRequest};
+use crate::cycle::{CandidateData, CycleInput};
+use crate::decision::{Decision, DecisionAction};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuiltinParams {
+    pub signal: EmaCrossParams,
+    /// Leverage asked for; the guard still clamps it to the strategy's limit.
+    pub leverage: u32,
+    /// Position value as a share of equity (0.5 = half the equity, before leverage).
+    pub equity_fraction: Decimal,
+}
+
+impl Default for BuiltinParams {
+    fn default() -> Self {
+        BuiltinParams {
+            signal: EmaCrossParams::default(),
+            leverage: 3,
+            equity_fraction: Decimal::new(5, 1),
+        }
+    }
+}
+
+struct SymbolState {
+    cross: EmaCross,
+    interval: Interval,
+    last_open_ms: i64,
+}
+
+impl SymbolState {
+    fn new(params: EmaCrossParams, interval: Interval) -> SymbolState {
+        SymbolState {
+            cross: EmaCross::new(params),
+            interval,
+            last_open_ms: i64::MIN,
+        }
+    }
+}
+
+/// Most candles read after the last one seen; a longer gap rebuilds from a fresh window.
+const MAX_SINCE: usize = 1000;
+
+pub struct BuiltinDecider {
+    params: BuiltinParams,
+    states: HashMap<Symbol, SymbolState>,
+}
+
+impl BuiltinDecider {
+    pub fn new(params: BuiltinParams) -> BuiltinDecider {
+        BuiltinDecider {
+            params,
+            states: HashMap::new(),
+        }
+    }
+
+    /// Candles needed before the slowest indicator gives a value, with room for the first cross.
+    fn warm_up(&self) -> usize {
+        let s = self.params.signal;
+        s.slow.max(s.atr_period + 1) * 3
+    }
+
+    /// Feed the unseen candles; the signal of the newest one, if it crossed on it.
+    fn advance(
+        &mut self,
+        symbol: &Symbol,
+        interval: Interval,
+        candles: &[Candle],
+    ) -> Option<Signal> {
+        let newest = candles.last()?.open_time_ms;
+        let params = self.params.signal;
+        let state = self
+            .states
+            .entry(symbol.clone())
+            .or_insert_with(|| SymbolState::new(params, interval));
+        let first_new = candles.partition_point(|c| c.open_time_ms <= state.last_open_ms);
+        // The window must overlap what we saw, or candles were missed in between.
+        let continues = state.interval == interval && state.cross.is_warm() && first_new > 0;
+        if !continues {
+            // Rebuild from the window. A cross inside it is history: do not trade on it.
+            *state = SymbolState::new(params, interval);
+            for c in candles {
+                state
+                    .cross
+                    .on_candle(c.high_f64(), c.low_f64(), c.close_f64());
+            }
+            state.last_open_ms = newest;
+            return None;
+        }
+        let mut signal = None;
+        for c in &candles[first_new..] {
+            signal = state
+                .cross
+                .on_candle(c.high_f64(), c.low_f64(), c.close_f64());
+        }
+        state.last_open_ms = newest;
+        signal
+    }
+
+    fn decisions_for(
+        &self,
+        candidate: &CandidateData,
+        signal: Signal,
+        input: &CycleInput,
+    ) -> Vec<Decision> {
+        let held = |side| {
+            input
+                .positions
+                .iter()
+                .any(|p: &Position| p.symbol == candidate.symbol && p.side == side)
+        };
+        let (close, open, close_side) = match signal.cross {
+            Cross::Up => (
+                DecisionAction::CloseShort,
+                DecisionAction::OpenLong,
+                PositionSide::Short,
+            ),
+            Cross::Down => (
+                DecisionAction::CloseLong,
+                DecisionAction::OpenShort,
+                PositionSide::Long,
+            ),
+        };
+        let why = format!(
+            "EMA{}/{} crossed {} at {}",
+            self.params.signal.fast,
+            self.params.signal.slow,
+            if signal.cross == Cross::Up {
+                "up"
+            } else {
+                "down"
+            },
+            signal.price
+        );
+        let base = Decision {
+            symbol: candidate.symbol.to_string(),
+            action: close,
+            leverage: None,
+            position_size_usd: None,
+            stop_loss: None,
+            take_profit: None,
+            confidence: None,
+            risk_usd: None,
+            reasoning: why,
+        };
+        let mut out = Vec::with_capacity(2);
+        if held(close_side) {
+            out.push(base.clone());
+        }
+        let (Some(stop_loss), Some(take_profit)) =
+            (price(signal.stop_loss), price(signal.take_profit))
+        else {
+            return out;
+        };
+        let size = (input.account.equity * self.params.equity_fraction).round_dp(2);
+        out.push(Decision {
+            action: open,
+            leverage: Some(self.params.leverage),
+            position_size_usd: Some(size),
+            stop_loss: Some(stop_loss),
+            take_profit: Some(take_profit),
+            // A rule either fires or not; the strategy's confidence floor is for models.
+            confidence: Some(100),
+            ..base
+        });
+        out
+    }
+}
+
+fn price(x: f64) -> Option<Decimal> {
+    Decimal::from_f64(x)
+        .map(|d| d.round_dp(8))
+        .filter(|d| *d > Decimal::ZERO)
+}
+
+#[async_trait]
+impl Decider for BuiltinDecider {
+    fn name(&self) -> String {
+        "builtin".into()
+    }
+
+    fn series_wanted(&self, symbol: &Symbol, strategy: &StrategyConfig) -> Vec<SeriesRequest> {
+        let interval = strategy.indicators.klines.primary_timeframe;
+        let seen = self
+            .states
+            .get(symbol)
+            .filter(|s| s.interval == interval && s.cross.is_warm());
+        let request = match seen {
+            // Warm: everything from the last candle seen on (it comes back as the overlap).
+            Some(state) => SeriesRequest {
+                interval,
+                count: MAX_SINCE,
+                start_ms: Some(state.last_open_ms),
+            },
+            None => SeriesRequest {
+                interval,
+                count: self.warm_up(),
+                start_ms: None,
+            },
+        };
+        vec![request]
+    }
+
+    async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError> {
+        let interval = input.strategy.indicators.klines.primary_timeframe;
+        let mut output = DeciderOutput::default();
+        for candidate in &input.candidates {
+            if let Some(signal) =
+                self.advance(&candidate.symbol, interval, candidate.series(interval))
+            {
+                output
+                    .decisions
+                    .extend(self.decisions_for(candidate, signal, input));
+            }
+        }
+        output.reasoning = if output.decisions.is_empty() {
+            "no EMA cross on the latest closed candle".into()
+        } else {
+            output
+                .decisions
+                .iter()
+                .map(|d| format!("{}: {}", d.symbol, d.reasoning))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        Ok(output)
+    }
+}

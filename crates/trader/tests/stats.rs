@@ -1,0 +1,127 @@
+//! Stats by hand-computed cases.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
+use nofxi_domain::market::Symbol;
+use nofxi_domain::trading::{Fill, Side};
+use nofxi_trader::stats::{compute, max_drawdown_pct, trades_from_fills};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+fn fill(order: &str, side: Side, qty: Decimal, price: Decimal, fee: Decimal, pnl: Decimal) -> Fill {
+    Fill {
+        trade_id: format!("{order}-f"),
+        order_id: order.into(),
+        client_order_id: order.into(),
+        symbol: Symbol::parse("BTCUSDT").unwrap(),
+        side,
+        price,
+        quantity: qty,
+        fee,
+        fee_asset: "USDT".into(),
+        realized_pnl: pnl,
+        is_maker: false,
+        time_ms: 0,
+    }
+}
+
+#[test]
+fn a_round_trip_nets_both_fees() {
+    // Buy 0.01 @ 60,000 (fee 0.30), sell 0.01 @ 61,000 (fee 0.305, realized +10).
+    let fills = [
+        fill(
+            "o1",
+            Side::Buy,
+            dec!(0.01),
+            dec!(60000),
+            dec!(0.30),
+            dec!(0),
+        ),
+        fill(
+            "o2",
+            Side::Sell,
+            dec!(0.01),
+            dec!(61000),
+            dec!(0.305),
+            dec!(10),
+        ),
+    ];
+    assert_eq!(trades_from_fills(&fills), [dec!(9.395)]);
+}
+
+#[test]
+fn partial_closes_share_the_entry_fee_and_shorts_count_too() {
+    let fills = [
+        fill(
+            "o1",
+            Side::Buy,
+            dec!(0.02),
+            dec!(60000),
+            dec!(0.60),
+            dec!(0),
+        ),
+        fill(
+            "o2",
+            Side::Sell,
+            dec!(0.01),
+            dec!(59000),
+            dec!(0.295),
+            dec!(-10),
+        ),
+        fill(
+            "o3",
+            Side::Sell,
+            dec!(0.01),
+            dec!(62000),
+            dec!(0.31),
+            dec!(20),
+        ),
+        // A short: sell opens, buy closes.
+        fill(
+            "o4",
+            Side::Sell,
+            dec!(0.01),
+            dec!(62000),
+            dec!(0.31),
+            dec!(0),
+        ),
+        fill(
+            "o5",
+            Side::Buy,
+            dec!(0.01),
+            dec!(61000),
+            dec!(0.305),
+            dec!(10),
+        ),
+    ];
+    assert_eq!(
+        trades_from_fills(&fills),
+        [dec!(-10.595), dec!(19.39), dec!(9.385)]
+    );
+}
+
+#[test]
+fn stats_follow_their_definitions() {
+    let trades = [dec!(30), dec!(-10), dec!(20), dec!(-20)];
+    let equity = [dec!(1000), dec!(1030), dec!(1020), dec!(1040), dec!(1020)];
+    let s = compute(&trades, dec!(4.5), &equity, 365.0);
+    assert_eq!(s.total_trades, 4);
+    assert_eq!(s.win_rate, Some(dec!(0.5)));
+    assert_eq!(s.profit_factor, Some(dec!(1.6667)));
+    assert_eq!(s.avg_win, Some(dec!(25)));
+    assert_eq!(s.avg_loss, Some(dec!(-15)));
+    assert_eq!(s.total_pnl, dec!(20));
+    assert_eq!(s.total_fee, dec!(4.5));
+    // Peak 1,040 → 1,020: 1.9231 %.
+    assert_eq!(s.max_drawdown_pct, dec!(1.9231));
+    assert!(s.sharpe_ratio.unwrap() > 0.0);
+}
+
+#[test]
+fn no_trades_no_ratios() {
+    let s = compute(&[], Decimal::ZERO, &[dec!(1000)], 365.0);
+    assert_eq!(s.win_rate, None);
+    assert_eq!(s.profit_factor, None);
+    assert_eq!(s.sharpe_ratio, None);
+    assert_eq!(max_drawdown_pct(&[]), Decimal::ZERO);
+}
