@@ -59,3 +59,22 @@ both!(
     state_documents_upsert_per_user,
     users_cannot_touch_each_other,
 );
+
+/// Servers share one store across tasks: the handle must be `Send + Sync` and its futures
+/// `Send`, or `tokio::spawn` would not compile here.
+#[tokio::test]
+async fn store_can_be_shared_across_tasks() {
+    let ts = nofxi_store::test_support::sqlite_store().await.unwrap();
+    let store = std::sync::Arc::new(ts.store);
+    let task = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .put_state("a", "paper", "acct", &serde_json::json!({"cash": "10"}))
+                .await
+        })
+    };
+    task.await.unwrap().unwrap();
+    let value = store.get_state("a", "paper", "acct").await.unwrap();
+    assert_eq!(value, Some(serde_json::json!({"cash": "10"})));
+}
