@@ -7,6 +7,7 @@
 
 mod suite;
 
+use suite::engine::*;
 use suite::isolation::*;
 use suite::secrets::*;
 use suite::traders::*;
@@ -58,6 +59,8 @@ both!(
     wrong_key_is_a_clear_error,
     state_documents_upsert_per_user,
     users_cannot_touch_each_other,
+    cycles_replace_page_and_chart_per_user,
+    leases_have_one_owner_until_they_expire,
 );
 
 /// Servers share one store across tasks: the handle must be `Send + Sync` and its futures

@@ -2,6 +2,7 @@
 //! backends.
 
 pub mod common;
+pub mod engine;
 pub mod isolation;
 pub mod secrets;
 pub mod traders;

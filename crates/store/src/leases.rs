@@ -1,0 +1,120 @@
+//! Trader leases: how several `nofxi` processes on one database share the running traders.
+//!
+//! A process runs a trader only while it holds the trader's lease. It takes a lease that is
+//! free, expired or already its own, in one conditional upsert (no read-then-write race), and
+//! renews it with every heartbeat. A process that dies stops renewing; once `expires_at`
+//! passes, another process takes the trader over. `generation` grows with each change of owner.
+//!
+//! These calls are the engine's, not a user's: a lease names the user it belongs to, but the
+//! engine asks about every running trader of every user.
+
+use sqlx::Row;
+
+use crate::Store;
+use crate::error::{DbContext, StoreError};
+
+/// A lease as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub trader_id: String,
+    pub user_id: String,
+    pub owner: String,
+    pub generation: i64,
+    pub heartbeat_at: i64,
+    pub expires_at: i64,
+}
+
+/// A running trader somewhere in the database, whoever runs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningTrader {
+    pub user_id: String,
+    pub trader_id: String,
+}
+
+impl Store {
+    /// Take or renew the lease of `trader_id` for `owner` until `now + ttl_ms`. `Some(lease)`
+    /// when `owner` holds it afterwards, `None` when another live owner does.
+    pub async fn acquire_lease(
+        &self,
+        user: &str,
+        trader_id: &str,
+        owner: &str,
+        ttl_ms: i64,
+    ) -> Result<Option<Lease>, StoreError> {
+        let now = self.clock.now_ms();
+        sqlx::query(
+            "INSERT INTO trader_leases (trader_id, user_id, owner, generation, heartbeat_at, expires_at) \
+             VALUES ($1, $2, $3, 1, $4, $5) \
+             ON CONFLICT (trader_id) DO UPDATE SET \
+               generation = CASE WHEN trader_leases.owner = excluded.owner \
+                 THEN trader_leases.generation ELSE trader_leases.generation + 1 END, \
+               owner = excluded.owner, heartbeat_at = excluded.heartbeat_at, \
+               expires_at = excluded.expires_at \
+             WHERE trader_leases.owner = excluded.owner OR trader_leases.expires_at < $4",
+        )
+        .bind(trader_id)
+        .bind(user)
+        .bind(owner)
+        .bind(now)
+        .bind(now + ttl_ms)
+        .execute(&self.pool)
+        .await
+        .ctx("taking a trader lease")?;
+        Ok(self
+            .lease(trader_id)
+            .await?
+            .filter(|lease| lease.owner == owner && lease.expires_at > now))
+    }
+
+    /// Give a lease up (a trader stopped, a process shutting down cleanly), so another process
+    /// need not wait for it to expire.
+    pub async fn release_lease(&self, trader_id: &str, owner: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM trader_leases WHERE trader_id = $1 AND owner = $2")
+            .bind(trader_id)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .ctx("releasing a trader lease")?;
+        Ok(())
+    }
+
+    pub async fn lease(&self, trader_id: &str) -> Result<Option<Lease>, StoreError> {
+        let row = sqlx::query(
+            "SELECT trader_id, user_id, owner, generation, heartbeat_at, expires_at \
+             FROM trader_leases WHERE trader_id = $1",
+        )
+        .bind(trader_id)
+        .fetch_optional(&self.pool)
+        .await
+        .ctx("reading a trader lease")?;
+        row.map(|row| {
+            Ok(Lease {
+                trader_id: row.try_get("trader_id").ctx("reading a trader lease")?,
+                user_id: row.try_get("user_id").ctx("reading a trader lease")?,
+                owner: row.try_get("owner").ctx("reading a trader lease")?,
+                generation: row.try_get("generation").ctx("reading a trader lease")?,
+                heartbeat_at: row.try_get("heartbeat_at").ctx("reading a trader lease")?,
+                expires_at: row.try_get("expires_at").ctx("reading a trader lease")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Every trader marked running and not deleted, of every user: what the engine must run.
+    pub async fn running_traders(&self) -> Result<Vec<RunningTrader>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT user_id, id FROM traders WHERE is_running = 1 AND deleted_at IS NULL ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .ctx("listing running traders")?;
+        rows.iter()
+            .map(|row| {
+                Ok(RunningTrader {
+                    user_id: row.try_get("user_id").ctx("listing running traders")?,
+                    trader_id: row.try_get("id").ctx("listing running traders")?,
+                })
+            })
+            .collect()
+    }
+}
