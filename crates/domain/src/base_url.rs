@@ -87,4 +87,15 @@ mod tests {
             );
         }
     }
+
+    proptest::proptest! {
+        /// User input never panics, and anything accepted really is https or loopback http.
+        #[test]
+        fn any_text_gets_a_verdict_without_panicking(url in "\\PC{0,60}") {
+            if check_base_url(&url).is_none() {
+                let lower = url.trim().to_ascii_lowercase();
+                proptest::prop_assert!(lower.starts_with("https://") || lower.starts_with("http://"));
+            }
+        }
+    }
 }

@@ -268,4 +268,22 @@ mod tests {
         assert_eq!(v.has.get("has_secret_key"), Some(&false));
         assert!(!v.credentials_complete);
     }
+
+    proptest::proptest! {
+        /// Arbitrary type names, account names and credential values never panic.
+        #[test]
+        fn validation_never_panics(t in "\\PC{0,12}", name in "\\PC{0,80}", v in "\\PC{0,8}") {
+            let s = ExchangeSpec {
+                exchange_type: t,
+                account_name: name,
+                enabled: true,
+                testnet: false,
+            }
+            .normalized();
+            let given = Credentials::new()
+                .with(CredentialField::ApiKeyIndex, v.clone())
+                .with(CredentialField::ApiKey, v);
+            let _ = s.validate(&given, &BTreeSet::new());
+        }
+    }
 }

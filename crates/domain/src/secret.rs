@@ -1,6 +1,6 @@
 //! A credential held in memory: readable on purpose, never printable by accident.
 //!
-//! `Debug` and `Display` show a fixed placeholder, serde refuses to serialize it, and the bytes
+//! `Debug` and `Display` show a fixed placeholder, it has no `Serialize` impl, and the bytes
 //! are zeroed when the value is dropped. The only way to the content is [`Secret::expose`],
 //! which code that signs a request or calls a model uses and nothing else should.
 //! [`Secret::mask`] gives the form a user may see to recognise a key (`sk-…a1b2`).

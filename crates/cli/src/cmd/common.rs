@@ -23,6 +23,9 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output> {
 }
 
 pub async fn open_store(global: &GlobalArgs) -> Result<Store> {
+    if global.user.trim().is_empty() {
+        bail!("`--user` cannot be empty: give the name of the user whose resources to use");
+    }
     let home = global.home_dir()?;
     Ok(Store::open(&home).await?)
 }
