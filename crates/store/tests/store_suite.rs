@@ -81,3 +81,24 @@ async fn store_can_be_shared_across_tasks() {
     let value = store.get_state("a", "paper", "acct").await.unwrap();
     assert_eq!(value, Some(serde_json::json!({"cash": "10"})));
 }
+
+/// The SQLite file is in WAL mode (readers never block the writer) and owner-only.
+#[tokio::test]
+async fn sqlite_is_wal_and_private() {
+    use sqlx::Row;
+    let ts = nofxi_store::test_support::sqlite_store().await.unwrap();
+    let mode: String = sqlx::query("PRAGMA journal_mode")
+        .fetch_one(ts.raw_pool())
+        .await
+        .unwrap()
+        .try_get(0)
+        .unwrap();
+    assert_eq!(mode.to_lowercase(), "wal");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let path = ts.home().join(nofxi_store::SQLITE_FILE_NAME);
+        let mode = std::fs::metadata(path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
