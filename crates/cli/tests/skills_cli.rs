@@ -1,5 +1,6 @@
 //! `nofxi skills …` end to end: lint passes on the built-ins and fails with file:line:column on
 //! every broken fixture; list, show and export work on a fresh home.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use std::path::Path;
 use std::process::Command;
@@ -39,10 +40,7 @@ fn lint_passes_on_builtins_and_fails_on_each_broken_fixture() {
         assert_eq!(code, 1, "{name}: {err}");
         let prefix = format!("{name}/SKILL.md:");
         let re = regex_lite(&prefix);
-        assert!(
-            err.lines().any(|l| re(l)),
-            "{name}: no file:line:col in {err}"
-        );
+        assert!(err.lines().any(&re), "{name}: no file:line:col in {err}");
     }
 }
 

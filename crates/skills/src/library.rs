@@ -98,12 +98,20 @@ impl Library {
         let diagnostics: Vec<Diagnostic> = lib
             .cross_check()
             .into_iter()
-            .filter(|d| lib.skills.iter().any(|s| ids.contains(&s.id) && s.source.path == d.file))
+            .filter(|d| {
+                lib.skills
+                    .iter()
+                    .any(|s| ids.contains(&s.id) && s.source.path == d.file)
+            })
             .collect();
         if !diagnostics.is_empty() {
             return Err(LoadError { diagnostics });
         }
-        let skills = lib.skills.into_iter().filter(|s| ids.contains(&s.id)).collect();
+        let skills = lib
+            .skills
+            .into_iter()
+            .filter(|s| ids.contains(&s.id))
+            .collect();
         Ok((skills, shadowed))
     }
 

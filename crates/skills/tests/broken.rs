@@ -1,5 +1,6 @@
 //! One broken fixture per error class: each fails with the right kind at the right
 //! file:line:column, and the message says what was expected.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,7 @@
 //! The built-in library: it lints clean, it has every action the product needs with the
 //! confirmation rules of seed 000, enough examples in both languages, and its data agrees
 //! with the domain crate (credential table, scan-interval range, providers).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use std::collections::BTreeSet;
 

@@ -1,5 +1,6 @@
 //! Exports of the built-in library: golden snapshots (reviewed like code), and shape checks
 //! against the providers' published examples in `tests/fixtures/providers/`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,5 +1,6 @@
 //! Arbitrary input never panics: random bytes, and real skill files with random edits
 //! (deleted, duplicated or swapped lines; inserted characters; truncation).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use proptest::prelude::*;
 
@@ -66,7 +67,11 @@ fn apply(source: &str, edits: &[Edit]) -> String {
             Edit::SwapLines(a, b) => lines.swap(a % n, b % n),
             Edit::Insert(i, s) => {
                 let line = &mut lines[i % n];
-                let at = line.char_indices().map(|(k, _)| k).nth(i % (line.chars().count() + 1)).unwrap_or(line.len());
+                let at = line
+                    .char_indices()
+                    .map(|(k, _)| k)
+                    .nth(i % (line.chars().count() + 1))
+                    .unwrap_or(line.len());
                 line.insert_str(at, s);
             }
             Edit::Truncate(i) => lines.truncate(i % n),

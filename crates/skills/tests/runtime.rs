@@ -2,6 +2,7 @@
 //! Retry-After is honoured, backoff grows with jitter inside its bounds, non-retryable codes
 //! are never retried, bad arguments and uncovered symbols never reach the server, and rate
 //! limits make the caller wait — all in simulated time.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use std::future::Future;
 use std::pin::Pin;

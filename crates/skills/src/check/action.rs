@@ -119,14 +119,14 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
                 ),
             ));
         }
-        if let (Some(a), Some(b)) = (slot.min, slot.max) {
-            if a > b {
-                out.push(loc.diag(
-                    &format!("{sp}.min"),
-                    DiagnosticKind::InvalidValue,
-                    format!("slot `{}`: min {a} is greater than max {b}", slot.name),
-                ));
-            }
+        if let (Some(a), Some(b)) = (slot.min, slot.max)
+            && a > b
+        {
+            out.push(loc.diag(
+                &format!("{sp}.min"),
+                DiagnosticKind::InvalidValue,
+                format!("slot `{}`: min {a} is greater than max {b}", slot.name),
+            ));
         }
         if slot.clamp && slot.min.is_none() && slot.max.is_none() {
             out.push(loc.diag(
@@ -171,17 +171,17 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         if let Some(d) = &slot.description {
             text(loc, &format!("{sp}.description"), d, out);
         }
-        if let Some(default) = slot.default.clone() {
-            if let Err(e) = slot.check_value(&default) {
-                out.push(loc.diag(
-                    &format!("{sp}.default"),
-                    DiagnosticKind::InvalidValue,
-                    format!(
-                        "default of slot `{}` breaks its own rules: {}",
-                        slot.name, e.message.en
-                    ),
-                ));
-            }
+        if let Some(default) = slot.default.clone()
+            && let Err(e) = slot.check_value(&default)
+        {
+            out.push(loc.diag(
+                &format!("{sp}.default"),
+                DiagnosticKind::InvalidValue,
+                format!(
+                    "default of slot `{}` breaks its own rules: {}",
+                    slot.name, e.message.en
+                ),
+            ));
         }
     }
 

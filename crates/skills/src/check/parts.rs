@@ -73,14 +73,14 @@ pub(super) fn functions(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnost
         // Our own messages compile `pattern` with the regex crate; it must accept it too.
         if let Some(props) = f.parameters.get("properties").and_then(Value::as_object) {
             for (name, prop) in props {
-                if let Some(p) = prop.get("pattern").and_then(Value::as_str) {
-                    if let Err(e) = regex::Regex::new(p) {
-                        out.push(loc.diag(
-                            &format!("{pp}.properties.{name}.pattern"),
-                            DiagnosticKind::InvalidPattern,
-                            format!("pattern `{p}` does not compile: {e}"),
-                        ));
-                    }
+                if let Some(p) = prop.get("pattern").and_then(Value::as_str)
+                    && let Err(e) = regex::Regex::new(p)
+                {
+                    out.push(loc.diag(
+                        &format!("{pp}.properties.{name}.pattern"),
+                        DiagnosticKind::InvalidPattern,
+                        format!("pattern `{p}` does not compile: {e}"),
+                    ));
                 }
             }
         }

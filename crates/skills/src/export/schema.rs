@@ -90,19 +90,19 @@ fn describe(slot: &Slot, lang: Lang) -> String {
             format!("Name or id of an existing {kind}")
         });
     }
-    if let Some(c) = &slot.required_when {
-        if let Some(values) = &c.one_of {
-            let values = values
-                .iter()
-                .map(crate::validate::show)
-                .collect::<Vec<_>>()
-                .join(", ");
-            parts.push(if zh {
-                format!("当 {} 为 {values} 之一时必填", c.slot)
-            } else {
-                format!("Required when {} is one of {values}", c.slot)
-            });
-        }
+    if let Some(c) = &slot.required_when
+        && let Some(values) = &c.one_of
+    {
+        let values = values
+            .iter()
+            .map(crate::validate::show)
+            .collect::<Vec<_>>()
+            .join(", ");
+        parts.push(if zh {
+            format!("当 {} 为 {values} 之一时必填", c.slot)
+        } else {
+            format!("Required when {} is one of {values}", c.slot)
+        });
     }
     if slot.clamp {
         parts.push(if zh {

@@ -41,5 +41,5 @@ pub fn parse_envelope(body: &str, retry_after: Option<&str>) -> Result<Value, Ca
 /// we speak to; they yield None and the backoff applies instead.
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let secs: f64 = value.trim().parse().ok()?;
-    (secs.is_finite() && secs >= 0.0 && secs < 86_400.0).then(|| Duration::from_secs_f64(secs))
+    (secs.is_finite() && (0.0..86_400.0).contains(&secs)).then(|| Duration::from_secs_f64(secs))
 }

@@ -93,27 +93,27 @@ fn check_property(name: &str, prop: &Value, value: &Value) -> Result<(), ArgErro
             return Err(ArgError::wrong_type(name, value, ty));
         }
     }
-    if let Some(options) = prop.get("enum").and_then(Value::as_array) {
-        if !options.contains(value) {
-            return Err(ArgError::not_allowed(
-                name,
-                value,
-                options.iter().map(show).collect(),
-            ));
-        }
+    if let Some(options) = prop.get("enum").and_then(Value::as_array)
+        && !options.contains(value)
+    {
+        return Err(ArgError::not_allowed(
+            name,
+            value,
+            options.iter().map(show).collect(),
+        ));
     }
     if let (Some(pattern), Some(s)) = (prop.get("pattern").and_then(Value::as_str), value.as_str())
     {
         // An uncompilable pattern was rejected when the skill loaded; treat it as no pattern.
-        if let Ok(re) = Regex::new(pattern) {
-            if !re.is_match(s) {
-                let hint = prop
-                    .get("examples")
-                    .and_then(Value::as_array)
-                    .and_then(|e| e.first())
-                    .map(show);
-                return Err(ArgError::pattern(name, s, pattern, hint.as_deref()));
-            }
+        if let Ok(re) = Regex::new(pattern)
+            && !re.is_match(s)
+        {
+            let hint = prop
+                .get("examples")
+                .and_then(Value::as_array)
+                .and_then(|e| e.first())
+                .map(show);
+            return Err(ArgError::pattern(name, s, pattern, hint.as_deref()));
         }
     }
     if let Some(n) = value.as_f64() {

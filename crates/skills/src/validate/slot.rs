@@ -108,11 +108,11 @@ impl Slot {
             }
             SlotType::Integer | SlotType::Decimal => return self.check_number(value),
         };
-        if let (Some(re), Value::String(s)) = (self.compiled_pattern(), &normalized) {
-            if !re.is_match(s) {
-                let hint = self.default.as_ref().map(show);
-                return Err(ArgError::pattern(name, s, re.as_str(), hint.as_deref()));
-            }
+        if let (Some(re), Value::String(s)) = (self.compiled_pattern(), &normalized)
+            && !re.is_match(s)
+        {
+            let hint = self.default.as_ref().map(show);
+            return Err(ArgError::pattern(name, s, re.as_str(), hint.as_deref()));
         }
         Ok((normalized, None))
     }
@@ -233,7 +233,7 @@ impl Action {
             }
         }
         for slot in self.missing_slots(&out.args) {
-            if !slots.get(&slot.name).is_some_and(|v| !v.is_null()) {
+            if slots.get(&slot.name).is_none_or(|v| v.is_null()) {
                 errors.push(ArgError::missing(&slot.name));
             }
         }
