@@ -192,6 +192,19 @@ impl Store {
                     .execute(&mut *tx)
                     .await
                     .ctx("purging expired credentials")?;
+                if kind == ResourceKind::Trader {
+                    // The engine's journal and lease die with the trader.
+                    for engine_table in ["trader_cycles", "trader_leases"] {
+                        sqlx::query(AssertSqlSafe(format!(
+                            "DELETE FROM {engine_table} WHERE user_id = $1 AND trader_id = $2"
+                        )))
+                        .bind(&user)
+                        .bind(&id)
+                        .execute(&mut *tx)
+                        .await
+                        .ctx("purging an expired trader's journal")?;
+                    }
+                }
                 sqlx::query(AssertSqlSafe(format!(
                     "DELETE FROM {} WHERE user_id = $1 AND id = $2",
                     table(kind)

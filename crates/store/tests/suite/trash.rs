@@ -100,3 +100,43 @@ pub async fn restore_refuses_a_taken_name(ts: TestStore, _clock: Arc<ManualClock
         .unwrap_err();
     assert_eq!(fields(&err), vec!["account_name"]);
 }
+
+pub async fn purged_trader_takes_its_journal_along(ts: TestStore, clock: Arc<ManualClock>) {
+    let a = cli("a");
+    let builtin = ModelSpec {
+        provider: "builtin".into(),
+        ..deepseek("rules")
+    };
+    ts.create_model(&a, builtin, None).await.unwrap();
+    let paper = ExchangeSpec {
+        exchange_type: "paper".into(),
+        ..binance("paper")
+    };
+    ts.create_exchange(&a, paper, Credentials::new())
+        .await
+        .unwrap();
+    ts.create_strategy(&a, StrategySpec::new("s"))
+        .await
+        .unwrap();
+    let (t, _) = ts
+        .create_trader(
+            &a,
+            TraderSpec::new("bot", "rules", "paper", "s", Decimal::from(100)),
+        )
+        .await
+        .unwrap();
+    let row = nofxi_store::CycleRow {
+        trader_id: t.id.clone(),
+        cycle_number: 1,
+        phase: "done".into(),
+        started_at: 0,
+        equity: Some(Decimal::from(100)),
+        record: serde_json::json!({}),
+    };
+    ts.save_cycle("a", &row).await.unwrap();
+    ts.delete(&a, ResourceKind::Trader, "bot").await.unwrap();
+    assert_eq!(ts.cycles("a", &t.id, 10, None).await.unwrap().len(), 1);
+    clock.advance_ms(31 * DAY);
+    assert_eq!(ts.purge_expired_trash().await.unwrap(), 1);
+    assert!(ts.cycles("a", &t.id, 10, None).await.unwrap().is_empty());
+}
