@@ -197,7 +197,13 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
                     detail: format!("expected wal, the database reports {mode}"),
                 });
             }
-            SQLITE_MIGRATIONS.run(&pool).await?;
+            // SQLite has no migration lock: two processes opening a fresh file at once can
+            // both try the first migration, and the loser sees "table already exists". By
+            // then the winner has committed, so one retry finds everything applied.
+            if SQLITE_MIGRATIONS.run(&pool).await.is_err() {
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                SQLITE_MIGRATIONS.run(&pool).await?;
+            }
             Ok((pool, Backend::Sqlite))
         }
         Database::Postgres(url) => {
