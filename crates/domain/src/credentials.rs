@@ -55,6 +55,22 @@ impl CredentialField {
     }
 }
 
+impl CredentialField {
+    /// Whether a partial mask (`…a1b2`) may be shown. Identifiers (API key, addresses) help a
+    /// user tell accounts apart; signing material (secrets, passphrases, private keys) shows
+    /// only that it is set, since even a few characters of it narrow a search.
+    pub fn shows_partial_mask(self) -> bool {
+        matches!(
+            self,
+            CredentialField::ApiKey
+                | CredentialField::WalletAddr
+                | CredentialField::User
+                | CredentialField::Signer
+                | CredentialField::ApiKeyIndex
+        )
+    }
+}
+
 impl fmt::Display for CredentialField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

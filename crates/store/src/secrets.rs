@@ -2,12 +2,25 @@
 
 use std::collections::BTreeMap;
 
-use nofxi_domain::{ResourceKind, Secret};
+use nofxi_domain::{CredentialField, ResourceKind, Secret};
 use sqlx::{AnyConnection, Row};
 
 use crate::Store;
 use crate::error::{DbContext, StoreError};
 use crate::vault::SecretSlot;
+
+/// The form readers see. Exchange signing material is never partially shown.
+fn display_mask(kind: ResourceKind, field: &str, secret: &Secret) -> String {
+    let partial = match (kind, field.parse::<CredentialField>()) {
+        (ResourceKind::Exchange, Ok(f)) => f.shows_partial_mask(),
+        _ => true,
+    };
+    if partial {
+        secret.mask()
+    } else {
+        Secret::new("").mask()
+    }
+}
 
 impl Store {
     /// Seals and upserts one credential field.
@@ -36,7 +49,7 @@ impl Store {
         .bind(resource_id)
         .bind(field)
         .bind(sealed)
-        .bind(secret.mask())
+        .bind(display_mask(kind, field, secret))
         .bind(now)
         .execute(&mut *conn)
         .await

@@ -24,6 +24,11 @@ pub async fn exchange_secrets_are_flags_and_masks(ts: TestStore, _clock: Arc<Man
         created.credentials["api_key"].masked.as_deref(),
         Some(Secret::new(K).mask().as_str())
     );
+    // Signing material shows only that it is set.
+    assert_eq!(
+        created.credentials["secret_key"].masked.as_deref(),
+        Some("••••")
+    );
     let (_, creds) = ts.credentials_for_signing("a", "main").await.unwrap();
     assert_eq!(creds.get(CredentialField::ApiKey).unwrap().expose(), K);
     assert_eq!(creds.get(CredentialField::SecretKey).unwrap().expose(), S);
