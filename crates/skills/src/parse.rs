@@ -150,6 +150,7 @@ pub fn parse_skill(
                 continue;
             }
         };
+        comment_traps(file, block, &mut diagnostics);
         let mut claim = |key: &str, present: bool, diagnostics: &mut Vec<Diagnostic>| {
             if !present {
                 return;
@@ -339,4 +340,29 @@ fn between(s: &str, start: &str, end: &str) -> Option<String> {
 
 fn after<'a>(s: &'a str, sep: &str) -> Option<&'a str> {
     s.split_once(sep).map(|(_, rest)| rest)
+}
+
+/// A ` #` inside an unquoted `zh:`/`en:` text starts a YAML comment, silently cutting the
+/// sentence ("末尾加 # 表示…" became "末尾加"). Product text must never lose words quietly.
+fn comment_traps(file: &str, block: &Block, out: &mut Vec<Diagnostic>) {
+    for (i, line) in block.text.lines().enumerate() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("- ").unwrap_or(t);
+        let Some(value) = t.strip_prefix("zh: ").or_else(|| t.strip_prefix("en: ")) else {
+            continue;
+        };
+        let value = value.trim_start();
+        if value.starts_with(['"', '\'', '|', '>', '{', '[']) {
+            continue;
+        }
+        if let Some(at) = value.find(" #") {
+            out.push(Diagnostic {
+                file: file.to_string(),
+                line: block.first_line + i,
+                column: line.len() - value.len() + at + 2,
+                kind: DiagnosticKind::InvalidValue,
+                message: "` #` starts a YAML comment here, so the rest of the text is dropped; put the text in quotes".into(),
+            });
+        }
+    }
 }

@@ -115,6 +115,13 @@ fn each_broken_fixture_fails_at_its_line() {
             "`skill` is already defined",
         ),
         (
+            "comment-in-text",
+            DiagnosticKind::InvalidValue,
+            21,
+            22,
+            "starts a YAML comment",
+        ),
+        (
             "invalid-schema",
             DiagnosticKind::InvalidSchema,
             55,

@@ -19,34 +19,52 @@ pub(super) fn check(skill: &Skill, loc: &Locator, out: &mut Vec<Diagnostic>) {
                 "example has an empty `user` utterance",
             ));
         }
-        match (&ex.action, &ex.function) {
-            (Some(_), Some(_)) | (None, None) => out.push(loc.diag(
+        let named = usize::from(ex.action.is_some())
+            + usize::from(ex.function.is_some())
+            + usize::from(ex.knowledge.is_some());
+        if named != 1 {
+            out.push(loc.diag(
                 &at,
                 DiagnosticKind::MissingKey,
-                "an example names exactly one of `action` or `function`",
-            )),
-            (Some(a), None) => action_example(skill, ex, a, &at, &actions, loc, out),
-            (None, Some(f)) => {
+                "an example names exactly one of `action`, `function` or `knowledge`",
+            ));
+            continue;
+        }
+        if let Some(a) = &ex.action {
+            action_example(skill, ex, a, &at, &actions, loc, out);
+        }
+        if let Some(f) = &ex.function {
+            function_call(
+                skill,
+                f,
+                &ex.params,
+                &format!("{at}.function"),
+                &functions,
+                loc,
+                out,
+            );
+            for (k, call) in ex.parallel_calls.iter().enumerate() {
                 function_call(
                     skill,
-                    f,
-                    &ex.params,
-                    &format!("{at}.function"),
+                    &call.function,
+                    &call.params,
+                    &format!("{at}.parallel_calls[{k}].function"),
                     &functions,
                     loc,
                     out,
                 );
-                for (k, call) in ex.parallel_calls.iter().enumerate() {
-                    function_call(
-                        skill,
-                        &call.function,
-                        &call.params,
-                        &format!("{at}.parallel_calls[{k}].function"),
-                        &functions,
-                        loc,
-                        out,
-                    );
-                }
+            }
+        }
+        if let Some(id) = &ex.knowledge {
+            let ids: Vec<&str> = skill.meta.knowledge.iter().map(|k| k.id.as_str()).collect();
+            if !ids.contains(&id.as_str()) {
+                out.push(loc.diag(&format!("{at}.knowledge"), DiagnosticKind::UnknownEntry, format!("example names knowledge entry `{id}`, which `{}` does not define; expected one of {}", skill.id, ids.join(", "))));
+            } else if !skill
+                .knowledge_matching(&ex.user)
+                .iter()
+                .any(|k| &k.id == id)
+            {
+                out.push(loc.diag(&format!("{at}.user"), DiagnosticKind::InvalidValue, format!("the utterance does not match entry `{id}` by any of its codes or phrases; add a phrase so the router finds it")));
             }
         }
     }

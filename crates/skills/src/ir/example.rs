@@ -12,7 +12,8 @@ use crate::text::Lang;
 #[serde(deny_unknown_fields)]
 pub struct Example {
     pub user: String,
-    /// For management skills: the action the utterance asks for.
+    /// For management skills: the action the utterance asks for. Exactly one of `action`,
+    /// `function` and `knowledge` is set.
     #[serde(default)]
     pub action: Option<String>,
     /// The slots the utterance gives, as the router should extract them (before clamping).
@@ -27,6 +28,9 @@ pub struct Example {
     pub parallel_calls: Vec<ExampleCall>,
     #[serde(default)]
     pub thought: Option<String>,
+    /// For guidance and diagnosis skills: the knowledge entry the utterance asks about.
+    #[serde(default)]
+    pub knowledge: Option<String>,
     /// The conversation state the utterance is said in: a current reference ("它") or an
     /// active task (then the utterance continues or corrects it).
     #[serde(default)]
