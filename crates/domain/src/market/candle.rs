@@ -25,21 +25,32 @@ impl Candle {
         self.open_time_ms + interval.millis() - 1
     }
 
-    /// `f64` view for indicator maths; a value that does not fit (never for real prices)
-    /// becomes NaN so it poisons the indicator visibly instead of silently reading as zero.
+    /// `f64` view for indicator maths (the only place `f64` is allowed).
     pub fn close_f64(&self) -> f64 {
-        self.close.to_f64().unwrap_or(f64::NAN)
+        decimal_to_f64(self.close)
     }
 
     pub fn high_f64(&self) -> f64 {
-        self.high.to_f64().unwrap_or(f64::NAN)
+        decimal_to_f64(self.high)
     }
 
     pub fn low_f64(&self) -> f64 {
-        self.low.to_f64().unwrap_or(f64::NAN)
+        decimal_to_f64(self.low)
     }
 
     pub fn volume_f64(&self) -> f64 {
-        self.volume.to_f64().unwrap_or(f64::NAN)
+        decimal_to_f64(self.volume)
+    }
+}
+
+/// Mantissa over a power of ten: within one rounding of `Decimal::to_f64` and several times
+/// faster, which matters because a snapshot converts every candle of a series.
+pub fn decimal_to_f64(d: Decimal) -> f64 {
+    let scale = d.scale();
+    if scale <= 22 {
+        // 10^22 is the largest power of ten an f64 holds exactly.
+        d.mantissa() as f64 / 10f64.powi(scale as i32)
+    } else {
+        d.to_f64().unwrap_or(f64::NAN)
     }
 }
