@@ -148,6 +148,12 @@ impl Store {
         Ok(store)
     }
 
+    /// The store's clock: wall time in the product. Leases are judged by it, not by the
+    /// (possibly simulated) time traders trade in.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
     pub fn backend(&self) -> Backend {
         self.backend
     }

@@ -133,7 +133,8 @@ async fn sweep_stale(admin: &mut sqlx::PgConnection) -> Result<(), StoreError> {
 #[derive(Debug)]
 pub struct TestStore {
     // Field order matters: the store (and its pool) drops before the database it uses.
-    pub store: Store,
+    /// Shared, so engine tests can hand the same store to the code under test.
+    pub store: Arc<Store>,
     pub home: PathBuf,
     pub pg: Option<PgTestDatabase>,
     _dir: tempfile::TempDir,
@@ -186,7 +187,7 @@ pub async fn sqlite_store_with_clock(clock: Arc<dyn Clock>) -> Result<TestStore,
     };
     let store = Store::open_with_clock(config, clock).await?;
     Ok(TestStore {
-        store,
+        store: Arc::new(store),
         home: dir.path().to_path_buf(),
         pg: None,
         _dir: dir,
@@ -207,7 +208,7 @@ pub async fn postgres_store_with_clock(clock: Arc<dyn Clock>) -> Result<TestStor
     };
     let store = Store::open_with_clock(config, clock).await?;
     Ok(TestStore {
-        store,
+        store: Arc::new(store),
         home: dir.path().to_path_buf(),
         pg: Some(pg),
         _dir: dir,

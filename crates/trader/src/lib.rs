@@ -8,6 +8,7 @@ pub mod cycle;
 pub mod decider;
 pub mod decision;
 pub mod guard;
+pub mod runtime;
 pub mod stats;
 
 pub use decision::{Decision, DecisionAction, ModelAnswer, parse_model_answer};

@@ -12,7 +12,7 @@ use super::execute::{ExecutionSettings, Mode, execute};
 use super::journal::{Journal, JournalError};
 use super::record::{CyclePhase, CycleRecord, RefusedDecision};
 use super::{CandidateData, CycleInput};
-use crate::decider::Decider;
+use crate::decider::{Decider, SeriesRequest};
 use crate::guard::{GuardContext, guard};
 
 /// Model failures in a row before a trader stops opening positions (REFERENCE §2).
@@ -106,9 +106,18 @@ impl TraderCycle {
             }
         };
         let symbols = candidates(strategy, &positions, &mut record.notes);
-        let mut candidates_data = Vec::with_capacity(symbols.len());
-        for symbol in symbols {
-            match gather(&symbol, strategy, &*decider, world.market, now).await {
+        // Ask the decider what it wants before any await: it is not borrowed while waiting.
+        let wants_funding = strategy.indicators.enable_funding_rate && decider.wants_funding();
+        let wanted: Vec<(Symbol, Vec<SeriesRequest>)> = symbols
+            .into_iter()
+            .map(|s| {
+                let w = decider.series_wanted(&s, strategy);
+                (s, w)
+            })
+            .collect();
+        let mut candidates_data = Vec::with_capacity(wanted.len());
+        for (symbol, requests) in wanted {
+            match gather(&symbol, &requests, wants_funding, world.market, now).await {
                 Ok(data) => candidates_data.push(data),
                 Err(e) => record
                     .notes
@@ -275,14 +284,14 @@ fn candidates(
 /// One candidate's price and the closed candles the decider asked for.
 async fn gather(
     symbol: &Symbol,
-    strategy: &StrategyConfig,
-    decider: &dyn Decider,
+    requests: &[SeriesRequest],
+    wants_funding: bool,
     market: &dyn MarketData,
     now: i64,
 ) -> Result<CandidateData, VenueError> {
     let price = market.ticker(symbol).await?.mark;
     let mut series = Vec::new();
-    for request in decider.series_wanted(symbol, strategy) {
+    for request in requests {
         let query = KlineQuery {
             start_ms: request.start_ms,
             end_ms: None,
@@ -297,7 +306,7 @@ async fn gather(
         }
         series.push((request.interval, candles));
     }
-    let funding = if strategy.indicators.enable_funding_rate && decider.wants_funding() {
+    let funding = if wants_funding {
         market.funding_rate(symbol).await.ok().flatten()
     } else {
         None

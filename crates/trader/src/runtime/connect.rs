@@ -1,0 +1,187 @@
+//! From an exchange config in the store to a live venue: the one place that decides which
+//! adapter serves which `exchange_type`, and the only caller of the store's credential
+//! decryption for trading.
+//!
+//! Paper accounts fill against the simulated market and keep their state in the store's state
+//! documents (scope `paper`), so a restart loses nothing. Binance accounts use the stored
+//! credentials; `NOFXI_BINANCE_BASE_URL` points them elsewhere (a proxy, or the mock server in
+//! tests).
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use nofxi_domain::CredentialField;
+use nofxi_domain::exchange::Exchange as ExchangeConfig;
+use nofxi_store::{Store, StoreError};
+use nofxi_venues::binance::{
+    ApiCredentials, BinanceClient, BinanceEndpoints, BinanceFutures, BinanceMarket, BinanceOptions,
+};
+use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
+use nofxi_venues::sim::SimMarket;
+use nofxi_venues::{Clock, Exchange, MarketData, VenueError};
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+/// Paper account state lives under this state-document scope.
+pub const PAPER_SCOPE: &str = "paper";
+/// Replaces Binance's base URLs (a proxy, or the mock server in tests).
+pub const BINANCE_BASE_URL_ENV: &str = "NOFXI_BINANCE_BASE_URL";
+/// The simulated market's default seed; `NOFXI_SIM_SEED` changes it.
+pub const DEFAULT_SIM_SEED: u64 = 42;
+
+/// A venue to trade on and the market data that goes with it.
+pub struct Venue {
+    pub exchange: Arc<dyn Exchange>,
+    pub market: Arc<dyn MarketData>,
+    /// `paper`, `binance`, `binance-testnet`: whether orders move real money is decided here.
+    pub kind: String,
+}
+
+impl Venue {
+    pub fn is_paper(&self) -> bool {
+        self.kind == "paper"
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Venue(#[from] VenueError),
+    #[error(
+        "exchange {name} has no {field}: add it with `nofxi exchange update {name} --{flag} -`"
+    )]
+    MissingCredential {
+        name: String,
+        field: &'static str,
+        flag: &'static str,
+    },
+    #[error("nofxi cannot trade on {kind} accounts yet: paper and binance are supported")]
+    Unsupported { kind: String },
+}
+
+/// Which paper account to open: an exchange config's own, or a trader's sub-account (each
+/// paper trader gets a wallet funded with its own initial balance).
+#[derive(Debug, Clone)]
+pub enum PaperAccount {
+    Exchange,
+    Trader {
+        trader_id: String,
+        initial_balance: Decimal,
+    },
+}
+
+pub async fn connect(
+    store: Arc<Store>,
+    user: &str,
+    exchange_ref: &str,
+    paper_account: PaperAccount,
+    clock: Arc<dyn Clock>,
+) -> Result<Venue, ConnectError> {
+    let (config, credentials) = store.credentials_for_signing(user, exchange_ref).await?;
+    match config.spec.exchange_type.as_str() {
+        "paper" => {
+            let market: Arc<SimMarket> = Arc::new(SimMarket::new(sim_seed(), clock.clone()));
+            let (key, paper_config) = match paper_account {
+                PaperAccount::Exchange => (config.id.clone(), PaperConfig::default()),
+                PaperAccount::Trader {
+                    trader_id,
+                    initial_balance,
+                } => (
+                    format!("{}:{trader_id}", config.id),
+                    PaperConfig::with_balance(initial_balance),
+                ),
+            };
+            let repo = Arc::new(StorePaperRepo {
+                store,
+                user: user.to_string(),
+            });
+            let paper =
+                PaperExchange::open(&key, paper_config, market.clone(), clock, repo).await?;
+            Ok(Venue {
+                exchange: Arc::new(paper),
+                market,
+                kind: "paper".into(),
+            })
+        }
+        "binance" => {
+            let name = &config.spec.account_name;
+            let missing = |field, flag| ConnectError::MissingCredential {
+                name: name.clone(),
+                field,
+                flag,
+            };
+            let key = credentials
+                .get(CredentialField::ApiKey)
+                .ok_or_else(|| missing("api_key", "api-key"))?;
+            let secret = credentials
+                .get(CredentialField::SecretKey)
+                .ok_or_else(|| missing("secret_key", "secret-key"))?;
+            let kind = if config.spec.testnet {
+                "binance-testnet"
+            } else {
+                "binance"
+            };
+            let client = Arc::new(BinanceClient::new(
+                kind,
+                binance_endpoints(config.spec.testnet),
+                Some(ApiCredentials::new(key.expose(), secret.expose())),
+                BinanceOptions::default(),
+                clock,
+            )?);
+            Ok(Venue {
+                exchange: Arc::new(BinanceFutures::new(client.clone())),
+                market: Arc::new(BinanceMarket::new(client)),
+                kind: kind.into(),
+            })
+        }
+        other => Err(ConnectError::Unsupported {
+            kind: other.to_string(),
+        }),
+    }
+}
+
+/// Whether an exchange config trades real money (anything but paper, testnet included: a
+/// testnet start is still confirmed, since the user may have mixed the flag up).
+pub fn is_live(config: &ExchangeConfig) -> bool {
+    config.spec.exchange_type != "paper"
+}
+
+/// The Binance endpoints to use: the override variable wins, then testnet or mainnet.
+pub fn binance_endpoints(testnet: bool) -> BinanceEndpoints {
+    match std::env::var(BINANCE_BASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => BinanceEndpoints::single(url.trim()),
+        _ => BinanceEndpoints::for_testnet(testnet),
+    }
+}
+
+pub fn sim_seed() -> u64 {
+    std::env::var("NOFXI_SIM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_SIM_SEED)
+}
+
+/// The store as the paper exchange's persistence.
+pub struct StorePaperRepo {
+    pub store: Arc<Store>,
+    pub user: String,
+}
+
+#[async_trait]
+impl PaperStateRepo for StorePaperRepo {
+    async fn load(&self, account: &str) -> Result<Option<Value>, VenueError> {
+        self.store
+            .get_state(&self.user, PAPER_SCOPE, account)
+            .await
+            .map_err(|e| VenueError::Storage(e.to_string()))
+    }
+
+    async fn save(&self, account: &str, state: &Value) -> Result<(), VenueError> {
+        self.store
+            .put_state(&self.user, PAPER_SCOPE, account, state)
+            .await
+            .map_err(|e| VenueError::Storage(e.to_string()))
+    }
+}

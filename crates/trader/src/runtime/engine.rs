@@ -1,0 +1,268 @@
+//! The engine: runs every started trader of every user that this process holds the lease of.
+//!
+//! Several `nofxi run` processes may share one database (PostgreSQL for many users). Each
+//! polls the running traders, takes the leases it can (free, expired or its own — one atomic
+//! upsert in the store), and runs one task per leased trader. Renewing a lease is the same
+//! call, made on every poll, so a process that dies stops renewing and its traders are taken
+//! over by another process once the lease expires. A task checks its lease before every cycle
+//! and stops if it lapsed, so two processes never trade one trader.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use nofxi_domain::{Actor, Channel};
+use nofxi_store::{RunningTrader, Store, StoreError};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use super::status::{StopReason, TraderStatus, load_status, save_status};
+use super::task::{TaskExit, TaskSpec, run_trader};
+use nofxi_venues::Clock;
+
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// This process's name in lease rows: unique per process.
+    pub owner: String,
+    pub lease_ttl_ms: i64,
+    /// How often running traders are polled and leases renewed (well under the TTL).
+    pub poll: Duration,
+    pub cycle_override_ms: Option<i64>,
+}
+
+impl EngineConfig {
+    pub fn new(owner: String) -> EngineConfig {
+        EngineConfig {
+            owner,
+            lease_ttl_ms: 30_000,
+            poll: Duration::from_secs(2),
+            cycle_override_ms: None,
+        }
+    }
+}
+
+struct Running {
+    user: String,
+    stop: watch::Sender<bool>,
+    lease_expires_ms: Arc<AtomicI64>,
+    handle: JoinHandle<TaskExit>,
+}
+
+pub struct Engine {
+    store: Arc<Store>,
+    clock: Arc<dyn Clock>,
+    config: EngineConfig,
+    tasks: HashMap<String, Running>,
+}
+
+/// What one poll did; `nofxi run` logs it and tests assert on it.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct PollReport {
+    pub started: Vec<String>,
+    pub stopped: Vec<(String, StopReason)>,
+    pub running: usize,
+}
+
+impl Engine {
+    pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>, config: EngineConfig) -> Engine {
+        Engine {
+            store,
+            clock,
+            config,
+            tasks: HashMap::new(),
+        }
+    }
+
+    pub fn owner(&self) -> &str {
+        &self.config.owner
+    }
+
+    /// Poll until `shutdown` turns true, then stop every task and give their leases back.
+    pub async fn run(
+        &mut self,
+        mut shutdown: watch::Receiver<bool>,
+        mut on_poll: impl FnMut(&PollReport),
+    ) -> Result<(), StoreError> {
+        loop {
+            let report = self.poll().await?;
+            on_poll(&report);
+            tokio::select! {
+                _ = tokio::time::sleep(self.config.poll) => {}
+                _ = shutdown.changed() => {}
+            }
+            if *shutdown.borrow() {
+                self.shutdown().await;
+                return Ok(());
+            }
+        }
+    }
+
+    /// One round: renew or take leases, start and stop tasks, record why tasks ended.
+    pub async fn poll(&mut self) -> Result<PollReport, StoreError> {
+        let mut report = PollReport::default();
+        self.reap_finished(&mut report).await;
+        let wanted = self.store.running_traders().await?;
+        let wanted_ids: Vec<&str> = wanted.iter().map(|t| t.trader_id.as_str()).collect();
+        // Stopped by the user (or deleted): end the task, free the lease.
+        let gone: Vec<String> = self
+            .tasks
+            .keys()
+            .filter(|id| !wanted_ids.contains(&id.as_str()))
+            .cloned()
+            .collect();
+        for id in gone {
+            self.stop_task(&id, StopReason::User, &mut report).await;
+        }
+        for trader in wanted {
+            self.hold(trader, &mut report).await;
+        }
+        report.running = self.tasks.len();
+        Ok(report)
+    }
+
+    async fn hold(&mut self, trader: RunningTrader, report: &mut PollReport) {
+        let ttl = self.config.lease_ttl_ms;
+        let lease = self
+            .store
+            .acquire_lease(&trader.user_id, &trader.trader_id, &self.config.owner, ttl)
+            .await;
+        match (lease, self.tasks.get(&trader.trader_id)) {
+            (Ok(Some(lease)), Some(task)) => task
+                .lease_expires_ms
+                .store(lease.expires_at, Ordering::Release),
+            (Ok(Some(lease)), None) => {
+                self.spawn(trader, lease.expires_at);
+                report.started.extend(self.tasks.keys().last().cloned());
+            }
+            // Someone else holds it: if we thought we did, we lost it.
+            (Ok(None), Some(_)) => {
+                self.stop_task(&trader.trader_id, StopReason::LeaseLost, report)
+                    .await
+            }
+            (Ok(None), None) => {}
+            // The database did not answer: keep running on the lease we have; the task stops
+            // by itself if it expires before the database comes back.
+            (Err(_), _) => {}
+        }
+    }
+
+    fn spawn(&mut self, trader: RunningTrader, lease_expires_at: i64) {
+        let (stop, stop_rx) = watch::channel(false);
+        let lease_expires_ms = Arc::new(AtomicI64::new(lease_expires_at));
+        let spec = TaskSpec {
+            store: self.store.clone(),
+            user: trader.user_id.clone(),
+            trader_id: trader.trader_id.clone(),
+            owner: self.config.owner.clone(),
+            clock: self.clock.clone(),
+            cycle_override_ms: self.config.cycle_override_ms,
+            lease_expires_ms: lease_expires_ms.clone(),
+        };
+        let handle = tokio::spawn(run_trader(spec, stop_rx));
+        self.tasks.insert(
+            trader.trader_id,
+            Running {
+                user: trader.user_id,
+                stop,
+                lease_expires_ms,
+                handle,
+            },
+        );
+    }
+
+    async fn stop_task(&mut self, trader_id: &str, reason: StopReason, report: &mut PollReport) {
+        let Some(task) = self.tasks.remove(trader_id) else {
+            return;
+        };
+        let _ = task.stop.send(true);
+        let exit = task.handle.await.unwrap_or(TaskExit {
+            reason,
+            detail: None,
+        });
+        let reason = if exit.reason == StopReason::Shutdown {
+            reason
+        } else {
+            exit.reason
+        };
+        self.finish(trader_id, &task.user, reason, exit.detail)
+            .await;
+        report.stopped.push((trader_id.to_string(), reason));
+    }
+
+    /// Tasks that ended on their own (preflight failed, kept failing, lost the lease).
+    async fn reap_finished(&mut self, report: &mut PollReport) {
+        let done: Vec<String> = self
+            .tasks
+            .iter()
+            .filter(|(_, t)| t.handle.is_finished())
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in done {
+            let Some(task) = self.tasks.remove(&id) else {
+                continue;
+            };
+            let exit = task.handle.await.unwrap_or(TaskExit {
+                reason: StopReason::Error,
+                detail: Some("the trader task panicked".into()),
+            });
+            if matches!(
+                exit.reason,
+                StopReason::Preflight | StopReason::Error | StopReason::SafeMode
+            ) {
+                // The trader cannot run: mark it stopped so no process keeps retrying it.
+                let actor = Actor::new(task.user.clone(), Channel::System, true);
+                let _ = self.store.set_trader_running(&actor, &id, false).await;
+            }
+            self.finish(&id, &task.user, exit.reason, exit.detail).await;
+            report.stopped.push((id, exit.reason));
+        }
+    }
+
+    async fn finish(
+        &self,
+        trader_id: &str,
+        user: &str,
+        reason: StopReason,
+        detail: Option<String>,
+    ) {
+        let now = self.clock.now_ms();
+        let status = load_status(&self.store, user, trader_id)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| TraderStatus::running(&self.config.owner, now));
+        let _ = save_status(
+            &self.store,
+            user,
+            trader_id,
+            &status.stopped(reason, detail, now),
+        )
+        .await;
+        if reason != StopReason::LeaseLost {
+            let _ = self
+                .store
+                .release_lease(trader_id, &self.config.owner)
+                .await;
+        }
+    }
+
+    /// Stop every task (each finishes the cycle it is in) and release the leases.
+    pub async fn shutdown(&mut self) {
+        let ids: Vec<String> = self.tasks.keys().cloned().collect();
+        let mut report = PollReport::default();
+        for id in ids {
+            self.stop_task(&id, StopReason::Shutdown, &mut report).await;
+        }
+    }
+}
+
+impl Drop for Engine {
+    /// An engine dropped without `shutdown` behaves like a killed process: its tasks end now
+    /// and its leases are left to expire, for another process to take over.
+    fn drop(&mut self) {
+        for task in self.tasks.values() {
+            task.handle.abort();
+        }
+    }
+}

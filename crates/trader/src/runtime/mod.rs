@@ -1,0 +1,10 @@
+//! Running traders for real: connecting to venues, preflight, the journal in the store, and
+//! the engine that runs every started trader under a lease.
+
+pub mod connect;
+pub mod engine;
+pub mod pace;
+pub mod preflight;
+pub mod status;
+pub mod store_journal;
+pub mod task;

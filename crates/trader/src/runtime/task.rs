@@ -1,0 +1,174 @@
+//! One running trader: preflight, finish any interrupted cycle, then a cycle every scan
+//! interval until it is told to stop, loses its lease, or keeps failing.
+//!
+//! The trader and its strategy are re-read before every cycle, so an edit takes effect on the
+//! next cycle without a restart (the original platform's users hit "config not taking effect").
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use nofxi_domain::trading::{MarginMode, PositionMode};
+use nofxi_store::Store;
+use tokio::sync::watch;
+
+use super::preflight::preflight;
+use super::status::{StopReason, TraderStatus, save_status};
+use super::store_journal::StoreJournal;
+use crate::cycle::{CycleWorld, ExecutionSettings, TraderCycle};
+use nofxi_venues::Clock;
+
+/// Cycles failing in a row (account unreadable, journal unwritable) before a trader stops.
+pub const STOP_AFTER_FAILED_CYCLES: u32 = 10;
+/// Model failures in a row, safe mode included, before a trader stops.
+pub const STOP_AFTER_MODEL_FAILURES: u32 = 10;
+
+pub struct TaskSpec {
+    pub store: Arc<Store>,
+    pub user: String,
+    pub trader_id: String,
+    pub owner: String,
+    pub clock: Arc<dyn Clock>,
+    /// Replaces the trader's scan interval (benchmarks and tests run 1-second cycles).
+    pub cycle_override_ms: Option<i64>,
+    /// Expiry of this process's lease on the trader, kept fresh by the engine's heartbeat.
+    pub lease_expires_ms: Arc<AtomicI64>,
+}
+
+/// Why a trader task ended; the engine records it as the trader's stop reason.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskExit {
+    pub reason: StopReason,
+    pub detail: Option<String>,
+}
+
+pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> TaskExit {
+    let exit = |reason, detail: Option<String>| TaskExit { reason, detail };
+    let clock = spec.clock.clone();
+    let ready = match preflight(
+        spec.store.clone(),
+        &spec.user,
+        &spec.trader_id,
+        clock.clone(),
+    )
+    .await
+    {
+        Ok(ready) => ready,
+        Err(e) => return exit(StopReason::Preflight, Some(e.to_string())),
+    };
+    let mut decider = ready.decider;
+    let venue = ready.venue;
+    let margin = if ready.trader.spec.is_cross_margin {
+        MarginMode::Cross
+    } else {
+        MarginMode::Isolated
+    };
+    let position_mode = venue
+        .exchange
+        .position_mode()
+        .await
+        .unwrap_or(PositionMode::OneWay);
+    let settings = ExecutionSettings::new(&ready.trader.id, margin, position_mode);
+    let mut cycle = TraderCycle::new(&ready.trader.id, &ready.trader.spec.name, settings);
+    let journal = StoreJournal {
+        store: spec.store.clone(),
+        user: spec.user.clone(),
+    };
+    let world = CycleWorld {
+        exchange: venue.exchange.as_ref(),
+        market: venue.market.as_ref(),
+        clock: clock.as_ref(),
+        journal: &journal,
+    };
+    let interval = |minutes: i64| spec.cycle_override_ms.unwrap_or(minutes * 60_000);
+    let mut status = TraderStatus::running(&spec.owner, spec.clock.now_ms());
+    if let Err(e) = cycle
+        .resume(&world, interval(ready.trader.spec.scan_interval_minutes))
+        .await
+    {
+        return exit(
+            StopReason::Error,
+            Some(format!("could not finish the interrupted cycle: {e}")),
+        );
+    }
+    let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
+
+    let mut failed_cycles = 0;
+    let mut next_ms = spec.clock.now_ms();
+    loop {
+        tokio::select! {
+            _ = clock.sleep(wait(next_ms - clock.now_ms())) => {}
+            _ = stop.changed() => {}
+        }
+        if *stop.borrow() {
+            return exit(StopReason::Shutdown, None);
+        }
+        let now = spec.clock.now_ms();
+        if spec.lease_expires_ms.load(Ordering::Acquire) <= spec.store.now_ms() {
+            // The heartbeat could not renew the lease: another process may own the trader now.
+            return exit(StopReason::LeaseLost, None);
+        }
+        // Edits take effect here, on the next cycle.
+        let (trader, strategy) = match reload(&spec).await {
+            Ok(Some(pair)) => pair,
+            Ok(None) => return exit(StopReason::User, None),
+            Err(e) => {
+                failed_cycles += 1;
+                next_ms = now + interval(5);
+                if failed_cycles >= STOP_AFTER_FAILED_CYCLES {
+                    return exit(StopReason::Error, Some(e));
+                }
+                continue;
+            }
+        };
+        let period = interval(trader.spec.scan_interval_minutes);
+        next_ms = next_ms.max(now - period) + period;
+        match cycle
+            .run(&strategy.spec.config, decider.as_mut(), &world)
+            .await
+        {
+            Ok(record) => {
+                failed_cycles = if record.error.is_some() && record.account_before.is_none() {
+                    failed_cycles + 1
+                } else {
+                    0
+                };
+                status.last_cycle = Some(record.cycle_number);
+                status.last_cycle_ms = Some(record.started_ms);
+                status.safe_mode = record.safe_mode;
+                status.detail = record.error.clone();
+            }
+            Err(e) => {
+                failed_cycles += 1;
+                status.detail = Some(e.to_string());
+            }
+        }
+        let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
+        if cycle.failures_in_a_row >= STOP_AFTER_MODEL_FAILURES {
+            return exit(StopReason::SafeMode, status.detail.clone());
+        }
+        if failed_cycles >= STOP_AFTER_FAILED_CYCLES {
+            return exit(StopReason::Error, status.detail.clone());
+        }
+    }
+}
+
+fn wait(ms: i64) -> std::time::Duration {
+    std::time::Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+/// The trader and its strategy as they are now; `None` once the trader is stopped or deleted.
+async fn reload(
+    spec: &TaskSpec,
+) -> Result<Option<(nofxi_domain::Trader, nofxi_domain::Strategy)>, String> {
+    let trader = match spec.store.get_trader(&spec.user, &spec.trader_id).await {
+        Ok(t) if t.is_running => t,
+        Ok(_) | Err(nofxi_store::StoreError::NotFound { .. }) => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let strategy = spec
+        .store
+        .get_strategy(&spec.user, &trader.spec.strategy_id)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(Some((trader, strategy)))
+}
