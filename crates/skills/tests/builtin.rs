@@ -233,3 +233,46 @@ fn texts_render_placeholders() {
         .render(Lang::Zh, |k| (k == "target").then(|| "btc-bot".to_string()));
     assert!(zh.contains("btc-bot") && !zh.contains('{'), "{zh}");
 }
+
+#[test]
+fn errors_are_found_by_code_then_phrase() {
+    let lib = lib();
+    let diag = skill(&lib, "error_diagnosis");
+    let ids = |msg: &str| {
+        diag.knowledge_matching(msg)
+            .iter()
+            .map(|k| k.id.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ids(r#"{"code":-1022,"msg":"Signature for this request is not valid."}"#),
+        ["binance_signature"]
+    );
+    assert_eq!(
+        ids("为什么我的交易所 API 报 invalid signature"),
+        ["binance_signature"]
+    );
+    assert_eq!(
+        ids("code -10210 happened"),
+        Vec::<String>::new(),
+        "codes match as whole tokens"
+    );
+    assert!(
+        ids("my zip file tip").is_empty(),
+        "short ASCII phrases match whole words only"
+    );
+    assert_eq!(ids("提示 IP 不在白名单"), ["binance_key_ip_permission"]);
+    let entry = diag
+        .meta
+        .knowledge
+        .iter()
+        .find(|k| k.id == "binance_timestamp")
+        .unwrap();
+    for t in [&entry.what, &entry.why, &entry.fix] {
+        let t = t.as_ref().unwrap();
+        assert!(!t.zh.is_empty() && !t.en.is_empty());
+    }
+    let glossary = skill(&lib, "glossary");
+    let g = glossary.knowledge_matching("逐仓和全仓有什么区别");
+    assert_eq!(g.first().map(|k| k.id.as_str()), Some("cross_vs_isolated"));
+}

@@ -177,8 +177,9 @@ impl Skill {
             .filter(move |e| e.action.as_deref() == Some(action))
     }
 
-    /// Diagnosis/guidance entries whose code equals `code` or one of whose phrases occurs in
-    /// `message` (case-insensitive). Codes win over phrases.
+    /// Diagnosis/guidance entries whose code occurs in `message` as a whole token, else those
+    /// one of whose phrases occurs in it (case-insensitive), most specific (longest phrase)
+    /// first. The engine answers with the first and may offer the rest.
     pub fn knowledge_matching(&self, message: &str) -> Vec<&Knowledge> {
         let lower = message.to_lowercase();
         let by_code: Vec<&Knowledge> = self
@@ -194,12 +195,44 @@ impl Skill {
         if !by_code.is_empty() {
             return by_code;
         }
-        self.meta
+        // The most specific entry first: "逐仓和全仓有什么区别" is about the difference, not
+        // about 全仓 alone, so the longest matching phrase wins.
+        let mut scored: Vec<(usize, &Knowledge)> = self
+            .meta
             .knowledge
             .iter()
-            .filter(|k| k.phrases.iter().any(|p| lower.contains(&p.to_lowercase())))
-            .collect()
+            .filter_map(|k| {
+                k.phrases
+                    .iter()
+                    .filter(|p| contains_phrase(&lower, &p.to_lowercase()))
+                    .map(|p| p.chars().count())
+                    .max()
+                    .map(|len| (len, k))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.into_iter().map(|(_, k)| k).collect()
     }
+}
+
+/// An ASCII phrase must stand as whole words (`ip` must not match inside "zip"); a phrase
+/// with CJK characters matches anywhere, since Chinese has no spaces between words.
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    if phrase.is_empty() {
+        return false;
+    }
+    if !phrase.is_ascii() {
+        return text.contains(phrase);
+    }
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    text.match_indices(phrase).any(|(at, m)| {
+        let starts_word = phrase.as_bytes().first().is_some_and(|b| word(*b));
+        let ends_word = phrase.as_bytes().last().is_some_and(|b| word(*b));
+        let before_ok = !starts_word || at == 0 || !word(bytes[at - 1]);
+        let after_ok = !ends_word || bytes.get(at + m.len()).is_none_or(|b| !word(*b));
+        before_ok && after_ok
+    })
 }
 
 /// `code` occurs in `text` as a whole token: `-1021` matches "code -1021," but `1021` does not
