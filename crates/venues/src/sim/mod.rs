@@ -25,7 +25,7 @@ pub use profile::SymbolProfile;
 
 use crate::market_data::align_open_time;
 use crate::{Clock, KlineQuery, MarketData, VenueError};
-use path::{PathParams, mix, symbol_key, unit};
+use path::{Cursor, PathParams, mix, symbol_key, unit};
 
 const MINUTE_MS: i64 = 60_000;
 const FUNDING_PERIOD_MS: i64 = 8 * 3_600_000;
@@ -89,15 +89,19 @@ fn to_dec(x: f64, dp: u32) -> Decimal {
 }
 
 /// Aggregate `minutes` one-minute candles starting at `start_ms`.
+///
+/// Extremes are kept in f64 and rounded once: rounding is monotonic, so the rounded maximum is
+/// the maximum of the rounded one-minute highs. Volume is summed in thousandths so the total is
+/// exactly the sum of the one-minute volumes.
 fn aggregate(params: &PathParams, profile: &SymbolProfile, start_ms: i64, minutes: i64) -> Candle {
+    let mut path = Cursor::new(params);
     let t0 = start_ms.div_euclid(MINUTE_MS);
-    let mut open_price = params.price(t0 as f64);
-    let open = to_dec(open_price, profile.price_dp);
-    let (mut high, mut low, mut volume) = (open, open, Decimal::ZERO);
-    let mut close = open;
+    let first_price = path.price(t0 as f64);
+    let mut open_price = first_price;
+    let (mut high, mut low, mut volume_milli) = (open_price, open_price, 0i64);
     for m in t0..t0 + minutes.max(1) {
-        let close_price = params.price((m + 1) as f64);
-        let vol = params.vol_multiplier(m as f64);
+        let close_price = path.price((m + 1) as f64);
+        let vol = path.vol_multiplier(m as f64);
         let key = params.key ^ mix(m as u64 ^ 0x5749_434B);
         // Wicks beyond the open/close range, scaled by the current volatility regime.
         let wick = profile.sigma * vol * 0.6;
@@ -105,20 +109,21 @@ fn aggregate(params: &PathParams, profile: &SymbolProfile, start_ms: i64, minute
         let lo = open_price.min(close_price) * (-wick * unit(key ^ 1).abs()).exp();
         let ret = (close_price / open_price).ln().abs() / (profile.sigma * vol);
         let v = profile.volume_1m * (0.6 + 0.4 * unit(key ^ 2)) * (0.5 + 0.5 * ret.min(4.0));
-        high = high.max(to_dec(hi, profile.price_dp));
-        low = low.min(to_dec(lo, profile.price_dp));
-        volume += to_dec(v, 3);
-        close = to_dec(close_price, profile.price_dp);
+        high = high.max(hi);
+        low = low.min(lo);
+        volume_milli += (v * 1000.0).round() as i64;
         open_price = close_price;
     }
+    let open = to_dec(first_price, profile.price_dp);
+    let close = to_dec(open_price, profile.price_dp);
     // Rounding can put the close a tick outside the wicks; a candle must contain its close.
     Candle {
         open_time_ms: start_ms,
         open,
-        high: high.max(close),
-        low: low.min(close),
+        high: to_dec(high, profile.price_dp).max(close).max(open),
+        low: to_dec(low, profile.price_dp).min(close).min(open),
         close,
-        volume,
+        volume: Decimal::new(volume_milli, 3),
     }
 }
 

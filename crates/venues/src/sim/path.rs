@@ -36,17 +36,68 @@ pub(crate) fn symbol_key(symbol: &str) -> u64 {
     })
 }
 
-/// One noise layer at `t_min` minutes (fractional), lattice every `scale` minutes.
-fn layer(key: u64, layer_id: u64, t_min: f64, scale: u64) -> f64 {
-    let pos = t_min / scale as f64;
-    let i = pos.floor();
-    let frac = pos - i;
+fn lattice(key: u64, layer_id: u64, n: f64) -> f64 {
     // Lattice indices are reinterpreted as u64 so negative times (before 1970) still hash.
-    let at =
-        |n: f64| unit(key ^ mix(layer_id.wrapping_mul(0x1000_0000_0000_0001) ^ (n as i64 as u64)));
-    let a = at(i);
-    let b = at(i + 1.0);
-    a + (b - a) * frac
+    unit(key ^ mix(layer_id.wrapping_mul(0x1000_0000_0000_0001) ^ (n as i64 as u64)))
+}
+
+/// Slots of the cursor cache: the scale layers, then the volatility and trend layers.
+const VOL_SLOT: usize = SCALES.len();
+const TREND_SLOT: usize = SCALES.len() + 1;
+
+/// Evaluates a path at increasing times, re-hashing a layer's lattice values only when the time
+/// crosses into its next segment (every minute for the finest layer, once in 45 days for the
+/// coarsest). The arithmetic is the same as a cold evaluation, so results are bit-identical.
+pub(crate) struct Cursor<'a> {
+    p: &'a PathParams,
+    /// Per layer: (segment index, value at its start, value at its end).
+    cache: [(f64, f64, f64); SCALES.len() + 2],
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(p: &'a PathParams) -> Self {
+        Cursor {
+            p,
+            // NaN never equals a segment index, so every layer loads on first use.
+            cache: [(f64::NAN, 0.0, 0.0); SCALES.len() + 2],
+        }
+    }
+
+    /// One noise layer at `t_min` minutes (fractional), lattice every `scale` minutes, linear
+    /// in between.
+    fn layer(&mut self, slot: usize, layer_id: u64, t_min: f64, scale: u64) -> f64 {
+        let pos = t_min / scale as f64;
+        let i = pos.floor();
+        let frac = pos - i;
+        let entry = &mut self.cache[slot];
+        if entry.0 != i {
+            *entry = (
+                i,
+                lattice(self.p.key, layer_id, i),
+                lattice(self.p.key, layer_id, i + 1.0),
+            );
+        }
+        entry.1 + (entry.2 - entry.1) * frac
+    }
+
+    /// The volatility regime multiplier at `t_min`: between ~0.55 and ~1.8.
+    pub fn vol_multiplier(&mut self, t_min: f64) -> f64 {
+        (0.6 * self.layer(VOL_SLOT, 100, t_min, VOL_REGIME_SCALE_MIN)).exp()
+    }
+
+    /// Price at `t_min` minutes since the epoch.
+    pub fn price(&mut self, t_min: f64) -> f64 {
+        let vol = self.vol_multiplier(t_min);
+        let mut x = self.p.trend * self.layer(TREND_SLOT, 200, t_min, TREND_SCALE_MIN);
+        for (k, &s) in SCALES.iter().enumerate() {
+            // Each layer's change over a lag L < S has variance ≈ (2/3)·amp²·(L/S)²; with
+            // amp = σ·√S·0.9 the layers add up to a walk with variance ≈ σ²·L.
+            let amp = self.p.sigma * (s as f64).sqrt() * 0.9;
+            let amp = if k < INTRADAY_LAYERS { amp * vol } else { amp };
+            x += amp * self.layer(k, k as u64, t_min, s);
+        }
+        self.p.base_price * x.exp()
+    }
 }
 
 /// The parameters of one symbol's path.
@@ -61,23 +112,12 @@ pub(crate) struct PathParams {
 }
 
 impl PathParams {
-    /// The volatility regime multiplier at `t_min`: between ~0.55 and ~1.8.
     pub fn vol_multiplier(&self, t_min: f64) -> f64 {
-        (0.6 * layer(self.key, 100, t_min, VOL_REGIME_SCALE_MIN)).exp()
+        Cursor::new(self).vol_multiplier(t_min)
     }
 
-    /// Price at `t_min` minutes since the epoch.
     pub fn price(&self, t_min: f64) -> f64 {
-        let vol = self.vol_multiplier(t_min);
-        let mut x = self.trend * layer(self.key, 200, t_min, TREND_SCALE_MIN);
-        for (k, &s) in SCALES.iter().enumerate() {
-            // Each layer's change over a lag L < S has variance ≈ (2/3)·amp²·(L/S)²; with
-            // amp = σ·√S·0.9 the layers add up to a walk with variance ≈ σ²·L.
-            let amp = self.sigma * (s as f64).sqrt() * 0.9;
-            let amp = if k < INTRADAY_LAYERS { amp * vol } else { amp };
-            x += amp * layer(self.key, k as u64, t_min, s);
-        }
-        self.base_price * x.exp()
+        Cursor::new(self).price(t_min)
     }
 }
 
@@ -103,6 +143,16 @@ mod tests {
         for day in 0..200 {
             let price = p.price(29_000_000.0 + f64::from(day) * 1440.0);
             assert!(price > 30_000.0 && price < 120_000.0, "{price}");
+        }
+    }
+
+    #[test]
+    fn a_cursor_gives_exactly_the_cold_values() {
+        let p = params();
+        let mut cursor = Cursor::new(&p);
+        for m in 0..5_000 {
+            let t = 29_000_000.0 + f64::from(m);
+            assert_eq!(cursor.price(t).to_bits(), p.price(t).to_bits());
         }
     }
 
