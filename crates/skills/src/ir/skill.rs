@@ -210,7 +210,7 @@ impl Skill {
                     .map(|len| (len, k))
             })
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
         scored.into_iter().map(|(_, k)| k).collect()
     }
 }
