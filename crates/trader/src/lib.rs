@@ -4,6 +4,7 @@
 //! data, ask a [`decider::Decider`], pass every decision through the [`guard`], execute,
 //! journal (REFERENCE §2). The same cycle code runs live traders and backtests.
 
+pub mod backtest;
 pub mod cycle;
 pub mod decider;
 pub mod decision;

@@ -1,0 +1,64 @@
+//! A backtest's journal: millions of cycles would not fit as full records, and most are idle.
+//! It keeps the equity of every cycle and counts refusals; records themselves are dropped.
+
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use rust_decimal::Decimal;
+
+use crate::cycle::{CyclePhase, CycleRecord, Journal, JournalError};
+
+#[derive(Debug, Default)]
+pub struct BacktestJournal {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    equity: Vec<(i64, Decimal)>,
+    refused: usize,
+    last: Option<CycleRecord>,
+}
+
+impl BacktestJournal {
+    pub fn equity(&self) -> Vec<(i64, Decimal)> {
+        self.inner
+            .lock()
+            .map(|i| i.equity.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn refused(&self) -> usize {
+        self.inner.lock().map(|i| i.refused).unwrap_or_default()
+    }
+}
+
+#[async_trait]
+impl Journal for BacktestJournal {
+    async fn save(&self, record: &CycleRecord) -> Result<(), JournalError> {
+        let mut inner = self
+            .inner
+            .lock()
+            .map_err(|_| JournalError("backtest journal poisoned".into()))?;
+        if record.phase == CyclePhase::Done {
+            if let Some(equity) = record.equity() {
+                inner.equity.push((record.started_ms, equity));
+            }
+            inner.refused += record.refused.len();
+        }
+        // Only trading cycles are kept whole (the executor may need the last one to resume).
+        if !record.approved.is_empty() {
+            inner.last = Some(record.clone());
+        }
+        Ok(())
+    }
+
+    async fn last(&self, _trader_id: &str) -> Result<Option<CycleRecord>, JournalError> {
+        Ok(self
+            .inner
+            .lock()
+            .map_err(|_| JournalError("backtest journal poisoned".into()))?
+            .last
+            .clone())
+    }
+}

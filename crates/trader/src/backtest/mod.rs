@@ -1,0 +1,138 @@
+//! Backtests: recorded or simulated candles replayed through the same cycle code a live trader
+//! runs — the same decider, guard, executor and paper exchange — with a manual clock stepping
+//! one primary-timeframe candle per cycle.
+//!
+//! At each step the clock stands at the close of the newest candle: the decider sees candles up
+//! to and including it, and orders fill at its close (plus slippage) on the paper exchange.
+//! Fees are the paper exchange's maker/taker rates, set from `fee_bps`.
+
+mod journal;
+pub mod report;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use nofxi_domain::Interval;
+use nofxi_domain::market::Symbol;
+use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_domain::trading::{MarginMode, PositionMode};
+use nofxi_venues::paper::{MemoryPaperRepo, PaperConfig, PaperExchange};
+use nofxi_venues::{Exchange, ManualClock, MarketData, VenueError};
+use rust_decimal::Decimal;
+
+pub use journal::BacktestJournal;
+pub use report::BacktestReport;
+
+use crate::cycle::{CycleWorld, ExecutionSettings, JournalError, TraderCycle};
+use crate::decider::Decider;
+use crate::stats::{compute, trades_from_fills};
+
+#[derive(Debug, Clone)]
+pub struct BacktestConfig {
+    pub symbols: Vec<Symbol>,
+    /// One cycle per candle of this interval; the strategy's primary timeframe is set to it.
+    pub interval: Interval,
+    pub from_ms: i64,
+    pub to_ms: i64,
+    pub initial_balance: Decimal,
+    /// Fee per fill in basis points (maker and taker alike).
+    pub fee_bps: Decimal,
+    pub slippage_bps: Decimal,
+    pub strategy: StrategyConfig,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BacktestError {
+    #[error("the backtest range is empty: --from must be before --to by at least one {0} candle")]
+    EmptyRange(Interval),
+    #[error("no symbols to backtest: pass --symbols BTCUSDT,ETHUSDT")]
+    NoSymbols,
+    #[error(transparent)]
+    Venue(#[from] VenueError),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+}
+
+/// Replays `[from, to]` through the cycle. `progress(done, total)` is called every 1% or so.
+pub async fn run_backtest(
+    config: &BacktestConfig,
+    market: Arc<dyn MarketData>,
+    clock: Arc<ManualClock>,
+    decider: &mut dyn Decider,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<BacktestReport, BacktestError> {
+    if config.symbols.is_empty() {
+        return Err(BacktestError::NoSymbols);
+    }
+    let step = config.interval.millis();
+    // Cycles run at candle closes: the first is the close of the first whole candle in range.
+    let first = config.from_ms.div_euclid(step) * step + step;
+    if first > config.to_ms {
+        return Err(BacktestError::EmptyRange(config.interval));
+    }
+    let total = u64::try_from((config.to_ms - first) / step + 1).unwrap_or(0);
+    let mut strategy = config.strategy.clone();
+    strategy.coin_source.static_coins = config.symbols.iter().map(Symbol::to_string).collect();
+    strategy.coin_source.excluded_coins.clear();
+    strategy.indicators.klines.primary_timeframe = config.interval;
+
+    clock.set(first);
+    let fee = config.fee_bps / Decimal::from(10_000);
+    let paper_config = PaperConfig {
+        initial_balance: config.initial_balance,
+        maker_fee_rate: fee,
+        taker_fee_rate: fee,
+        slippage_bps: config.slippage_bps,
+        ..PaperConfig::default()
+    };
+    let paper = PaperExchange::open(
+        "backtest",
+        paper_config,
+        market.clone(),
+        clock.clone(),
+        Arc::new(MemoryPaperRepo::default()),
+    )
+    .await?;
+    let journal = BacktestJournal::default();
+    let world = CycleWorld {
+        exchange: &paper,
+        market: market.as_ref(),
+        clock: clock.as_ref(),
+        journal: &journal,
+    };
+    let settings = ExecutionSettings::new("backtest", MarginMode::Cross, PositionMode::OneWay);
+    let mut cycle = TraderCycle::new("backtest", "backtest", settings);
+
+    let started = Instant::now();
+    let every = (total / 100).max(1);
+    for n in 0..total {
+        clock.set(first + i64::try_from(n).unwrap_or(i64::MAX) * step);
+        cycle.run(&strategy, decider, &world).await?;
+        if n % every == 0 {
+            progress(n, total);
+        }
+    }
+    progress(total, total);
+    let elapsed = started.elapsed();
+
+    let mut fills = Vec::new();
+    for symbol in &config.symbols {
+        fills.extend(paper.fills(symbol, None).await?);
+    }
+    fills.sort_by_key(|f| f.time_ms);
+    let total_fee = fills.iter().map(|f| f.fee).sum();
+    let trades = trades_from_fills(&fills);
+    let equity = journal.equity();
+    let values: Vec<Decimal> = equity.iter().map(|(_, e)| *e).collect();
+    let periods_per_year = (365.0 * 24.0 * 3_600_000.0) / step as f64;
+    Ok(BacktestReport {
+        stats: compute(&trades, total_fee, &values, periods_per_year),
+        equity,
+        cycles: total,
+        candles: total * config.symbols.len() as u64,
+        elapsed,
+        refused: journal.refused(),
+        fills: fills.len(),
+        final_account: paper.account().await?,
+    })
+}
