@@ -233,6 +233,21 @@ fn balance_check(result: Result<AccountSnapshot, VenueError>) -> Check<AccountSn
     }
 }
 
+/// Mark every check that has not run as skipped for `because`.
+fn skip_rest(mut report: ConnectivityReport, because: &str) -> ConnectivityReport {
+    fn fill<T>(c: &mut Check<T>, because: &str) {
+        if matches!(c, Check::Skipped { .. }) {
+            *c = Check::skipped(because);
+        }
+    }
+    fill(&mut report.api_key, because);
+    fill(&mut report.ip_whitelist, because);
+    fill(&mut report.permissions, because);
+    fill(&mut report.position_mode, because);
+    fill(&mut report.balance, because);
+    report
+}
+
 fn diagnose(e: &VenueError) -> Diagnosis {
     match e.kind() {
         Some(RejectKind::ClockDrift) => Diagnosis::ClockDrift,
@@ -264,7 +279,7 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
             report.clock = Check::Failed {
                 problem: Problem::from_error(Diagnosis::Unreachable, &e),
             };
-            return report;
+            return skip_rest(report, "the exchange could not be reached");
         }
     };
     let value = ClockOffset { offset_ms: offset };
@@ -306,8 +321,7 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
             match d {
                 Diagnosis::ClockDrift => {
                     report.clock = Check::Failed { problem };
-                    report.api_key = Check::skipped("the exchange refused the request's timestamp");
-                    return report;
+                    return skip_rest(report, "the exchange refused the request's timestamp");
                 }
                 Diagnosis::KeyOrIpRejected => {}
                 _ => {
