@@ -4,10 +4,11 @@ use std::collections::HashSet;
 
 use crate::error::{Diagnostic, DiagnosticKind};
 use crate::ir::RUNTIME_PLACEHOLDERS;
-use crate::ir::{Action, Condition, ConfirmCondition, ConfirmRule, ResourceKind, Risk, SlotType};
+use crate::ir::{Action, ConfirmRule, Risk, SlotType};
 use crate::parse::Locator;
 use crate::text::Text;
 
+use super::refs::{condition, confirm_condition, template_values, unknown_slot};
 use super::{is_snake, kinds_list, text};
 
 pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<Diagnostic>) {
@@ -210,6 +211,9 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
                 ));
             }
         }
+        for (arg, value) in &step.set {
+            template_values(loc, &format!("{sp}.set.{arg}"), value, action, &names, out);
+        }
         if let Some(cond) = &step.when {
             condition(loc, &format!("{sp}.when"), cond, &names, None, out);
         }
@@ -248,6 +252,16 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         if let Some(r) = &f.recovery {
             text(loc, &format!("{fp}.recovery.offer"), &r.offer, out);
             messages.push((format!("{fp}.recovery.offer"), &r.offer));
+            for (slot, value) in &r.slots {
+                template_values(
+                    loc,
+                    &format!("{fp}.recovery.slots.{slot}"),
+                    value,
+                    action,
+                    &names,
+                    out,
+                );
+            }
             if r.task_parts().is_none() {
                 out.push(loc.diag(
                     &format!("{fp}.recovery.task"),
@@ -277,101 +291,5 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
                 ));
             }
         }
-    }
-}
-
-fn confirm_condition(
-    loc: &Locator,
-    path: &str,
-    c: &ConfirmCondition,
-    action: &Action,
-    names: &[String],
-    out: &mut Vec<Diagnostic>,
-) {
-    match c {
-        ConfirmCondition::Live(slot) => match action.slot(slot) {
-            None => out.push(unknown_slot(loc, path, slot, &action.name, names)),
-            Some(s)
-                if !matches!(
-                    s.ref_kind,
-                    Some(ResourceKind::Trader | ResourceKind::Exchange)
-                ) =>
-            {
-                out.push(loc.diag(
-                    path,
-                    DiagnosticKind::InvalidValue,
-                    format!("`live: {slot}` needs a slot with `ref: trader` or `ref: exchange`"),
-                ))
-            }
-            Some(_) => {}
-        },
-        ConfirmCondition::ChangedAny(list) => {
-            for n in list {
-                if !names.contains(n) {
-                    out.push(unknown_slot(loc, path, n, &action.name, names));
-                }
-            }
-        }
-        ConfirmCondition::Slot(cond) => condition(loc, path, cond, names, None, out),
-        ConfirmCondition::All(all) => {
-            for (k, c) in all.iter().enumerate() {
-                confirm_condition(loc, &format!("{path}.all[{k}]"), c, action, names, out);
-            }
-        }
-    }
-}
-
-fn unknown_slot(
-    loc: &Locator,
-    path: &str,
-    name: &str,
-    action: &str,
-    names: &[String],
-) -> Diagnostic {
-    loc.diag(
-        path,
-        DiagnosticKind::UnknownSlot,
-        format!(
-            "`{name}` is not a slot of action `{action}`; expected one of {}",
-            names.join(", ")
-        ),
-    )
-}
-
-fn condition(
-    loc: &Locator,
-    path: &str,
-    c: &Condition,
-    names: &[String],
-    own: Option<&str>,
-    out: &mut Vec<Diagnostic>,
-) {
-    if !names.contains(&c.slot) {
-        out.push(loc.diag(
-            &format!("{path}.slot"),
-            DiagnosticKind::UnknownSlot,
-            format!(
-                "condition names `{}`, which is not a slot here; expected one of {}",
-                c.slot,
-                names.join(", ")
-            ),
-        ));
-    }
-    if own == Some(c.slot.as_str()) {
-        out.push(loc.diag(
-            &format!("{path}.slot"),
-            DiagnosticKind::InvalidValue,
-            "a slot cannot be required depending on itself",
-        ));
-    }
-    let given = usize::from(c.one_of.is_some())
-        + usize::from(c.equals.is_some())
-        + usize::from(c.is_set.is_some());
-    if given != 1 {
-        out.push(loc.diag(
-            path,
-            DiagnosticKind::InvalidValue,
-            "a condition needs exactly one of `in`, `equals`, `is_set`",
-        ));
     }
 }

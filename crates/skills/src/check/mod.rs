@@ -5,6 +5,7 @@
 mod action;
 mod examples;
 mod parts;
+mod refs;
 
 use std::collections::HashSet;
 

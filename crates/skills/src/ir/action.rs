@@ -158,7 +158,8 @@ pub struct Step {
     /// Slots passed as arguments under their own names (unset optional slots are left out).
     #[serde(default)]
     pub with: Vec<String>,
-    /// Constant arguments (`enabled: true`).
+    /// Further arguments: constants (`enabled: true`) or `{slot}` templates rendered from the
+    /// task (`target: "{name}"` passes the new trader's name to `trader.start`).
     #[serde(default)]
     pub set: BTreeMap<String, serde_json::Value>,
     /// Run only when this holds.
@@ -254,7 +255,10 @@ impl Action {
     }
 }
 
-/// Placeholders every message may use besides slot names: filled by the engine from results.
+/// Placeholders every message may use besides slot names, filled by the engine: `id` of the
+/// resource a step created, `error` the tool's explanation, `list` a rendered query result,
+/// `count` its size, `status` a trader's state, `summary` the changes a task will make (for
+/// confirmation texts: "scan interval 5 → 10, margin cross → isolated").
 ///
 /// `resource` is the name of the resource a failure is about (the disabled exchange), as the
 /// failing tool reports it.
