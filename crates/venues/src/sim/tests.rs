@@ -91,3 +91,45 @@ async fn symbols_have_their_own_levels_and_the_live_quotes_are_consistent() {
     let funding = m.funding_rate(&btc()).await.unwrap().unwrap();
     assert!(funding.next_funding_time_ms > NOW);
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// (longer, shorter) pairs where the shorter interval tiles the longer one exactly.
+    const NESTED: [(Interval, Interval); 6] = [
+        (Interval::M5, Interval::M1),
+        (Interval::M15, Interval::M5),
+        (Interval::H1, Interval::M15),
+        (Interval::H4, Interval::H1),
+        (Interval::D1, Interval::H4),
+        (Interval::W1, Interval::D1),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn any_candle_is_the_aggregate_of_its_parts(
+            pair in 0usize..NESTED.len(),
+            seed in any::<u64>(),
+            offset_min in 0i64..5_000_000,
+        ) {
+            let (long, short) = NESTED[pair];
+            let m = market(seed);
+            let sym = Symbol::parse(["BTC", "ETH", "DOGE", "PEPE"][(seed % 4) as usize]).unwrap();
+            let parent = m.candle(&sym, long, NOW - offset_min * 60_000);
+            let parts: Vec<Candle> = (0..long.millis() / short.millis())
+                .map(|i| m.candle(&sym, short, parent.open_time_ms + i * short.millis()))
+                .collect();
+            prop_assert_eq!(parent.open, parts[0].open);
+            prop_assert_eq!(parent.close, parts[parts.len() - 1].close);
+            prop_assert_eq!(parent.high, parts.iter().map(|c| c.high).max().unwrap());
+            prop_assert_eq!(parent.low, parts.iter().map(|c| c.low).min().unwrap());
+            prop_assert_eq!(parent.volume, parts.iter().map(|c| c.volume).sum::<Decimal>());
+            // And asking again, after all that, gives the same candle.
+            prop_assert_eq!(parent, m.candle(&sym, long, parent.open_time_ms + 1));
+        }
+    }
+}
