@@ -276,3 +276,47 @@ fn errors_are_found_by_code_then_phrase() {
     let g = glossary.knowledge_matching("逐仓和全仓有什么区别");
     assert_eq!(g.first().map(|k| k.id.as_str()), Some("cross_vs_isolated"));
 }
+
+#[test]
+fn steps_and_recoveries_render_from_slots() {
+    let lib = lib();
+    let create = lib.action("trader_management", "create").unwrap();
+    let slots: Map<String, Value> = [
+        ("name".into(), json!("btc-bot")),
+        ("exchange".into(), json!("主账户")),
+        ("model".into(), json!("DeepSeek")),
+        ("auto_start".into(), json!(true)),
+    ]
+    .into_iter()
+    .collect();
+    let plan = create.plan(&slots);
+    let tools: Vec<String> = plan.iter().map(|s| s.tool.to_string()).collect();
+    assert_eq!(tools, ["trader.create", "trader.start"]);
+    let none = |_: &str| None;
+    assert_eq!(
+        plan[1].arguments(&slots, &none),
+        json!({"target": "btc-bot"}).as_object().cloned().unwrap()
+    );
+    let first = plan[0].arguments(&slots, &none);
+    assert_eq!(first.get("name"), Some(&json!("btc-bot")));
+    assert!(
+        !first.contains_key("strategy"),
+        "unset optional slots are left out"
+    );
+
+    let mut no_start = slots.clone();
+    no_start.insert("auto_start".into(), json!(false));
+    assert_eq!(create.plan(&no_start).len(), 1);
+
+    let start = lib.action("trader_management", "start").unwrap();
+    let recovery = start
+        .failure("exchange_disabled")
+        .and_then(|f| f.recovery.as_ref())
+        .unwrap();
+    let vars = |name: &str| (name == "resource").then(|| "主账户".to_string());
+    let sub = recovery.initial_slots(&slots, &vars);
+    assert_eq!(
+        Value::Object(sub),
+        json!({"target": "主账户", "enabled": true})
+    );
+}

@@ -10,6 +10,7 @@ mod constraints;
 mod example;
 mod function;
 mod keyed;
+mod plan;
 mod skill;
 mod slot;
 
