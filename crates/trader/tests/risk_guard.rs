@@ -329,6 +329,33 @@ fn margin_budget_spans_the_cycle() {
 }
 
 #[test]
+fn a_close_and_an_open_on_one_symbol_are_a_reversal() {
+    let held = [position("SOLUSDT", PositionSide::Short)];
+    let close = Decision {
+        symbol: "SOLUSDT".into(),
+        action: DecisionAction::CloseShort,
+        ..btc_long()
+    };
+    let open = Decision {
+        symbol: "SOLUSDT".into(),
+        stop_loss: Some(dec!(140)),
+        take_profit: Some(dec!(180)),
+        ..btc_long()
+    };
+    // Order in the answer does not matter: the close runs first.
+    let plan = run(vec![open, close], &held, false);
+    assert!(plan.refused.is_empty(), "{:?}", plan.refused);
+    assert!(matches!(plan.approved[0].intent, Intent::Close { .. }));
+    assert!(matches!(
+        plan.approved[1].intent,
+        Intent::Open {
+            side: PositionSide::Long,
+            ..
+        }
+    ));
+}
+
+#[test]
 fn nothing_to_close_and_duplicates_are_refused() {
     let close = Decision {
         action: DecisionAction::CloseShort,

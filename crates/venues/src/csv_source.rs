@@ -15,8 +15,10 @@
 //! and the peer frameworks. Rows must be in ascending time order without duplicates; the file is
 //! read once, on construction, and an error names the line that is wrong.
 //!
-//! The replay's "now" is the clock's: candles that opened after it are not visible, so a
-//! backtest driving a [`crate::ManualClock`] sees the series unfold bar by bar. The ticker is the
+//! The replay's "now" is the clock's, and a candle becomes visible only once it has *closed*
+//! (`open + interval <= now`): its close is not known before that, and showing it earlier would
+//! let a backtest trade on a price from the future. A backtest driving a
+//! [`crate::ManualClock`] sees the series unfold bar by bar. The ticker is the
 //! latest visible candle's close; there is no order book beyond that price and no funding.
 
 use std::collections::HashMap;
@@ -126,11 +128,11 @@ impl CsvMarket {
             })
     }
 
-    /// Candles visible at the clock's now.
+    /// Candles closed at the clock's now.
     fn visible(&self, symbol: &Symbol, interval: Interval) -> Result<&[Candle], VenueError> {
         let all = self.series(symbol, interval)?;
         let now = self.clock.now_ms();
-        let n = all.partition_point(|c| c.open_time_ms <= now);
+        let n = all.partition_point(|c| c.open_time_ms + interval.millis() <= now);
         Ok(&all[..n])
     }
 
@@ -230,11 +232,15 @@ mod tests {
             Interval::M1,
             candles,
         );
+        // The second candle has just opened: its close is the future, so it is not visible.
         let seen = m
             .klines(&btc, Interval::M1, KlineQuery::latest(10))
             .await
             .unwrap();
-        assert_eq!(seen.len(), 2);
+        assert_eq!(seen.len(), 1);
+        assert_eq!(m.ticker(&btc).await.unwrap().last.to_string(), "30005.0");
+        // At its close it is.
+        clock.set(1_600_000_120_000);
         assert_eq!(m.ticker(&btc).await.unwrap().last.to_string(), "30015.5");
         clock.set(1_600_000_200_000);
         let seen = m

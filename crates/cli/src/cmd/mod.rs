@@ -7,6 +7,8 @@ pub mod exchange_live;
 pub mod market;
 pub mod model;
 pub mod paths;
+pub mod run;
 pub mod skills;
 pub mod strategy;
 pub mod trader;
+pub mod trader_live;

@@ -1,5 +1,6 @@
 //! `nofxi trader …`: bots binding one exchange account, one model and one strategy, each
-//! given by name or id. Starting and stopping arrive with the trading engine.
+//! given by name or id. Starting, stopping and what a running trader did are in
+//! [`super::trader_live`].
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -33,6 +34,16 @@ pub enum TraderCommand {
     Delete(RefArg),
     /// Bring a trader back from the trash.
     Restore(RefArg),
+    /// Check a trader can trade (preflight) and mark it running; `nofxi run` trades it.
+    Start(super::trader_live::StartArgs),
+    /// Mark a trader stopped; the engine ends it after the cycle in progress.
+    Stop(RefArg),
+    /// Whether a trader runs, where, its last cycle, and why it stopped.
+    Status(RefArg),
+    /// A trader's cycles, newest first: decisions, guard verdicts, orders, equity.
+    Journal(super::trader_live::JournalArgs),
+    /// Performance: trades, win rate, profit factor, P&L, fees, drawdown, Sharpe.
+    Stats(RefArg),
 }
 
 #[derive(Debug, Args)]
@@ -67,7 +78,15 @@ pub fn run(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
 async fn run_async(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
     let store = open_store(global).await?;
     let user = &global.user;
+    let live = |store| std::sync::Arc::new(store);
     match command {
+        TraderCommand::Start(args) => super::trader_live::start(global, live(store), args).await,
+        TraderCommand::Stop(r) => super::trader_live::stop(global, live(store), r).await,
+        TraderCommand::Status(r) => super::trader_live::status(global, live(store), r).await,
+        TraderCommand::Journal(args) => {
+            super::trader_live::journal(global, live(store), args).await
+        }
+        TraderCommand::Stats(r) => super::trader_live::stats(global, live(store), r).await,
         TraderCommand::List(args) => {
             let traders = store.list_traders(user, args.deleted).await?;
             if global.json {

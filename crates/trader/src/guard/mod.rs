@@ -91,7 +91,8 @@ pub fn guard(decisions: Vec<Decision>, ctx: &GuardContext<'_>) -> GuardedPlan {
             plan.refused.push((decision, Refusal::UnknownSymbol));
             continue;
         };
-        if !seen.insert(symbol.clone()) {
+        // One open and one close per symbol: together they are a reversal (close first).
+        if !seen.insert((symbol.clone(), decision.action.opens())) {
             plan.refused.push((decision, Refusal::DuplicateSymbol));
             continue;
         }
@@ -108,7 +109,15 @@ pub fn guard(decisions: Vec<Decision>, ctx: &GuardContext<'_>) -> GuardedPlan {
             }
         }
     }
-    let mut budget = open_checks::Budget::new(ctx, plan.approved.len());
+    let closing = plan
+        .approved
+        .iter()
+        .filter_map(|a| match &a.intent {
+            Intent::Close { symbol, .. } => Some(symbol.clone()),
+            Intent::Open { .. } => None,
+        })
+        .collect();
+    let mut budget = open_checks::Budget::new(ctx, closing);
     for (symbol, decision) in opens {
         match open_checks::check(&symbol, &decision, ctx, &mut budget) {
             Ok((intent, adjustments)) => plan.approved.push(Approved {

@@ -12,16 +12,19 @@ pub(super) struct Budget {
     positions: usize,
     opens: usize,
     margin_used: Decimal,
+    /// Symbols whose positions this plan closes: an open may follow (a reversal).
+    closing: Vec<Symbol>,
 }
 
 impl Budget {
     /// Approved closes free their position slots; their margin is not counted as freed
     /// until the venue confirms, which keeps the check conservative.
-    pub(super) fn new(ctx: &GuardContext<'_>, approved_closes: usize) -> Budget {
+    pub(super) fn new(ctx: &GuardContext<'_>, closing: Vec<Symbol>) -> Budget {
         Budget {
-            positions: ctx.positions.len().saturating_sub(approved_closes),
+            positions: ctx.positions.len().saturating_sub(closing.len()),
             opens: 0,
             margin_used: ctx.account.margin_used,
+            closing,
         }
     }
 }
@@ -36,7 +39,9 @@ pub(super) fn check(
     if ctx.safe_mode {
         return Err(Refusal::SafeMode);
     }
-    if ctx.positions.iter().any(|p| &p.symbol == symbol) {
+    let still_held = ctx.positions.iter().filter(|p| &p.symbol == symbol).count()
+        > budget.closing.iter().filter(|s| *s == symbol).count();
+    if still_held {
         return Err(Refusal::PositionExists);
     }
     if budget.opens >= MAX_OPENS_PER_CYCLE {

@@ -127,6 +127,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
             .await
         {
             Ok(record) => {
+                log_cycle(&trader.spec.name, &record);
                 failed_cycles = if record.error.is_some() && record.account_before.is_none() {
                     failed_cycles + 1
                 } else {
@@ -149,6 +150,32 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         if failed_cycles >= STOP_AFTER_FAILED_CYCLES {
             return exit(StopReason::Error, status.detail.clone());
         }
+    }
+}
+
+/// One line per cycle for `nofxi run`'s log: what was decided, done and refused.
+fn log_cycle(name: &str, record: &crate::cycle::CycleRecord) {
+    let orders_ok = record.executions.iter().filter(|e| e.ok).count();
+    let equity = record
+        .equity()
+        .map(|e| e.round_dp(2).to_string())
+        .unwrap_or_else(|| "?".into());
+    match &record.error {
+        Some(error) => tracing::warn!(
+            trader = name,
+            cycle = record.cycle_number,
+            "cycle failed: {error}"
+        ),
+        None => tracing::info!(
+            trader = name,
+            cycle = record.cycle_number,
+            decisions = record.decisions.len(),
+            approved = record.approved.len(),
+            refused = record.refused.len(),
+            orders = format!("{orders_ok}/{}", record.executions.len()),
+            equity = %equity,
+            safe_mode = record.safe_mode,
+        ),
     }
 }
 

@@ -1,0 +1,319 @@
+//! `nofxi trader start|stop|status|journal|stats NAME`: a trader's life in the engine.
+//!
+//! `start` runs the same preflight the engine runs, so a trader that cannot trade is refused
+//! here with the reason, not marked running and stopped a moment later. The engine (`nofxi
+//! run`) picks started traders up; `stop` marks it stopped and the engine ends it on its next
+//! poll, after the cycle in progress.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use nofxi_domain::market::Symbol;
+use nofxi_store::Store;
+use nofxi_trader::cycle::CycleRecord;
+use nofxi_trader::runtime::connect::{PaperAccount, connect};
+use nofxi_trader::runtime::preflight::preflight;
+use nofxi_trader::runtime::status::load_status;
+use nofxi_trader::stats::{Stats, compute, trades_from_fills};
+use nofxi_venues::{Clock, SystemClock};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::common::{RefArg, actor, print_json, print_table, time};
+use crate::home::GlobalArgs;
+
+#[derive(Debug, Args)]
+pub struct StartArgs {
+    #[command(flatten)]
+    pub target: RefArg,
+    /// Confirm starting a trader on a real exchange account (anything but paper).
+    #[arg(long)]
+    pub confirm_live: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct JournalArgs {
+    #[command(flatten)]
+    pub target: RefArg,
+    /// How many cycles, newest first.
+    #[arg(long, default_value_t = 20)]
+    pub limit: i64,
+}
+
+pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> Result<()> {
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let trader = store
+        .get_trader(&global.user, &args.target.reference)
+        .await?;
+    let exchange = store
+        .get_exchange(&global.user, &trader.spec.exchange_id)
+        .await?;
+    if nofxi_trader::runtime::connect::is_live(&exchange) && !args.confirm_live {
+        bail!(
+            "trader {:?} trades real money on {} account {:?}: re-run with --confirm-live to start it",
+            trader.spec.name,
+            exchange.spec.exchange_type,
+            exchange.spec.account_name
+        );
+    }
+    let ready = preflight(store.clone(), &global.user, &trader.id, clock)
+        .await
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "trader {:?} cannot start ({}): {e}",
+                trader.spec.name,
+                e.kind()
+            )
+        })?;
+    let account = ready.venue.exchange.account().await?;
+    let trader = store
+        .set_trader_running(&actor(global), &trader.id, true)
+        .await?;
+    if global.json {
+        return print_json(&trader);
+    }
+    println!(
+        "started trader {:?} on {} (equity {} USDT); `nofxi run` trades it every {} minutes",
+        trader.spec.name, ready.venue.kind, account.equity, trader.spec.scan_interval_minutes
+    );
+    Ok(())
+}
+
+pub async fn stop(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
+    let trader = store
+        .set_trader_running(&actor(global), &target.reference, false)
+        .await?;
+    if global.json {
+        return print_json(&trader);
+    }
+    println!(
+        "stopped trader {:?}; a running engine ends it after the cycle in progress",
+        trader.spec.name
+    );
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct StatusView {
+    name: String,
+    id: String,
+    marked_running: bool,
+    engine: Option<nofxi_trader::runtime::status::TraderStatus>,
+    lease_owner: Option<String>,
+}
+
+pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
+    let trader = store.get_trader(&global.user, &target.reference).await?;
+    let engine = load_status(&store, &global.user, &trader.id).await?;
+    let lease = store
+        .lease(&trader.id)
+        .await?
+        .filter(|l| l.expires_at > store.now_ms());
+    let view = StatusView {
+        name: trader.spec.name.clone(),
+        id: trader.id.clone(),
+        marked_running: trader.is_running,
+        engine,
+        lease_owner: lease.map(|l| l.owner),
+    };
+    if global.json {
+        return print_json(&view);
+    }
+    println!("trader     {} ({})", view.name, view.id);
+    let state = match (&view.marked_running, &view.lease_owner) {
+        (true, Some(owner)) => format!("running in engine {owner}"),
+        (true, None) => "started, waiting for an engine: run `nofxi run`".into(),
+        (false, _) => "stopped".into(),
+    };
+    println!("state      {state}");
+    if let Some(s) = &view.engine {
+        if let Some(reason) = s.stop_reason.filter(|_| !s.running) {
+            println!("stopped    {} ({reason:?})", time(s.since_ms));
+        }
+        if let (Some(n), Some(at)) = (s.last_cycle, s.last_cycle_ms) {
+            println!(
+                "last cycle #{n} at {}{}",
+                time(at),
+                if s.safe_mode {
+                    " — SAFE MODE (model failing)"
+                } else {
+                    ""
+                }
+            );
+        }
+        if let Some(detail) = &s.detail {
+            println!("detail     {detail}");
+        }
+    }
+    Ok(())
+}
+
+pub async fn journal(global: &GlobalArgs, store: Arc<Store>, args: JournalArgs) -> Result<()> {
+    let trader = store
+        .get_trader(&global.user, &args.target.reference)
+        .await?;
+    let rows = store
+        .cycles(&global.user, &trader.id, args.limit.clamp(1, 10_000), None)
+        .await?;
+    if global.json {
+        let records: Vec<&serde_json::Value> = rows.iter().map(|r| &r.record).collect();
+        return print_json(&records);
+    }
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .filter_map(|row| serde_json::from_value::<CycleRecord>(row.record.clone()).ok())
+        .map(|c| journal_row(&c))
+        .collect();
+    print_table(
+        &[
+            "cycle",
+            "time",
+            "decisions",
+            "approved",
+            "refused",
+            "orders",
+            "equity",
+            "note",
+        ],
+        &table,
+    );
+    Ok(())
+}
+
+fn journal_row(c: &CycleRecord) -> Vec<String> {
+    let decisions: Vec<String> = c
+        .decisions
+        .iter()
+        .map(|d| format!("{} {}", d.symbol, d.action))
+        .collect();
+    let ok = c.executions.iter().filter(|e| e.ok).count();
+    let failed = c.executions.len() - ok;
+    let note = c
+        .error
+        .clone()
+        .or_else(|| {
+            c.refused
+                .first()
+                .map(|r| format!("{}: {}", r.decision.symbol, r.reason))
+        })
+        .or_else(|| c.executions.iter().find_map(|e| e.error.clone()))
+        .unwrap_or_default();
+    vec![
+        format!("#{}", c.cycle_number),
+        time(c.started_ms),
+        if decisions.is_empty() {
+            "-".into()
+        } else {
+            decisions.join(", ")
+        },
+        c.approved.len().to_string(),
+        c.refused.len().to_string(),
+        if c.executions.is_empty() {
+            "-".into()
+        } else {
+            format!("{ok} ok, {failed} failed")
+        },
+        c.equity()
+            .map(|e| e.round_dp(2).to_string())
+            .unwrap_or_default(),
+        note.chars().take(80).collect(),
+    ]
+}
+
+pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
+    let trader = store.get_trader(&global.user, &target.reference).await?;
+    let curve = store.equity_curve(&global.user, &trader.id).await?;
+    let strategy = store
+        .get_strategy(&global.user, &trader.spec.strategy_id)
+        .await?;
+    let account = PaperAccount::Trader {
+        trader_id: trader.id.clone(),
+        initial_balance: trader.spec.initial_balance,
+    };
+    let venue = connect(
+        store.clone(),
+        &global.user,
+        &trader.spec.exchange_id,
+        account,
+        Arc::new(SystemClock),
+    )
+    .await?;
+    // Fills are read per symbol: the strategy's coins, held positions, and whatever the
+    // journal shows was traded.
+    let mut symbols: BTreeSet<Symbol> = strategy
+        .spec
+        .config
+        .coin_source
+        .static_coins
+        .iter()
+        .filter_map(|c| Symbol::parse(c).ok())
+        .collect();
+    symbols.extend(
+        venue
+            .exchange
+            .positions()
+            .await?
+            .into_iter()
+            .map(|p| p.symbol),
+    );
+    for row in store.cycles(&global.user, &trader.id, 1_000, None).await? {
+        if let Ok(c) = serde_json::from_value::<CycleRecord>(row.record) {
+            symbols.extend(
+                c.executions
+                    .iter()
+                    .filter_map(|e| Symbol::parse(&e.symbol).ok()),
+            );
+        }
+    }
+    let mut fills = Vec::new();
+    for symbol in &symbols {
+        fills.extend(venue.exchange.fills(symbol, None).await?);
+    }
+    fills.sort_by_key(|f| f.time_ms);
+    let total_fee: Decimal = fills.iter().map(|f| f.fee).sum();
+    let equity: Vec<Decimal> = curve.iter().map(|(_, e)| *e).collect();
+    let per_year = 365.0 * 24.0 * 60.0 / trader.spec.scan_interval_minutes.max(1) as f64;
+    let stats = compute(&trades_from_fills(&fills), total_fee, &equity, per_year);
+    if global.json {
+        return print_json(&stats);
+    }
+    print_stats(&stats, trader.spec.initial_balance);
+    Ok(())
+}
+
+pub fn print_stats(s: &Stats, initial_balance: Decimal) {
+    let pct = |d: Option<Decimal>| {
+        d.map(|d| format!("{}%", (d * Decimal::ONE_HUNDRED).round_dp(2)))
+            .unwrap_or("-".into())
+    };
+    let opt = |d: Option<Decimal>| d.map(|d| d.round_dp(4).to_string()).unwrap_or("-".into());
+    let pnl_pct = if initial_balance > Decimal::ZERO {
+        format!(
+            " ({}%)",
+            (s.total_pnl / initial_balance * Decimal::ONE_HUNDRED).round_dp(2)
+        )
+    } else {
+        String::new()
+    };
+    println!(
+        "trades          {} ({} won, {} lost)",
+        s.total_trades, s.wins, s.losses
+    );
+    println!("win rate        {}", pct(s.win_rate));
+    println!("profit factor   {}", opt(s.profit_factor));
+    println!(
+        "total P&L       {} USDT{pnl_pct}, net of fees",
+        s.total_pnl.round_dp(2)
+    );
+    println!("fees            {} USDT", s.total_fee.round_dp(2));
+    println!("avg win / loss  {} / {}", opt(s.avg_win), opt(s.avg_loss));
+    println!("max drawdown    {}%", s.max_drawdown_pct.round_dp(2));
+    println!(
+        "sharpe          {}",
+        s.sharpe_ratio
+            .map(|x| format!("{x:.2}"))
+            .unwrap_or("-".into())
+    );
+}
