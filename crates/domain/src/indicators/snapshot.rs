@@ -30,6 +30,13 @@ pub struct TechnicalSnapshot {
     pub volume_ratio: Option<f64>,
 }
 
+/// The last `n` values (or all of them): windowed indicators only need their window for the
+/// latest value, which keeps a snapshot cheap on long series. Recursive ones (EMA, RSI, ATR,
+/// MACD) read the whole series, because their value depends on all of it.
+fn tail(values: &[f64], n: usize) -> &[f64] {
+    &values[values.len().saturating_sub(n)..]
+}
+
 pub fn snapshot(candles: &[Candle]) -> TechnicalSnapshot {
     let s = Series::from_candles(candles);
     let c = &s.close;
@@ -37,9 +44,9 @@ pub fn snapshot(candles: &[Candle]) -> TechnicalSnapshot {
     TechnicalSnapshot {
         bars: s.len(),
         close: c.last().copied(),
-        ma5: last(&sma(c, 5)),
-        ma10: last(&sma(c, 10)),
-        ma20: last(&sma(c, 20)),
+        ma5: last(&sma(tail(c, 5), 5)),
+        ma10: last(&sma(tail(c, 10), 10)),
+        ma20: last(&sma(tail(c, 20), 20)),
         ema12: last(&ema(c, 12)),
         ema20: last(&ema(c, 20)),
         ema26: last(&ema(c, 26)),
@@ -47,10 +54,10 @@ pub fn snapshot(candles: &[Candle]) -> TechnicalSnapshot {
         macd: macd(c, 12, 26, 9).last().copied().flatten(),
         rsi7: last(&rsi(c, 7)),
         rsi14: last(&rsi(c, 14)),
-        bollinger: bollinger(c, 20, 2.0).last().copied().flatten(),
+        bollinger: bollinger(tail(c, 20), 20, 2.0).last().copied().flatten(),
         atr14: last(&atr(&s.high, &s.low, c, 14)),
         support: sr.map(|(lo, _)| lo),
         resistance: sr.map(|(_, hi)| hi),
-        volume_ratio: last(&volume_ratio(&s.volume, 20)),
+        volume_ratio: last(&volume_ratio(tail(&s.volume, 21), 20)),
     }
 }
