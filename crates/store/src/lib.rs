@@ -17,6 +17,7 @@
 
 mod audit;
 pub mod clock;
+mod conversations;
 mod error;
 mod exchanges;
 mod flag;
@@ -30,6 +31,7 @@ mod state;
 mod strategies;
 #[cfg(feature = "test-support")]
 pub mod test_support;
+mod traces;
 mod traders;
 mod trash;
 pub mod vault;
@@ -40,10 +42,12 @@ use sqlx::AnyPool;
 
 pub use audit::{AuditAction, AuditEntry};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use conversations::ConversationRow;
 pub use error::StoreError;
 pub use journal::CycleRow;
 pub use leases::{Lease, RunningTrader};
 pub use open::{Backend, DATABASE_URL_ENV, Database, SQLITE_FILE_NAME, StoreConfig, redact_url};
+pub use traces::{NewTrace, TraceRow};
 pub use trash::Removed;
 pub use vault::key::{KEY_FILE_NAME, KeySpec, MASTER_KEY_ENV, key_file_path};
 
