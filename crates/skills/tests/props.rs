@@ -106,3 +106,68 @@ proptest! {
         }
     }
 }
+
+static LIBRARY: std::sync::LazyLock<nofxi_skills::Library> =
+    std::sync::LazyLock::new(|| nofxi_skills::Library::builtin().unwrap());
+
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::{Value, json};
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        "[a-zA-Z0-9 .:#{}币安\\-]{0,12}".prop_map(Value::String),
+        Just(json!("1.5h")),
+        Just(json!("NVDA.US")),
+        Just(json!("binance")),
+    ];
+    leaf.prop_recursive(2, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            proptest::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Any arguments, against every action's slot rules and every function's schema: an
+    /// answer (accepted or rejected with messages), never a panic.
+    #[test]
+    fn validation_never_panics(
+        names in proptest::collection::vec("[a-z_]{1,24}", 0..6),
+        values in proptest::collection::vec(json_value(), 0..6),
+        whole in json_value(),
+    ) {
+        let lib = &*LIBRARY;
+        let mut args = serde_json::Map::new();
+        for (i, v) in values.into_iter().enumerate() {
+            let name = names.get(i).cloned().unwrap_or_else(|| "target".into());
+            args.insert(name, v);
+        }
+        for skill in lib.skills() {
+            for action in &skill.actions {
+                let mut with_real = args.clone();
+                if let (Some(slot), Some(v)) = (action.slots.first(), args.values().next()) {
+                    with_real.insert(slot.name.clone(), v.clone());
+                }
+                if let Err(e) = action.validate_args(&with_real) {
+                    prop_assert!(!e.errors.is_empty());
+                    prop_assert!(e.errors.iter().all(|x| !x.message.zh.is_empty() && !x.message.en.is_empty()));
+                }
+                for slot in &action.slots {
+                    let _ = slot.check_value(&whole);
+                }
+            }
+            for f in &skill.functions {
+                let _ = f.validate_args(&serde_json::Value::Object(args.clone()));
+                let _ = f.validate_args(&whole);
+            }
+        }
+    }
+}

@@ -291,3 +291,63 @@ async fn per_function_rate_limit_makes_the_caller_wait() {
         "{waits:?}"
     );
 }
+
+#[test]
+fn retry_policy_rules() {
+    use nofxi_skills::BackoffStrategy;
+    use nofxi_skills::runtime::{Decision, RetryPolicy};
+    let mut p = RetryPolicy {
+        retryable: vec![3001, 5000],
+        non_retryable: vec![1001],
+        max_retries: 3,
+        strategy: BackoffStrategy::ExponentialJitter,
+        base: Duration::from_millis(1000),
+        max: Duration::from_millis(5000),
+        jitter: 0.1,
+    };
+    let fail = |code, retry_after: Option<u64>| CallFailure {
+        code,
+        message: String::new(),
+        retry_after: retry_after.map(Duration::from_secs),
+    };
+    assert_eq!(
+        p.decide(0, &fail(1001, Some(1)), 0.5),
+        Decision::GiveUp { retryable: false }
+    );
+    assert_eq!(
+        p.decide(0, &fail(4242, None), 0.5),
+        Decision::GiveUp { retryable: false },
+        "unknown codes are not retried"
+    );
+    assert_eq!(
+        p.decide(3, &fail(5000, None), 0.5),
+        Decision::GiveUp { retryable: true }
+    );
+    assert_eq!(
+        p.decide(0, &fail(3001, Some(7)), 0.9),
+        Decision::Retry(Duration::from_secs(7))
+    );
+    assert_eq!(
+        p.decide(0, &fail(5000, None), 0.0),
+        Decision::Retry(Duration::from_millis(1000))
+    );
+    assert_eq!(
+        p.decide(1, &fail(5000, None), 1.0),
+        Decision::Retry(Duration::from_millis(2200))
+    );
+    assert_eq!(
+        p.decide(2, &fail(5000, None), 0.0),
+        Decision::Retry(Duration::from_millis(4000))
+    );
+    assert_eq!(p.backoff(10), Duration::from_millis(5000), "capped at max");
+    p.strategy = BackoffStrategy::Exponential;
+    assert_eq!(
+        p.decide(1, &fail(5000, None), 1.0),
+        Decision::Retry(Duration::from_millis(2000))
+    );
+    p.strategy = BackoffStrategy::Fixed;
+    assert_eq!(
+        p.decide(2, &fail(5000, None), 1.0),
+        Decision::Retry(Duration::from_millis(1000))
+    );
+}

@@ -63,8 +63,23 @@ pub struct ErrorHandling {
     #[serde(default)]
     pub non_retryable_codes: Vec<i64>,
     pub max_retries: u32,
+    /// Seed 003 spells the strategy here; `exponential_jitter` when absent.
+    #[serde(default)]
+    pub backoff_strategy: BackoffStrategy,
     #[serde(default)]
     pub backoff: Backoff,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BackoffStrategy {
+    /// `base · 2ⁿ` capped at `max`, plus random jitter: many clients never retry in lockstep.
+    #[default]
+    ExponentialJitter,
+    /// `base · 2ⁿ` capped at `max`.
+    Exponential,
+    /// Always `base`.
+    Fixed,
 }
 
 /// Exponential backoff with jitter: attempt n waits `min(base · 2ⁿ, max)` plus a uniform

@@ -19,8 +19,8 @@ pub use action::{
     Risk, Step, ToolName,
 };
 pub use constraints::{
-    AssetClassRule, Authentication, Backoff, Constraints, CoverageExclusion, DataCoverage,
-    ErrorCode, ErrorHandling, RateLimit, RateLimits,
+    AssetClassRule, Authentication, Backoff, BackoffStrategy, Constraints, CoverageExclusion,
+    DataCoverage, ErrorCode, ErrorHandling, RateLimit, RateLimits,
 };
 pub use example::{Example, ExampleCall, ExampleContext, ExampleTask};
 pub use function::Function;

@@ -141,6 +141,7 @@ where
                     retryable_codes: Vec::new(),
                     non_retryable_codes: Vec::new(),
                     max_retries: 0,
+                    backoff_strategy: Default::default(),
                     backoff: Default::default(),
                 })
             });

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::ir::ErrorHandling;
+use crate::ir::{BackoffStrategy, ErrorHandling};
 
 use super::CallFailure;
 
@@ -12,6 +12,7 @@ pub struct RetryPolicy {
     pub retryable: Vec<i64>,
     pub non_retryable: Vec<i64>,
     pub max_retries: u32,
+    pub strategy: BackoffStrategy,
     pub base: Duration,
     pub max: Duration,
     pub jitter: f64,
@@ -29,6 +30,7 @@ impl From<&ErrorHandling> for RetryPolicy {
             retryable: e.retryable_codes.clone(),
             non_retryable: e.non_retryable_codes.clone(),
             max_retries: e.max_retries,
+            strategy: e.backoff_strategy,
             base: Duration::from_millis(e.backoff.base_ms),
             max: Duration::from_millis(e.backoff.max_ms),
             jitter: e.backoff.jitter,
@@ -39,6 +41,9 @@ impl From<&ErrorHandling> for RetryPolicy {
 impl RetryPolicy {
     /// The backoff before retry number `attempt + 1`, without jitter: `min(base · 2^attempt, max)`.
     pub fn backoff(&self, attempt: u32) -> Duration {
+        if self.strategy == BackoffStrategy::Fixed {
+            return self.base;
+        }
         let factor = 2u32.checked_pow(attempt).unwrap_or(u32::MAX);
         self.base.saturating_mul(factor).min(self.max)
     }
@@ -59,7 +64,12 @@ impl RetryPolicy {
             return Decision::Retry(wait);
         }
         let backoff = self.backoff(attempt);
-        let extra = backoff.mul_f64(self.jitter * sample.clamp(0.0, 1.0));
+        let jitter = if self.strategy == BackoffStrategy::ExponentialJitter {
+            self.jitter
+        } else {
+            0.0
+        };
+        let extra = backoff.mul_f64(jitter * sample.clamp(0.0, 1.0));
         Decision::Retry(backoff + extra)
     }
 }
