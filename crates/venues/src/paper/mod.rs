@@ -12,6 +12,7 @@
 //! [`PaperExchange::open`], so a restart loses nothing. Limit orders do not reserve margin
 //! while they rest; the margin check happens when they are placed.
 
+mod bar;
 mod config;
 pub mod margin;
 mod matching;
@@ -22,7 +23,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use nofxi_domain::market::Symbol;
+use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::trading::{
     AccountSnapshot, Fill, MarginMode, Order, OrderRequest, OrderStatus, OrderType, Position,
     PositionMode, PositionSide, Side,
@@ -165,6 +166,44 @@ impl PaperExchange {
             }
             st.orders[i] = order;
         }
+    }
+
+    /// Backtests: work resting orders and liquidation against a whole bar of `symbol` (its
+    /// high and low, see [`bar`] for the assumptions), then mark the position at its close.
+    /// Call it once per bar, after moving the clock to the bar's close.
+    pub async fn process_bar(&self, symbol: &Symbol, candle: &Candle) -> Result<(), VenueError> {
+        let mut st = self.state.lock().await;
+        let now = self.clock.now_ms();
+        let mut open: Vec<usize> = (0..st.orders.len())
+            .filter(|&i| &st.orders[i].symbol == symbol && st.orders[i].status.is_open())
+            .collect();
+        open.sort_by_key(|&i| bar::priority(st.orders[i].order_type));
+        for i in open {
+            let Some((price, maker)) = bar::fill_in_bar(&st.orders[i], candle) else {
+                continue;
+            };
+            if st.orders[i].order_type == OrderType::StopMarket {
+                // On the way to the stop the price passed any liquidation price beyond it.
+                let level = st.orders[i].stop_price.unwrap_or(price);
+                self.liquidate(&mut st, symbol, level, now);
+            }
+            let mut order = st.orders[i].clone();
+            let price = if maker {
+                price
+            } else {
+                matching::taker_price(order.side, price, price, &self.config)
+            };
+            if matching::execute(&mut st, &mut order, price, maker, &self.config, now).is_err() {
+                // The position a reduce-only order was for is already gone.
+                order.status = OrderStatus::Expired;
+                order.updated_ms = now;
+            }
+            st.orders[i] = order;
+        }
+        self.liquidate(&mut st, symbol, candle.low, now);
+        self.liquidate(&mut st, symbol, candle.high, now);
+        st.marks.insert(symbol.clone(), candle.close);
+        save(self.repo.as_ref(), &self.account_id, &st).await
     }
 
     fn liquidate(&self, st: &mut PaperState, symbol: &Symbol, mark: Decimal, now: i64) {

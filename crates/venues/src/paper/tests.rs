@@ -329,3 +329,109 @@ async fn the_account_survives_a_restart() {
         "the reloaded stop still fires"
     );
 }
+
+mod bars {
+    use nofxi_domain::market::Candle;
+
+    use super::*;
+
+    fn bar(open: Decimal, high: Decimal, low: Decimal, close: Decimal) -> Candle {
+        Candle {
+            open_time_ms: T0,
+            open,
+            high,
+            low,
+            close,
+            volume: Decimal::ONE,
+        }
+    }
+
+    async fn long_with_stop(rig: &Rig, stop: Decimal) -> PaperExchange {
+        rig.market.set_price(&btc(), dec!(50000));
+        let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+        ex.set_leverage(&btc(), 10).await.unwrap();
+        ex.set_margin_mode(&btc(), MarginMode::Isolated)
+            .await
+            .unwrap();
+        ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open"))
+            .await
+            .unwrap();
+        let sl = OrderRequest::trigger(
+            btc(),
+            OrderType::StopMarket,
+            Side::Sell,
+            dec!(0.1),
+            stop,
+            "sl",
+        );
+        ex.place_order(&sl).await.unwrap();
+        let tp = OrderRequest::trigger(
+            btc(),
+            OrderType::TakeProfitMarket,
+            Side::Sell,
+            dec!(0.1),
+            dec!(55000),
+            "tp",
+        );
+        ex.place_order(&tp).await.unwrap();
+        ex
+    }
+
+    #[tokio::test]
+    async fn a_wick_through_the_stop_closes_the_position_even_if_the_bar_recovers() {
+        let rig = Rig::new();
+        let ex = long_with_stop(&rig, dec!(49000)).await;
+        ex.process_bar(
+            &btc(),
+            &bar(dec!(50000), dec!(50500), dec!(48800), dec!(50200)),
+        )
+        .await
+        .unwrap();
+        let state = ex.state().await;
+        assert!(state.positions.is_empty());
+        // 1 000 − 2.5 (open fee) − 100 (loss at 49 000) − 2.45 (0.05% of 4 900) = 895.05
+        assert_eq!(state.wallet_balance, dec!(895.05));
+        // The take-profit stays until it is reached, then expires: nothing left to close.
+        ex.process_bar(
+            &btc(),
+            &bar(dec!(54000), dec!(56000), dec!(53900), dec!(55500)),
+        )
+        .await
+        .unwrap();
+        let tp = ex
+            .state()
+            .await
+            .orders
+            .into_iter()
+            .find(|o| o.client_order_id == "tp")
+            .unwrap();
+        assert_eq!(tp.status, OrderStatus::Expired);
+    }
+
+    #[tokio::test]
+    async fn liquidation_comes_first_when_the_stop_is_beyond_it() {
+        let rig = Rig::new();
+        // Liquidation at 45 180.72 is above this stop: falling through, it is hit first.
+        let ex = long_with_stop(&rig, dec!(44000)).await;
+        ex.process_bar(
+            &btc(),
+            &bar(dec!(50000), dec!(50000), dec!(43000), dec!(43500)),
+        )
+        .await
+        .unwrap();
+        let state = ex.state().await;
+        assert!(state.positions.is_empty());
+        assert!(
+            state
+                .orders
+                .iter()
+                .any(|o| o.client_order_id.starts_with("liquidation-"))
+        );
+        let sl = state
+            .orders
+            .iter()
+            .find(|o| o.client_order_id == "sl")
+            .unwrap();
+        assert_eq!(sl.status, OrderStatus::Expired);
+    }
+}
