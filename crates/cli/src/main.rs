@@ -47,6 +47,8 @@ enum Command {
     /// Market data: price, order book, klines (simulated market by default, offline).
     #[command(subcommand)]
     Market(cmd::market::MarketCommand),
+    /// Replay candles (simulated or CSV) through the live cycle code and print the stats.
+    Backtest(cmd::backtest::BacktestArgs),
     /// The trading engine in the foreground: runs every started trader; Ctrl-C stops it.
     Run(cmd::run::RunArgs),
     /// Skills: list, show, lint and export the SKILL.md library.
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Paths => cmd::paths::run(&cli.global),
         Command::Run(args) => cmd::run::run(&cli.global, args),
+        Command::Backtest(args) => cmd::backtest::run(&cli.global, args),
         Command::Model(c) => cmd::model::run(&cli.global, c),
         Command::Exchange(c) => cmd::exchange::run(&cli.global, c),
         Command::Strategy(c) => cmd::strategy::run(&cli.global, c),

@@ -1,6 +1,7 @@
 //! One module per command group.
 
 pub mod audit;
+pub mod backtest;
 pub mod common;
 pub mod exchange;
 pub mod exchange_live;

@@ -27,6 +27,9 @@ pub struct CycleRecord {
     pub started_ms: i64,
     pub finished_ms: Option<i64>,
     pub decider: String,
+    /// The engine process that ran the cycle (lease owner); empty in backtests.
+    #[serde(default)]
+    pub engine: String,
     pub safe_mode: bool,
     pub system_prompt: Option<String>,
     pub user_prompt: Option<String>,
@@ -83,6 +86,7 @@ impl CycleRecord {
             started_ms,
             finished_ms: None,
             decider,
+            engine: String::new(),
             safe_mode: false,
             system_prompt: None,
             user_prompt: None,

@@ -24,6 +24,8 @@ pub struct TraderCycle {
     pub trader_id: String,
     pub trader_name: String,
     pub settings: ExecutionSettings,
+    /// Recorded in every cycle record: which engine process ran it.
+    pub engine: String,
     pub cycle_number: u64,
     pub failures_in_a_row: u32,
     pub safe_mode: bool,
@@ -43,6 +45,7 @@ impl TraderCycle {
             trader_id: trader_id.into(),
             trader_name: trader_name.into(),
             settings,
+            engine: String::new(),
             cycle_number: 0,
             failures_in_a_row: 0,
             safe_mode: false,
@@ -95,6 +98,7 @@ impl TraderCycle {
         self.cycle_number += 1;
         let now = world.clock.now_ms();
         let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
+        record.engine = self.engine.clone();
         record.safe_mode = self.safe_mode;
 
         let (account, positions) = match read_account(world.exchange).await {

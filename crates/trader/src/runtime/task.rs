@@ -69,6 +69,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         .unwrap_or(PositionMode::OneWay);
     let settings = ExecutionSettings::new(&ready.trader.id, margin, position_mode);
     let mut cycle = TraderCycle::new(&ready.trader.id, &ready.trader.spec.name, settings);
+    cycle.engine = spec.owner.clone();
     let journal = StoreJournal {
         store: spec.store.clone(),
         user: spec.user.clone(),

@@ -1,0 +1,221 @@
+//! `nofxi backtest`: replay candles through the same cycle code a live trader runs.
+//!
+//! Candles come from the simulated market (offline, default) or from CSV files in the format
+//! `shared/bench/peer_backtest.py` writes (`--csv BTCUSDT=path.csv`, one per symbol). The
+//! decider is the `builtin` rules unless `--model` names a model config.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use nofxi_domain::Interval;
+use nofxi_domain::market::Symbol;
+use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_trader::backtest::{BacktestConfig, run_backtest};
+use nofxi_trader::decider::Decider;
+use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
+use nofxi_trader::runtime::connect::sim_seed;
+use nofxi_trader::runtime::preflight::decider_for;
+use nofxi_venues::csv_source::CsvMarket;
+use nofxi_venues::sim::SimMarket;
+use nofxi_venues::{Clock, ManualClock, MarketData};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::common::{block_on, open_store, print_json};
+use super::trader_live::print_stats;
+use crate::home::GlobalArgs;
+
+#[derive(Debug, Args)]
+pub struct BacktestArgs {
+    /// Strategy config to use, by name or id (default: the strategy defaults).
+    #[arg(long)]
+    pub strategy: Option<String>,
+    /// Comma-separated symbols; aliases work (btc, 比特币). Default: the CSV files' symbols,
+    /// else the strategy's coins.
+    #[arg(long, value_delimiter = ',')]
+    pub symbols: Vec<String>,
+    /// Start: a date (2026-01-01), an RFC 3339 time, or epoch milliseconds. Default: the first
+    /// CSV candle, else 30 days before --to.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// End, in the same forms. Default: the last CSV candle, else now.
+    #[arg(long)]
+    pub to: Option<String>,
+    /// One cycle per candle of this interval (the strategy's primary timeframe is replaced).
+    #[arg(long, default_value = "15m")]
+    pub interval: Interval,
+    /// `builtin` (offline rules) or a model config's name.
+    #[arg(long, default_value = "builtin")]
+    pub model: String,
+    /// Replay CSV candles: SYMBOL=PATH, repeatable (timestamp_ms,open,high,low,close,volume).
+    #[arg(long, value_name = "SYMBOL=PATH")]
+    pub csv: Vec<String>,
+    #[arg(long, default_value = "10000")]
+    pub initial_balance: Decimal,
+    /// Fee per fill in basis points.
+    #[arg(long, default_value = "4")]
+    pub fee_bps: Decimal,
+    #[arg(long, default_value = "0")]
+    pub slippage_bps: Decimal,
+    /// Write the equity curve as CSV here.
+    #[arg(long)]
+    pub equity_csv: Option<PathBuf>,
+    /// Write the equity curve as SVG here.
+    #[arg(long)]
+    pub equity_svg: Option<PathBuf>,
+    /// No progress bar (scripts, benchmarks).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    stats: nofxi_trader::stats::Stats,
+    cycles: u64,
+    candles: u64,
+    seconds: f64,
+    candles_per_second: f64,
+    fills: usize,
+    refused: usize,
+    final_equity: Decimal,
+}
+
+pub fn run(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
+    block_on(run_async(global, args))?
+}
+
+async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
+    let clock = Arc::new(ManualClock::new(0));
+    let (market, csv_symbols, csv_range) = market(&args, clock.clone())?;
+    let (strategy, mut decider) = strategy_and_decider(global, &args).await?;
+    let symbols = if !args.symbols.is_empty() {
+        args.symbols.iter().map(|s| Symbol::parse(s)).collect::<Result<Vec<_>, _>>()?
+    } else if !csv_symbols.is_empty() {
+        csv_symbols
+    } else {
+        strategy.coin_source.static_coins.iter().map(|s| Symbol::parse(s)).collect::<Result<Vec<_>, _>>()?
+    };
+    let now = nofxi_venues::SystemClock.now_ms();
+    let to = match &args.to {
+        Some(t) => parse_time(t)?,
+        None => csv_range.map(|(_, last)| last + args.interval.millis()).unwrap_or(now),
+    };
+    let from = match &args.from {
+        Some(t) => parse_time(t)?,
+        None => csv_range.map(|(first, _)| first).unwrap_or(to - 30 * 86_400_000),
+    };
+    let config = BacktestConfig {
+        symbols,
+        interval: args.interval,
+        from_ms: from,
+        to_ms: to,
+        initial_balance: args.initial_balance,
+        fee_bps: args.fee_bps,
+        slippage_bps: args.slippage_bps,
+        strategy,
+    };
+    let bar = if args.quiet || global.json { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cycles {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = run_backtest(&config, market, clock, decider.as_mut(), |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .await?;
+    bar.finish_and_clear();
+
+    if let Some(path) = &args.equity_csv {
+        std::fs::write(path, report.equity_csv()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.equity_svg {
+        std::fs::write(path, report.equity_svg()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let summary = Summary {
+        stats: report.stats.clone(),
+        cycles: report.cycles,
+        candles: report.candles,
+        seconds: report.elapsed.as_secs_f64(),
+        candles_per_second: report.candles_per_second(),
+        fills: report.fills,
+        refused: report.refused,
+        final_equity: report.final_account.equity,
+    };
+    if global.json {
+        return print_json(&summary);
+    }
+    println!("equity          {}", report.sparkline(60));
+    println!("final equity    {} USDT (from {})", summary.final_equity.round_dp(2), args.initial_balance);
+    print_stats(&report.stats, args.initial_balance);
+    println!("fills           {} ({} decisions refused by the risk guard)", report.fills, report.refused);
+    println!(
+        "speed           {} candles in {:.2} s = {:.0} candles/s ({} cycles)",
+        report.candles, summary.seconds, summary.candles_per_second, report.cycles
+    );
+    Ok(())
+}
+
+type MarketParts = (Arc<dyn MarketData>, Vec<Symbol>, Option<(i64, i64)>);
+
+/// The candle source, the symbols it has (CSV) and the time range it covers (CSV).
+fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
+    if args.csv.is_empty() {
+        return Ok((Arc::new(SimMarket::new(sim_seed(), clock as Arc<dyn Clock>)), Vec::new(), None));
+    }
+    let mut market = CsvMarket::new(clock as Arc<dyn Clock>);
+    let mut symbols = Vec::new();
+    let mut range: Option<(i64, i64)> = None;
+    for spec in &args.csv {
+        let Some((symbol, path)) = spec.split_once('=') else {
+            bail!("--csv {spec:?} needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv");
+        };
+        let symbol = Symbol::parse(symbol)?;
+        let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
+        let candles = nofxi_venues::csv_source::parse_candles(std::io::BufReader::new(file))?;
+        if let (Some(first), Some(last)) = (candles.first(), candles.last()) {
+            let (lo, hi) = range.unwrap_or((first.open_time_ms, last.open_time_ms));
+            range = Some((lo.min(first.open_time_ms), hi.max(last.open_time_ms)));
+        }
+        market = market.with_candles(symbol.clone(), args.interval, candles);
+        symbols.push(symbol);
+    }
+    Ok((Arc::new(market), symbols, range))
+}
+
+async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Result<(StrategyConfig, Box<dyn Decider>)> {
+    let needs_store = args.strategy.is_some() || args.model != "builtin";
+    if !needs_store {
+        return Ok((StrategyConfig::default(), Box::new(BuiltinDecider::new(BuiltinParams::default()))));
+    }
+    let store = open_store(global).await?;
+    let strategy = match &args.strategy {
+        Some(name) => store.get_strategy(&global.user, name).await?.spec.config,
+        None => StrategyConfig::default(),
+    };
+    let decider: Box<dyn Decider> = if args.model == "builtin" {
+        Box::new(BuiltinDecider::new(BuiltinParams::default()))
+    } else {
+        decider_for(&store.get_model(&global.user, &args.model).await?)?
+    };
+    Ok((strategy, decider))
+}
+
+/// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds.
+fn parse_time(text: &str) -> Result<i64> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<i64>() {
+        return Ok(ms);
+    }
+    if let Ok(t) = text.parse::<jiff::Timestamp>() {
+        return Ok(t.as_millisecond());
+    }
+    // A bare date means its midnight in UTC.
+    if let Ok(t) = format!("{text}T00:00:00Z").parse::<jiff::Timestamp>() {
+        return Ok(t.as_millisecond());
+    }
+    bail!("{text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds")
+}
