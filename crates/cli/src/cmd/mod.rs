@@ -1,7 +1,7 @@
 //! One module per command group.
 
 pub mod audit;
-pub mod backtest;
+pub mod chat;
 pub mod common;
 pub mod exchange;
 pub mod exchange_live;
@@ -11,5 +11,6 @@ pub mod paths;
 pub mod run;
 pub mod skills;
 pub mod strategy;
+pub mod trace;
 pub mod trader;
 pub mod trader_live;

@@ -1,0 +1,181 @@
+//! A conversation's memory: the task stack, the current reference per resource kind, the last
+//! listed resources ("the first one"), a pending yes/no question, and the recent turns.
+//!
+//! It is serialized whole into the store after every turn. Secret slot values never enter it:
+//! a secret slot holds its mask here, and the clear value waits in the engine's memory only
+//! (see `secrets.rs`) until the tool that stores it in the vault runs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nofxi_protocol::{TaskId, TaskStatus, TaskView};
+use nofxi_skills::{Lang, ResourceKind};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A fix sub-task offered after a known failure, waiting for the user's yes or no.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    /// `<skill_id>.<action>` of the sub-task.
+    pub task: String,
+    pub slots: Map<String, Value>,
+    pub resume_on_success: bool,
+}
+
+/// A confirmation the user was shown: bound to its task and the exact summary text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingConfirmation {
+    pub summary: String,
+    /// The slot values the summary was rendered from; any change invalidates it.
+    pub fingerprint: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub id: TaskId,
+    pub skill: String,
+    pub action: String,
+    pub status: TaskStatus,
+    /// Values as shown to the user (ref slots hold the resolved resource's name; secret slots
+    /// hold their mask).
+    #[serde(default)]
+    pub slots: Map<String, Value>,
+    /// Ref slot → resolved resource id.
+    #[serde(default)]
+    pub resolved: BTreeMap<String, String>,
+    /// Slots whose value is a secret held in memory only.
+    #[serde(default)]
+    pub secret_slots: BTreeSet<String>,
+    /// Slots the user gave (not defaults); a later value for one of them is a correction.
+    #[serde(default)]
+    pub given: BTreeSet<String>,
+    /// The slots asked in the last reply, so a bare answer can fill them.
+    #[serde(default)]
+    pub asked: Vec<String>,
+    #[serde(default)]
+    pub confirmation: Option<PendingConfirmation>,
+    /// Set once the user confirmed this exact summary; consumed by execution.
+    #[serde(default)]
+    pub confirmed: Option<String>,
+    #[serde(default)]
+    pub offer: Option<Offer>,
+    /// When this task completes, the task below resumes (a fix sub-task).
+    #[serde(default)]
+    pub resume_parent: bool,
+}
+
+impl Task {
+    pub fn new(skill: &str, action: &str) -> Task {
+        Task {
+            id: TaskId(uuid::Uuid::now_v7().to_string()),
+            skill: skill.to_string(),
+            action: action.to_string(),
+            status: TaskStatus::Identified,
+            slots: Map::new(),
+            resolved: BTreeMap::new(),
+            secret_slots: BTreeSet::new(),
+            given: BTreeSet::new(),
+            asked: Vec::new(),
+            confirmation: None,
+            confirmed: None,
+            offer: None,
+            resume_parent: false,
+        }
+    }
+
+    pub fn view(&self, missing: Vec<String>) -> TaskView {
+        TaskView {
+            task_id: self.id.clone(),
+            skill: self.skill.clone(),
+            action: self.action.clone(),
+            status: self.status,
+            slots: self.slots.clone().into_iter().collect(),
+            missing,
+        }
+    }
+}
+
+/// A yes/no question of the engine itself (not of a task).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// The active task was cancelled; should the waiting parent go too?
+    CancelParent { task_id: TaskId },
+    /// Several resources matched; the options are (display, id), for this task's slot.
+    Choose {
+        task_id: TaskId,
+        slot: String,
+        options: Vec<(String, String)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Listed {
+    pub kind: ResourceKind,
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecentTurn {
+    /// Masked.
+    pub user: String,
+    pub reply: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conversation {
+    pub id: String,
+    /// Bottom first; the active task is last.
+    #[serde(default)]
+    pub stack: Vec<Task>,
+    /// What "它" / "that one" means, per kind: resource id.
+    #[serde(default)]
+    pub current: BTreeMap<ResourceKind, String>,
+    #[serde(default)]
+    pub last_listed: Vec<Listed>,
+    #[serde(default)]
+    pub pending: Option<Pending>,
+    #[serde(default)]
+    pub recent: Vec<RecentTurn>,
+    #[serde(default)]
+    pub lang: Option<Lang>,
+}
+
+/// How many turns a conversation keeps for context.
+pub const RECENT_TURNS: usize = 10;
+
+impl Conversation {
+    pub fn new() -> Conversation {
+        Conversation {
+            id: uuid::Uuid::now_v7().to_string(),
+            stack: Vec::new(),
+            current: BTreeMap::new(),
+            last_listed: Vec::new(),
+            pending: None,
+            recent: Vec::new(),
+            lang: None,
+        }
+    }
+
+    pub fn top(&self) -> Option<&Task> {
+        self.stack.last()
+    }
+
+    pub fn top_mut(&mut self) -> Option<&mut Task> {
+        self.stack.last_mut()
+    }
+
+    pub fn remember(&mut self, user: String, reply: String) {
+        self.recent.push(RecentTurn { user, reply });
+        if self.recent.len() > RECENT_TURNS {
+            let extra = self.recent.len() - RECENT_TURNS;
+            self.recent.drain(..extra);
+        }
+    }
+}
+
+impl Default for Conversation {
+    fn default() -> Self {
+        Conversation::new()
+    }
+}

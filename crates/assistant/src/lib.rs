@@ -1,0 +1,314 @@
+//! nofxi's dialogue engine: DESIGN "The turn" as one straight path.
+//!
+//! per-user lock → load the conversation → rule understanding ([`nlu`]) → the dialogue policy
+//! applies commands to the task stack ([`policy`]) → the active task advances ([`act`]):
+//! resolve references, ask what is missing all at once, confirm per the action's rule, run
+//! steps through the tool pipeline ([`tools`]) → a reply in the user's language → the
+//! conversation and the turn's trace are saved in one transaction → events.
+//!
+//! No model is called here: `llm` usage is always zero. [`nlu::Understander`] is the seam a
+//! model-backed understander plugs into, and it may only return the same commands.
+
+pub mod act;
+pub mod conversation;
+pub mod error;
+pub mod nlu;
+pub mod policy;
+pub mod secrets;
+pub mod texts;
+pub mod tools;
+pub mod turn;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use nofxi_protocol::{LlmUsage, TaskView, TurnRequest, TurnResponse};
+use nofxi_skills::{Lang, Library, SkillKind};
+use nofxi_store::{NewTrace, Store};
+use serde_json::json;
+use tokio::sync::Mutex;
+
+pub use error::AssistantError;
+
+use crate::conversation::{Conversation, Pending};
+use crate::nlu::lexicon::Lexicon;
+use crate::nlu::words::{ORDINALS, trim_punct};
+use crate::nlu::{Context, RuleUnderstander};
+use crate::turn::{Engine, Turn};
+
+#[derive(Debug, Clone, Default)]
+pub struct AssistantOptions {
+    /// The language of replies when a message does not tell (digits only, say).
+    pub default_lang: Option<Lang>,
+}
+
+pub struct Assistant {
+    engine: Engine,
+    options: AssistantOptions,
+    rules: RuleUnderstander,
+    locks: std::sync::Mutex<HashMap<String, Arc<Mutex<()>>>>,
+}
+
+impl Assistant {
+    pub async fn open(
+        store: Arc<Store>,
+        library: Arc<Library>,
+        options: AssistantOptions,
+    ) -> Result<Assistant, AssistantError> {
+        if !library
+            .skills()
+            .iter()
+            .any(|s| s.meta.kind == SkillKind::Management)
+        {
+            return Err(AssistantError::NoSkills);
+        }
+        let lexicon = Lexicon::from_library(&library);
+        Ok(Assistant {
+            engine: Engine {
+                tools: tools::ToolRunner {
+                    store: store.clone(),
+                },
+                store,
+                library,
+                lexicon,
+                secrets: secrets::SecretCache::default(),
+                names: Mutex::new(HashMap::new()),
+            },
+            options,
+            rules: RuleUnderstander,
+            locks: std::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn user_lock(&self, user: &str) -> Arc<Mutex<()>> {
+        match self.locks.lock() {
+            Ok(mut locks) => locks.entry(user.to_string()).or_default().clone(),
+            Err(_) => Arc::new(Mutex::new(())),
+        }
+    }
+
+    pub async fn turn(&self, request: TurnRequest) -> Result<TurnResponse, AssistantError> {
+        let lock = self.user_lock(&request.user);
+        let _guard = lock.lock().await;
+        let started = Instant::now();
+        let user = request.user.as_str();
+        let conv = match &request.conversation_id {
+            Some(id) => match self.engine.store.get_conversation(user, id).await? {
+                Some(row) => serde_json::from_value::<Conversation>(row.state).map_err(|e| {
+                    AssistantError::CorruptConversation {
+                        id: id.clone(),
+                        detail: e.to_string(),
+                    }
+                })?,
+                None => Conversation {
+                    id: id.clone(),
+                    ..Conversation::new()
+                },
+            },
+            None => Conversation::new(),
+        };
+        let lang = if request.message.chars().any(|c| c.is_alphabetic()) {
+            Lang::detect(&request.message)
+        } else {
+            conv.lang.or(self.options.default_lang).unwrap_or(Lang::Zh)
+        };
+        let names = self.engine.names_for(user).await?;
+        let mut turn = Turn {
+            engine: &self.engine,
+            user,
+            lang,
+            conv,
+            names,
+            events: Vec::new(),
+            reply: Vec::new(),
+            tool_trace: Vec::new(),
+        };
+        turn.conv.lang = Some(lang);
+        let t_understand = Instant::now();
+        let commands = if choose(&mut turn, &request.message) {
+            act::advance(&mut turn).await;
+            vec![json!({"command": "choose"})]
+        } else {
+            let understanding = {
+                let current_names = turn.names.clone();
+                let current_map = turn.conv.current.clone();
+                let current = move |k| {
+                    current_map
+                        .get(&k)
+                        .and_then(|id| current_names.by_id(id))
+                        .map(|e| e.name.clone())
+                };
+                let top = turn.conv.top().map(|t| {
+                    (
+                        t.skill.as_str(),
+                        t.action.as_str(),
+                        t.asked.as_slice(),
+                        t.offer.is_some()
+                            || t.status == nofxi_protocol::TaskStatus::AwaitingConfirmation,
+                    )
+                });
+                let cx = Context {
+                    library: &self.engine.library,
+                    lexicon: &self.engine.lexicon,
+                    names: &turn.names,
+                    top,
+                    engine_question: turn.conv.pending.is_some(),
+                    current: &current,
+                };
+                self.rules.understand_now(&request.message, &cx)
+            };
+            // The message's secrets are registered before anything is recorded.
+            for c in &understanding.commands {
+                register_secrets(&mut turn, c);
+            }
+            let recorded: Vec<serde_json::Value> = understanding
+                .commands
+                .iter()
+                .map(|c| serde_json::to_value(c).unwrap_or_default())
+                .collect();
+            for c in understanding.commands {
+                policy::apply(&mut turn, c).await;
+            }
+            recorded
+        };
+        let understand_ms = t_understand.elapsed().as_secs_f64() * 1000.0;
+        let secrets = &self.engine.secrets;
+        let reply = secrets.redact(&turn.reply.join("\n"));
+        let events: Vec<nofxi_protocol::Event> = turn
+            .events
+            .iter()
+            .filter_map(|e| {
+                serde_json::from_value(
+                    secrets.redact_json(&serde_json::to_value(e).unwrap_or_default()),
+                )
+                .ok()
+            })
+            .collect();
+        let stack = self.views(&turn);
+        let masked_message = secrets.redact(&request.message);
+        turn.conv.remember(masked_message.clone(), reply.clone());
+        let trace_id = uuid::Uuid::now_v7().to_string();
+        let record = json!({
+            "channel": request.channel,
+            "lang": lang,
+            "commands": secrets.redact_json(&json!(commands)),
+            "tool_calls": turn.tool_trace,
+            "events": events,
+            "timings_ms": {"understand_and_act": understand_ms, "total": started.elapsed().as_secs_f64() * 1000.0},
+            "llm": LlmUsage::default(),
+            "reply": reply,
+        });
+        let state = secrets.redact_json(&serde_json::to_value(&turn.conv).unwrap_or_default());
+        self.engine
+            .store
+            .save_turn(
+                user,
+                &turn.conv.id,
+                &state,
+                &NewTrace {
+                    id: trace_id.clone(),
+                    message: masked_message,
+                    record,
+                },
+            )
+            .await?;
+        Ok(TurnResponse {
+            conversation_id: turn.conv.id.clone(),
+            reply,
+            events,
+            stack,
+            llm: LlmUsage::default(),
+            trace_id,
+        })
+    }
+
+    fn views(&self, turn: &Turn<'_>) -> Vec<TaskView> {
+        let mut out = Vec::new();
+        for task in &turn.conv.stack {
+            let missing = match self.engine.library.action(&task.skill, &task.action) {
+                Some(action) => {
+                    let mut slots = task.slots.clone();
+                    for s in &task.secret_slots {
+                        if self
+                            .engine
+                            .secrets
+                            .get(&turn.conv.id, &task.id.0, s)
+                            .is_none()
+                        {
+                            slots.remove(s);
+                        }
+                    }
+                    action
+                        .missing_slots(&slots)
+                        .iter()
+                        .map(|s| s.name.clone())
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            out.push(task.view(missing));
+        }
+        out
+    }
+}
+
+fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
+    let (skill, action, slots) = match command {
+        nofxi_protocol::Command::StartTask {
+            skill,
+            action,
+            slots,
+        } => (skill.clone(), action.clone(), slots.clone()),
+        nofxi_protocol::Command::SetSlots { slots } => match turn.conv.top() {
+            Some(t) => (t.skill.clone(), t.action.clone(), slots.clone()),
+            None => return,
+        },
+        _ => return,
+    };
+    let Some(action) = turn.engine.library.action(&skill, &action) else {
+        return;
+    };
+    for (k, v) in slots {
+        if action.slot(&k).is_some_and(|s| s.is_secret())
+            && let Some(clear) = v.as_str()
+        {
+            turn.engine.secrets.put(&turn.conv.id, "_seen", &k, clear);
+        }
+    }
+}
+
+/// The answer to "which one?": an ordinal, a number, or one of the offered names.
+fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
+    let Some(Pending::Choose {
+        task_id,
+        slot,
+        options,
+    }) = turn.conv.pending.clone()
+    else {
+        return false;
+    };
+    let m = trim_punct(message).to_lowercase();
+    let index = ORDINALS
+        .iter()
+        .find(|(w, _)| m.contains(w))
+        .map(|(_, i)| *i)
+        .or_else(|| m.parse::<usize>().ok().and_then(|n| n.checked_sub(1)))
+        .or_else(|| {
+            options
+                .iter()
+                .position(|(name, _)| name.to_lowercase() == m)
+        })
+        .or_else(|| options.iter().position(|(_, id)| id == &m));
+    let Some((name, id)) = index.and_then(|i| options.get(i).cloned()) else {
+        turn.conv.pending = None;
+        return false;
+    };
+    turn.conv.pending = None;
+    if let Some(task) = turn.conv.stack.iter_mut().find(|t| t.id == task_id) {
+        task.slots
+            .insert(slot.clone(), serde_json::Value::String(name));
+        task.resolved.insert(slot, id);
+    }
+    true
+}

@@ -1,0 +1,194 @@
+//! Understanding: a message in, typed [`Command`]s with a confidence out.
+//!
+//! [`RuleUnderstander`] reads everything task-specific from the skill library (verbs, nouns,
+//! examples' words, slot phrases, units, aliases) and the user's resource names. The
+//! [`Understander`] trait is the seam the LLM issue plugs a one-pass model into: it is asked
+//! only when the rules' confidence is below the threshold, and it may only return commands.
+
+pub mod extract;
+pub mod lexicon;
+pub mod names;
+pub mod numbers;
+pub mod route;
+pub mod words;
+
+use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, Understanding};
+use nofxi_skills::{Library, ResourceKind, SkillKind};
+use serde_json::Map;
+
+use self::lexicon::Lexicon;
+use self::names::Names;
+use self::words::*;
+
+/// What understanding may look at besides the message.
+pub struct Context<'a> {
+    pub library: &'a Library,
+    pub lexicon: &'a Lexicon,
+    pub names: &'a Names,
+    /// (skill, action, asked slots, awaiting a yes/no) of the active task.
+    pub top: Option<(&'a str, &'a str, &'a [String], bool)>,
+    /// The engine asked a yes/no or a choice question last turn.
+    pub engine_question: bool,
+    pub current: &'a (dyn Fn(ResourceKind) -> Option<String> + Sync),
+}
+
+/// Turns a message into commands. Rules implement it; the LLM issue adds a model-backed one.
+#[async_trait::async_trait]
+pub trait Understander: Send + Sync {
+    async fn understand(&self, message: &str, context: &Context<'_>) -> Understanding;
+}
+
+/// Below this confidence a configured model would be asked (the LLM issue); with none, the
+/// rules' answer stands.
+pub const CONFIDENCE_THRESHOLD: f32 = 0.5;
+
+pub struct RuleUnderstander;
+
+fn one(command: Command, confidence: f32) -> Understanding {
+    Understanding {
+        commands: vec![command],
+        confidence,
+        source: CommandSource::Rules,
+    }
+}
+
+impl RuleUnderstander {
+    pub fn understand_now(&self, message: &str, cx: &Context<'_>) -> Understanding {
+        let lower = message.to_lowercase();
+        let yes_no_pending = cx.engine_question || cx.top.is_some_and(|t| t.3);
+        if is_exactly(message, CANCEL_ALL) || starts_short(message, CANCEL_ALL, 16) {
+            return one(
+                Command::Cancel {
+                    scope: CancelScope::All,
+                },
+                0.95,
+            );
+        }
+        if is_exactly(message, CANCEL) || starts_short(message, CANCEL, 12) {
+            return one(
+                Command::Cancel {
+                    scope: CancelScope::Current,
+                },
+                0.95,
+            );
+        }
+        if yes_no_pending {
+            if is_exactly(message, CONFIRM)
+                || starts_short(message, CONFIRM, 10) && !starts_short(message, DENY, 10)
+            {
+                return one(Command::Confirm, 0.95);
+            }
+            if is_exactly(message, DENY) || starts_short(message, DENY, 10) {
+                return one(Command::Deny, 0.95);
+            }
+        }
+        // A pasted error or code: explained like a new goal; the task resumes after.
+        let routed = route::route(cx.library, &lower, cx.names);
+        if let Some(diag) = cx
+            .library
+            .skills()
+            .iter()
+            .find(|s| s.meta.kind == SkillKind::Diagnosis)
+            && let Some(k) = diag.knowledge_matching(message).first()
+            && routed.as_ref().is_none_or(|r| !r.has_verb || !r.has_noun)
+        {
+            return one(
+                Command::AnswerQuestion {
+                    kind: AnswerKind::ErrorExplanation,
+                    topic: k.id.clone(),
+                },
+                0.9,
+            );
+        }
+        let questioning = QUESTION.iter().any(|q| lower.contains(q));
+        if questioning
+            && routed.as_ref().is_none_or(|r| !r.has_verb)
+            && let Some(glossary) = cx
+                .library
+                .skills()
+                .iter()
+                .find(|s| s.meta.kind == SkillKind::Guidance)
+            && let Some(k) = glossary.knowledge_matching(message).first()
+        {
+            return one(
+                Command::AnswerQuestion {
+                    kind: AnswerKind::Glossary,
+                    topic: k.id.clone(),
+                },
+                0.85,
+            );
+        }
+        let start =
+            routed.filter(|r| (r.has_verb || cx.top.is_none()) && (r.has_noun || r.has_name));
+        if let Some(r) = start {
+            let same = cx.top.is_some_and(|t| t.0 == r.skill && t.1 == r.action);
+            if !same {
+                let slots = self.slots_for(&r.skill, &r.action, message, cx);
+                let confidence = if r.has_verb { 0.9 } else { 0.6 };
+                return one(
+                    Command::StartTask {
+                        skill: r.skill,
+                        action: r.action,
+                        slots: slots.into_iter().collect(),
+                    },
+                    confidence,
+                );
+            }
+        }
+        if let Some((skill, action, asked, _)) = cx.top {
+            let mut slots = self.slots_for(skill, action, message, cx);
+            if let Some(act) = cx.library.action(skill, action) {
+                for (k, v) in
+                    extract::bare_answer(act, asked, message, cx.names, cx.lexicon, &slots)
+                {
+                    slots.insert(k, v);
+                }
+            }
+            if !slots.is_empty() {
+                return one(
+                    Command::SetSlots {
+                        slots: slots.into_iter().collect(),
+                    },
+                    0.8,
+                );
+            }
+            if is_exactly(message, DEFAULTS) || starts_short(message, DEFAULTS, 10) {
+                return one(
+                    Command::SetSlots {
+                        slots: Default::default(),
+                    },
+                    0.7,
+                );
+            }
+            if is_exactly(message, CONFIRM) {
+                return one(Command::Confirm, 0.7);
+            }
+        }
+        one(
+            Command::CannotHandle {
+                reason: "no skill matched".into(),
+            },
+            0.2,
+        )
+    }
+
+    fn slots_for(
+        &self,
+        skill: &str,
+        action: &str,
+        message: &str,
+        cx: &Context<'_>,
+    ) -> Map<String, serde_json::Value> {
+        match cx.library.action(skill, action) {
+            Some(act) => extract::extract(act, message, cx.names, cx.lexicon, cx.current).slots,
+            None => Map::new(),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Understander for RuleUnderstander {
+    async fn understand(&self, message: &str, context: &Context<'_>) -> Understanding {
+        self.understand_now(message, context)
+    }
+}

@@ -1,0 +1,132 @@
+//! The user's resource names, for recognising them in messages and resolving references.
+//!
+//! Resolution is layered as DESIGN "References" says: id > exact name > alias (an exchange
+//! type or provider said for the one resource of that type) > fuzzy. Several candidates on
+//! the best layer are ambiguous and must be asked about; none is "not found" — never a guess.
+//!
+//! Names are matched as substrings (ASCII names on word boundaries), longest first, with the
+//! spans of longer names claimed before shorter ones: this handles Chinese without spaces
+//! and needs no segmentation dictionary for names the user made up.
+
+use nofxi_skills::ResourceKind;
+
+use super::words::find_phrase;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NameEntry {
+    pub kind: ResourceKind,
+    pub id: String,
+    pub name: String,
+    pub lower: String,
+    /// Exchange type or model provider.
+    pub class: Option<String>,
+    pub enabled: bool,
+    /// Trades real money (non-paper exchange, or a trader on one).
+    pub live: bool,
+    pub running: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    pub entries: Vec<NameEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resolution {
+    Found(NameEntry),
+    Ambiguous(Vec<NameEntry>),
+    NotFound,
+}
+
+/// Jaro–Winkler similarity from which a near-miss name counts as meant.
+const FUZZY_MIN: f64 = 0.88;
+
+impl Names {
+    pub fn new(mut entries: Vec<NameEntry>) -> Names {
+        entries.sort_by_key(|e| std::cmp::Reverse(e.lower.len()));
+        Names { entries }
+    }
+
+    pub fn by_id(&self, id: &str) -> Option<&NameEntry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    pub fn of_kind(&self, kind: ResourceKind) -> impl Iterator<Item = &NameEntry> {
+        self.entries.iter().filter(move |e| e.kind == kind)
+    }
+
+    /// Names occurring in `lower` (already lower-cased), with their byte span, longest first;
+    /// a name inside a longer one's span is not counted again.
+    pub fn mentioned(&self, lower: &str) -> Vec<(&NameEntry, usize, usize)> {
+        let mut claimed: Vec<(usize, usize)> = Vec::new();
+        let mut out = Vec::new();
+        for e in &self.entries {
+            if e.lower.chars().count() < 2 {
+                continue;
+            }
+            let mut from = 0;
+            while let Some(rel) = find_phrase(&lower[from..], &e.lower) {
+                let at = from + rel;
+                let end = at + e.lower.len();
+                if !claimed.iter().any(|(s, t)| at < *t && end > *s) {
+                    claimed.push((at, end));
+                    out.push((e, at, end));
+                    break;
+                }
+                from = end;
+                if from >= lower.len() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Resolves what the user said for a resource of `kind`. `class` is the canonical type
+    /// or provider the words stand for, when they name one (币安 → binance).
+    pub fn resolve(&self, kind: ResourceKind, said: &str, class: Option<&str>) -> Resolution {
+        let said_lower = said.trim().to_lowercase();
+        let pool: Vec<&NameEntry> = self.of_kind(kind).collect();
+        if let Some(e) = pool.iter().find(|e| e.id == said.trim()) {
+            return Resolution::Found((*e).clone());
+        }
+        let exact: Vec<&&NameEntry> = pool.iter().filter(|e| e.lower == said_lower).collect();
+        if let Some(found) = one_or_many(&exact) {
+            return found;
+        }
+        if let Some(class) = class {
+            let by_class: Vec<&&NameEntry> = pool
+                .iter()
+                .filter(|e| e.class.as_deref() == Some(class))
+                .collect();
+            if let Some(found) = one_or_many(&by_class) {
+                return found;
+            }
+        }
+        let containing: Vec<&&NameEntry> = pool
+            .iter()
+            .filter(|e| {
+                said_lower.chars().count() >= 2
+                    && (e.lower.contains(&said_lower) || said_lower.contains(&e.lower))
+            })
+            .collect();
+        if let Some(found) = one_or_many(&containing) {
+            return found;
+        }
+        let fuzzy: Vec<&&NameEntry> = pool
+            .iter()
+            .filter(|e| strsim::jaro_winkler(&e.lower, &said_lower) >= FUZZY_MIN)
+            .collect();
+        one_or_many(&fuzzy).unwrap_or(Resolution::NotFound)
+    }
+}
+
+fn one_or_many(found: &[&&NameEntry]) -> Option<Resolution> {
+    match found {
+        [] => None,
+        [one] => Some(Resolution::Found((**one).clone())),
+        many => Some(Resolution::Ambiguous(
+            many.iter().map(|e| (**e).clone()).collect(),
+        )),
+    }
+}

@@ -1,0 +1,86 @@
+//! Which task a message asks for: a skill by its nouns (or a resource name of its kind), an
+//! action by its verbs. The longest verb wins ("set up" over "set"); among skills, the one
+//! named earliest in the message ("把 btc-bot 的策略换成…" is about the trader btc-bot).
+
+use nofxi_skills::{Library, ResourceKind, SkillKind};
+
+use super::names::Names;
+use super::words::find_phrase;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route {
+    pub skill: String,
+    pub action: String,
+    pub has_verb: bool,
+    pub has_noun: bool,
+    pub has_name: bool,
+}
+
+pub fn route(library: &Library, lower: &str, names: &Names) -> Option<Route> {
+    let mentioned = names.mentioned(lower);
+    // (position of the first noun or name, skill index, by name)
+    let mut candidates: Vec<(usize, usize, bool, bool)> = Vec::new();
+    for (i, skill) in library.skills().iter().enumerate() {
+        if skill.meta.kind != SkillKind::Management {
+            continue;
+        }
+        let noun_at = skill
+            .meta
+            .nouns
+            .iter()
+            .filter_map(|n| find_phrase(lower, &n.to_lowercase()))
+            .min();
+        let kind = ResourceKind::parse(&skill.meta.domain);
+        let name_at = mentioned
+            .iter()
+            .filter(|(e, _, _)| Some(e.kind) == kind)
+            .map(|(_, at, _)| *at)
+            .min();
+        let at = match (noun_at, name_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(at) = at {
+            candidates.push((at, i, noun_at.is_some(), name_at.is_some()));
+        }
+    }
+    candidates.sort();
+    let verb_of = |i: usize| -> Option<(usize, String)> {
+        let skill = &library.skills()[i];
+        skill
+            .actions
+            .iter()
+            .filter_map(|a| {
+                a.verbs
+                    .iter()
+                    .filter_map(|v| {
+                        find_phrase(lower, &v.to_lowercase()).map(|at| (at, v.chars().count()))
+                    })
+                    .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
+                    .map(|(at, len)| ((at, len), a.name.clone()))
+            })
+            // The earliest verb names the request; at one position the longest ("set up").
+            .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
+            .map(|((_, len), name)| (len, name))
+    };
+    for &(_, i, noun, name) in &candidates {
+        if let Some((_, action)) = verb_of(i) {
+            return Some(Route {
+                skill: library.skills()[i].id.clone(),
+                action,
+                has_verb: true,
+                has_noun: noun,
+                has_name: name,
+            });
+        }
+    }
+    let &(_, i, noun, name) = candidates.first()?;
+    let skill = &library.skills()[i];
+    skill.action("query").map(|_| Route {
+        skill: skill.id.clone(),
+        action: "query".into(),
+        has_verb: false,
+        has_noun: noun,
+        has_name: name,
+    })
+}

@@ -1,0 +1,189 @@
+//! Dialogue words: confirmations, denials, cancels, references. These are about the
+//! conversation itself, not about any task, so they live here and not in a skill file.
+//! Everything task-specific (verbs, nouns, slot phrases, aliases) is read from the skills.
+
+pub const CONFIRM: &[&str] = &[
+    "确认",
+    "确定",
+    "好的",
+    "好",
+    "是",
+    "是的",
+    "对",
+    "对的",
+    "可以",
+    "行",
+    "没问题",
+    "执行",
+    "继续",
+    "嗯",
+    "要",
+    "启用吧",
+    "yes",
+    "y",
+    "ok",
+    "okay",
+    "sure",
+    "confirm",
+    "go ahead",
+    "do it",
+    "yep",
+    "yeah",
+    "proceed",
+    "continue",
+    "please do",
+];
+
+pub const DENY: &[&str] = &[
+    "不", "不要", "不用", "否", "别", "先不", "不行", "no", "n", "nope", "don't", "do not",
+    "not now",
+];
+
+pub const CANCEL: &[&str] = &[
+    "取消",
+    "算了",
+    "不做了",
+    "换个话题",
+    "不弄了",
+    "放弃",
+    "cancel",
+    "never mind",
+    "nevermind",
+    "forget it",
+    "stop this",
+    "abort",
+];
+
+pub const CANCEL_ALL: &[&str] = &[
+    "全部取消",
+    "都取消",
+    "都不要了",
+    "全都算了",
+    "cancel all",
+    "cancel everything",
+];
+
+/// "它", "that one": the current reference of the kind the task needs.
+pub const REFERENCE: &[&str] = &[
+    "它",
+    "这个",
+    "那个",
+    "刚才那个",
+    "刚才的",
+    "刚创建的",
+    "刚才创建的",
+    "this one",
+    "that one",
+    "it",
+    "this",
+    "that",
+    "the one",
+];
+
+/// Ordinals that pick from the last listed resources.
+pub const ORDINALS: &[(&str, usize)] = &[
+    ("第一个", 0),
+    ("第二个", 1),
+    ("第三个", 2),
+    ("第四个", 3),
+    ("第五个", 4),
+    ("the first one", 0),
+    ("the second one", 1),
+    ("the third one", 2),
+    ("the first", 0),
+    ("the second", 1),
+    ("the third", 2),
+    ("first one", 0),
+    ("second one", 1),
+];
+
+/// "use the defaults": accept proposed defaults for what is still missing.
+pub const DEFAULTS: &[&str] = &[
+    "默认",
+    "用默认",
+    "默认的",
+    "defaults",
+    "default",
+    "use defaults",
+];
+
+/// Words that make a boolean slot false when they are the phrase that named it.
+pub const NEGATIVE: &[&str] = &[
+    "逐仓",
+    "isolated",
+    "停用",
+    "禁用",
+    "disabled",
+    "disable",
+    "关闭",
+    "不启用",
+    "不要启动",
+];
+
+/// Question markers: a message with one of these and a glossary match is a side question.
+pub const QUESTION: &[&str] = &[
+    "?",
+    "？",
+    "吗",
+    "什么",
+    "为什么",
+    "怎么",
+    "如何",
+    "区别",
+    "what",
+    "why",
+    "how",
+    "explain",
+    "difference",
+];
+
+/// A whole message equal (after trimming punctuation) to one of `words`.
+pub fn is_exactly(message: &str, words: &[&str]) -> bool {
+    let m = trim_punct(message).to_lowercase();
+    words.iter().any(|w| m == *w)
+}
+
+/// A message that starts with one of `words` and is short (a reply, not a new request).
+pub fn starts_short(message: &str, words: &[&str], max_chars: usize) -> bool {
+    let m = trim_punct(message).to_lowercase();
+    m.chars().count() <= max_chars && words.iter().any(|w| starts_with_word(&m, w))
+}
+
+fn starts_with_word(m: &str, w: &str) -> bool {
+    if !m.starts_with(w) {
+        return false;
+    }
+    if !w.is_ascii() {
+        return true;
+    }
+    m[w.len()..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_ascii_alphanumeric())
+}
+
+pub fn trim_punct(s: &str) -> &str {
+    s.trim().trim_matches(|c: char| {
+        c.is_ascii_punctuation() || "，。！？、；：～…".contains(c) || c.is_whitespace()
+    })
+}
+
+/// `phrase` occurs in `text` (both lower-case); ASCII phrases only as whole words.
+pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
+    if phrase.is_empty() {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    text.match_indices(phrase).map(|(at, _)| at).find(|&at| {
+        if !phrase.is_ascii() {
+            return true;
+        }
+        let pb = phrase.as_bytes();
+        let before_ok = !pb.first().is_some_and(|b| word(*b)) || at == 0 || !word(bytes[at - 1]);
+        let end = at + phrase.len();
+        let after_ok =
+            !pb.last().is_some_and(|b| word(*b)) || bytes.get(end).is_none_or(|b| !word(*b));
+        before_ok && after_ok
+    })
+}

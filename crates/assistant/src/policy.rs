@@ -1,0 +1,355 @@
+//! The dialogue policy: applies commands to the task stack, deterministically. Each repair
+//! (Rasa CALM's named patterns) is one function here: start/interrupt, fill and correct,
+//! confirm and deny (bound to the summary shown), cancel (asking about a waiting parent),
+//! accept a fix offer, answer a side question and return to the task.
+
+use nofxi_protocol::{AnswerKind, CancelScope, Command, Event, TaskStatus};
+use serde_json::{Map, Value};
+
+use crate::act::{advance, finish, resume_below};
+use crate::conversation::{Pending, Task};
+use crate::texts;
+use crate::turn::Turn;
+
+pub async fn apply(turn: &mut Turn<'_>, command: Command) {
+    match command {
+        Command::StartTask {
+            skill,
+            action,
+            slots,
+        } => start(turn, &skill, &action, slots.into_iter().collect()).await,
+        Command::SetSlots { slots } => set_slots(turn, slots.into_iter().collect()).await,
+        Command::CorrectSlot { slot, value } => {
+            let mut m = Map::new();
+            m.insert(slot, value);
+            set_slots(turn, m).await
+        }
+        Command::Confirm => confirm(turn).await,
+        Command::Deny => deny(turn).await,
+        Command::Cancel { scope } => cancel(turn, scope).await,
+        Command::Resume { .. } => {
+            if resume_below(turn, false) {
+                advance(turn).await;
+            }
+        }
+        Command::Clarify { question, options } => {
+            turn.events.push(Event::Clarification { options });
+            turn.say(question);
+        }
+        Command::AnswerQuestion { kind, topic } => answer(turn, kind, &topic),
+        Command::CannotHandle { .. } => {
+            let text = texts::cannot_handle(turn.lang);
+            turn.say(text);
+            reprompt(turn);
+        }
+    }
+}
+
+async fn start(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String, Value>) {
+    if let Some(top) = turn.conv.top_mut()
+        && !top.status.is_finished()
+    {
+        top.status = TaskStatus::Interrupted;
+        let id = top.id.clone();
+        turn.events.push(Event::TaskInterrupted { task_id: id });
+    }
+    let task = Task::new(skill, action);
+    turn.events.push(Event::TaskStarted {
+        task_id: task.id.clone(),
+        skill: skill.into(),
+        action: action.into(),
+    });
+    turn.conv.stack.push(task);
+    put_slots(turn, slots);
+    advance(turn).await;
+}
+
+/// Sets values on the active task; a value for a slot already given is a correction: it
+/// replaces the old one and drops any confirmation shown for the old values.
+fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
+    let conv_id = turn.conv.id.clone();
+    let library = turn.engine.library.clone();
+    let Some(task) = turn.conv.stack.last_mut() else {
+        return;
+    };
+    let action = library.action(&task.skill, &task.action);
+    let mut events = Vec::new();
+    for (name, value) in slots {
+        let secret = action
+            .and_then(|a| a.slot(&name))
+            .is_some_and(|s| s.is_secret());
+        let shown = if secret {
+            let clear = value
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or(value.to_string());
+            task.secret_slots.insert(name.clone());
+            Value::String(turn.engine.secrets.put(&conv_id, &task.id.0, &name, &clear))
+        } else {
+            value
+        };
+        task.resolved.remove(&name);
+        task.confirmed = None;
+        task.confirmation = None;
+        task.given.insert(name.clone());
+        task.slots.insert(name.clone(), shown.clone());
+        events.push(Event::SlotSet {
+            task_id: task.id.clone(),
+            slot: name,
+            value: shown,
+            adjusted: None,
+        });
+    }
+    if task.status == TaskStatus::AwaitingConfirmation {
+        task.status = TaskStatus::Collecting;
+    }
+    turn.events.extend(events);
+}
+
+async fn set_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
+    if turn.conv.top().is_none() {
+        turn.say(texts::cannot_handle(turn.lang));
+        return;
+    }
+    if slots.is_empty() {
+        // "use the defaults": fill every missing slot that has one.
+        let library = turn.engine.library.clone();
+        if let Some(task) = turn.conv.top_mut()
+            && let Some(action) = library.action(&task.skill, &task.action)
+        {
+            for s in &action.slots {
+                if let (false, Some(d)) = (task.slots.contains_key(&s.name), &s.default) {
+                    task.slots.insert(s.name.clone(), d.clone());
+                }
+            }
+        }
+    }
+    put_slots(turn, slots);
+    advance(turn).await;
+}
+
+async fn confirm(turn: &mut Turn<'_>) {
+    match turn.conv.pending.take() {
+        Some(Pending::CancelParent { .. }) => {
+            if let Some(mut parent) = turn.conv.stack.pop() {
+                parent.status = TaskStatus::Cancelled;
+                turn.events
+                    .push(Event::TaskCancelled { task_id: parent.id });
+                turn.say(texts::t(
+                    turn.lang,
+                    "好的，之前的任务也取消了。",
+                    "OK, the earlier task is cancelled too.",
+                ));
+            }
+            return;
+        }
+        Some(other) => turn.conv.pending = Some(other),
+        None => {}
+    }
+    let Some(task) = turn.conv.top() else {
+        turn.say(texts::t(
+            turn.lang,
+            "现在没有需要确认的事。",
+            "There is nothing to confirm right now.",
+        ));
+        return;
+    };
+    if let Some(offer) = task.offer.clone() {
+        let Some((skill, action)) = offer.task.split_once('.') else {
+            return;
+        };
+        if let Some(parent) = turn.conv.top_mut() {
+            parent.offer = None;
+            parent.status = TaskStatus::Interrupted;
+        }
+        let mut sub = Task::new(skill, action);
+        sub.resume_parent = offer.resume_on_success;
+        turn.events.push(Event::TaskStarted {
+            task_id: sub.id.clone(),
+            skill: skill.into(),
+            action: action.into(),
+        });
+        turn.conv.stack.push(sub);
+        put_slots(turn, offer.slots);
+        advance(turn).await;
+        return;
+    }
+    match (&task.confirmation, task.status) {
+        (Some(c), TaskStatus::AwaitingConfirmation) => {
+            let bound = format!("{}\u{0}{}", c.summary, c.fingerprint);
+            let id = task.id.clone();
+            if let Some(task) = turn.conv.top_mut() {
+                task.confirmed = Some(bound);
+            }
+            turn.events.push(Event::Confirmed { task_id: id });
+            advance(turn).await;
+        }
+        _ if task.status == TaskStatus::Interrupted => {
+            if resume_below(turn, false) {
+                advance(turn).await;
+            }
+        }
+        _ => {
+            turn.say(texts::t(
+                turn.lang,
+                "现在没有需要确认的事。",
+                "There is nothing to confirm right now.",
+            ));
+            reprompt(turn);
+        }
+    }
+}
+
+async fn deny(turn: &mut Turn<'_>) {
+    if let Some(Pending::CancelParent { .. }) = turn.conv.pending.take() {
+        if resume_below(turn, false) {
+            advance(turn).await;
+        }
+        return;
+    }
+    let Some(task) = turn.conv.top() else { return };
+    if task.offer.is_some() {
+        finish(turn, TaskStatus::Cancelled, None);
+        turn.say(texts::t(turn.lang, "好的，不做了。", "OK, I won't."));
+        return;
+    }
+    let id = task.id.clone();
+    if let Some(task) = turn.conv.top_mut() {
+        task.status = TaskStatus::Collecting;
+        task.confirmation = None;
+        task.confirmed = None;
+    }
+    turn.events.push(Event::Denied { task_id: id });
+    turn.say(texts::t(
+        turn.lang,
+        "好的，没有执行。要改什么可以直接告诉我，或者说“取消”。",
+        "OK, nothing was done. Tell me what to change, or say \"cancel\".",
+    ));
+}
+
+async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
+    turn.conv.pending = None;
+    if turn.conv.stack.is_empty() {
+        turn.say(texts::t(
+            turn.lang,
+            "好的。现在没有进行中的任务。",
+            "OK. Nothing is in progress.",
+        ));
+        return;
+    }
+    if scope == CancelScope::All {
+        while let Some(mut t) = turn.conv.stack.pop() {
+            t.status = TaskStatus::Cancelled;
+            turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
+            turn.events.push(Event::TaskCancelled { task_id: t.id });
+        }
+        turn.say(texts::t(
+            turn.lang,
+            "好的，所有任务都取消了。",
+            "OK, everything is cancelled.",
+        ));
+        return;
+    }
+    if let Some(mut t) = turn.conv.stack.pop() {
+        t.status = TaskStatus::Cancelled;
+        turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
+        turn.events.push(Event::TaskCancelled { task_id: t.id });
+    }
+    turn.say(texts::t(turn.lang, "好的，已取消。", "OK, cancelled."));
+    if let Some(parent) = turn.conv.top() {
+        let label = format!("{}.{}", parent.skill, parent.action);
+        turn.conv.pending = Some(Pending::CancelParent {
+            task_id: parent.id.clone(),
+        });
+        turn.say(texts::t(
+            turn.lang,
+            &format!("之前还有一个等待中的任务（{label}），也一起取消吗？"),
+            &format!("An earlier task is still waiting ({label}). Cancel it too?"),
+        ));
+    }
+}
+
+fn answer(turn: &mut Turn<'_>, kind: AnswerKind, topic: &str) {
+    let lang = turn.lang;
+    let wanted = match kind {
+        AnswerKind::ErrorExplanation => nofxi_skills::SkillKind::Diagnosis,
+        _ => nofxi_skills::SkillKind::Guidance,
+    };
+    let library = turn.engine.library.clone();
+    let entry = library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == wanted)
+        .flat_map(|s| s.meta.knowledge.iter())
+        .find(|k| k.id == topic);
+    let Some(k) = entry else {
+        turn.say(texts::cannot_handle(lang));
+        return;
+    };
+    let interrupted = kind == AnswerKind::ErrorExplanation && turn.conv.top().is_some();
+    if interrupted && let Some(id) = turn.conv.top().map(|t| t.id.clone()) {
+        turn.events.push(Event::TaskInterrupted { task_id: id });
+    }
+    let mut parts = Vec::new();
+    if let Some(a) = &k.answer {
+        parts.push(a.get(lang).to_string());
+    }
+    for (label, text) in [
+        (("发生了什么", "What happened"), &k.what),
+        (("原因", "Why"), &k.why),
+        (("现在怎么做", "What to do now"), &k.fix),
+    ] {
+        if let Some(t) = text {
+            let l = if lang == nofxi_skills::Lang::Zh {
+                label.0
+            } else {
+                label.1
+            };
+            parts.push(format!("{l}：{}", t.get(lang)).replace(
+                "：",
+                if lang == nofxi_skills::Lang::Zh {
+                    "："
+                } else {
+                    ": "
+                },
+            ));
+        }
+    }
+    turn.events.push(Event::Answered { kind });
+    turn.say(parts.join("\n"));
+    if interrupted && let Some(id) = turn.conv.top().map(|t| t.id.clone()) {
+        turn.events.push(Event::TaskResumed { task_id: id });
+    }
+    reprompt(turn);
+}
+
+/// After a side answer, remind the user where the active task stands.
+pub fn reprompt(turn: &mut Turn<'_>) {
+    let lang = turn.lang;
+    let Some(task) = turn.conv.top() else { return };
+    let text = if let Some(c) = task
+        .confirmation
+        .as_ref()
+        .filter(|_| task.status == TaskStatus::AwaitingConfirmation)
+    {
+        c.summary.clone()
+    } else if let Some(offer) = &task.offer {
+        texts::t(
+            lang,
+            &format!("（还在等你回复是否先执行 {}。）", offer.task),
+            &format!(
+                "(Still waiting for your answer on running {} first.)",
+                offer.task
+            ),
+        )
+    } else if !task.asked.is_empty() {
+        texts::t(
+            lang,
+            &format!("回到刚才的任务：还需要 {}。", task.asked.join("、")),
+            &format!("Back to the task: I still need {}.", task.asked.join(", ")),
+        )
+    } else {
+        return;
+    };
+    turn.say(text);
+}

@@ -1,0 +1,63 @@
+//! The engine's own phrases (not a task's): asking, clarifying, cancelling, not understanding.
+//! Task messages (asks, summaries, success and failure) come from the skill files.
+
+use nofxi_skills::Lang;
+
+pub fn t(lang: Lang, zh: &str, en: &str) -> String {
+    match lang {
+        Lang::Zh => zh.to_string(),
+        Lang::En => en.to_string(),
+    }
+}
+
+pub fn not_found(lang: Lang, kind: &str, said: &str) -> String {
+    match lang {
+        Lang::Zh => format!("没有找到叫「{said}」的{kind}。"),
+        Lang::En => format!("I found no {kind} called \"{said}\"."),
+    }
+}
+
+pub fn which_one(lang: Lang, options: &[String]) -> String {
+    let list = options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| format!("{}. {o}", i + 1))
+        .collect::<Vec<_>>()
+        .join("\n");
+    match lang {
+        Lang::Zh => format!("有几个符合的，你指的是哪一个？\n{list}"),
+        Lang::En => format!("Several match; which one do you mean?\n{list}"),
+    }
+}
+
+pub fn gone(lang: Lang, name: &str) -> String {
+    match lang {
+        Lang::Zh => format!("「{name}」已经不存在了（可能刚被删除），请重新指定。"),
+        Lang::En => format!(
+            "\"{name}\" no longer exists (it may have just been deleted); please name another."
+        ),
+    }
+}
+
+pub fn defaults_note(lang: Lang, defaults: &[(String, String)]) -> Option<String> {
+    if defaults.is_empty() {
+        return None;
+    }
+    let list = defaults
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(match lang {
+        Lang::Zh => format!("其余使用默认值（{list}），需要改的话直接说。"),
+        Lang::En => format!("The rest uses defaults ({list}); say so to change any."),
+    })
+}
+
+pub fn cannot_handle(lang: Lang) -> String {
+    t(
+        lang,
+        "抱歉，这句我没理解。我可以帮你创建、修改、启动、停止、删除和查询交易员、交易所账户、模型和策略，也能解释术语和报错。开放式问题需要先配置一个助手模型。",
+        "Sorry, I did not understand that. I can create, change, start, stop, delete and list traders, exchange accounts, models and strategies, and explain terms and errors. Open questions need an assistant model configured.",
+    )
+}

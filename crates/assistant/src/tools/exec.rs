@@ -1,0 +1,593 @@
+//! What each tool does, over the store and the trading engine. Arguments arrive with ref
+//! slots already resolved to ids; errors come back as skill failure codes.
+
+use std::sync::Arc;
+
+use nofxi_domain::{
+    Actor, Channel, CredentialField, Credentials, ExchangePatch, ExchangeSpec, ModelPatch,
+    ModelSpec, Problem, ResourceKind, Secret, StrategyConfig, StrategyPatch, StrategySpec,
+    TraderPatch, TraderSpec,
+};
+use nofxi_skills::Lang;
+use nofxi_store::{Store, StoreError};
+use nofxi_venues::SystemClock;
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use super::render::*;
+use super::{ToolCall, ToolError, ToolOutput, inspect};
+
+pub struct ToolRunner {
+    pub store: Arc<Store>,
+}
+
+fn s(args: &Map<String, Value>, k: &str) -> Option<String> {
+    match args.get(k)? {
+        Value::String(v) => Some(v.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+fn b(args: &Map<String, Value>, k: &str) -> Option<bool> {
+    match args.get(k)? {
+        Value::Bool(v) => Some(*v),
+        Value::String(v) => v.parse().ok(),
+        _ => None,
+    }
+}
+fn dec(args: &Map<String, Value>, k: &str) -> Option<Decimal> {
+    s(args, k).and_then(|v| v.parse().ok())
+}
+fn int(args: &Map<String, Value>, k: &str) -> Option<i64> {
+    s(args, k).and_then(|v| v.parse().ok())
+}
+
+/// A store error as a skill failure code, in the user's language.
+pub fn store_error(e: &StoreError, lang: Lang) -> ToolError {
+    let message = match lang {
+        Lang::Zh => e.to_zh(),
+        Lang::En => e.to_string(),
+    };
+    let code = match e {
+        StoreError::NotFound { .. } => "not_found",
+        StoreError::InUse { .. } => "in_use",
+        StoreError::Running { .. } => "running",
+        StoreError::Ambiguous { .. } => "ambiguous",
+        StoreError::Invalid(v) => {
+            if v.problems
+                .iter()
+                .any(|p| matches!(p.problem, Problem::DuplicateName { .. }))
+            {
+                "name_taken"
+            } else if v.problems.iter().any(|p| {
+                matches!(
+                    p.problem,
+                    Problem::MissingCredential { .. } | Problem::IncompleteCredentials { .. }
+                )
+            }) {
+                "missing_credentials"
+            } else {
+                "invalid"
+            }
+        }
+        _ => "error",
+    };
+    ToolError::new(code, message)
+}
+
+fn credentials(args: &Map<String, Value>) -> Credentials {
+    let mut c = Credentials::new();
+    for f in CredentialField::ALL {
+        if let Some(v) = s(args, f.as_str()) {
+            c.set(f, Secret::new(v));
+        }
+    }
+    c
+}
+
+/// Sets each slot named like a strategy config field (anywhere in the config tree).
+fn patch_config(
+    mut config: StrategyConfig,
+    args: &Map<String, Value>,
+) -> Result<StrategyConfig, ToolError> {
+    let mut tree =
+        serde_json::to_value(&config).map_err(|e| ToolError::new("error", e.to_string()))?;
+    fn set(tree: &mut Value, key: &str, value: &Value) -> bool {
+        match tree {
+            Value::Object(map) => {
+                if let Some(slot) = map.get_mut(key) {
+                    *slot = match (&*slot, value) {
+                        (Value::String(_), Value::Number(n)) => Value::String(n.to_string()),
+                        (Value::Number(_), Value::String(s)) => {
+                            s.parse::<i64>().map(Value::from).unwrap_or(value.clone())
+                        }
+                        _ => value.clone(),
+                    };
+                    return true;
+                }
+                map.values_mut().any(|v| set(v, key, value))
+            }
+            _ => false,
+        }
+    }
+    let mut touched = false;
+    for (k, v) in args {
+        touched |= set(&mut tree, k, v);
+    }
+    if touched {
+        config =
+            serde_json::from_value(tree).map_err(|e| ToolError::new("invalid", e.to_string()))?;
+    }
+    Ok(config)
+}
+
+impl ToolRunner {
+    /// The one pipeline: inspectors, then the tool. Results carry no secrets: the store
+    /// returns masks only and rendering reads non-secret fields.
+    pub async fn call(&self, call: ToolCall<'_>) -> Result<ToolOutput, ToolError> {
+        inspect(&call)?;
+        let actor = Actor::new(call.user, Channel::Chat, call.confirmed.is_some());
+        let lang = call.lang;
+        let out = self.run(&call, &actor).await;
+        out.map_err(|e| match e {
+            Failure::Store(e) => store_error(&e, lang),
+            Failure::Tool(t) => t,
+        })
+    }
+
+    async fn run(&self, call: &ToolCall<'_>, actor: &Actor) -> Result<ToolOutput, Failure> {
+        let a = &call.args;
+        let user = call.user;
+        let lang = call.lang;
+        let st = &self.store;
+        let target = s(a, "target").unwrap_or_default();
+        let (resource, verb) = call.tool.split_once('.').unwrap_or((call.tool, ""));
+        let kind = match resource {
+            "trader" => ResourceKind::Trader,
+            "exchange" => ResourceKind::Exchange,
+            "model" => ResourceKind::Model,
+            _ => ResourceKind::Strategy,
+        };
+        let done = |id: String, name: String| ToolOutput {
+            resource_id: Some(id),
+            resource_name: Some(name),
+            mutated: true,
+            ..ToolOutput::default()
+        };
+        match verb {
+            "delete" => {
+                let r = st.delete(actor, kind, &target).await?;
+                return Ok(done(r.id, r.name));
+            }
+            "restore" => {
+                let r = st.restore(actor, kind, &target).await?;
+                return Ok(done(r.id, r.name));
+            }
+            "list" => return self.list(user, lang, kind).await,
+            _ => {}
+        }
+        match call.tool {
+            "trader.get" | "trader.status" => {
+                let t = st.get_trader(user, &target).await?;
+                let text = trader_line(lang, 0, &t)
+                    .trim_start_matches("1. ")
+                    .to_string();
+                Ok(ToolOutput {
+                    resource_id: Some(t.id),
+                    resource_name: Some(t.spec.name),
+                    text: Some(text),
+                    ..Default::default()
+                })
+            }
+            "exchange.get" => {
+                let e = st.get_exchange(user, &target).await?;
+                Ok(ToolOutput {
+                    text: Some(exchange_line(lang, 0, &e)[3..].to_string()),
+                    resource_id: Some(e.id),
+                    resource_name: Some(e.spec.account_name),
+                    ..Default::default()
+                })
+            }
+            "model.get" => {
+                let m = st.get_model(user, &target).await?;
+                Ok(ToolOutput {
+                    text: Some(model_line(lang, 0, &m)[3..].to_string()),
+                    resource_id: Some(m.id),
+                    resource_name: Some(m.spec.name),
+                    ..Default::default()
+                })
+            }
+            "strategy.get" => {
+                let x = st.get_strategy(user, &target).await?;
+                Ok(ToolOutput {
+                    text: Some(strategy_line(lang, 0, &x)[3..].to_string()),
+                    resource_id: Some(x.id),
+                    resource_name: Some(x.spec.name),
+                    ..Default::default()
+                })
+            }
+            "trader.create" => self.trader_create(actor, a).await,
+            "trader.update" => {
+                let patch = TraderPatch {
+                    name: s(a, "name"),
+                    ai_model_id: s(a, "model"),
+                    exchange_id: s(a, "exchange"),
+                    strategy_id: s(a, "strategy"),
+                    initial_balance: dec(a, "initial_balance"),
+                    scan_interval_minutes: int(a, "scan_interval_minutes"),
+                    is_cross_margin: b(a, "is_cross_margin"),
+                };
+                let (t, adj) = st.update_trader(actor, &target, patch).await?;
+                let mut out = done(t.id, t.spec.name);
+                out.adjustments = adj
+                    .iter()
+                    .map(|x| format!("{}: {} → {} ({})", x.field, x.given, x.applied, x.rule))
+                    .collect();
+                Ok(out)
+            }
+            "trader.start" => self.trader_start(actor, &target).await,
+            "trader.stop" => {
+                let t = st.get_trader(user, &target).await?;
+                if !t.is_running {
+                    return Err(Failure::Tool(ToolError::new("not_running", "not running")));
+                }
+                let t = st.set_trader_running(actor, &t.id, false).await?;
+                Ok(done(t.id, t.spec.name))
+            }
+            "exchange.create" => {
+                let spec = ExchangeSpec {
+                    exchange_type: s(a, "exchange_type").unwrap_or_default(),
+                    account_name: s(a, "account_name").unwrap_or_default(),
+                    enabled: b(a, "enabled").unwrap_or(true),
+                    testnet: b(a, "testnet").unwrap_or(false),
+                };
+                let e = st.create_exchange(actor, spec, credentials(a)).await?;
+                Ok(done(e.id, e.spec.account_name))
+            }
+            "exchange.update" | "exchange.enable" | "exchange.disable" => {
+                let enabled = match call.tool {
+                    "exchange.enable" => Some(true),
+                    "exchange.disable" => Some(false),
+                    _ => b(a, "enabled"),
+                };
+                let patch = ExchangePatch {
+                    exchange_type: None,
+                    account_name: s(a, "account_name"),
+                    enabled,
+                    testnet: b(a, "testnet"),
+                };
+                let e = st
+                    .update_exchange(actor, &target, patch, credentials(a))
+                    .await?;
+                Ok(done(e.id, e.spec.account_name))
+            }
+            "exchange.test" => self.exchange_test(user, &target, lang).await,
+            "model.create" => {
+                let spec = ModelSpec {
+                    name: s(a, "name").unwrap_or_default(),
+                    provider: s(a, "provider").unwrap_or_default(),
+                    enabled: b(a, "enabled").unwrap_or(true),
+                    base_url: s(a, "base_url"),
+                    model_name: s(a, "model_name"),
+                };
+                let m = st
+                    .create_model(actor, spec, s(a, "api_key").map(Secret::new))
+                    .await?;
+                Ok(done(m.id, m.spec.name))
+            }
+            "model.update" | "model.enable" | "model.disable" => {
+                let enabled = match call.tool {
+                    "model.enable" => Some(true),
+                    "model.disable" => Some(false),
+                    _ => b(a, "enabled"),
+                };
+                let patch = ModelPatch {
+                    name: s(a, "name"),
+                    provider: None,
+                    enabled,
+                    base_url: s(a, "base_url"),
+                    model_name: s(a, "model_name"),
+                };
+                let m = st
+                    .update_model(actor, &target, patch, s(a, "api_key").map(Secret::new))
+                    .await?;
+                Ok(done(m.id, m.spec.name))
+            }
+            "model.test" => Err(Failure::Tool(ToolError::new(
+                "not_available",
+                match lang {
+                    Lang::Zh => "模型连通性测试要等接入大模型之后才能用",
+                    Lang::En => {
+                        "model connectivity tests come with the LLM providers; not available yet"
+                    }
+                },
+            ))),
+            "strategy.create" => {
+                let mut spec = StrategySpec::new(s(a, "name").unwrap_or_default());
+                spec.description = s(a, "description").unwrap_or_default();
+                spec.config = patch_config(spec.config, a).map_err(Failure::Tool)?;
+                let x = st.create_strategy(actor, spec).await?;
+                Ok(done(x.id, x.spec.name))
+            }
+            "strategy.update" => {
+                let current = st.get_strategy(user, &target).await?;
+                let config = patch_config(current.spec.config.clone(), a).map_err(Failure::Tool)?;
+                let patch = StrategyPatch {
+                    name: s(a, "name"),
+                    description: s(a, "description"),
+                    is_active: None,
+                    config: Some(config),
+                };
+                let x = st.update_strategy(actor, &target, patch).await?;
+                Ok(done(x.id, x.spec.name))
+            }
+            "strategy.activate" => {
+                let patch = StrategyPatch {
+                    is_active: Some(true),
+                    ..Default::default()
+                };
+                let x = st.update_strategy(actor, &target, patch).await?;
+                Ok(done(x.id, x.spec.name))
+            }
+            "strategy.duplicate" => {
+                let from = st.get_strategy(user, &target).await?;
+                let name = s(a, "new_name").unwrap_or_else(|| match lang {
+                    Lang::Zh => format!("{} 副本", from.spec.name),
+                    Lang::En => format!("{} copy", from.spec.name),
+                });
+                let mut spec = from.spec.clone();
+                spec.name = name;
+                spec.is_active = false;
+                let x = st.create_strategy(actor, spec).await?;
+                Ok(done(x.id, x.spec.name))
+            }
+            other => Err(Failure::Tool(ToolError::new(
+                "unknown_tool",
+                format!("no tool called {other}"),
+            ))),
+        }
+    }
+
+    async fn list(
+        &self,
+        user: &str,
+        lang: Lang,
+        kind: ResourceKind,
+    ) -> Result<ToolOutput, Failure> {
+        let st = &self.store;
+        let (lines, listed): (Vec<String>, Vec<(String, String)>) = match kind {
+            ResourceKind::Trader => st
+                .list_traders(user, false)
+                .await?
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (trader_line(lang, i, t), (t.id.clone(), t.spec.name.clone())))
+                .unzip(),
+            ResourceKind::Exchange => st
+                .list_exchanges(user, false)
+                .await?
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    (
+                        exchange_line(lang, i, e),
+                        (e.id.clone(), e.spec.account_name.clone()),
+                    )
+                })
+                .unzip(),
+            ResourceKind::Model => st
+                .list_models(user, false)
+                .await?
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (model_line(lang, i, m), (m.id.clone(), m.spec.name.clone())))
+                .unzip(),
+            ResourceKind::Strategy => st
+                .list_strategies(user, false)
+                .await?
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    (
+                        strategy_line(lang, i, x),
+                        (x.id.clone(), x.spec.name.clone()),
+                    )
+                })
+                .unzip(),
+        };
+        let kind_word = match lang {
+            Lang::Zh => kind.zh().to_string(),
+            Lang::En => kind.as_str().to_string(),
+        };
+        let text = if lines.is_empty() {
+            empty(lang, &kind_word)
+        } else {
+            lines.join("\n")
+        };
+        Ok(ToolOutput {
+            text: Some(text),
+            listed,
+            ..Default::default()
+        })
+    }
+
+    async fn trader_create(
+        &self,
+        actor: &Actor,
+        a: &Map<String, Value>,
+    ) -> Result<ToolOutput, Failure> {
+        let st = &self.store;
+        let user = &actor.user;
+        let exchange = st
+            .get_exchange(user, &s(a, "exchange").unwrap_or_default())
+            .await?;
+        if !exchange.spec.enabled {
+            return Err(Failure::Tool(ToolError {
+                code: "exchange_disabled".into(),
+                message: "disabled".into(),
+                resource: Some(exchange.spec.account_name),
+            }));
+        }
+        let model = st
+            .get_model(user, &s(a, "model").unwrap_or_default())
+            .await?;
+        if !model.spec.enabled {
+            return Err(Failure::Tool(ToolError {
+                code: "model_disabled".into(),
+                message: "disabled".into(),
+                resource: Some(model.spec.name),
+            }));
+        }
+        let strategy_id = match s(a, "strategy") {
+            Some(id) => id,
+            None => match st
+                .list_strategies(user, false)
+                .await?
+                .into_iter()
+                .find(|x| x.spec.is_active)
+            {
+                Some(x) => x.id,
+                None => {
+                    return Err(Failure::Tool(ToolError::new(
+                        "no_active_strategy",
+                        "no active strategy",
+                    )));
+                }
+            },
+        };
+        let balance = dec(a, "initial_balance").unwrap_or(Decimal::from(1000));
+        let mut spec = TraderSpec::new(
+            s(a, "name").unwrap_or_default(),
+            model.id,
+            exchange.id,
+            strategy_id,
+            balance,
+        );
+        if let Some(v) = int(a, "scan_interval_minutes") {
+            spec.scan_interval_minutes = v;
+        }
+        if let Some(v) = b(a, "is_cross_margin") {
+            spec.is_cross_margin = v;
+        }
+        let (t, adj) = st.create_trader(actor, spec).await?;
+        Ok(ToolOutput {
+            resource_id: Some(t.id),
+            resource_name: Some(t.spec.name),
+            adjustments: adj
+                .iter()
+                .map(|x| format!("{}: {} → {} ({})", x.field, x.given, x.applied, x.rule))
+                .collect(),
+            mutated: true,
+            ..Default::default()
+        })
+    }
+
+    async fn trader_start(&self, actor: &Actor, target: &str) -> Result<ToolOutput, Failure> {
+        let st = &self.store;
+        let user = &actor.user;
+        let t = st.get_trader(user, target).await?;
+        if t.is_running {
+            return Err(Failure::Tool(ToolError::new(
+                "already_running",
+                "already running",
+            )));
+        }
+        let tool = |code: &str, message: String, resource: Option<String>| {
+            Failure::Tool(ToolError {
+                code: code.into(),
+                message,
+                resource,
+            })
+        };
+        match st.get_exchange(user, &t.spec.exchange_id).await {
+            Ok(e) if !e.spec.enabled => {
+                return Err(tool(
+                    "exchange_disabled",
+                    "disabled".into(),
+                    Some(e.spec.account_name),
+                ));
+            }
+            Ok(e) if !e.credentials_complete => {
+                let missing: Vec<String> = e
+                    .has
+                    .iter()
+                    .filter(|(_, v)| !**v)
+                    .map(|(k, _)| k.trim_start_matches("has_").to_string())
+                    .collect();
+                return Err(tool(
+                    "missing_credentials",
+                    missing.join(", "),
+                    Some(e.spec.account_name),
+                ));
+            }
+            Ok(_) => {}
+            Err(err) => return Err(err.into()),
+        }
+        match st.get_model(user, &t.spec.ai_model_id).await {
+            Ok(m) if !m.spec.enabled => {
+                return Err(tool("model_disabled", "disabled".into(), Some(m.spec.name)));
+            }
+            Ok(_) => {}
+            Err(err) => return Err(err.into()),
+        }
+        if st.get_strategy(user, &t.spec.strategy_id).await.is_err() {
+            return Err(tool("strategy_missing", "strategy missing".into(), None));
+        }
+        nofxi_trader::runtime::preflight::preflight(st.clone(), user, &t.id, Arc::new(SystemClock))
+            .await
+            .map_err(|e| tool(e.kind(), e.to_string(), None))?;
+        let t = st.set_trader_running(actor, &t.id, true).await?;
+        Ok(ToolOutput {
+            resource_id: Some(t.id),
+            resource_name: Some(t.spec.name),
+            mutated: true,
+            ..Default::default()
+        })
+    }
+
+    async fn exchange_test(
+        &self,
+        user: &str,
+        target: &str,
+        lang: Lang,
+    ) -> Result<ToolOutput, Failure> {
+        use nofxi_trader::runtime::connect::{PaperAccount, connect};
+        let venue = connect(
+            self.store.clone(),
+            user,
+            target,
+            PaperAccount::Exchange,
+            Arc::new(SystemClock),
+        )
+        .await
+        .map_err(|e| Failure::Tool(ToolError::new("connect", e.to_string())))?;
+        let report =
+            nofxi_venues::connectivity::ConnectivityReport::for_exchange(venue.exchange.as_ref())
+                .await;
+        let text = match (report.ok(), lang) {
+            (true, Lang::Zh) => "连接正常。".to_string(),
+            (true, Lang::En) => "The connection works.".to_string(),
+            (false, _) => report
+                .problems()
+                .iter()
+                .map(|p| format!("{p:?}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        Ok(ToolOutput {
+            text: Some(text),
+            ..Default::default()
+        })
+    }
+}
+
+pub enum Failure {
+    Store(StoreError),
+    Tool(ToolError),
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Self {
+        Failure::Store(e)
+    }
+}

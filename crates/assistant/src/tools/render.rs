@@ -1,0 +1,78 @@
+//! Rendering read results for the reply, in the user's language. Only non-secret fields are
+//! read; credentials appear as the store's `has_*` flags and masks at most.
+
+use nofxi_domain::{Exchange, Model, Strategy, Trader};
+use nofxi_skills::Lang;
+
+fn yes_no(lang: Lang, v: bool, zh: (&str, &str), en: (&str, &str)) -> String {
+    match (lang, v) {
+        (Lang::Zh, true) => zh.0.into(),
+        (Lang::Zh, false) => zh.1.into(),
+        (Lang::En, true) => en.0.into(),
+        (Lang::En, false) => en.1.into(),
+    }
+}
+
+pub fn trader_line(lang: Lang, i: usize, t: &Trader) -> String {
+    let state = yes_no(
+        lang,
+        t.is_running,
+        ("运行中", "已停止"),
+        ("running", "stopped"),
+    );
+    match lang {
+        Lang::Zh => format!(
+            "{}. {}（{state}，每 {} 分钟扫描）",
+            i + 1,
+            t.spec.name,
+            t.spec.scan_interval_minutes
+        ),
+        Lang::En => format!(
+            "{}. {} ({state}, scans every {} min)",
+            i + 1,
+            t.spec.name,
+            t.spec.scan_interval_minutes
+        ),
+    }
+}
+
+pub fn exchange_line(lang: Lang, i: usize, e: &Exchange) -> String {
+    let state = yes_no(
+        lang,
+        e.spec.enabled,
+        ("已启用", "已停用"),
+        ("enabled", "disabled"),
+    );
+    format!(
+        "{}. {} ({}, {state})",
+        i + 1,
+        e.spec.account_name,
+        e.spec.exchange_type
+    )
+}
+
+pub fn model_line(lang: Lang, i: usize, m: &Model) -> String {
+    let state = yes_no(
+        lang,
+        m.spec.enabled,
+        ("已启用", "已停用"),
+        ("enabled", "disabled"),
+    );
+    format!("{}. {} ({}, {state})", i + 1, m.spec.name, m.spec.provider)
+}
+
+pub fn strategy_line(lang: Lang, i: usize, s: &Strategy) -> String {
+    let active = if s.spec.is_active {
+        yes_no(lang, true, ("，当前激活", ""), (", active", ""))
+    } else {
+        String::new()
+    };
+    format!("{}. {}{active}", i + 1, s.spec.name)
+}
+
+pub fn empty(lang: Lang, kind: &str) -> String {
+    match lang {
+        Lang::Zh => format!("还没有任何{kind}。"),
+        Lang::En => format!("There is no {kind} yet."),
+    }
+}

@@ -1,0 +1,158 @@
+//! One turn's working state, and the engine that owns what lives across turns.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use nofxi_protocol::Event;
+use nofxi_skills::{Lang, Library, ResourceKind};
+use nofxi_store::Store;
+use serde_json::{Map, Value, json};
+use tokio::sync::Mutex;
+
+use crate::conversation::Conversation;
+use crate::nlu::lexicon::Lexicon;
+use crate::nlu::names::{NameEntry, Names};
+use crate::secrets::SecretCache;
+use crate::tools::{ToolError, ToolOutput, ToolRunner};
+
+pub struct Engine {
+    pub store: Arc<Store>,
+    pub library: Arc<Library>,
+    pub lexicon: Lexicon,
+    pub tools: ToolRunner,
+    pub secrets: SecretCache,
+    /// Per-user name index; refreshed after any mutation this engine makes.
+    pub names: Mutex<HashMap<String, Arc<Names>>>,
+}
+
+impl Engine {
+    pub async fn load_names(&self, user: &str) -> Result<Arc<Names>, nofxi_store::StoreError> {
+        let st = &self.store;
+        let mut entries = Vec::new();
+        let exchanges = st.list_exchanges(user, false).await?;
+        for e in &exchanges {
+            entries.push(NameEntry {
+                kind: ResourceKind::Exchange,
+                id: e.id.clone(),
+                name: e.spec.account_name.clone(),
+                lower: e.spec.account_name.to_lowercase(),
+                class: Some(e.spec.exchange_type.clone()),
+                enabled: e.spec.enabled,
+                live: e.spec.exchange_type != "paper",
+                running: false,
+            });
+        }
+        for m in st.list_models(user, false).await? {
+            entries.push(NameEntry {
+                kind: ResourceKind::Model,
+                lower: m.spec.name.to_lowercase(),
+                id: m.id,
+                name: m.spec.name,
+                class: Some(m.spec.provider),
+                enabled: m.spec.enabled,
+                live: false,
+                running: false,
+            });
+        }
+        for x in st.list_strategies(user, false).await? {
+            entries.push(NameEntry {
+                kind: ResourceKind::Strategy,
+                lower: x.spec.name.to_lowercase(),
+                id: x.id,
+                name: x.spec.name,
+                class: None,
+                enabled: true,
+                live: false,
+                running: false,
+            });
+        }
+        for t in st.list_traders(user, false).await? {
+            let live = exchanges
+                .iter()
+                .any(|e| e.id == t.spec.exchange_id && e.spec.exchange_type != "paper");
+            entries.push(NameEntry {
+                kind: ResourceKind::Trader,
+                lower: t.spec.name.to_lowercase(),
+                id: t.id,
+                name: t.spec.name,
+                class: None,
+                enabled: true,
+                live,
+                running: t.is_running,
+            });
+        }
+        let names = Arc::new(Names::new(entries));
+        self.names
+            .lock()
+            .await
+            .insert(user.to_string(), names.clone());
+        Ok(names)
+    }
+
+    pub async fn names_for(&self, user: &str) -> Result<Arc<Names>, nofxi_store::StoreError> {
+        if let Some(n) = self.names.lock().await.get(user) {
+            return Ok(n.clone());
+        }
+        self.load_names(user).await
+    }
+}
+
+pub struct Turn<'a> {
+    pub engine: &'a Engine,
+    pub user: &'a str,
+    pub lang: Lang,
+    pub conv: Conversation,
+    pub names: Arc<Names>,
+    pub events: Vec<Event>,
+    pub reply: Vec<String>,
+    pub tool_trace: Vec<Value>,
+}
+
+impl<'a> Turn<'a> {
+    pub fn say(&mut self, text: String) {
+        if !text.trim().is_empty() {
+            self.reply.push(text);
+        }
+    }
+
+    pub async fn refresh_names(&mut self) {
+        if let Ok(n) = self.engine.load_names(self.user).await {
+            self.names = n;
+        }
+    }
+
+    /// Records a tool call for the trace, redacted.
+    pub fn trace_tool(
+        &mut self,
+        tool: &str,
+        args: &Map<String, Value>,
+        result: &Result<ToolOutput, ToolError>,
+        ms: f64,
+    ) {
+        let result = match result {
+            Ok(out) => {
+                json!({"ok": true, "resource_id": out.resource_id, "resource_name": out.resource_name, "text": out.text, "adjustments": out.adjustments})
+            }
+            Err(e) => {
+                json!({"ok": false, "code": e.code, "error": e.message, "resource": e.resource})
+            }
+        };
+        let mut masked = Map::new();
+        for (k, v) in args {
+            let secret = nofxi_domain::CredentialField::ALL
+                .iter()
+                .any(|f| f.as_str() == k);
+            masked.insert(
+                k.clone(),
+                if secret {
+                    Value::String("••••".into())
+                } else {
+                    v.clone()
+                },
+            );
+        }
+        let entry = json!({"tool": tool, "arguments": masked, "result": result, "ms": ms});
+        self.tool_trace
+            .push(self.engine.secrets.redact_json(&entry));
+    }
+}

@@ -1,0 +1,159 @@
+//! `nofxi chat`: the assistant in a terminal. A REPL with history that shows the active task
+//! and its missing slots; `--json` reads one message per stdin line and writes one
+//! `TurnResponse` per line (the DESIGN chat protocol) for scripts and tests.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use nofxi_assistant::{Assistant, AssistantOptions};
+use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec};
+use nofxi_protocol::{TurnRequest, TurnResponse};
+use nofxi_store::Store;
+
+use super::common::{block_on, open_store};
+use super::skills::load_library;
+use crate::home::GlobalArgs;
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// Continue this conversation (default: the latest one).
+    #[arg(long)]
+    pub conversation: Option<String>,
+    /// Start a new conversation.
+    #[arg(long)]
+    pub new: bool,
+}
+
+pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
+    block_on(async {
+        let store = Arc::new(open_store(global).await?);
+        let library = Arc::new(load_library(global, &[]).context("loading the skill library")?);
+        let mut conversation = match (&args.conversation, args.new) {
+            (Some(id), _) => Some(id.clone()),
+            (None, true) => None,
+            (None, false) => store.latest_conversation(&global.user).await?,
+        };
+        if global.json {
+            let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
+            return json_mode(global, &assistant, conversation).await;
+        }
+        first_run(global, &store).await?;
+        let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
+        let mut editor = rustyline::DefaultEditor::new()?;
+        let history = global.home_dir().ok().map(|h| h.join("chat_history.txt"));
+        if let Some(h) = &history {
+            let _ = editor.load_history(h);
+        }
+        println!("nofxi chat — 说中文或英文都可以；Ctrl-D 退出。 (Ctrl-D to quit)");
+        loop {
+            let line = match editor.readline("› ") {
+                Ok(line) => line,
+                Err(_) => break,
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let _ = editor.add_history_entry(line.as_str());
+            let response = assistant.turn(request(global, &conversation, line)).await?;
+            conversation = Some(response.conversation_id.clone());
+            print_turn(&response);
+        }
+        if let Some(h) = &history {
+            let _ = editor.save_history(h);
+        }
+        Ok(())
+    })?
+}
+
+fn request(global: &GlobalArgs, conversation: &Option<String>, message: String) -> TurnRequest {
+    TurnRequest {
+        conversation_id: conversation.clone(),
+        user: global.user.clone(),
+        message,
+        channel: nofxi_protocol::Channel::Cli,
+    }
+}
+
+async fn json_mode(
+    global: &GlobalArgs,
+    assistant: &Assistant,
+    mut conversation: Option<String>,
+) -> Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let response = assistant.turn(request(global, &conversation, line)).await?;
+        conversation = Some(response.conversation_id.clone());
+        writeln!(out, "{}", serde_json::to_string(&response)?)?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn print_turn(response: &TurnResponse) {
+    println!("{}", response.reply);
+    if let Some(task) = response.active_task() {
+        let missing = if task.missing.is_empty() {
+            String::new()
+        } else {
+            format!(" · missing: {}", task.missing.join(", "))
+        };
+        println!(
+            "  [{}.{} · {:?}{missing}]",
+            task.skill, task.action, task.status
+        );
+    }
+}
+
+/// On an empty home, offer a paper exchange, the builtin model and a default strategy, so
+/// a first trader is two sentences away.
+async fn first_run(global: &GlobalArgs, store: &Store) -> Result<()> {
+    let user = &global.user;
+    let empty = store.list_exchanges(user, false).await?.is_empty()
+        && store.list_models(user, false).await?.is_empty()
+        && store.list_strategies(user, false).await?.is_empty();
+    if !empty {
+        return Ok(());
+    }
+    print!(
+        "第一次使用：要创建一个模拟盘交易所（paper）、内置模型（builtin）和一个默认策略吗？\nFirst run: create a paper exchange, the builtin model and a default strategy? [Y/n] "
+    );
+    std::io::stdout().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    if matches!(
+        answer.trim().to_lowercase().as_str(),
+        "n" | "no" | "不" | "否"
+    ) {
+        return Ok(());
+    }
+    let actor = Actor::new(user.clone(), Channel::Chat, true);
+    let spec = ExchangeSpec {
+        exchange_type: "paper".into(),
+        account_name: "paper".into(),
+        enabled: true,
+        testnet: false,
+    };
+    store
+        .create_exchange(&actor, spec, Credentials::new())
+        .await?;
+    let model = ModelSpec {
+        name: "builtin".into(),
+        provider: "builtin".into(),
+        enabled: true,
+        base_url: None,
+        model_name: None,
+    };
+    store.create_model(&actor, model, None).await?;
+    let mut strategy = StrategySpec::new("default");
+    strategy.is_active = true;
+    store.create_strategy(&actor, strategy).await?;
+    println!("已创建 paper、builtin 和 default。Created paper, builtin and default.");
+    Ok(())
+}
