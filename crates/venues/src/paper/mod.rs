@@ -12,6 +12,7 @@
 //! [`PaperExchange::open`], so a restart loses nothing. Limit orders do not reserve margin
 //! while they rest; the margin check happens when they are placed.
 
+mod api;
 mod bar;
 mod config;
 pub mod margin;
@@ -22,11 +23,9 @@ mod state;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, OrderStatus, OrderType, Position,
-    PositionMode, PositionSide, Side,
+    OrderRequest, OrderStatus, OrderType, PositionMode, PositionSide, Side,
 };
 use rust_decimal::Decimal;
 use tokio::sync::Mutex;
@@ -35,7 +34,7 @@ pub use config::PaperConfig;
 pub use repo::{MemoryPaperRepo, PaperStateRepo};
 pub use state::{PaperPosition, PaperState};
 
-use crate::{Clock, Exchange, MarketData, RejectKind, VenueError};
+use crate::{Clock, MarketData, RejectKind, VenueError};
 
 const VENUE: &str = "paper";
 
@@ -270,168 +269,6 @@ fn no_position_change(kind_code: i64, message: &str) -> VenueError {
         message: message.into(),
         http_status: 400,
         retry_after: None,
-    }
-}
-
-#[async_trait]
-impl Exchange for PaperExchange {
-    fn venue(&self) -> &str {
-        VENUE
-    }
-
-    async fn account(&self) -> Result<AccountSnapshot, VenueError> {
-        let mut st = self.state.lock().await;
-        self.sync_locked(&mut st).await?;
-        Ok(st.account())
-    }
-
-    async fn positions(&self) -> Result<Vec<Position>, VenueError> {
-        let mut st = self.state.lock().await;
-        self.sync_locked(&mut st).await?;
-        Ok(st.positions_view(self.config.maintenance_margin_rate))
-    }
-
-    async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError> {
-        if leverage == 0 || leverage > self.config.max_leverage {
-            return Err(VenueError::InvalidRequest(format!(
-                "leverage {leverage} is out of range: use 1 to {}",
-                self.config.max_leverage
-            )));
-        }
-        self.mutate(|st| {
-            st.leverage.insert(symbol.clone(), leverage);
-            Ok(())
-        })
-        .await
-    }
-
-    async fn set_margin_mode(&self, symbol: &Symbol, mode: MarginMode) -> Result<(), VenueError> {
-        self.mutate(|st| {
-            if st.positions.iter().any(|p| &p.symbol == symbol) {
-                return Err(no_position_change(
-                    -4048,
-                    "margin type cannot be changed while a position is open",
-                ));
-            }
-            st.margin_mode.insert(symbol.clone(), mode);
-            Ok(())
-        })
-        .await
-    }
-
-    async fn position_mode(&self) -> Result<PositionMode, VenueError> {
-        Ok(self.state.lock().await.position_mode)
-    }
-
-    async fn set_position_mode(&self, mode: PositionMode) -> Result<(), VenueError> {
-        self.mutate(|st| {
-            if !st.positions.is_empty() || st.orders.iter().any(|o| o.status.is_open()) {
-                return Err(no_position_change(
-                    -4068,
-                    "position mode cannot be changed while positions or orders are open",
-                ));
-            }
-            st.position_mode = mode;
-            Ok(())
-        })
-        .await
-    }
-
-    async fn place_order(&self, request: &OrderRequest) -> Result<Order, VenueError> {
-        let mut st = self.state.lock().await;
-        self.sync_locked(&mut st).await?;
-        if let Some(existing) = st
-            .orders
-            .iter()
-            .find(|o| o.client_order_id == request.client_order_id)
-        {
-            return Ok(existing.clone());
-        }
-        let t = self.market.ticker(&request.symbol).await?;
-        st.marks.insert(request.symbol.clone(), t.mark);
-        let taker = matching::taker_price(request.side, t.bid, t.ask, &self.config);
-        matching::validate(&st, request, taker, &self.config)?;
-        let now = self.clock.now_ms();
-        let id = st.next_id();
-        let mut order = matching::draft(request, id, now);
-        let fill_now = match request.order_type {
-            OrderType::Market => Some(taker),
-            // A limit that crosses the spread takes liquidity at the quote, never worse than its price.
-            OrderType::Limit if matching::triggered(&order, t.bid, t.ask, t.mark) => {
-                let limit = request.price.unwrap_or(taker);
-                Some(match request.side {
-                    Side::Buy => taker.min(limit),
-                    Side::Sell => taker.max(limit),
-                })
-            }
-            _ => None,
-        };
-        if let Some(price) = fill_now {
-            matching::execute(&mut st, &mut order, price, false, &self.config, now)?;
-        }
-        st.orders.push(order.clone());
-        save(self.repo.as_ref(), &self.account_id, &st).await?;
-        Ok(order)
-    }
-
-    async fn cancel_order(
-        &self,
-        symbol: &Symbol,
-        client_order_id: &str,
-    ) -> Result<Order, VenueError> {
-        let now = self.clock.now_ms();
-        self.mutate(|st| {
-            let order = st
-                .orders
-                .iter_mut()
-                .find(|o| &o.symbol == symbol && o.client_order_id == client_order_id)
-                .ok_or_else(|| {
-                    VenueError::rejected(VENUE, RejectKind::OrderNotFound, "order does not exist")
-                })?;
-            if !order.status.is_open() {
-                return Err(no_position_change(-2011, "order is no longer open"));
-            }
-            order.status = OrderStatus::Canceled;
-            order.updated_ms = now;
-            Ok(order.clone())
-        })
-        .await
-    }
-
-    async fn order_status(
-        &self,
-        symbol: &Symbol,
-        client_order_id: &str,
-    ) -> Result<Option<Order>, VenueError> {
-        let mut st = self.state.lock().await;
-        self.sync_locked(&mut st).await?;
-        Ok(st
-            .orders
-            .iter()
-            .find(|o| &o.symbol == symbol && o.client_order_id == client_order_id)
-            .cloned())
-    }
-
-    async fn open_orders(&self, symbol: Option<&Symbol>) -> Result<Vec<Order>, VenueError> {
-        let mut st = self.state.lock().await;
-        self.sync_locked(&mut st).await?;
-        Ok(st
-            .orders
-            .iter()
-            .filter(|o| o.status.is_open() && symbol.is_none_or(|s| s == &o.symbol))
-            .cloned()
-            .collect())
-    }
-
-    async fn fills(&self, symbol: &Symbol, since_ms: Option<i64>) -> Result<Vec<Fill>, VenueError> {
-        let mut st = self.state.lock().await;
-        self.sync_locked(&mut st).await?;
-        Ok(st
-            .fills
-            .iter()
-            .filter(|f| &f.symbol == symbol && since_ms.is_none_or(|t| f.time_ms >= t))
-            .cloned()
-            .collect())
     }
 }
 

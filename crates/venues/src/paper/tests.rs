@@ -2,7 +2,10 @@
 
 use rust_decimal_macros::dec;
 
+use nofxi_domain::trading::{MarginMode, PositionSide};
+
 use super::*;
+use crate::Exchange;
 use crate::ManualClock;
 use crate::manual::ManualMarket;
 
