@@ -320,3 +320,11 @@ fn golden_market_data_zh() {
         export(std::slice::from_ref(skill), Format::OpenAi, Lang::Zh)
     );
 }
+
+#[test]
+fn golden_prompt_card() {
+    let card = nofxi_skills::export::prompt_card(lib().skills(), Lang::En);
+    assert!(card.contains("- trader_management.create [Create]"));
+    assert!(card.contains("name*"));
+    insta::assert_snapshot!("prompt_card_en", card);
+}

@@ -7,6 +7,7 @@
 //! carry its own risk, so MCP clients can see that `…_query` is read-only and `…_delete` is
 //! destructive. `Library::resolve_tool` maps a name back.
 
+mod card;
 mod schema;
 
 use serde_json::{Map, Value, json};
@@ -14,6 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::ir::{Risk, Skill, SkillKind};
 use crate::text::Lang;
 
+pub use card::prompt_card;
 pub use schema::action_schema;
 
 /// The target format of `nofxi skills export --format`.
