@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode,
+    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode, SymbolRules,
 };
 
 use crate::VenueError;
@@ -20,6 +20,10 @@ pub trait Exchange: Send + Sync {
     fn venue(&self) -> &str;
 
     async fn account(&self) -> Result<AccountSnapshot, VenueError>;
+
+    /// Price and quantity increments and minimums, to round an order before sending it.
+    /// A zero tick or step means the venue accepts any precision.
+    async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError>;
     async fn positions(&self) -> Result<Vec<Position>, VenueError>;
 
     async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError>;

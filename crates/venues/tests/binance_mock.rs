@@ -82,6 +82,17 @@ async fn a_correct_key_places_an_order_that_really_fills() {
     let fees: rust_decimal::Decimal = fills.iter().map(|f| f.fee).sum();
     let account = ex.account().await.unwrap();
     assert_eq!(account.wallet_balance, dec!(10000) - fees);
+    let rules = ex.symbol_rules(&btc()).await.unwrap();
+    assert_eq!(
+        (rules.tick_size, rules.step_size, rules.min_notional),
+        (dec!(0.1), dec!(0.001), dec!(5))
+    );
+    assert_eq!(rules.round_quantity(dec!(0.12345)), dec!(0.123));
+    assert!(
+        ex.symbol_rules(&Symbol::parse("PEPE").unwrap())
+            .await
+            .is_err()
+    );
     let status = ex.order_status(&btc(), "fill-1").await.unwrap().unwrap();
     assert_eq!(status.order_id, order.order_id);
     assert!(

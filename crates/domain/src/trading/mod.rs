@@ -6,8 +6,10 @@
 
 mod account;
 mod order;
+mod rules;
 
 pub use account::{AccountSnapshot, MarginMode, Position, PositionMode};
 pub use order::{
     Fill, Order, OrderRequest, OrderStatus, OrderType, PositionSide, Side, TimeInForce,
 };
+pub use rules::SymbolRules;

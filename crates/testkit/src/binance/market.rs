@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use super::routes::param;
-use super::state::State;
+use super::state::{MIN_NOTIONAL, State, symbol_rules};
 
 fn interval_ms(s: &str) -> Option<i64> {
     let (n, unit) = s.split_at(s.len().checked_sub(1)?);
@@ -95,7 +95,20 @@ pub(crate) fn public(
             Some(Value::Array(rows))
         }
         "/fapi/v1/exchangeInfo" => {
-            Some(json!({"timezone": "UTC", "serverTime": now, "symbols": []}))
+            let symbols: Vec<Value> = ["BTCUSDT", "ETHUSDT", "DOGEUSDT"]
+                .iter()
+                .map(|s| {
+                    let (price_dp, qty_dp, _) = symbol_rules(s);
+                    let tick = Decimal::new(1, price_dp).to_string();
+                    let step = Decimal::new(1, qty_dp).to_string();
+                    json!({"symbol": s, "status": "TRADING", "filters": [
+                        {"filterType": "PRICE_FILTER", "tickSize": tick},
+                        {"filterType": "LOT_SIZE", "stepSize": step, "minQty": step},
+                        {"filterType": "MIN_NOTIONAL", "notional": MIN_NOTIONAL.to_string()},
+                    ]})
+                })
+                .collect();
+            Some(json!({"timezone": "UTC", "serverTime": now, "symbols": symbols}))
         }
         _ => None,
     }

@@ -5,14 +5,17 @@
 //! "duplicated client order id" answer is resolved the same way. A second order is never
 //! created by a retry.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
     AccountSnapshot, Fill, MarginMode, Order, OrderRequest, OrderType, Position, PositionMode,
+    SymbolRules,
 };
 use reqwest::Method;
+use tokio::sync::Mutex;
 
 use super::client::{Base, BinanceClient, Retry};
 use super::wire;
@@ -21,11 +24,16 @@ use crate::{Exchange, VenueError};
 #[derive(Debug, Clone)]
 pub struct BinanceFutures {
     client: Arc<BinanceClient>,
+    /// exchangeInfo is large and changes rarely: loaded once per adapter.
+    rules: Arc<Mutex<HashMap<Symbol, SymbolRules>>>,
 }
 
 impl BinanceFutures {
     pub fn new(client: Arc<BinanceClient>) -> Self {
-        BinanceFutures { client }
+        BinanceFutures {
+            client,
+            rules: Arc::default(),
+        }
     }
 
     pub fn client(&self) -> &Arc<BinanceClient> {
@@ -97,6 +105,24 @@ impl BinanceFutures {
 impl Exchange for BinanceFutures {
     fn venue(&self) -> &str {
         self.client.venue()
+    }
+
+    async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError> {
+        if let Some(r) = self.rules.lock().await.get(symbol) {
+            return Ok(r.clone());
+        }
+        let info = self.client.public("/fapi/v1/exchangeInfo", &[], 1).await?;
+        let mut cache = self.rules.lock().await;
+        for r in wire::symbol_rules(&info)? {
+            cache.insert(r.symbol.clone(), r);
+        }
+        cache.get(symbol).cloned().ok_or_else(|| {
+            VenueError::rejected(
+                self.venue(),
+                crate::RejectKind::UnknownSymbol,
+                format!("{symbol} is not listed"),
+            )
+        })
     }
 
     async fn account(&self) -> Result<AccountSnapshot, VenueError> {

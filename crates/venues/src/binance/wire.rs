@@ -6,6 +6,7 @@ use std::str::FromStr;
 use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::trading::{
     AccountSnapshot, Fill, MarginMode, Order, OrderStatus, OrderType, Position, PositionSide, Side,
+    SymbolRules,
 };
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -182,6 +183,36 @@ pub fn candle(v: &Value) -> Result<Candle, VenueError> {
         close: dec_at(v, 4)?,
         volume: dec_at(v, 5)?,
     })
+}
+
+/// Every symbol's rules from `exchangeInfo`; symbols nofxi cannot name are skipped.
+pub fn symbol_rules(v: &Value) -> Result<Vec<SymbolRules>, VenueError> {
+    let mut out = Vec::new();
+    for s in array(&v["symbols"])? {
+        let Ok(symbol) = Symbol::parse(text(s, "symbol")?) else {
+            continue;
+        };
+        let filter = |kind: &str| {
+            s["filters"]
+                .as_array()
+                .and_then(|fs| fs.iter().find(|f| f["filterType"].as_str() == Some(kind)))
+                .cloned()
+                .unwrap_or(Value::Null)
+        };
+        let (price, lot, notional) = (
+            filter("PRICE_FILTER"),
+            filter("LOT_SIZE"),
+            filter("MIN_NOTIONAL"),
+        );
+        out.push(SymbolRules {
+            symbol,
+            tick_size: dec(&price, "tickSize")?,
+            step_size: dec(&lot, "stepSize")?,
+            min_quantity: dec(&lot, "minQty")?,
+            min_notional: dec(&notional, "notional").unwrap_or_default(),
+        });
+    }
+    Ok(out)
 }
 
 pub fn array(v: &Value) -> Result<&Vec<Value>, VenueError> {

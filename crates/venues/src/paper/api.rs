@@ -5,8 +5,9 @@ use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
     AccountSnapshot, Fill, MarginMode, Order, OrderRequest, OrderStatus, OrderType, Position,
-    PositionMode, Side,
+    PositionMode, Side, SymbolRules,
 };
+use rust_decimal::Decimal;
 
 use super::{PaperExchange, VENUE, matching, no_position_change, save};
 use crate::{Exchange, RejectKind, VenueError};
@@ -21,6 +22,17 @@ impl Exchange for PaperExchange {
         let mut st = self.state.lock().await;
         self.sync_locked(&mut st).await?;
         Ok(st.account())
+    }
+
+    async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError> {
+        // The paper account takes any precision; only the minimum order value applies.
+        Ok(SymbolRules {
+            symbol: symbol.clone(),
+            tick_size: Decimal::ZERO,
+            step_size: Decimal::ZERO,
+            min_quantity: Decimal::ZERO,
+            min_notional: self.config.min_notional,
+        })
     }
 
     async fn positions(&self) -> Result<Vec<Position>, VenueError> {

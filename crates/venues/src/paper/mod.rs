@@ -31,7 +31,7 @@ use rust_decimal::Decimal;
 use tokio::sync::Mutex;
 
 pub use config::PaperConfig;
-pub use repo::{MemoryPaperRepo, PaperStateRepo};
+pub use repo::{EphemeralPaperRepo, MemoryPaperRepo, PaperStateRepo};
 pub use state::{PaperPosition, PaperState};
 
 use crate::{Clock, MarketData, RejectKind, VenueError};
@@ -120,14 +120,17 @@ impl PaperExchange {
             return Ok(());
         }
         let now = self.clock.now_ms();
-        let before = st.clone();
+        let before = Fingerprint::of(st);
         for symbol in symbols {
             let t = self.market.ticker(&symbol).await?;
             st.marks.insert(symbol.clone(), t.mark);
             self.work_orders(st, &symbol, t.bid, t.ask, t.mark, now);
             self.liquidate(st, &symbol, t.mark, now);
         }
-        if *st != before {
+        // A new mark alone is not saved: the next sync reads it again. Saving only when an
+        // order filled, expired or a position changed keeps a long-running account from
+        // rewriting its whole history every cycle.
+        if Fingerprint::of(st) != before {
             save(self.repo.as_ref(), &self.account_id, st).await?;
         }
         Ok(())
@@ -256,7 +259,35 @@ impl PaperExchange {
     }
 }
 
+/// What a sync can change besides marks, cheap to take: fills and liquidations add fills,
+/// triggered or expired orders leave the open set, positions and the wallet move. Comparing
+/// this instead of a clone of the whole state keeps `sync` O(open orders + positions), not
+/// O(history).
+#[derive(PartialEq)]
+struct Fingerprint {
+    wallet: Decimal,
+    fills: usize,
+    orders: usize,
+    open_orders: usize,
+    positions: Vec<PaperPosition>,
+}
+
+impl Fingerprint {
+    fn of(st: &PaperState) -> Fingerprint {
+        Fingerprint {
+            wallet: st.wallet_balance,
+            fills: st.fills.len(),
+            orders: st.orders.len(),
+            open_orders: st.orders.iter().filter(|o| o.status.is_open()).count(),
+            positions: st.positions.clone(),
+        }
+    }
+}
+
 async fn save(repo: &dyn PaperStateRepo, account: &str, st: &PaperState) -> Result<(), VenueError> {
+    if !repo.keeps_state() {
+        return Ok(());
+    }
     let json = serde_json::to_value(st).map_err(|e| VenueError::Storage(e.to_string()))?;
     repo.save(account, &json).await
 }

@@ -16,9 +16,34 @@ use crate::VenueError;
 pub trait PaperStateRepo: Send + Sync {
     async fn load(&self, account: &str) -> Result<Option<Value>, VenueError>;
     async fn save(&self, account: &str, state: &Value) -> Result<(), VenueError>;
+
+    /// False for an account nobody will reload (a backtest): the exchange then skips
+    /// serializing its state after every change, which over a long replay is most of the work.
+    fn keeps_state(&self) -> bool {
+        true
+    }
 }
 
-/// Keeps state in memory: for tests and for throw-away accounts (a backtest).
+/// No persistence at all: a throw-away account that starts fresh and is never reloaded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EphemeralPaperRepo;
+
+#[async_trait]
+impl PaperStateRepo for EphemeralPaperRepo {
+    async fn load(&self, _account: &str) -> Result<Option<Value>, VenueError> {
+        Ok(None)
+    }
+
+    async fn save(&self, _account: &str, _state: &Value) -> Result<(), VenueError> {
+        Ok(())
+    }
+
+    fn keeps_state(&self) -> bool {
+        false
+    }
+}
+
+/// Keeps state in memory: for tests of persistence without a database.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryPaperRepo {
     states: Arc<Mutex<HashMap<String, Value>>>,

@@ -232,6 +232,11 @@ async fn refusals_are_typed_like_binance() {
     rig.market.set_price(&btc(), dec!(50000));
     let ex = rig.open(PaperConfig::with_balance(dec!(100))).await;
     ex.set_leverage(&btc(), 10).await.unwrap();
+    let rules = ex.symbol_rules(&btc()).await.unwrap();
+    assert_eq!(
+        (rules.min_notional, rules.round_quantity(dec!(0.123456))),
+        (dec!(5), dec!(0.123456))
+    );
     let big = ex
         .place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "big"))
         .await
