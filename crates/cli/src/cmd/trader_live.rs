@@ -106,7 +106,14 @@ struct StatusView {
 
 pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
     let trader = store.get_trader(&global.user, &target.reference).await?;
-    let engine = load_status(&store, &global.user, &trader.id).await?;
+    let mut engine = load_status(&store, &global.user, &trader.id).await?;
+    // The journal knows the last cycle better than the status document, which only changes
+    // when something a user should hear about does.
+    let last = store.cycles(&global.user, &trader.id, 1, None).await?.into_iter().next();
+    if let (Some(status), Some(last)) = (engine.as_mut(), last) {
+        status.last_cycle = Some(last.cycle_number);
+        status.last_cycle_ms = Some(last.started_at);
+    }
     let lease = store
         .lease(&trader.id)
         .await?

@@ -2,8 +2,9 @@
 //! runs — the same decider, guard, executor and paper exchange — with a manual clock stepping
 //! one primary-timeframe candle per cycle.
 //!
-//! At each step the clock stands at the close of the newest candle: the decider sees candles up
-//! to and including it, and orders fill at its close (plus slippage) on the paper exchange.
+//! At each step the clock stands at the close of the newest candle. The paper exchange first
+//! works resting stops and take-profits against that candle's high and low, then the decider
+//! sees candles up to and including it, and new orders fill at its close (plus slippage).
 //! Fees are the paper exchange's maker/taker rates, set from `fee_bps`.
 
 mod journal;
@@ -16,7 +17,8 @@ use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{MarginMode, PositionMode};
-use nofxi_venues::paper::{MemoryPaperRepo, PaperConfig, PaperExchange};
+use nofxi_venues::KlineQuery;
+use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange};
 use nofxi_venues::{Exchange, ManualClock, MarketData, VenueError};
 use rust_decimal::Decimal;
 
@@ -90,7 +92,7 @@ pub async fn run_backtest(
         paper_config,
         market.clone(),
         clock.clone(),
-        Arc::new(MemoryPaperRepo::default()),
+        Arc::new(EphemeralPaperRepo),
     )
     .await?;
     let journal = BacktestJournal::default();
@@ -106,7 +108,23 @@ pub async fn run_backtest(
     let started = Instant::now();
     let every = (total / 100).max(1);
     for n in 0..total {
-        clock.set(first + i64::try_from(n).unwrap_or(i64::MAX) * step);
+        let close = first + i64::try_from(n).unwrap_or(i64::MAX) * step;
+        clock.set(close);
+        // Stops, take-profits and liquidations see the whole bar (its high and low), not just
+        // the close the cycle reads: a wick through a stop fills it, as it would live.
+        for symbol in &config.symbols {
+            if let Some(bar) = market
+                .klines(
+                    symbol,
+                    config.interval,
+                    KlineQuery::ending_at(close - step, 1),
+                )
+                .await?
+                .pop()
+            {
+                paper.process_bar(symbol, &bar).await?;
+            }
+        }
         cycle.run(&strategy, decider, &world).await?;
         if n % every == 0 {
             progress(n, total);

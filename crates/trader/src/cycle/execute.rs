@@ -142,7 +142,25 @@ impl Leg<'_> {
         stop_loss: Decimal,
         take_profit: Decimal,
     ) {
-        let quantity = quantity_for(notional, price);
+        // The venue's lot and tick sizes decide the rounding; a venue that accepts any
+        // precision (the paper account) gets the sensible steps of `quantity_for`.
+        let rules = match self.exchange.symbol_rules(symbol).await {
+            Ok(rules) => rules,
+            Err(e) => {
+                self.record_error(
+                    symbol,
+                    "open",
+                    &self.settings.client_id(self.cycle, self.item, 'o'),
+                    &e,
+                );
+                return;
+            }
+        };
+        let quantity = if rules.step_size > Decimal::ZERO {
+            rules.round_quantity(notional / price)
+        } else {
+            quantity_for(notional, price)
+        };
         if quantity <= Decimal::ZERO {
             self.record_local(
                 symbol,
@@ -151,6 +169,12 @@ impl Leg<'_> {
             );
             return;
         }
+        if let Err(why) = rules.check(quantity, price, false) {
+            self.record_local(symbol, "open", why);
+            return;
+        }
+        let (stop_loss, take_profit) =
+            (rules.round_price(stop_loss), rules.round_price(take_profit));
         let entry = self.request(
             OrderRequest::market(symbol.clone(), side.opening_side(), quantity, ""),
             side,

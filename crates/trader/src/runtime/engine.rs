@@ -227,11 +227,21 @@ impl Engine {
         detail: Option<String>,
     ) {
         let now = self.clock.now_ms();
-        let status = load_status(&self.store, user, trader_id)
+        let mut status = load_status(&self.store, user, trader_id)
             .await
             .ok()
             .flatten()
             .unwrap_or_else(|| TraderStatus::running(&self.config.owner, now));
+        let last = self
+            .store
+            .cycles(user, trader_id, 1, None)
+            .await
+            .ok()
+            .and_then(|r| r.into_iter().next());
+        if let Some(last) = last {
+            status.last_cycle = Some(last.cycle_number);
+            status.last_cycle_ms = Some(last.started_at);
+        }
         let _ = save_status(
             &self.store,
             user,

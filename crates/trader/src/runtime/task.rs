@@ -123,6 +123,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         };
         let period = interval(trader.spec.scan_interval_minutes);
         next_ms = next_ms.max(now - period) + period;
+        let seen = (status.safe_mode, status.detail.clone());
         match cycle
             .run(&strategy.spec.config, decider.as_mut(), &world)
             .await
@@ -144,7 +145,11 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
                 status.detail = Some(e.to_string());
             }
         }
-        let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
+        // The journal already has every cycle; the status document changes only when what a
+        // user would be told changes (safe mode, an error appearing or clearing).
+        if (status.safe_mode, status.detail.clone()) != seen {
+            let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
+        }
         if cycle.failures_in_a_row >= STOP_AFTER_MODEL_FAILURES {
             return exit(StopReason::SafeMode, status.detail.clone());
         }

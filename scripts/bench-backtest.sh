@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Backtest speed: nofxi against backtrader, backtesting.py and vectorbt on the same candles,
+# in one run, so the figures compare as ratios on whatever machine runs it.
+#
+#   scripts/bench-backtest.sh [CANDLES]        (default 1000000)
+#
+# The peers run the EMA 12/26 cross, long/short, 4 bp fees, from ../shared/bench/peer_backtest.py,
+# which also writes the candles to CSV; nofxi replays that CSV through its live cycle code
+# (builtin EMA 12/26 decider, risk guard, paper exchange with margin and ATR stops).
+# The peers' Python packages go in a venv under target/bench (created on first run).
+set -euo pipefail
+n=${1:-1000000}
+root=$(cd "$(dirname "$0")/.." && pwd)
+peer_script=${PEER_BACKTEST:-$root/../shared/bench/peer_backtest.py}
+work=$root/target/bench
+mkdir -p "$work"
+
+if [ ! -x "$work/peers/bin/python" ]; then
+  python3 -m venv "$work/peers"
+  "$work/peers/bin/pip" install -q backtrader backtesting vectorbt
+fi
+
+csv=$work/candles-$n.csv
+echo "== peers ($n one-minute candles)"
+"$work/peers/bin/python" "$peer_script" "$n" "$csv" | tee "$work/peers.txt"
+
+echo "== nofxi"
+cargo build --release -q -p nofxi-cli
+home=$(mktemp -d)
+NOFXI_HOME=$home "$root/target/release/nofxi" backtest --csv "BTCUSDT=$csv" --interval 1m \
+  --fee-bps 4 --quiet --json > "$work/nofxi.json"
+rm -rf "$home"
+
+python3 - "$work/peers.txt" "$work/nofxi.json" <<'PY'
+import json, re, sys
+peers = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+): \d+ candles in [\d.]+ s = ([\d,]+) candles/s", line)
+    if m:
+        peers[m.group(1)] = float(m.group(2).replace(",", ""))
+ours = json.load(open(sys.argv[2]))
+speed = ours["candles_per_second"]
+print(f"nofxi: {ours['candles']} candles in {ours['seconds']:.3f} s = {speed:,.0f} candles/s "
+      f"({ours['stats']['total_trades']} trades, {ours['fills']} fills)")
+for name, s in sorted(peers.items(), key=lambda kv: kv[1]):
+    print(f"  nofxi / {name}: {speed / s:.2f}x")
+PY
