@@ -385,3 +385,81 @@ async fn a_stale_interrupted_plan_sends_nothing_new() {
     );
     assert_eq!(rig.paper.state().await.orders.len(), orders_before);
 }
+
+#[tokio::test]
+async fn hostile_answers_reach_the_venue_only_as_the_guard_allows() {
+    let rig = rig(1_000).await;
+    rig.clock.advance(Duration::from_secs(3600));
+    let btc = Symbol::parse("BTCUSDT").unwrap();
+    let price = rig.market.ticker(&btc).await.unwrap().mark;
+    let (sl, tp) = (
+        (price * Decimal::new(98, 2)).round_dp(1),
+        (price * Decimal::new(107, 2)).round_dp(1),
+    );
+    let hostile = format!(
+        "All in!\n[{{\"symbol\":\"BTCUSDT\",\"action\":\"open_long\",\"leverage\":100,\"position_size_usd\":300,\
+         \"stop_loss\":{sl},\"take_profit\":{tp},\"confidence\":99}},\
+         {{\"symbol\":\"ETHUSDT\",\"action\":\"open_long\",\"leverage\":5,\"position_size_usd\":1e9,\
+         \"stop_loss\":1,\"take_profit\":999999,\"confidence\":99}},\
+         {{\"symbol\":\"DOGEUSDT\",\"action\":\"open_short\",\"leverage\":5,\"position_size_usd\":100,\
+         \"stop_loss\":0.0001,\"take_profit\":0.00001,\"confidence\":99}},\
+         {{\"symbol\":\"RUGPULLUSDT\",\"action\":\"open_long\",\"leverage\":5,\"position_size_usd\":100,\
+         \"stop_loss\":1,\"take_profit\":9,\"confidence\":99}}]"
+    );
+    let model = Scripted::new(vec![
+        Ok(&hostile),
+        Ok("[{\"symbol\": \"BTCUSDT\", \"action\": "),
+    ]);
+    let mut decider = LlmDecider::new(model).unwrap();
+    let strategy = StrategyConfig::default();
+    let mut trader = cycle();
+    let record = trader
+        .run(&strategy, &mut decider, &rig.world())
+        .await
+        .unwrap();
+
+    // Only the BTC open passes, with leverage cut to the strategy's 10x.
+    assert_eq!(record.approved.len(), 1, "{:?}", record.approved);
+    assert_eq!(
+        record.approved[0].adjustments,
+        ["leverage 100 → 10: the strategy's BTC/ETH limit"]
+    );
+    let reasons: Vec<&str> = record.refused.iter().map(|r| r.reason.as_str()).collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("equity × max position value ratio")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .filter(|r| r.contains("not among this cycle's candidates"))
+            .count()
+            == 2,
+        "{reasons:?}"
+    );
+    let positions = rig.paper.positions().await.unwrap();
+    assert_eq!(positions.len(), 1);
+    assert_eq!(
+        (positions[0].symbol.as_str(), positions[0].leverage),
+        ("BTCUSDT", 10)
+    );
+
+    // Malformed JSON: an error in the journal, nothing sent.
+    let orders = rig.paper.state().await.orders.len();
+    let record = trader
+        .run(&strategy, &mut decider, &rig.world())
+        .await
+        .unwrap();
+    assert!(
+        record
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("no JSON array"),
+        "{:?}",
+        record.error
+    );
+    assert_eq!(rig.paper.state().await.orders.len(), orders);
+}
