@@ -47,10 +47,14 @@ enum Command {
     /// Market data: price, order book, klines (simulated market by default, offline).
     #[command(subcommand)]
     Market(cmd::market::MarketCommand),
+    /// Replay candles (simulated or CSV) through the live cycle code and print the stats.
+    Backtest(cmd::backtest::BacktestArgs),
     /// The trading engine in the foreground: runs every started trader; Ctrl-C stops it.
     Run(cmd::run::RunArgs),
     /// Skills: list, show, lint and export the SKILL.md library.
     Skills(cmd::skills::SkillsArgs),
+    /// Conversation tests: run YAML cases through the assistant, each on a fresh store.
+    Eval(cmd::eval::EvalArgs),
     /// Talk to the assistant (REPL; `--json` for one JSON turn per stdin line).
     Chat(cmd::chat::ChatArgs),
     /// The assistant's per-turn traces: list, show.
@@ -59,10 +63,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`nofxi trader journal x | head`) as Unix tools do, instead
+    // of panicking in println!.
+    sigpipe::reset();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Paths => cmd::paths::run(&cli.global),
         Command::Run(args) => cmd::run::run(&cli.global, args),
+        Command::Backtest(args) => cmd::backtest::run(&cli.global, args),
         Command::Model(c) => cmd::model::run(&cli.global, c),
         Command::Exchange(c) => cmd::exchange::run(&cli.global, c),
         Command::Strategy(c) => cmd::strategy::run(&cli.global, c),
@@ -70,6 +78,7 @@ fn main() -> ExitCode {
         Command::Audit(a) => cmd::audit::run(&cli.global, a),
         Command::Market(c) => cmd::market::run(&cli.global, c),
         Command::Skills(a) => cmd::skills::run(&cli.global, a),
+        Command::Eval(a) => cmd::eval::run(&cli.global, a),
         Command::Chat(a) => cmd::chat::run(&cli.global, a),
         Command::Trace(c) => cmd::trace::run(&cli.global, c),
     };

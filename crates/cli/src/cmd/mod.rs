@@ -1,6 +1,7 @@
 //! One module per command group.
 
 pub mod audit;
+pub mod backtest;
 pub mod chat;
 pub mod common;
 pub mod exchange;
