@@ -119,7 +119,7 @@ impl Exchange for PaperExchange {
         if let Some(price) = fill_now {
             matching::execute(&mut st, &mut order, price, false, &self.config, now)?;
         }
-        st.orders.push(order.clone());
+        st.push_order(order.clone());
         save(self.repo.as_ref(), &self.account_id, &st).await?;
         Ok(order)
     }

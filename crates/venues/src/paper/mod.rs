@@ -242,7 +242,7 @@ impl PaperExchange {
             let mut order = matching::draft(&req, id, now);
             if matching::execute(st, &mut order, liq, false, &self.config, now).is_ok() {
                 tracing::warn!(account = %self.account_id, %symbol, %liq, "paper position liquidated");
-                st.orders.push(order);
+                st.push_order(order);
             }
         }
     }

@@ -29,6 +29,9 @@ pub struct PaperPosition {
     pub margin: Decimal,
 }
 
+/// Finished (filled, cancelled, expired, rejected) orders a paper account remembers.
+pub const KEPT_FINISHED_ORDERS: usize = 1000;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaperState {
     pub version: u32,
@@ -57,6 +60,23 @@ impl PaperState {
             fills: Vec::new(),
             next_id: 1,
             marks: BTreeMap::new(),
+        }
+    }
+
+    /// Record an order, keeping every open one and the newest [`KEPT_FINISHED_ORDERS`]
+    /// finished ones. Finished orders only matter recently (a retry looks its order up by
+    /// client id); keeping them all would make every sync scan the account's whole history.
+    /// Fills are kept in full: they are the trade history statistics are computed from.
+    pub fn push_order(&mut self, order: Order) {
+        self.orders.push(order);
+        let finished = self.orders.iter().filter(|o| !o.status.is_open()).count();
+        if finished > KEPT_FINISHED_ORDERS + KEPT_FINISHED_ORDERS / 4 {
+            let mut drop = finished - KEPT_FINISHED_ORDERS;
+            self.orders.retain(|o| {
+                let gone = drop > 0 && !o.status.is_open();
+                drop -= usize::from(gone);
+                !gone
+            });
         }
     }
 

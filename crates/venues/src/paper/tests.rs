@@ -443,3 +443,43 @@ mod bars {
         assert_eq!(sl.status, OrderStatus::Expired);
     }
 }
+
+#[test]
+fn finished_orders_are_bounded_and_open_ones_kept() {
+    use nofxi_domain::trading::{Order, OrderStatus, OrderType, Side};
+    let mut st = PaperState::new(&PaperConfig::default());
+    let order = |i: usize, status| Order {
+        order_id: i.to_string(),
+        client_order_id: format!("c{i}"),
+        symbol: nofxi_domain::market::Symbol::parse("BTCUSDT").unwrap(),
+        side: Side::Buy,
+        order_type: OrderType::StopMarket,
+        status,
+        quantity: Decimal::ONE,
+        price: None,
+        stop_price: None,
+        executed_quantity: Decimal::ZERO,
+        average_price: Decimal::ZERO,
+        reduce_only: true,
+        position_side: None,
+        updated_ms: 0,
+    };
+    st.push_order(order(0, OrderStatus::New));
+    for i in 1..=3000 {
+        st.push_order(order(i, OrderStatus::Filled));
+    }
+    let finished = st.orders.iter().filter(|o| !o.status.is_open()).count();
+    assert!(
+        (crate::paper::state::KEPT_FINISHED_ORDERS..=1250).contains(&finished),
+        "{finished}"
+    );
+    assert_eq!(
+        st.orders[0].client_order_id, "c0",
+        "the open order was dropped"
+    );
+    assert_eq!(
+        st.orders.last().unwrap().client_order_id,
+        "c3000",
+        "the newest finished order was dropped"
+    );
+}
