@@ -186,3 +186,20 @@ fn the_checker_itself_catches_an_unconfirmed_delete() {
     assert!(check(&[request(), tool("strategy.update")]).is_err());
     assert!(check(&[tool("trader.list")]).is_ok());
 }
+
+/// The property is only worth something if its world lets tools run: a delete and its
+/// confirmation, driven the same way, do execute (and pass the checker).
+#[test]
+fn the_driver_reaches_a_confirmed_delete() {
+    let pick = |m: &str| MESSAGES.iter().position(|x| *x == m).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (events, _) = runtime.block_on(drive(&[pick("删除交易员 beta"), pick("确认")]));
+    let ran = events.iter().any(
+        |e| matches!(e, Event::ToolExecuted { tool, ok: true, .. } if tool == "trader.delete"),
+    );
+    assert!(ran, "{events:?}");
+    assert!(check(&events).is_ok());
+}
