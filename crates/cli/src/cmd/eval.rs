@@ -29,10 +29,18 @@ pub struct EvalArgs {
     /// Print failing cases only (and the totals).
     #[arg(long)]
     pub failures_only: bool,
+    /// Run only the cases whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub case: Option<String>,
 }
 
 pub fn run(_global: &GlobalArgs, args: EvalArgs) -> Result<()> {
-    let files = load_suite(&args.paths)?;
+    let mut files = load_suite(&args.paths)?;
+    if let Some(wanted) = &args.case {
+        for file in &mut files {
+            file.cases.retain(|c| c.name.contains(wanted.as_str()));
+        }
+    }
     let library = Arc::new(Library::load(&args.skills).context("loading the skill library")?);
     let started = Instant::now();
     let results = block_on(run_suite(&AssistantFactory, library, &files, |result| {
