@@ -27,13 +27,13 @@ fn builtin_library_has_every_management_action() {
     let want: &[(&str, &[&str])] = &[
         (
             "trader_management",
-            &["create", "update", "start", "stop", "delete", "query"],
+            &["create", "update", "start", "stop", "delete", "restore", "query"],
         ),
         (
             "exchange_management",
-            &["create", "update", "delete", "query"],
+            &["create", "update", "delete", "restore", "query"],
         ),
-        ("model_management", &["create", "update", "delete", "query"]),
+        ("model_management", &["create", "update", "delete", "restore", "query"]),
         (
             "strategy_management",
             &[
@@ -42,6 +42,7 @@ fn builtin_library_has_every_management_action() {
                 "delete",
                 "activate",
                 "duplicate",
+                "restore",
                 "query",
             ],
         ),
