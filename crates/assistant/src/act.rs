@@ -117,8 +117,9 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         turn.say(summary_text);
         return false;
     }
-    // Liveness: a remembered reference must still exist before anything runs on it.
-    for (slot, id) in &resolved {
+    // Liveness: a remembered reference must still exist before anything runs on it (a
+    // restore's target is in the trash, so it is checked by the restore itself).
+    for (slot, id) in resolved.iter().filter(|_| !restores(&action)) {
         let kind = action.slot(slot).and_then(|s| s.ref_kind);
         if let Some(kind) = kind
             && turn
@@ -144,6 +145,11 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         }
     }
     execute(turn, &action, needs, bound).await
+}
+
+/// A restore works on resources in the trash.
+fn restores(action: &Action) -> bool {
+    action.steps.iter().any(|s| s.tool.verb == "restore")
 }
 
 fn to_domain(kind: ResourceKind) -> nofxi_domain::ResourceKind {
@@ -211,7 +217,10 @@ fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
             .lexicon
             .class_in(kind, &lower)
             .map(|(c, _, _)| c.to_string());
-        match turn.names.resolve(kind, &said, class.as_deref()) {
+        match turn
+            .names
+            .resolve(kind, &said, class.as_deref(), restores(action))
+        {
             Resolution::Found(e) => {
                 turn.conv.current.insert(kind, e.id.clone());
                 if let Some(task) = turn.conv.top_mut() {

@@ -29,7 +29,8 @@ impl Engine {
     pub async fn load_names(&self, user: &str) -> Result<Arc<Names>, nofxi_store::StoreError> {
         let st = &self.store;
         let mut entries = Vec::new();
-        let exchanges = st.list_exchanges(user, false).await?;
+        let mut exchanges = st.list_exchanges(user, false).await?;
+        exchanges.extend(st.list_exchanges(user, true).await?);
         for e in &exchanges {
             entries.push(NameEntry {
                 kind: ResourceKind::Exchange,
@@ -40,9 +41,12 @@ impl Engine {
                 enabled: e.spec.enabled,
                 live: e.spec.exchange_type != "paper",
                 running: false,
+                deleted: e.deleted_at.is_some(),
             });
         }
-        for m in st.list_models(user, false).await? {
+        let mut models = st.list_models(user, false).await?;
+        models.extend(st.list_models(user, true).await?);
+        for m in models {
             entries.push(NameEntry {
                 kind: ResourceKind::Model,
                 lower: m.spec.name.to_lowercase(),
@@ -52,9 +56,12 @@ impl Engine {
                 enabled: m.spec.enabled,
                 live: false,
                 running: false,
+                deleted: m.deleted_at.is_some(),
             });
         }
-        for x in st.list_strategies(user, false).await? {
+        let mut strategies = st.list_strategies(user, false).await?;
+        strategies.extend(st.list_strategies(user, true).await?);
+        for x in strategies {
             entries.push(NameEntry {
                 kind: ResourceKind::Strategy,
                 lower: x.spec.name.to_lowercase(),
@@ -64,9 +71,12 @@ impl Engine {
                 enabled: true,
                 live: false,
                 running: false,
+                deleted: x.deleted_at.is_some(),
             });
         }
-        for t in st.list_traders(user, false).await? {
+        let mut traders = st.list_traders(user, false).await?;
+        traders.extend(st.list_traders(user, true).await?);
+        for t in traders {
             let live = exchanges
                 .iter()
                 .any(|e| e.id == t.spec.exchange_id && e.spec.exchange_type != "paper");
@@ -79,6 +89,7 @@ impl Engine {
                 enabled: true,
                 live,
                 running: t.is_running,
+                deleted: t.deleted_at.is_some(),
             });
         }
         let names = Arc::new(Names::new(entries));

@@ -78,8 +78,23 @@ impl RuleUnderstander {
             {
                 return one(Command::Confirm, 0.95);
             }
-            if is_exactly(message, DENY) || starts_short(message, DENY, 10) {
+            if is_exactly(message, DENY) {
                 return one(Command::Deny, 0.95);
+            }
+            if starts_short(message, DENY, 24) {
+                // "不对，我说的是 btc-pro": a denial that carries a new value is a correction.
+                if let Some((skill, action, _, _)) = cx.top {
+                    let slots = self.slots_for(skill, action, message, cx);
+                    if !slots.is_empty() {
+                        return one(
+                            Command::SetSlots {
+                                slots: slots.into_iter().collect(),
+                            },
+                            0.85,
+                        );
+                    }
+                }
+                return one(Command::Deny, 0.9);
             }
         }
         // A pasted error or code: explained like a new goal; the task resumes after.

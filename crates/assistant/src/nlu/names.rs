@@ -24,6 +24,8 @@ pub struct NameEntry {
     /// Trades real money (non-paper exchange, or a trader on one).
     pub live: bool,
     pub running: bool,
+    /// In the trash: only `restore` resolves to it.
+    pub deleted: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -84,9 +86,15 @@ impl Names {
 
     /// Resolves what the user said for a resource of `kind`. `class` is the canonical type
     /// or provider the words stand for, when they name one (币安 → binance).
-    pub fn resolve(&self, kind: ResourceKind, said: &str, class: Option<&str>) -> Resolution {
+    pub fn resolve(
+        &self,
+        kind: ResourceKind,
+        said: &str,
+        class: Option<&str>,
+        trash: bool,
+    ) -> Resolution {
         let said_lower = said.trim().to_lowercase();
-        let pool: Vec<&NameEntry> = self.of_kind(kind).collect();
+        let pool: Vec<&NameEntry> = self.of_kind(kind).filter(|e| e.deleted == trash).collect();
         if let Some(e) = pool.iter().find(|e| e.id == said.trim()) {
             return Resolution::Found((*e).clone());
         }
