@@ -222,7 +222,7 @@ fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
             .resolve(kind, &said, class.as_deref(), restores(action))
         {
             Resolution::Found(e) => {
-                turn.conv.current.insert(kind, e.id.clone());
+                turn.conv.point_at(kind, e.id.clone());
                 if let Some(task) = turn.conv.top_mut() {
                     task.resolved.insert(slot.clone(), e.id.clone());
                     task.slots.insert(slot, Value::String(e.name.clone()));
@@ -408,7 +408,7 @@ async fn execute(turn: &mut Turn<'_>, action: &Action, needs: bool, bound: Strin
                     &out.resource_id,
                     nofxi_skills::ResourceKind::parse(step.tool.resource.as_str()),
                 ) {
-                    turn.conv.current.insert(kind, id.clone());
+                    turn.conv.point_at(kind, id.clone());
                     vars.insert("id".into(), Value::String(id.clone()));
                 }
                 if !out.listed.is_empty() {

@@ -131,6 +131,9 @@ pub struct Conversation {
     /// What "它" / "that one" means, per kind: resource id.
     #[serde(default)]
     pub current: BTreeMap<ResourceKind, String>,
+    /// The kind of the resource talked about last: what a bare "it" refers to.
+    #[serde(default)]
+    pub last_kind: Option<ResourceKind>,
     #[serde(default)]
     pub last_listed: Vec<Listed>,
     #[serde(default)]
@@ -150,6 +153,7 @@ impl Conversation {
             id: uuid::Uuid::now_v7().to_string(),
             stack: Vec::new(),
             current: BTreeMap::new(),
+            last_kind: None,
             last_listed: Vec::new(),
             pending: None,
             recent: Vec::new(),
@@ -163,6 +167,12 @@ impl Conversation {
 
     pub fn top_mut(&mut self) -> Option<&mut Task> {
         self.stack.last_mut()
+    }
+
+    /// Makes `id` what "it" means for its kind, and that kind the one "it" means.
+    pub fn point_at(&mut self, kind: ResourceKind, id: String) {
+        self.current.insert(kind, id);
+        self.last_kind = Some(kind);
     }
 
     pub fn remember(&mut self, user: String, reply: String) {

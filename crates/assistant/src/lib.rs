@@ -155,6 +155,14 @@ impl Assistant {
                     top,
                     engine_question: turn.conv.pending.is_some(),
                     current: &current,
+                    it_kind: turn.conv.last_kind,
+                    interrupted: turn
+                        .conv
+                        .stack
+                        .iter()
+                        .filter(|t| t.status == nofxi_protocol::TaskStatus::Interrupted)
+                        .map(|t| (t.id.clone(), t.skill.clone()))
+                        .collect(),
                 };
                 self.rules.understand_now(&request.message, &cx)
             };

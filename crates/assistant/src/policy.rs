@@ -27,11 +27,7 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
         Command::Confirm => confirm(turn).await,
         Command::Deny => deny(turn).await,
         Command::Cancel { scope } => cancel(turn, scope).await,
-        Command::Resume { .. } => {
-            if resume_below(turn, false) {
-                advance(turn).await;
-            }
-        }
+        Command::Resume { task_id } => resume(turn, task_id).await,
         Command::Clarify { question, options } => {
             turn.events.push(Event::Clarification { options });
             turn.say(question);
@@ -42,6 +38,36 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             turn.say(text);
             reprompt(turn);
         }
+    }
+}
+
+/// Brings an interrupted task back to the top; the one it replaces is interrupted in turn.
+async fn resume(turn: &mut Turn<'_>, task_id: Option<nofxi_protocol::TaskId>) {
+    let at = match task_id {
+        Some(id) => turn.conv.stack.iter().position(|t| t.id == id),
+        None => turn.conv.stack.len().checked_sub(1),
+    };
+    let Some(at) = at else {
+        turn.say(texts::t(
+            turn.lang,
+            "没有可以回去的任务。",
+            "There is no earlier task to go back to.",
+        ));
+        return;
+    };
+    if at + 1 != turn.conv.stack.len() {
+        let task = turn.conv.stack.remove(at);
+        if let Some(top) = turn.conv.top_mut()
+            && !top.status.is_finished()
+        {
+            top.status = TaskStatus::Interrupted;
+            let id = top.id.clone();
+            turn.events.push(Event::TaskInterrupted { task_id: id });
+        }
+        turn.conv.stack.push(task);
+    }
+    if resume_below(turn, false) {
+        advance(turn).await;
     }
 }
 

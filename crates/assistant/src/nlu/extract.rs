@@ -73,6 +73,7 @@ fn token_after(text: &str, at: usize) -> Option<(String, usize, usize)> {
 
 pub fn extract(
     action: &Action,
+    nouns: &[String],
     message: &str,
     names: &Names,
     lexicon: &Lexicon,
@@ -110,6 +111,30 @@ pub fn extract(
         }
     }
 
+    // Strings named by a phrase ("叫 btc-bot", "called eth-scalper").
+    for slot in action
+        .slots
+        .iter()
+        .filter(|s| matches!(s.ty, SlotType::String | SlotType::Url))
+    {
+        let mut phrases: Vec<&String> = slot.phrases.iter().collect();
+        phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        for phrase in phrases {
+            let lp = phrase.to_lowercase();
+            if let Some(at) = find_phrase(&text, &lp)
+                && let Some((_, s, e)) = token_after(&text, at + lp.len())
+            {
+                let value = original.get(s..e).unwrap_or_default().trim().to_string();
+                let ok = slot.compiled_pattern().is_none_or(|re| re.is_match(&value));
+                if ok && !value.is_empty() {
+                    slots.insert(slot.name.clone(), Value::String(value));
+                    blank(&mut text, at, e);
+                    break;
+                }
+            }
+        }
+    }
+
     // Names of the user's resources, for ref slots.
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Ref) {
         let Some(kind) = slot.ref_kind else { continue };
@@ -133,30 +158,15 @@ pub fn extract(
             && let Some(name) = current(kind)
         {
             slots.insert(slot.name.clone(), Value::String(name));
+            continue;
         }
-    }
-
-    // Strings named by a phrase ("叫 btc-bot", "called eth-scalper").
-    for slot in action
-        .slots
-        .iter()
-        .filter(|s| matches!(s.ty, SlotType::String | SlotType::Url))
-    {
-        let mut phrases: Vec<&String> = slot.phrases.iter().collect();
-        phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        for phrase in phrases {
-            let lp = phrase.to_lowercase();
-            if let Some(at) = find_phrase(&text, &lp)
-                && let Some((_, s, e)) = token_after(&text, at + lp.len())
-            {
-                let value = original.get(s..e).unwrap_or_default().trim().to_string();
-                let ok = slot.compiled_pattern().is_none_or(|re| re.is_match(&value));
-                if ok && !value.is_empty() {
-                    slots.insert(slot.name.clone(), Value::String(value));
-                    blank(&mut text, at, e);
-                    break;
-                }
-            }
+        let said_nouns: Vec<&String> = if slot.name == "target" {
+            nouns.iter().collect()
+        } else {
+            slot.phrases.iter().collect()
+        };
+        if let Some(word) = word_beside(&text, &said_nouns) {
+            slots.insert(slot.name.clone(), Value::String(word));
         }
     }
 
@@ -337,4 +347,46 @@ pub fn bare_answer(
 /// Whether a message names this unit anywhere (used by tests and the router's confidence).
 pub fn has_unit(message: &str, unit: Unit) -> bool {
     numbers(message).iter().any(|n| n.unit == Some(unit))
+}
+
+/// Words that sit next to a noun without naming anything.
+const NOT_NAMES: &[&str] = &[
+    "the", "my", "a", "an", "on", "with", "called", "named", "to", "for", "it", "that", "this",
+    "and", "using", "use", "of", "in", "new", "all", "your", "one", "is", "be",
+];
+
+/// An ASCII word right after or right before a noun ("the model mistral", "the kraken
+/// account"): what the user called a resource that may not exist. Resolution then says
+/// "not found" with that word instead of asking as if nothing was said.
+fn word_beside(text: &str, nouns: &[&String]) -> Option<String> {
+    let is_name = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && !NOT_NAMES.contains(&w)
+    };
+    for noun in nouns {
+        let n = noun.to_lowercase();
+        if !n.is_ascii() {
+            continue;
+        }
+        let Some(at) = find_phrase(text, &n) else {
+            continue;
+        };
+        let after = text[at + n.len()..].trim_start_matches('s');
+        if let Some(w) = after
+            .split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
+            && is_name(w)
+        {
+            return Some(w.to_string());
+        }
+        if let Some(w) = text[..at].split_whitespace().last()
+            && is_name(w)
+        {
+            return Some(w.to_string());
+        }
+    }
+    None
 }

@@ -30,6 +30,10 @@ pub struct Context<'a> {
     /// The engine asked a yes/no or a choice question last turn.
     pub engine_question: bool,
     pub current: &'a (dyn Fn(ResourceKind) -> Option<String> + Sync),
+    /// The kind "it" stands for (the resource talked about last).
+    pub it_kind: Option<ResourceKind>,
+    /// Interrupted tasks below the top: (task id, skill id).
+    pub interrupted: Vec<(nofxi_protocol::TaskId, String)>,
 }
 
 /// Turns a message into commands. Rules implement it; the LLM issue adds a model-backed one.
@@ -98,7 +102,31 @@ impl RuleUnderstander {
             }
         }
         // A pasted error or code: explained like a new goal; the task resumes after.
-        let routed = route::route(cx.library, &lower, cx.names);
+        let it_at = REFERENCE
+            .iter()
+            .filter_map(|w| find_phrase(&lower, w))
+            .min();
+        let it = cx.it_kind.zip(it_at);
+        let routed = route::route(cx.library, &lower, cx.names, it);
+        // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
+        if RESUME.iter().any(|w| find_phrase(&lower, w).is_some()) {
+            let named = |skill: &str| {
+                cx.library.get(skill).is_some_and(|s| {
+                    s.meta
+                        .nouns
+                        .iter()
+                        .any(|n| find_phrase(&lower, &n.to_lowercase()).is_some())
+                })
+            };
+            if let Some((id, _)) = cx.interrupted.iter().rev().find(|(_, skill)| named(skill)) {
+                return one(
+                    Command::Resume {
+                        task_id: Some(id.clone()),
+                    },
+                    0.85,
+                );
+            }
+        }
         if let Some(diag) = cx
             .library
             .skills()
@@ -195,7 +223,14 @@ impl RuleUnderstander {
         cx: &Context<'_>,
     ) -> Map<String, serde_json::Value> {
         match cx.library.action(skill, action) {
-            Some(act) => extract::extract(act, message, cx.names, cx.lexicon, cx.current).slots,
+            Some(act) => {
+                let nouns = cx
+                    .library
+                    .get(skill)
+                    .map(|s| s.meta.nouns.clone())
+                    .unwrap_or_default();
+                extract::extract(act, &nouns, message, cx.names, cx.lexicon, cx.current).slots
+            }
             None => Map::new(),
         }
     }

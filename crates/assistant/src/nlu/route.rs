@@ -16,7 +16,13 @@ pub struct Route {
     pub has_name: bool,
 }
 
-pub fn route(library: &Library, lower: &str, names: &Names) -> Option<Route> {
+/// `it_kind`: the kind "it"/"that one" stands for, when the message has such a word.
+pub fn route(
+    library: &Library,
+    lower: &str,
+    names: &Names,
+    it_kind: Option<(ResourceKind, usize)>,
+) -> Option<Route> {
     let mentioned = names.mentioned(lower);
     // (position of the first noun or name, skill index, by name)
     let mut candidates: Vec<(usize, usize, bool, bool)> = Vec::new();
@@ -36,6 +42,9 @@ pub fn route(library: &Library, lower: &str, names: &Names) -> Option<Route> {
             .filter(|(e, _, _)| Some(e.kind) == kind)
             .map(|(_, at, _)| *at)
             .min();
+        let name_at = name_at.or_else(|| {
+            it_kind.and_then(|(k, at)| (Some(k) == kind && noun_at.is_none()).then_some(at))
+        });
         let at = match (noun_at, name_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -64,7 +73,12 @@ pub fn route(library: &Library, lower: &str, names: &Names) -> Option<Route> {
             .map(|((_, len), name)| (len, name))
     };
     for &(_, i, noun, name) in &candidates {
-        if let Some((_, action)) = verb_of(i) {
+        if let Some((_, mut action)) = verb_of(i) {
+            // "我配置了哪些交易所？" asks about what exists, whatever verb it uses.
+            let skill = &library.skills()[i];
+            if action == "create" && is_question(lower) && skill.action("query").is_some() {
+                action = "query".into();
+            }
             return Some(Route {
                 skill: library.skills()[i].id.clone(),
                 action,
@@ -83,4 +97,23 @@ pub fn route(library: &Library, lower: &str, names: &Names) -> Option<Route> {
         has_noun: noun,
         has_name: name,
     })
+}
+
+/// A question about what exists ("哪些", "what is", a trailing "?").
+fn is_question(lower: &str) -> bool {
+    let t = lower.trim_end();
+    t.ends_with('?')
+        || t.ends_with('？')
+        || [
+            "哪些",
+            "哪个",
+            "什么样",
+            "是什么",
+            "多少",
+            "怎么样",
+            "which",
+            "what",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }

@@ -97,6 +97,18 @@ pub const ORDINALS: &[(&str, usize)] = &[
     ("second one", 1),
 ];
 
+/// "back to the trader", "继续创建交易员": return to an interrupted task.
+pub const RESUME: &[&str] = &[
+    "回到",
+    "继续",
+    "接着",
+    "get back to",
+    "back to",
+    "resume",
+    "continue with",
+    "continue the",
+];
+
 /// "use the defaults": accept proposed defaults for what is still missing.
 pub const DEFAULTS: &[&str] = &[
     "默认",
@@ -174,7 +186,8 @@ pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
         return None;
     }
     let bytes = text.as_bytes();
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // `-` and `_` join words: "scalper" is not a word of "eth-scalper".
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     text.match_indices(phrase).map(|(at, _)| at).find(|&at| {
         if !phrase.is_ascii() {
             return true;
@@ -182,8 +195,14 @@ pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
         let pb = phrase.as_bytes();
         let before_ok = !pb.first().is_some_and(|b| word(*b)) || at == 0 || !word(bytes[at - 1]);
         let end = at + phrase.len();
-        let after_ok =
-            !pb.last().is_some_and(|b| word(*b)) || bytes.get(end).is_none_or(|b| !word(*b));
+        let ends_word = pb.last().is_some_and(|b| b.is_ascii_alphabetic());
+        // A plural ("bots", "models") still names the noun.
+        let plural = ends_word
+            && bytes.get(end) == Some(&b's')
+            && bytes.get(end + 1).is_none_or(|b| !word(*b));
+        let after_ok = !pb.last().is_some_and(|b| word(*b))
+            || bytes.get(end).is_none_or(|b| !word(*b))
+            || plural;
         before_ok && after_ok
     })
 }
