@@ -424,6 +424,17 @@ async fn execute(turn: &mut Turn<'_>, action: &Action, needs: bool, bound: Strin
                         .collect();
                     vars.insert("count".into(), Value::from(out.listed.len()));
                 }
+                // A value the tool chose (a copy's default name) fills the reply's gap.
+                if let Some(name) = &out.resource_name {
+                    for p in action.success.placeholders() {
+                        if !shown.contains_key(&p)
+                            && !vars.contains_key(&p)
+                            && action.slot(&p).is_some()
+                        {
+                            vars.insert(p, Value::String(name.clone()));
+                        }
+                    }
+                }
                 if let Some(text) = out.text {
                     texts_out.push(text);
                 }

@@ -101,13 +101,11 @@ pub fn extract(
         }
         let lower_phrase = phrase.to_lowercase();
         if let Some(at) = find_phrase(&text, &lower_phrase)
-            && let Some((_, s, e)) = token_after(&text, at + lower_phrase.len())
+            && let Some((s, e)) = key_after(&text, at + lower_phrase.len())
         {
             let value = original.get(s..e).unwrap_or_default().to_string();
-            if value.chars().count() >= 4 {
-                slots.insert(slot.to_string(), Value::String(value));
-                blank(&mut text, at, e);
-            }
+            slots.insert(slot.to_string(), Value::String(value));
+            blank(&mut text, at, e);
         }
     }
 
@@ -120,7 +118,11 @@ pub fn extract(
         let mut phrases: Vec<&String> = slot.phrases.iter().collect();
         phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
         for phrase in phrases {
-            let lp = phrase.to_lowercase();
+            let mut lp = phrase.to_lowercase();
+            // "name" also reads "named" ("an account named bybit-2").
+            if lp.is_ascii() && lp.ends_with('e') && find_phrase(&text, &lp).is_none() {
+                lp.push('d');
+            }
             if let Some(at) = find_phrase(&text, &lp)
                 && let Some((_, s, e)) = token_after(&text, at + lp.len())
             {
@@ -158,6 +160,12 @@ pub fn extract(
             && let Some(name) = current(kind)
         {
             slots.insert(slot.name.clone(), Value::String(name));
+            continue;
+        }
+        if slot.name == "target"
+            && let Some((word, _)) = names.partial(&text, kind)
+        {
+            slots.insert(slot.name.clone(), Value::String(word));
             continue;
         }
         let said_nouns: Vec<&String> = if slot.name == "target" {
@@ -387,6 +395,26 @@ fn word_beside(text: &str, nouns: &[&String]) -> Option<String> {
         {
             return Some(w.to_string());
         }
+    }
+    None
+}
+
+/// The first credential-looking token after a phrase ("rotate the API key on main to
+/// ak-987654321"): six or more characters with a digit, `-` or `_`, within a few words.
+fn key_after(text: &str, at: usize) -> Option<(usize, usize)> {
+    let mut pos = at;
+    for _ in 0..6 {
+        let (_, s, e) = token_after(text, pos)?;
+        let token = &text[s..e];
+        let looks_like_key = token.chars().count() >= 6
+            && token
+                .chars()
+                .any(|c| c.is_ascii_digit() || c == '-' || c == '_')
+            && !token.starts_with("http");
+        if looks_like_key {
+            return Some((s, e));
+        }
+        pos = e;
     }
     None
 }

@@ -107,7 +107,7 @@ impl RuleUnderstander {
             .filter_map(|w| find_phrase(&lower, w))
             .min();
         let it = cx.it_kind.zip(it_at);
-        let routed = route::route(cx.library, &lower, cx.names, it);
+        let routed = route::route(cx.library, &lower, cx.names, cx.lexicon, it);
         // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
         if RESUME.iter().any(|w| find_phrase(&lower, w).is_some()) {
             let named = |skill: &str| {

@@ -84,6 +84,26 @@ impl Names {
         out
     }
 
+    /// An ASCII word (3+ characters) that is part of a name of `kind` but no whole name:
+    /// "delete btc" when btc-bot and btc-pro exist. Resolution then asks which one.
+    pub fn partial(&self, lower: &str, kind: ResourceKind) -> Option<(String, usize)> {
+        let mut at = 0;
+        for word in lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
+            let pos = lower[at..].find(word).map_or(at, |p| at + p);
+            at = pos + word.len();
+            if word.len() < 3 || !word.is_ascii() {
+                continue;
+            }
+            if self
+                .of_kind(kind)
+                .any(|e| !e.deleted && e.lower.contains(word) && e.lower != word)
+            {
+                return Some((word.to_string(), pos));
+            }
+        }
+        None
+    }
+
     /// Resolves what the user said for a resource of `kind`. `class` is the canonical type
     /// or provider the words stand for, when they name one (币安 → binance).
     pub fn resolve(

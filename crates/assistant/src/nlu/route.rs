@@ -4,6 +4,7 @@
 
 use nofxi_skills::{Library, ResourceKind, SkillKind};
 
+use super::lexicon::Lexicon;
 use super::names::Names;
 use super::words::find_phrase;
 
@@ -21,6 +22,7 @@ pub fn route(
     library: &Library,
     lower: &str,
     names: &Names,
+    lexicon: &Lexicon,
     it_kind: Option<(ResourceKind, usize)>,
 ) -> Option<Route> {
     let mentioned = names.mentioned(lower);
@@ -42,6 +44,12 @@ pub fn route(
             .filter(|(e, _, _)| Some(e.kind) == kind)
             .map(|(_, at, _)| *at)
             .min();
+        let name_at =
+            name_at.or_else(|| kind.and_then(|k| names.partial(lower, k)).map(|(_, at)| at));
+        let noun_at = noun_at.or_else(|| {
+            kind.and_then(|k| lexicon.class_in(k, lower))
+                .map(|(_, at, _)| at)
+        });
         let name_at = name_at.or_else(|| {
             it_kind.and_then(|(k, at)| (Some(k) == kind && noun_at.is_none()).then_some(at))
         });

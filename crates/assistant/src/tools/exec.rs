@@ -72,7 +72,12 @@ pub fn store_error(e: &StoreError, lang: Lang) -> ToolError {
         }
         _ => "error",
     };
-    ToolError::new(code, message)
+    let mut err = ToolError::new(code, message);
+    // A resource in use names its users: "{resource}" in the skill's message lists them.
+    if let StoreError::InUse { traders, .. } = e {
+        err.resource = Some(traders.join(", "));
+    }
+    err
 }
 
 fn credentials(args: &Map<String, Value>) -> Credentials {
