@@ -32,6 +32,7 @@ const SKIP: &[&str] = &[
     "：",
     "=",
     "to ",
+    "of ",
     "as ",
     "is ",
     "\"",
@@ -124,7 +125,7 @@ pub fn extract(
                 lp.push('d');
             }
             if let Some(at) = find_phrase(&text, &lp)
-                && let Some((_, s, e)) = token_after(&text, at + lp.len())
+                && let Some((_, s, e)) = token_after_names(&text, at + lp.len(), names)
             {
                 let value = original.get(s..e).unwrap_or_default().trim().to_string();
                 let ok = slot.compiled_pattern().is_none_or(|re| re.is_match(&value));
@@ -217,6 +218,22 @@ pub fn extract(
                     }
                 }
             }
+        }
+        if chosen.is_none() {
+            let after = &text[n.end..];
+            chosen = numeric
+                .iter()
+                .filter(|s| !slots.contains_key(&s.name))
+                .filter_map(|s| {
+                    s.phrases
+                        .iter()
+                        .filter_map(|p| find_phrase(after, &p.to_lowercase()))
+                        .filter(|at| *at <= 16)
+                        .min()
+                        .map(|at| (at, s.name.as_str()))
+                })
+                .min_by_key(|(at, _)| *at)
+                .map(|(_, name)| name);
         }
         if chosen.is_none()
             && let Some(unit) = n.unit
@@ -413,6 +430,28 @@ fn key_after(text: &str, at: usize) -> Option<(usize, usize)> {
             && !token.starts_with("http");
         if looks_like_key {
             return Some((s, e));
+        }
+        pos = e;
+    }
+    None
+}
+
+/// Like `token_after`, but passes over the user's existing names: in "rename eth-bot to
+/// eth-main" the new name is the word after the old one.
+fn token_after_names(text: &str, at: usize, names: &Names) -> Option<(String, usize, usize)> {
+    let mut pos = at;
+    for _ in 0..3 {
+        let (value, s, e) = token_after(text, pos)?;
+        let known = names
+            .entries
+            .iter()
+            .any(|n| n.lower == value.to_lowercase());
+        let rest = text[e..].trim_start();
+        let renames = ["to ", "改成", "改为", "成", "为", "as "]
+            .iter()
+            .any(|w| rest.starts_with(w));
+        if !(known && renames) {
+            return Some((value, s, e));
         }
         pos = e;
     }

@@ -126,6 +126,12 @@ impl RuleUnderstander {
                     0.85,
                 );
             }
+            if let Some((skill, ..)) = cx.top
+                && named(skill)
+                && routed.as_ref().is_none_or(|r| r.skill == skill)
+            {
+                return one(Command::Resume { task_id: None }, 0.8);
+            }
         }
         if let Some(diag) = cx
             .library
@@ -175,6 +181,31 @@ impl RuleUnderstander {
                         slots: slots.into_iter().collect(),
                     },
                     confidence,
+                );
+            }
+        }
+        // No task, no verb, but settings of the resource just talked about ("杠杆 100 倍"
+        // right after creating a strategy): a change to that resource.
+        if cx.top.is_none()
+            && let Some(kind) = cx.it_kind
+            && let Some(target) = (cx.current)(kind)
+            && let Some(skill) =
+                cx.library.skills().iter().find(|s| {
+                    s.meta.kind == SkillKind::Management && s.meta.domain == kind.as_str()
+                })
+            && skill.action("update").is_some()
+        {
+            let mut slots = self.slots_for(&skill.id, "update", message, cx);
+            slots.remove("target");
+            if !slots.is_empty() {
+                slots.insert("target".into(), serde_json::Value::String(target));
+                return one(
+                    Command::StartTask {
+                        skill: skill.id.clone(),
+                        action: "update".into(),
+                        slots: slots.into_iter().collect(),
+                    },
+                    0.6,
                 );
             }
         }

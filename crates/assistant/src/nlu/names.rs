@@ -153,8 +153,11 @@ fn one_or_many(found: &[&&NameEntry]) -> Option<Resolution> {
     match found {
         [] => None,
         [one] => Some(Resolution::Found((**one).clone())),
-        many => Some(Resolution::Ambiguous(
-            many.iter().map(|e| (**e).clone()).collect(),
-        )),
+        many => {
+            // Listed in name order, so "the first one" means the same to everyone.
+            let mut all: Vec<NameEntry> = many.iter().map(|e| (**e).clone()).collect();
+            all.sort_by(|a, b| a.lower.cmp(&b.lower));
+            Some(Resolution::Ambiguous(all))
+        }
     }
 }
