@@ -394,3 +394,9 @@ async fn a_changed_slot_voids_the_confirmation() {
     assert!(chat.ts.store.get_trader("default", "a1").await.is_ok());
     assert!(chat.ts.store.get_trader("default", "a2").await.is_err());
 }
+
+#[test]
+fn the_assistant_can_be_shared_across_tasks() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Assistant>();
+}
