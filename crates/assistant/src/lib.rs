@@ -14,6 +14,7 @@ pub mod conversation;
 pub mod error;
 pub mod nlu;
 pub mod policy;
+pub mod scrub;
 pub mod secrets;
 pub mod texts;
 pub mod tools;

@@ -52,10 +52,11 @@ impl SecretCache {
         }
     }
 
-    /// `text` with every secret seen so far replaced by its mask.
+    /// `text` with every secret seen so far replaced by its mask, and anything else that is
+    /// shaped like a secret too ([`crate::scrub`]).
     pub fn redact(&self, text: &str) -> String {
         let Ok(known) = self.known.lock() else {
-            return text.to_string();
+            return crate::scrub::scrub(text);
         };
         let mut out = text.to_string();
         for (value, mask) in known.iter() {
@@ -63,7 +64,7 @@ impl SecretCache {
                 out = out.replace(value.as_str(), mask);
             }
         }
-        out
+        crate::scrub::scrub(&out)
     }
 
     /// A JSON value with every string redacted.
