@@ -185,8 +185,20 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
             }
             create_private_file(path)?;
             let url = format!("sqlite://{}?mode=rwc", encode_path(path));
+            // synchronous=NORMAL is SQLite's recommended setting for WAL: a commit no longer
+            // waits for an fsync (the WAL is synced at checkpoints), which is what bounds a
+            // chat turn's and a trading cycle's write. An application crash loses nothing;
+            // only an OS crash or power cut may roll back the last commits, never corrupt.
             let pool = AnyPoolOptions::new()
                 .max_connections(4)
+                .after_connect(|conn, _meta| {
+                    Box::pin(async move {
+                        sqlx::query("PRAGMA synchronous = NORMAL")
+                            .execute(conn)
+                            .await?;
+                        Ok(())
+                    })
+                })
                 .connect(&url)
                 .await
                 .ctx("opening the SQLite database")?;
