@@ -197,7 +197,7 @@ fn sigkill_then_restart_loses_and_duplicates_no_order() {
 
 /// The paper sub-account's state document, read straight from the database.
 fn paper_state(home: &Path) -> Value {
-    let store = tokio::runtime::Runtime::new().unwrap().block_on(async {
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
         let store = nofxi_store::Store::open(home).await.unwrap();
         let trader = store.get_trader("local", "bot-00").await.unwrap();
         let key = format!("{}:{}", trader.spec.exchange_id, trader.id);
@@ -206,8 +206,7 @@ fn paper_state(home: &Path) -> Value {
             .await
             .unwrap()
             .unwrap()
-    });
-    store
+    })
 }
 
 #[test]
@@ -223,8 +222,8 @@ fn two_engines_on_postgres_run_each_of_twenty_traders_once_and_take_over_the_dea
     paper_setup(home, db, 20);
 
     let opts = ["--cycle-seconds", "1", "--lease-seconds", "4"];
-    let mut a = engine(home, db, "A", &opts);
-    let mut b = engine(home, db, "B", &opts);
+    let a = engine(home, db, "A", &opts);
+    let b = engine(home, db, "B", &opts);
     let names: Vec<String> = (0..20).map(|i| format!("bot-{i:02}")).collect();
     wait_until(
         "every trader to run a few cycles",
@@ -293,8 +292,7 @@ fn two_engines_on_postgres_run_each_of_twenty_traders_once_and_take_over_the_dea
         assert_no_overlap(name, &records, 500);
     }
     terminate(&mut heir_child);
-    a = victim_child;
-    drop(a);
+    drop(victim_child);
     rt.block_on(pg.drop_now()).unwrap();
 }
 

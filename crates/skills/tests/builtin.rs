@@ -27,13 +27,18 @@ fn builtin_library_has_every_management_action() {
     let want: &[(&str, &[&str])] = &[
         (
             "trader_management",
-            &["create", "update", "start", "stop", "delete", "restore", "query"],
+            &[
+                "create", "update", "start", "stop", "delete", "restore", "query",
+            ],
         ),
         (
             "exchange_management",
             &["create", "update", "delete", "restore", "query"],
         ),
-        ("model_management", &["create", "update", "delete", "restore", "query"]),
+        (
+            "model_management",
+            &["create", "update", "delete", "restore", "query"],
+        ),
         (
             "strategy_management",
             &[

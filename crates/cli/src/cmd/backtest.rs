@@ -92,20 +92,32 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     let (market, csv_symbols, csv_range) = market(&args, clock.clone())?;
     let (strategy, mut decider) = strategy_and_decider(global, &args).await?;
     let symbols = if !args.symbols.is_empty() {
-        args.symbols.iter().map(|s| Symbol::parse(s)).collect::<Result<Vec<_>, _>>()?
+        args.symbols
+            .iter()
+            .map(|s| Symbol::parse(s))
+            .collect::<Result<Vec<_>, _>>()?
     } else if !csv_symbols.is_empty() {
         csv_symbols
     } else {
-        strategy.coin_source.static_coins.iter().map(|s| Symbol::parse(s)).collect::<Result<Vec<_>, _>>()?
+        strategy
+            .coin_source
+            .static_coins
+            .iter()
+            .map(|s| Symbol::parse(s))
+            .collect::<Result<Vec<_>, _>>()?
     };
     let now = nofxi_venues::SystemClock.now_ms();
     let to = match &args.to {
         Some(t) => parse_time(t)?,
-        None => csv_range.map(|(_, last)| last + args.interval.millis()).unwrap_or(now),
+        None => csv_range
+            .map(|(_, last)| last + args.interval.millis())
+            .unwrap_or(now),
     };
     let from = match &args.from {
         Some(t) => parse_time(t)?,
-        None => csv_range.map(|(first, _)| first).unwrap_or(to - 30 * 86_400_000),
+        None => csv_range
+            .map(|(first, _)| first)
+            .unwrap_or(to - 30 * 86_400_000),
     };
     let config = BacktestConfig {
         symbols,
@@ -117,7 +129,11 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         slippage_bps: args.slippage_bps,
         strategy,
     };
-    let bar = if args.quiet || global.json { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    let bar = if args.quiet || global.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} cycles {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -130,10 +146,12 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     bar.finish_and_clear();
 
     if let Some(path) = &args.equity_csv {
-        std::fs::write(path, report.equity_csv()).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(path, report.equity_csv())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.equity_svg {
-        std::fs::write(path, report.equity_svg()).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(path, report.equity_svg())
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let summary = Summary {
         stats: report.stats.clone(),
@@ -149,9 +167,16 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         return print_json(&summary);
     }
     println!("equity          {}", report.sparkline(60));
-    println!("final equity    {} USDT (from {})", summary.final_equity.round_dp(2), args.initial_balance);
+    println!(
+        "final equity    {} USDT (from {})",
+        summary.final_equity.round_dp(2),
+        args.initial_balance
+    );
     print_stats(&report.stats, args.initial_balance);
-    println!("fills           {} ({} decisions refused by the risk guard)", report.fills, report.refused);
+    println!(
+        "fills           {} ({} decisions refused by the risk guard)",
+        report.fills, report.refused
+    );
     println!(
         "speed           {} candles in {:.2} s = {:.0} candles/s ({} cycles)",
         report.candles, summary.seconds, summary.candles_per_second, report.cycles
@@ -164,7 +189,11 @@ type MarketParts = (Arc<dyn MarketData>, Vec<Symbol>, Option<(i64, i64)>);
 /// The candle source, the symbols it has (CSV) and the time range it covers (CSV).
 fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     if args.csv.is_empty() {
-        return Ok((Arc::new(SimMarket::new(sim_seed(), clock as Arc<dyn Clock>)), Vec::new(), None));
+        return Ok((
+            Arc::new(SimMarket::new(sim_seed(), clock as Arc<dyn Clock>)),
+            Vec::new(),
+            None,
+        ));
     }
     let mut market = CsvMarket::new(clock as Arc<dyn Clock>);
     let mut symbols = Vec::new();
@@ -186,10 +215,16 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     Ok((Arc::new(market), symbols, range))
 }
 
-async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Result<(StrategyConfig, Box<dyn Decider>)> {
+async fn strategy_and_decider(
+    global: &GlobalArgs,
+    args: &BacktestArgs,
+) -> Result<(StrategyConfig, Box<dyn Decider>)> {
     let needs_store = args.strategy.is_some() || args.model != "builtin";
     if !needs_store {
-        return Ok((StrategyConfig::default(), Box::new(BuiltinDecider::new(BuiltinParams::default()))));
+        return Ok((
+            StrategyConfig::default(),
+            Box::new(BuiltinDecider::new(BuiltinParams::default())),
+        ));
     }
     let store = open_store(global).await?;
     let strategy = match &args.strategy {
@@ -217,5 +252,7 @@ fn parse_time(text: &str) -> Result<i64> {
     if let Ok(t) = format!("{text}T00:00:00Z").parse::<jiff::Timestamp>() {
         return Ok(t.as_millisecond());
     }
-    bail!("{text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds")
+    bail!(
+        "{text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
+    )
 }

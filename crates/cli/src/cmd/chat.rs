@@ -47,11 +47,8 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             let _ = editor.load_history(h);
         }
         println!("nofxi chat — 说中文或英文都可以；Ctrl-D 退出。 (Ctrl-D to quit)");
-        loop {
-            let line = match editor.readline("› ") {
-                Ok(line) => line,
-                Err(_) => break,
-            };
+        // Ctrl-D, Ctrl-C or a closed terminal end the session.
+        while let Ok(line) = editor.readline("› ") {
             if line.trim().is_empty() {
                 continue;
             }

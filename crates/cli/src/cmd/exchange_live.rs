@@ -7,46 +7,17 @@
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
-use async_trait::async_trait;
 use nofxi_domain::CredentialField;
 use nofxi_store::Store;
 use nofxi_venues::binance::{ApiCredentials, BinanceClient, BinanceFutures, BinanceOptions};
 use nofxi_venues::connectivity::{Check, ConnectivityReport, check_binance};
-use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
+use nofxi_venues::paper::{PaperConfig, PaperExchange};
 use nofxi_venues::sim::SimMarket;
-use nofxi_venues::{Clock, Exchange, SystemClock, VenueError};
-use serde_json::Value;
+use nofxi_venues::{Clock, Exchange, SystemClock};
 
 use super::common::{print_json, print_table};
-use super::market::{DEFAULT_SIM_SEED, binance_endpoints};
 use crate::home::GlobalArgs;
-
-/// Paper account state lives in the store's state documents under this scope, keyed by the
-/// exchange config's id, so renaming the account keeps its history.
-pub const PAPER_SCOPE: &str = "paper";
-
-/// The store as the paper exchange's persistence.
-pub struct StorePaperRepo {
-    pub store: Arc<Store>,
-    pub user: String,
-}
-
-#[async_trait]
-impl PaperStateRepo for StorePaperRepo {
-    async fn load(&self, account: &str) -> Result<Option<Value>, VenueError> {
-        self.store
-            .get_state(&self.user, PAPER_SCOPE, account)
-            .await
-            .map_err(|e| VenueError::Storage(e.to_string()))
-    }
-
-    async fn save(&self, account: &str, state: &Value) -> Result<(), VenueError> {
-        self.store
-            .put_state(&self.user, PAPER_SCOPE, account, state)
-            .await
-            .map_err(|e| VenueError::Storage(e.to_string()))
-    }
-}
+use nofxi_trader::runtime::connect::{StorePaperRepo, binance_endpoints, sim_seed};
 
 enum Live {
     Paper(Box<PaperExchange>),
@@ -83,7 +54,7 @@ async fn connect(
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let live = match config.spec.exchange_type.as_str() {
         "paper" => {
-            let market = Arc::new(SimMarket::new(DEFAULT_SIM_SEED, clock.clone()));
+            let market = Arc::new(SimMarket::new(sim_seed(), clock.clone()));
             let repo = Arc::new(StorePaperRepo {
                 store,
                 user: global.user.clone(),

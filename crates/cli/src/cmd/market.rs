@@ -11,7 +11,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
-use nofxi_venues::binance::{BinanceClient, BinanceEndpoints, BinanceMarket, BinanceOptions};
+use nofxi_trader::runtime::connect::{DEFAULT_SIM_SEED, binance_endpoints};
+use nofxi_venues::binance::{BinanceClient, BinanceMarket, BinanceOptions};
 use nofxi_venues::csv_source::CsvMarket;
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, KlineQuery, MarketData, SystemClock};
@@ -19,12 +20,6 @@ use serde_json::json;
 
 use super::common::{block_on, print_json, print_table};
 use crate::home::GlobalArgs;
-
-/// Overrides the Binance base URL (futures and spot) for market data and exchange commands:
-/// a proxy, or a mock server in tests.
-pub const BINANCE_BASE_URL_ENV: &str = "NOFXI_BINANCE_BASE_URL";
-/// The simulated market's seed when `--seed` is not given; one fixed seed makes every run agree.
-pub const DEFAULT_SIM_SEED: u64 = 42;
 
 #[derive(Debug, Subcommand)]
 pub enum MarketCommand {
@@ -64,14 +59,6 @@ pub struct MarketArgs {
     /// Seed of the simulated market.
     #[arg(long, env = "NOFXI_SIM_SEED", default_value_t = DEFAULT_SIM_SEED)]
     pub seed: u64,
-}
-
-/// The Binance endpoints to use: the override variable wins, then testnet or mainnet.
-pub fn binance_endpoints(testnet: bool) -> BinanceEndpoints {
-    match std::env::var(BINANCE_BASE_URL_ENV) {
-        Ok(url) if !url.trim().is_empty() => BinanceEndpoints::single(url.trim()),
-        _ => BinanceEndpoints::for_testnet(testnet),
-    }
 }
 
 fn source(args: &MarketArgs, symbol: &Symbol, interval: Interval) -> Result<Arc<dyn MarketData>> {

@@ -109,7 +109,11 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
     let mut engine = load_status(&store, &global.user, &trader.id).await?;
     // The journal knows the last cycle better than the status document, which only changes
     // when something a user should hear about does.
-    let last = store.cycles(&global.user, &trader.id, 1, None).await?.into_iter().next();
+    let last = store
+        .cycles(&global.user, &trader.id, 1, None)
+        .await?
+        .into_iter()
+        .next();
     if let (Some(status), Some(last)) = (engine.as_mut(), last) {
         status.last_cycle = Some(last.cycle_number);
         status.last_cycle_ms = Some(last.started_at);
