@@ -8,8 +8,8 @@
 //!
 //! What counts as secret-shaped:
 //! - the word after a credential cue (api key, secret, passphrase, private key, token, 密钥,
-//!   私钥, 密码 …), when it looks like a credential (has a digit or mixed case, ≥ 8 chars) —
-//!   or any word of 4+ chars after a password/passphrase cue;
+//!   私钥, 密码 …), when it looks like a credential (ASCII, a digit, ≥ 8 chars) — or any word
+//!   of 4+ chars after a password/passphrase cue;
 //! - `sk-…` style keys;
 //! - a run of 20+ letters/digits with both letters and digits (API keys, private keys).
 //!
@@ -22,7 +22,7 @@ use regex::{Captures, Regex};
 
 static CUE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(api[ _-]?key|apikey|secret(?:[ _-]?key)?|pass(?:phrase|word)|private[ _-]?key|access[ _-]?token|token|key|密钥|私钥|秘钥|密码|口令)(\s*(?:[:：=]|is|是|为)?\s*)([^\s,，;；。、)）]+)",
+        r"(?i)(api[ _-]?key|apikey|secret(?:[ _-]?key)?|pass(?:phrase|word)|private[ _-]?key|access[ _-]?token|token|key|密钥|私钥|秘钥|密码|口令)(\s*(?:[:：=]|is|是|为)?\s*)([A-Za-z0-9][^\s,，;；。、)）]*)",
     )
     .ok()
 });
@@ -132,6 +132,8 @@ mod tests {
             "创建一个交易员 btc-bot，杠杆 10 倍，每 5 分钟扫描",
             "the secret is out",
             "api key sk-…a1b2 is stored",
+            "请提供 API Key（Hyperliquid 为 agent 钱包私钥）。它会加密保存，不会再显示。",
+            "Give the API key (for Hyperliquid, the agent wallet's private key).",
         ] {
             assert_eq!(scrub(text), text);
         }

@@ -343,7 +343,10 @@ pub fn bare_answer(
                             && numbers(part).iter().all(|n| n.unit.is_some())
                 }
                 SlotType::Boolean => false,
-                _ => !part.contains(' ') || slot.is_secret(),
+                // A credential is one run of printable ASCII: a reply like "不是币安，是 OKX"
+                // to the api-key question is a correction, never the key.
+                _ if slot.is_secret() => looks_like_credential(part),
+                _ => !part.contains(' '),
             };
             if fits {
                 let value = match slot.ty {
@@ -456,4 +459,10 @@ fn token_after_names(text: &str, at: usize, names: &Names) -> Option<(String, us
         pos = e;
     }
     None
+}
+
+/// API keys, secrets, passphrases and private keys are printable ASCII without whitespace;
+/// anything else answering a credential question is something else (a correction, a question).
+fn looks_like_credential(text: &str) -> bool {
+    text.chars().count() >= 4 && text.chars().all(|c| c.is_ascii_graphic())
 }
