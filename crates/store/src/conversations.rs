@@ -79,7 +79,7 @@ impl Store {
         trace: &NewTrace,
     ) -> Result<(), StoreError> {
         let now = self.clock.now_ms();
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO conversations (id, user_id, state, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $4) \

@@ -59,7 +59,7 @@ impl Store {
         credentials: Credentials,
     ) -> Result<Exchange, StoreError> {
         let spec = spec.normalized();
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.account_name, "").await?;
         combine(
             spec.validate(&credentials, &BTreeSet::new()),
@@ -169,7 +169,7 @@ impl Store {
         patch: ExchangePatch,
         credentials: Credentials,
     ) -> Result<Exchange, StoreError> {
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let current = self.load_exchange(&mut tx, &actor.user, &found.id).await?;
         let spec = current.spec.clone().apply(patch);

@@ -47,7 +47,7 @@ impl Store {
     ) -> Result<Model, StoreError> {
         let spec = spec.normalized();
         let api_key = api_key.filter(|k| !k.is_empty());
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.name, "").await?;
         combine(spec.validate(api_key.is_some()), dup.into_iter().collect())?;
         let id = uuid::Uuid::now_v7().to_string();
@@ -154,7 +154,7 @@ impl Store {
         api_key: Option<Secret>,
     ) -> Result<Model, StoreError> {
         let api_key = api_key.filter(|k| !k.is_empty());
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let current = self.load_model(&mut tx, &actor.user, &found.id).await?;
         let spec = current.spec.clone().apply(patch);

@@ -148,6 +148,21 @@ impl Store {
         Ok(store)
     }
 
+    /// A transaction that will write. On SQLite it takes the write lock at `BEGIN IMMEDIATE`: a
+    /// deferred transaction that reads first and writes later fails at once with
+    /// SQLITE_BUSY_SNAPSHOT ("database is locked", 517) when another connection committed in
+    /// between — e.g. `trader stop` while the engine journals cycles — whereas an immediate one
+    /// waits its turn (busy_timeout). PostgreSQL has no such failure: a plain BEGIN.
+    pub(crate) async fn begin_write(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        let tx = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        };
+        tx.ctx("starting a transaction")
+    }
+
     /// The store's clock: wall time in the product. Leases are judged by it, not by the
     /// (possibly simulated) time traders trade in.
     pub fn now_ms(&self) -> i64 {

@@ -55,7 +55,7 @@ impl Store {
         spec: StrategySpec,
     ) -> Result<Strategy, StoreError> {
         let spec = spec.normalized();
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.name, "").await?;
         combine(spec.validate(), dup.into_iter().collect())?;
         let id = uuid::Uuid::now_v7().to_string();
@@ -121,7 +121,7 @@ impl Store {
         reference: &str,
         patch: StrategyPatch,
     ) -> Result<Strategy, StoreError> {
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let current = load(&mut tx, &actor.user, &found.id).await?;
         let spec = current.spec.clone().apply(patch);

@@ -86,7 +86,7 @@ impl Store {
         spec: TraderSpec,
     ) -> Result<(Trader, Vec<Adjustment>), StoreError> {
         let mut spec = spec.normalized();
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let mut extra = resolve_references(&mut tx, &actor.user, &mut spec).await?;
         extra.extend(name_taken(&mut tx, &actor.user, KIND, &spec.name, "").await?);
         // Both lists of problems are reported together: the domain's and the store's.
@@ -138,7 +138,7 @@ impl Store {
         reference: &str,
         running: bool,
     ) -> Result<Trader, StoreError> {
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let trader = load(&mut tx, &actor.user, &found.id).await?;
         if running {
@@ -220,7 +220,7 @@ impl Store {
         reference: &str,
         patch: TraderPatch,
     ) -> Result<(Trader, Vec<Adjustment>), StoreError> {
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let current = load(&mut tx, &actor.user, &found.id).await?;
         let mut spec = current.spec.clone().apply(patch);

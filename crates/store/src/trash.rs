@@ -61,7 +61,7 @@ impl Store {
         kind: ResourceKind,
         reference: &str,
     ) -> Result<Removed, StoreError> {
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, kind, reference, Where::Live).await?;
         if let Some(column) = reference_column(kind) {
             let traders = traders_using(&mut tx, &actor.user, column, &found.id).await?;
@@ -121,7 +121,7 @@ impl Store {
         kind: ResourceKind,
         reference: &str,
     ) -> Result<Removed, StoreError> {
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, kind, reference, Where::Trash).await?;
         let now = self.clock.now_ms();
         if found.deleted_at.is_some_and(|at| now - at > TRASH_KEEP_MS) {
@@ -173,7 +173,7 @@ impl Store {
         let now = self.clock.now_ms();
         let cutoff = now - TRASH_KEEP_MS;
         let mut purged = 0;
-        let mut tx = self.pool.begin().await.ctx("starting a transaction")?;
+        let mut tx = self.begin_write().await?;
         for kind in ResourceKind::ALL {
             let rows = sqlx::query(AssertSqlSafe(format!(
                 "SELECT id, user_id FROM {} WHERE deleted_at IS NOT NULL AND deleted_at < $1",
