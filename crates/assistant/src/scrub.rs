@@ -30,8 +30,10 @@ static CUE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static SK_KEY: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\bsk-[A-Za-z0-9_\-]{8,}").ok());
 
+/// Key-like runs: letters and digits (base64's `+/` and `=` padding allowed), no `_`, so
+/// identifiers such as `scan_interval_minutes=5` in a reply are not mistaken for keys.
 static LONG_TOKEN: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/=_]{20,}").ok());
+    LazyLock::new(|| Regex::new(r"\b[A-Za-z0-9+/]{20,}={0,2}").ok());
 
 /// `text` with every secret-shaped token replaced by its mask.
 pub fn scrub(text: &str) -> String {
@@ -134,6 +136,7 @@ mod tests {
             "api key sk-…a1b2 is stored",
             "请提供 API Key（Hyperliquid 为 agent 钱包私钥）。它会加密保存，不会再显示。",
             "Give the API key (for Hyperliquid, the agent wallet's private key).",
+            "其余使用默认值（initial_balance=1000, scan_interval_minutes=5, is_cross_margin=true）",
         ] {
             assert_eq!(scrub(text), text);
         }
