@@ -5,5 +5,10 @@
 //! the same code paths as production. Each can be told to misbehave on purpose.
 //!
 //! - [`binance`]: Binance USDⓈ-M futures REST (signed endpoints, error codes, its own order book).
+//! - [`llm`]: OpenAI, Anthropic and Gemini chat APIs, streaming and not, answering a per-test
+//!   script of replies and recording every request.
 
 pub mod binance;
+pub mod llm;
+
+pub use llm::{MockLlm, RecordedRequest, Reply};

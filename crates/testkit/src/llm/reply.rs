@@ -1,0 +1,123 @@
+//! What a test scripts the model to answer, and the provider-neutral answer the formats render.
+
+use serde_json::Value;
+
+/// One scripted answer, served to one request in whichever wire format that request used.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// Assistant text; streamed as several chunks when the request asked to stream.
+    Text(String),
+    /// Tool calls: (tool name, arguments object).
+    ToolCalls(Vec<(String, Value)>),
+    /// Assistant text with the token counts to report instead of the estimate.
+    TextWithUsage {
+        text: String,
+        prompt_tokens: u64,
+        completion_tokens: u64,
+    },
+    /// This status with this body, sent as given (pass the provider's real error JSON).
+    Error { status: u16, body: String },
+    /// An HTML error page, `content-type: text/html`, as a CDN or proxy in front of the
+    /// provider sends.
+    Html { status: u16 },
+    /// Sleep, then answer with `then` (for client timeouts).
+    Delay { ms: u64, then: Box<Reply> },
+    /// Drop the connection without sending a response.
+    CloseConnection,
+}
+
+/// A successful answer, before a wire format is chosen.
+#[derive(Clone, Debug)]
+pub(crate) struct Answer {
+    pub(crate) content: Content,
+    pub(crate) prompt_tokens: u64,
+    pub(crate) completion_tokens: u64,
+    /// Unique within the mock; formats derive their message and tool-call ids from it.
+    pub(crate) id: u64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Content {
+    Text(String),
+    ToolCalls(Vec<(String, Value)>),
+}
+
+impl Answer {
+    /// `request_chars` feeds the prompt-token estimate when the reply does not script usage.
+    pub(crate) fn new(reply: Reply, request_chars: usize, id: u64) -> Option<Answer> {
+        let prompt_estimate = estimate_tokens(request_chars);
+        let (content, prompt_tokens, completion_tokens) = match reply {
+            Reply::Text(text) => {
+                let n = estimate_tokens(text.chars().count());
+                (Content::Text(text), prompt_estimate, n)
+            }
+            Reply::ToolCalls(calls) => {
+                let chars = calls
+                    .iter()
+                    .map(|(name, args)| name.chars().count() + args.to_string().chars().count())
+                    .sum();
+                (
+                    Content::ToolCalls(calls),
+                    prompt_estimate,
+                    estimate_tokens(chars),
+                )
+            }
+            Reply::TextWithUsage {
+                text,
+                prompt_tokens,
+                completion_tokens,
+            } => (Content::Text(text), prompt_tokens, completion_tokens),
+            Reply::Error { .. }
+            | Reply::Html { .. }
+            | Reply::Delay { .. }
+            | Reply::CloseConnection => {
+                return None;
+            }
+        };
+        Some(Answer {
+            content,
+            prompt_tokens,
+            completion_tokens,
+            id,
+        })
+    }
+
+    pub(crate) fn total_tokens(&self) -> u64 {
+        self.prompt_tokens + self.completion_tokens
+    }
+}
+
+/// Four characters a token, rounded up: crude, but it moves with the size of what was sent.
+fn estimate_tokens(chars: usize) -> u64 {
+    chars.div_ceil(4) as u64
+}
+
+/// Characters per streamed fragment: small enough that a short reply arrives in several pieces.
+const CHUNK_CHARS: usize = 8;
+
+/// Split `text` into fragments of up to eight characters, never inside a UTF-8 character, so
+/// a client that decodes each fragment on its own still gets whole characters. Empty text is
+/// one empty fragment.
+pub(crate) fn fragments(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars
+        .chunks(CHUNK_CHARS)
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragments_keep_chinese_characters_whole() {
+        let text = "比特币现在多少钱？请用中文回答我";
+        let parts = fragments(text);
+        assert!(parts.len() > 1);
+        assert_eq!(parts.concat(), text);
+    }
+}
