@@ -5,11 +5,11 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::reply::{Answer, Content, fragments};
-use super::sse;
+use super::response;
 
 /// Anthropic's error object: `{"type":"error","error":{"type":…,"message":…}}`.
 pub(crate) fn error(status: u16, kind: &str, message: &str) -> Response {
-    sse::json(
+    response::json(
         status,
         &json!({"type": "error", "error": {"type": kind, "message": message}}),
         &[],
@@ -54,9 +54,9 @@ pub(crate) fn respond(answer: &Answer, body: &Value) -> Response {
     let id = format!("msg_mock{:06}", answer.id);
     let headers = [("request-id", format!("req_mock{:06}", answer.id))];
     if body.get("stream").and_then(Value::as_bool) == Some(true) {
-        sse::stream(stream_events(answer, &id, model), &headers)
+        response::stream(stream_events(answer, &id, model), &headers)
     } else {
-        sse::json(200, &message(answer, &id, model), &headers)
+        response::json(200, &message(answer, &id, model), &headers)
     }
 }
 
@@ -92,7 +92,7 @@ fn message(answer: &Answer, id: &str, model: &str) -> Value {
 /// message_start, then per block start / deltas / stop (a ping after the first start), then message_delta with the stop
 /// reason and output tokens, then message_stop — the order Anthropic sends them in.
 fn stream_events(answer: &Answer, id: &str, model: &str) -> Vec<String> {
-    let ev = |name: &str, data: Value| sse::event(Some(name), &data.to_string(), "\n");
+    let ev = |name: &str, data: Value| response::event(Some(name), &data.to_string(), "\n");
     let mut events = vec![ev(
         "message_start",
         json!({"type": "message_start", "message": {

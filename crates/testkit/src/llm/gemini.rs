@@ -5,11 +5,11 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::reply::{Answer, Content, fragments};
-use super::sse;
+use super::response;
 
 /// What Google answers when neither `x-goog-api-key` nor `?key=` is given.
 pub(crate) fn missing_key() -> Response {
-    sse::json(
+    response::json(
         403,
         &json!({"error": {
             "code": 403,
@@ -24,17 +24,17 @@ pub(crate) fn missing_key() -> Response {
 /// Google sends the same objects as one JSON array.
 pub(crate) fn respond(answer: &Answer, model: &str, stream: bool, sse_wanted: bool) -> Response {
     if !stream {
-        return sse::json(200, &whole(answer, model), &[]);
+        return response::json(200, &whole(answer, model), &[]);
     }
     let chunks = chunks(answer, model);
     if sse_wanted {
         let events = chunks
             .iter()
-            .map(|c| sse::event(None, &c.to_string(), "\r\n"))
+            .map(|c| response::event(None, &c.to_string(), "\r\n"))
             .collect();
-        sse::stream(events, &[])
+        response::stream(events, &[])
     } else {
-        sse::json(200, &Value::Array(chunks), &[])
+        response::json(200, &Value::Array(chunks), &[])
     }
 }
 

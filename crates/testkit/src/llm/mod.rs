@@ -20,8 +20,8 @@ mod gemini;
 mod openai;
 mod recorded;
 mod reply;
+mod response;
 mod routes;
-mod sse;
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;

@@ -7,7 +7,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::reply::{Answer, Content, fragments};
-use super::sse;
+use super::response;
 
 fn created() -> u64 {
     SystemTime::now()
@@ -48,9 +48,9 @@ pub(crate) fn respond(answer: &Answer, body: &Value) -> Response {
             .pointer("/stream_options/include_usage")
             .and_then(Value::as_bool)
             == Some(true);
-        sse::stream(stream_events(answer, &id, model, include_usage), &headers)
+        response::stream(stream_events(answer, &id, model, include_usage), &headers)
     } else {
-        sse::json(200, &completion(answer, &id, model), &headers)
+        response::json(200, &completion(answer, &id, model), &headers)
     }
 }
 
@@ -106,7 +106,7 @@ fn stream_events(answer: &Answer, id: &str, model: &str, include_usage: bool) ->
         if include_usage {
             c["usage"] = usage.unwrap_or(Value::Null);
         }
-        sse::event(None, &c.to_string(), "\n")
+        response::event(None, &c.to_string(), "\n")
     };
     let delta = |delta: Value, finish: Option<&str>| -> Value {
         json!([{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}])
@@ -153,6 +153,6 @@ fn stream_events(answer: &Answer, id: &str, model: &str, include_usage: bool) ->
     if include_usage {
         events.push(chunk(json!([]), Some(usage(answer))));
     }
-    events.push(sse::event(None, "[DONE]", "\n"));
+    events.push(response::event(None, "[DONE]", "\n"));
     events
 }

@@ -43,43 +43,30 @@ pub(crate) enum Content {
 }
 
 impl Answer {
-    /// `request_chars` feeds the prompt-token estimate when the reply does not script usage.
-    pub(crate) fn new(reply: Reply, request_chars: usize, id: u64) -> Option<Answer> {
-        let prompt_estimate = estimate_tokens(request_chars);
-        let (content, prompt_tokens, completion_tokens) = match reply {
-            Reply::Text(text) => {
-                let n = estimate_tokens(text.chars().count());
-                (Content::Text(text), prompt_estimate, n)
-            }
-            Reply::ToolCalls(calls) => {
-                let chars = calls
+    /// `scripted` is (prompt, completion) tokens when the test fixed them; otherwise both are
+    /// estimated, the prompt from `request_chars`.
+    pub(crate) fn new(
+        content: Content,
+        scripted: Option<(u64, u64)>,
+        request_chars: usize,
+        id: u64,
+    ) -> Answer {
+        let (prompt_tokens, completion_tokens) = scripted.unwrap_or_else(|| {
+            let reply_chars = match &content {
+                Content::Text(text) => text.chars().count(),
+                Content::ToolCalls(calls) => calls
                     .iter()
                     .map(|(name, args)| name.chars().count() + args.to_string().chars().count())
-                    .sum();
-                (
-                    Content::ToolCalls(calls),
-                    prompt_estimate,
-                    estimate_tokens(chars),
-                )
-            }
-            Reply::TextWithUsage {
-                text,
-                prompt_tokens,
-                completion_tokens,
-            } => (Content::Text(text), prompt_tokens, completion_tokens),
-            Reply::Error { .. }
-            | Reply::Html { .. }
-            | Reply::Delay { .. }
-            | Reply::CloseConnection => {
-                return None;
-            }
-        };
-        Some(Answer {
+                    .sum(),
+            };
+            (estimate_tokens(request_chars), estimate_tokens(reply_chars))
+        });
+        Answer {
             content,
             prompt_tokens,
             completion_tokens,
             id,
-        })
+        }
     }
 
     pub(crate) fn total_tokens(&self) -> u64 {

@@ -9,8 +9,8 @@ use axum::http::{HeaderMap, Method, Uri};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::reply::{Answer, Reply};
-use super::{RecordedRequest, Shared, anthropic, gemini, openai, sse, with};
+use super::reply::{Answer, Content, Reply};
+use super::{RecordedRequest, Shared, anthropic, gemini, openai, response, with};
 
 /// Which provider's format a path asks for.
 enum Wire {
@@ -62,7 +62,7 @@ fn parse_body(raw: &[u8]) -> Value {
 }
 
 fn no_route(method: &Method, path: &str) -> Response {
-    sse::json(
+    response::json(
         404,
         &json!({"error": {
             "message": format!("mock LLM: no route for {method} {path}; it serves POST …/chat/completions, …/messages and …/models/{{model}}:generateContent"),
@@ -73,7 +73,7 @@ fn no_route(method: &Method, path: &str) -> Response {
 }
 
 fn exhausted() -> Response {
-    sse::json(
+    response::json(
         500,
         &json!({"error": {
             "message": "mock script exhausted: push a Reply (or set_default) for every request the test makes",
@@ -137,29 +137,37 @@ pub(crate) async fn handle(
     let Some((mut reply, id)) = next else {
         return exhausted();
     };
-    loop {
+    let (content, scripted) = loop {
         match reply {
             Reply::Delay { ms, then } => {
                 tokio::time::sleep(Duration::from_millis(ms)).await;
                 reply = *then;
             }
-            Reply::Error { status, body } => return sse::raw_json(status, body),
-            Reply::Html { status } => return sse::html(status),
-            Reply::CloseConnection => return sse::close_connection(),
-            answerable => {
-                let chars = String::from_utf8_lossy(&raw).chars().count();
-                let Some(answer) = Answer::new(answerable, chars, id) else {
-                    return exhausted();
-                };
-                return match wire {
-                    Wire::OpenAi => openai::respond(&answer, &body),
-                    Wire::Anthropic => anthropic::respond(&answer, &body),
-                    Wire::Gemini { model, stream } => {
-                        let sse_wanted = query_param(&query, "alt") == Some("sse");
-                        gemini::respond(&answer, &model, stream, sse_wanted)
-                    }
-                };
+            Reply::Error { status, body } => return response::raw_json(status, body),
+            Reply::Html { status } => return response::html(status),
+            Reply::CloseConnection => return response::close_connection(),
+            Reply::Text(text) => break (Content::Text(text), None),
+            Reply::ToolCalls(calls) => break (Content::ToolCalls(calls), None),
+            Reply::TextWithUsage {
+                text,
+                prompt_tokens,
+                completion_tokens,
+            } => {
+                break (
+                    Content::Text(text),
+                    Some((prompt_tokens, completion_tokens)),
+                );
             }
+        }
+    };
+    let chars = String::from_utf8_lossy(&raw).chars().count();
+    let answer = Answer::new(content, scripted, chars, id);
+    match wire {
+        Wire::OpenAi => openai::respond(&answer, &body),
+        Wire::Anthropic => anthropic::respond(&answer, &body),
+        Wire::Gemini { model, stream } => {
+            let sse_wanted = query_param(&query, "alt") == Some("sse");
+            gemini::respond(&answer, &model, stream, sse_wanted)
         }
     }
 }
