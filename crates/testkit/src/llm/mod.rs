@@ -14,6 +14,20 @@
 //! It checks what the real servers check where a client can get it wrong: Anthropic needs
 //! `x-api-key` and `anthropic-version`, Gemini needs a key in `x-goog-api-key` or `?key=`.
 //! A rejected request does not consume a scripted reply.
+//!
+//! ```
+//! use nofxi_testkit::{MockLlm, Reply};
+//! use serde_json::json;
+//!
+//! # async fn demo() {
+//! let mock = MockLlm::start().await;
+//! mock.push(Reply::ToolCalls(vec![("get_price".into(), json!({"symbol": "BTCUSDT"}))]));
+//! mock.push(Reply::Text("BTC is at 97,000 USDT.".into()));
+//! // Point the client under test at format!("{}/v1", mock.base_url()), run the turn, then:
+//! let sent = mock.requests();
+//! # let _ = sent;
+//! # }
+//! ```
 
 mod anthropic;
 mod gemini;
@@ -65,8 +79,10 @@ impl MockLlm {
     /// Panics if no loopback port can be bound: there is nothing a test could do instead.
     pub async fn start() -> MockLlm {
         let shared: Shared = Arc::default();
+        // Prompts with long histories can pass axum's 2 MB default; a provider takes them.
         let app = axum::Router::new()
             .fallback(routes::handle)
+            .layer(axum::extract::DefaultBodyLimit::disable())
             .with_state(shared.clone());
         let listener = match tokio::net::TcpListener::bind("127.0.0.1:0").await {
             Ok(l) => l,

@@ -77,3 +77,18 @@ async fn unknown_paths_are_404_and_do_not_consume_the_script() {
     assert_eq!(resp.status(), 200, "no prefix at all works too");
     assert!(!mock.requests()[2].is_stream());
 }
+
+#[tokio::test]
+async fn a_prompt_past_two_megabytes_is_accepted() {
+    let mock = MockLlm::start().await;
+    mock.push(Reply::Text("ok".into()));
+    let history = "x".repeat(3 * 1024 * 1024);
+    let body = json!({"model": "m", "messages": [{"role": "user", "content": history}]});
+    let resp = post(
+        &format!("{}/v1/chat/completions", mock.base_url()),
+        &body,
+        &[],
+    )
+    .await;
+    assert_eq!(resp.status(), 200);
+}
