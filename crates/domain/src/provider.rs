@@ -15,6 +15,9 @@ pub enum WireFormat {
     OpenAi,
     /// Anthropic messages (`/messages`, `x-api-key`, `anthropic-version: 2023-06-01`).
     Anthropic,
+    /// Gemini's native API (`/models/{model}:generateContent`, `x-goog-api-key`), for what the
+    /// OpenAI-compatible endpoint does not carry (e.g. `responseMimeType`, `usageMetadata`).
+    Gemini,
     /// No wire at all: nofxi's built-in rule decider.
     Builtin,
 }

@@ -1,0 +1,120 @@
+//! Keys out of every message that leaves this crate.
+//!
+//! Providers echo keys back in their errors, whole or in part ("Incorrect API key provided:
+//! sk-abc***xyz"), and transport errors carry the URL, where a user may have pasted a key. So
+//! every provider or transport message is passed through [`redact`] before it becomes an
+//! [`crate::LlmError`]: the exact key goes first, then anything shaped like a key.
+//!
+//! Model names (`gemini-2.5-flash-preview-05-20`), URLs and ordinary words survive: a run is
+//! only taken for a key when it is long and mixes letters with digits, or carries a known key
+//! prefix, or is a partial key with `***` in it.
+
+use std::sync::LazyLock;
+
+use nofxi_domain::Secret;
+use regex::Regex;
+
+/// What a removed key is replaced with.
+pub const REDACTED: &str = "[redacted]";
+
+/// `sk-…`, `sk-ant-…`, `sk-proj-…`, xAI's `xai-…`, Groq's `gsk_…`, Google's `AIza…`.
+static PREFIXED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\b(?:(?:sk|pk|rk|xai)-[A-Za-z0-9_\-*]{6,}|gsk_[A-Za-z0-9_\-]{8,}|AIza[A-Za-z0-9_\-]{16,})")
+        .ok()
+});
+
+/// A key shown with its middle starred out: `abc***xyz`, `***wxyz`, `sk-pro****1234`.
+static STARRED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z0-9_\-]+\*{3,}[A-Za-z0-9_\-]*|\*{3,}[A-Za-z0-9_\-]+").ok()
+});
+
+/// Base64- or hex-like runs of 20+ characters; only taken for keys when letters and digits mix.
+/// No `_` or `-`, so identifiers and model names are left alone, and no `/`, so a URL's port
+/// and path (`37411/chat/completions`) are not one run.
+static LONG_RUN: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+]{20,}={0,2}").ok());
+
+/// `text` with `key` (when given) and every key-shaped run replaced by [`REDACTED`].
+pub fn redact(text: &str, key: Option<&Secret>) -> String {
+    let mut out = text.to_string();
+    if let Some(key) = key.map(Secret::expose).filter(|k| k.len() >= 4) {
+        out = out.replace(key, REDACTED);
+    }
+    for re in [&PREFIXED_KEY, &STARRED_KEY]
+        .into_iter()
+        .flat_map(|r| r.as_ref())
+    {
+        out = re.replace_all(&out, REDACTED).into_owned();
+    }
+    if let Some(re) = LONG_RUN.as_ref() {
+        out = re
+            .replace_all(&out, |c: &regex::Captures| {
+                let run = &c[0];
+                let digits = run.chars().any(|ch| ch.is_ascii_digit());
+                let letters = run.chars().any(|ch| ch.is_ascii_alphabetic());
+                if digits && letters {
+                    REDACTED.to_string()
+                } else {
+                    run.to_string()
+                }
+            })
+            .into_owned();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_key_goes_even_when_it_does_not_look_like_one() {
+        let key = Secret::new("plainwordkey");
+        assert_eq!(
+            redact("bad key plainwordkey here", Some(&key)),
+            "bad key [redacted] here"
+        );
+    }
+
+    #[test]
+    fn partial_echoes_go() {
+        for msg in [
+            "Incorrect API key provided: sk-abc***xyz. You can find your API key at https://platform.openai.com/account/api-keys.",
+            "Incorrect API key provided: sk-proj-********************************************abcd.",
+            "key abcd****wxyz is invalid",
+            "key ****wxyz is invalid",
+        ] {
+            let out = redact(msg, None);
+            assert!(!out.contains("***"), "{out}");
+            assert!(!out.contains("xyz"), "{out}");
+            assert!(out.contains(REDACTED), "{out}");
+        }
+    }
+
+    #[test]
+    fn prefixed_and_long_keys_go() {
+        let out = redact(
+            "keys sk-ant-api03-AbCdEf123456 and AIzaSyA1b2C3d4E5f6G7h8I9j0 and xai-Q1w2E3r4T5y6 and 0123456789abcdef0123456789abcdef",
+            None,
+        );
+        assert_eq!(
+            out,
+            "keys [redacted] and [redacted] and [redacted] and [redacted]"
+        );
+    }
+
+    #[test]
+    fn ordinary_text_stays() {
+        for msg in [
+            "models/gemini-2.5-flash-preview-05-20 is not found for API version v1beta",
+            "The model `claude-3-5-sonnet-20241022` does not exist",
+            "error sending request for url (https://generativelanguage.googleapis.com/v1beta/models)",
+            "Rate limit reached for gpt-4o in organization on tokens per min (TPM): Limit 30000",
+            "scan_interval_minutes=5 and risk-reward-ratio",
+            "error sending request for url (https://127.0.0.1:37411/chat/completions)",
+            "Insufficient Balance",
+        ] {
+            assert_eq!(redact(msg, None), msg);
+        }
+    }
+}
