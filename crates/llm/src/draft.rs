@@ -62,3 +62,53 @@ pub(crate) fn arguments_from_text(raw: &str) -> serde_json::Value {
     }
     serde_json::from_str(raw).unwrap_or_else(|_| serde_json::Value::String(raw.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Message;
+
+    #[test]
+    fn silent_provider_gets_an_estimate_marked_as_such() {
+        let request = ChatRequest {
+            messages: vec![Message::user("帮我创建交易员")],
+            ..Default::default()
+        };
+        let draft = Draft {
+            text: "abcdefgh".into(),
+            ..Draft::default()
+        };
+        let c = draft.finish(&request, "deepseek-chat", Instant::now());
+        assert!(c.usage.estimated);
+        assert_eq!(c.usage.prompt_tokens, 7 + 4);
+        assert_eq!(c.usage.completion_tokens, 2);
+        assert_eq!(c.model, "deepseek-chat");
+    }
+
+    #[test]
+    fn reported_usage_is_kept() {
+        let draft = Draft {
+            prompt_tokens: Some(100),
+            completion_tokens: Some(20),
+            model: Some("deepseek-chat-v3".into()),
+            ..Draft::default()
+        };
+        let c = draft.finish(&ChatRequest::default(), "deepseek-chat", Instant::now());
+        assert!(!c.usage.estimated);
+        assert_eq!(
+            (c.usage.prompt_tokens, c.usage.completion_tokens),
+            (100, 20)
+        );
+        assert_eq!(c.model, "deepseek-chat-v3");
+    }
+
+    #[test]
+    fn arguments_parse_or_stay_text() {
+        assert_eq!(arguments_from_text(""), serde_json::json!({}));
+        assert_eq!(
+            arguments_from_text("{\"a\":1}"),
+            serde_json::json!({"a": 1})
+        );
+        assert_eq!(arguments_from_text("{\"a\":"), serde_json::json!("{\"a\":"));
+    }
+}

@@ -3,20 +3,14 @@
 //! spoken to a plain-HTTP port. Each must come back as its own kind, so the user is told to
 //! fix the URL or the network rather than the key.
 
+mod common;
+
 use std::time::Duration;
 
+use common::{KEY, WIRES, request};
 use nofxi_domain::{Secret, WireFormat};
-use nofxi_llm::{ChatRequest, Endpoint, LlmErrorKind, Message, RetryPolicy, connect};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-const KEY: &str = "sk-transport0test0key0abcdef123456";
-
-fn request() -> ChatRequest {
-    ChatRequest {
-        messages: vec![Message::user("hi")],
-        ..Default::default()
-    }
-}
+use nofxi_llm::{Endpoint, LlmErrorKind, RetryPolicy, connect};
+use nofxi_testkit::MockLlm;
 
 fn endpoint(wire: WireFormat, base: &str) -> Endpoint {
     Endpoint::new("test", wire, base, "m")
@@ -30,63 +24,60 @@ async fn refused_port_is_connection_refused() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     drop(listener);
-    for wire in [
-        WireFormat::OpenAi,
-        WireFormat::Anthropic,
-        WireFormat::Gemini,
-    ] {
+    for wire in WIRES {
         let p = connect(endpoint(wire, &format!("http://127.0.0.1:{port}"))).unwrap();
         let err = p.complete(&request()).await.unwrap_err();
         assert_eq!(err.kind, LlmErrorKind::ConnectionRefused, "{wire:?}: {err}");
         assert!(!format!("{err:?}").contains(KEY));
+        let err = p.stream(&request(), &|_| {}).await.unwrap_err();
+        assert_eq!(err.kind, LlmErrorKind::ConnectionRefused, "{wire:?}: {err}");
     }
 }
 
 #[tokio::test]
-async fn unresolvable_host_is_dns() {
-    let p = connect(endpoint(
-        WireFormat::OpenAi,
-        "http://nofxi-no-such-host.invalid",
-    ))
-    .unwrap();
-    let err = p.complete(&request()).await.unwrap_err();
-    assert_eq!(err.kind, LlmErrorKind::Dns, "{err}");
-    eprintln!("{err}");
-    let err = p.stream(&request(), &|_| {}).await.unwrap_err();
-    assert_eq!(err.kind, LlmErrorKind::Dns, "{err}");
-    eprintln!("{err}");
-}
-
-/// A port that answers every connection with a plain HTTP 400, like any HTTP server would
-/// answer a TLS ClientHello.
-async fn plain_http_port() -> u16 {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+async fn a_refused_connection_is_not_retried() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    tokio::spawn(async move {
-        while let Ok((mut sock, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let mut buf = [0u8; 1024];
-                let _ = sock.read(&mut buf).await;
-                let _ = sock
-                    .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-                    .await;
-            });
-        }
-    });
-    port
+    drop(listener);
+    let e =
+        endpoint(WireFormat::OpenAi, &format!("http://127.0.0.1:{port}")).with_retry(RetryPolicy {
+            max_attempts: 5,
+            base_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(1),
+        });
+    let started = std::time::Instant::now();
+    let err = connect(e).unwrap().complete(&request()).await.unwrap_err();
+    assert_eq!(err.kind, LlmErrorKind::ConnectionRefused);
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "no backoff wait"
+    );
 }
 
 #[tokio::test]
-async fn https_to_a_plain_http_port_is_tls() {
-    let port = plain_http_port().await;
-    for wire in [
-        WireFormat::OpenAi,
-        WireFormat::Anthropic,
-        WireFormat::Gemini,
-    ] {
-        let p = connect(endpoint(wire, &format!("https://127.0.0.1:{port}"))).unwrap();
+async fn unresolvable_host_is_dns() {
+    for wire in WIRES {
+        let p = connect(endpoint(wire, "http://nofxi-no-such-host.invalid")).unwrap();
+        let err = p.complete(&request()).await.unwrap_err();
+        assert_eq!(err.kind, LlmErrorKind::Dns, "{wire:?}: {err}");
+        assert!(err.message.contains("nofxi-no-such-host.invalid"), "{err}");
+        let err = p.stream(&request(), &|_| {}).await.unwrap_err();
+        assert_eq!(err.kind, LlmErrorKind::Dns, "{wire:?}: {err}");
+    }
+}
+
+#[tokio::test]
+async fn https_to_the_plain_http_mock_port_is_tls() {
+    let mock = MockLlm::start().await;
+    let https = mock.base_url().replace("http://", "https://");
+    let port = https.rsplit(':').next().unwrap().to_string();
+    for wire in WIRES {
+        let p = connect(endpoint(wire, &https)).unwrap();
         let err = p.complete(&request()).await.unwrap_err();
         assert_eq!(err.kind, LlmErrorKind::Tls, "{wire:?}: {err}");
-        assert!(err.message.contains(&port.to_string()), "{err}");
+        assert!(err.message.contains(&port), "the URL is kept: {err}");
+        assert!(!format!("{err:?}").contains(KEY));
+        let err = p.stream(&request(), &|_| {}).await.unwrap_err();
+        assert_eq!(err.kind, LlmErrorKind::Tls, "{wire:?}: {err}");
     }
 }
