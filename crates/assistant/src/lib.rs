@@ -6,17 +6,24 @@
 //! steps through the tool pipeline ([`tools`]) → a reply in the user's language → the
 //! conversation and the turn's trace are saved in one transaction → events.
 //!
-//! No model is called here: `llm` usage is always zero. [`nlu::Understander`] is the seam a
-//! model-backed understander plugs into, and it may only return the same commands.
+//! Rules come first and need no network. Only when they are unsure, and the user has set an
+//! assistant model, does [`gateway`] make ONE model call that returns the same typed commands;
+//! open questions are answered by the model over facts [`compose`]d from read-only reads.
+//! Without a model every management, diagnosis and guidance task still works.
 
 pub mod act;
+pub mod assistant_model;
+pub mod compose;
 pub mod conversation;
 pub mod error;
+pub mod gateway;
+pub mod llm_call;
 pub mod nlu;
 pub mod policy;
 pub mod scrub;
 pub mod secrets;
 pub mod texts;
+pub mod texts_llm;
 pub mod tools;
 pub mod turn;
 
@@ -24,7 +31,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use nofxi_protocol::{LlmUsage, TaskView, TurnRequest, TurnResponse};
+use nofxi_llm::{ChatRequest, Message, Provider, StreamDelta};
+use nofxi_protocol::{
+    AnswerKind, Command, CommandSource, Event, TaskView, TurnRequest, TurnResponse, Understanding,
+};
 use nofxi_skills::{Lang, Library, SkillKind};
 use nofxi_store::{NewTrace, Store};
 use serde_json::json;
@@ -33,6 +43,9 @@ use tokio::sync::Mutex;
 pub use error::AssistantError;
 
 use crate::conversation::{Conversation, Pending};
+use crate::gateway::prompt::GatewayPrompt;
+use crate::gateway::{lists, trigger};
+use crate::llm_call::LlmCallRecord;
 use crate::nlu::lexicon::Lexicon;
 use crate::nlu::words::{ORDINALS, trim_punct};
 use crate::nlu::{Context, RuleUnderstander};
@@ -90,6 +103,16 @@ impl Assistant {
     }
 
     pub async fn turn(&self, request: TurnRequest) -> Result<TurnResponse, AssistantError> {
+        self.turn_streaming(request, &|_| {}).await
+    }
+
+    /// A turn whose model-written text (open answers) is also passed to `on_delta` as it
+    /// arrives. The full reply is still in the response.
+    pub async fn turn_streaming(
+        &self,
+        request: TurnRequest,
+        on_delta: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<TurnResponse, AssistantError> {
         let lock = self.user_lock(&request.user);
         let _guard = lock.lock().await;
         let started = Instant::now();
@@ -124,6 +147,7 @@ impl Assistant {
             events: Vec::new(),
             reply: Vec::new(),
             tool_trace: Vec::new(),
+            llm_calls: Vec::new(),
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();
@@ -131,42 +155,8 @@ impl Assistant {
             act::advance(&mut turn).await;
             vec![json!({"command": "choose"})]
         } else {
-            let understanding = {
-                let current_names = turn.names.clone();
-                let current_map = turn.conv.current.clone();
-                let current = move |k| {
-                    current_map
-                        .get(&k)
-                        .and_then(|id| current_names.by_id(id))
-                        .map(|e| e.name.clone())
-                };
-                let top = turn.conv.top().map(|t| {
-                    (
-                        t.skill.as_str(),
-                        t.action.as_str(),
-                        t.asked.as_slice(),
-                        t.offer.is_some()
-                            || t.status == nofxi_protocol::TaskStatus::AwaitingConfirmation,
-                    )
-                });
-                let cx = Context {
-                    library: &self.engine.library,
-                    lexicon: &self.engine.lexicon,
-                    names: &turn.names,
-                    top,
-                    engine_question: turn.conv.pending.is_some(),
-                    current: &current,
-                    it_kind: turn.conv.last_kind,
-                    interrupted: turn
-                        .conv
-                        .stack
-                        .iter()
-                        .filter(|t| t.status == nofxi_protocol::TaskStatus::Interrupted)
-                        .map(|t| (t.id.clone(), t.skill.clone()))
-                        .collect(),
-                };
-                self.rules.understand_now(&request.message, &cx)
-            };
+            let rules = self.rule_understanding(&turn, &request.message);
+            let understanding = self.consult_model(&mut turn, &request.message, rules).await;
             // The message's secrets are registered before anything is recorded.
             for c in &understanding.commands {
                 register_secrets(&mut turn, c);
@@ -177,7 +167,16 @@ impl Assistant {
                 .map(|c| serde_json::to_value(c).unwrap_or_default())
                 .collect();
             for c in understanding.commands {
-                policy::apply(&mut turn, c).await;
+                match c {
+                    Command::AnswerQuestion {
+                        kind: AnswerKind::Open | AnswerKind::Facts,
+                        ..
+                    } => {
+                        self.answer_open(&mut turn, &request.message, on_delta)
+                            .await
+                    }
+                    c => policy::apply(&mut turn, c).await,
+                }
             }
             recorded
         };
@@ -198,6 +197,7 @@ impl Assistant {
         let masked_message = secrets.redact(&request.message);
         turn.conv.remember(masked_message.clone(), reply.clone());
         let trace_id = uuid::Uuid::now_v7().to_string();
+        let usage = turn.llm_usage();
         let record = json!({
             "channel": request.channel,
             "lang": lang,
@@ -205,7 +205,8 @@ impl Assistant {
             "tool_calls": turn.tool_trace,
             "events": events,
             "timings_ms": {"understand_and_act": understand_ms, "total": started.elapsed().as_secs_f64() * 1000.0},
-            "llm": LlmUsage::default(),
+            "llm": usage,
+            "llm_calls": secrets.redact_json(&json!(turn.llm_calls)),
             "reply": reply,
         });
         let state = secrets.redact_json(&serde_json::to_value(&turn.conv).unwrap_or_default());
@@ -227,9 +228,154 @@ impl Assistant {
             reply,
             events,
             stack,
-            llm: LlmUsage::default(),
+            llm: usage,
             trace_id,
         })
+    }
+
+    fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> Understanding {
+        let current_names = turn.names.clone();
+        let current_map = turn.conv.current.clone();
+        let current = move |k| {
+            current_map
+                .get(&k)
+                .and_then(|id| current_names.by_id(id))
+                .map(|e| e.name.clone())
+        };
+        let top = turn.conv.top().map(|t| {
+            (
+                t.skill.as_str(),
+                t.action.as_str(),
+                t.asked.as_slice(),
+                t.offer.is_some() || t.status == nofxi_protocol::TaskStatus::AwaitingConfirmation,
+            )
+        });
+        let cx = Context {
+            library: &self.engine.library,
+            lexicon: &self.engine.lexicon,
+            names: &turn.names,
+            top,
+            engine_question: turn.conv.pending.is_some(),
+            current: &current,
+            it_kind: turn.conv.last_kind,
+            interrupted: turn
+                .conv
+                .stack
+                .iter()
+                .filter(|t| t.status == nofxi_protocol::TaskStatus::Interrupted)
+                .map(|t| (t.id.clone(), t.skill.clone()))
+                .collect(),
+        };
+        self.rules.understand_now(message, &cx)
+    }
+
+    /// The rules' reading, or, where they are unsure and an assistant model is set, the
+    /// gateway's (one call). A question the rules could not place goes to an open answer.
+    async fn consult_model(
+        &self,
+        turn: &mut Turn<'_>,
+        message: &str,
+        rules: Understanding,
+    ) -> Understanding {
+        if trigger::is_open_question(&rules, message) {
+            return Understanding {
+                commands: vec![Command::AnswerQuestion {
+                    kind: AnswerKind::Open,
+                    topic: message.to_string(),
+                }],
+                confidence: rules.confidence,
+                source: CommandSource::Rules,
+            };
+        }
+        if !trigger::wants_model(&rules, message, &self.engine.library, &turn.names) {
+            return rules;
+        }
+        let Some(provider) = self.provider(turn).await else {
+            return rules;
+        };
+        let kinds = lists::needed_kinds(&self.engine.library, &turn.conv, &rules);
+        let resource_lists =
+            lists::render(&self.engine.store, turn.user, &turn.names, &kinds).await;
+        let names = turn.names.clone();
+        let prompt = GatewayPrompt {
+            library: &self.engine.library,
+            lang: turn.lang,
+            message,
+            conv: &turn.conv,
+            names: &names,
+            rules: &rules,
+            resource_lists,
+        };
+        let outcome = gateway::understand(provider.as_ref(), &prompt, rules.clone()).await;
+        if let Some(why) = &outcome.call.error {
+            turn.say(texts_llm::model_failed(turn.lang, why));
+        }
+        turn.llm_calls.push(outcome.call);
+        outcome.understanding
+    }
+
+    /// The user's assistant model, ready to call; `None` (and a note) when it cannot be used.
+    async fn provider(&self, turn: &mut Turn<'_>) -> Option<Arc<dyn Provider>> {
+        match assistant_model::connect_assistant_model(&self.engine.store, turn.user).await {
+            Ok(p) => p,
+            Err(e) => {
+                turn.say(texts_llm::model_unusable(turn.lang, &e.to_string()));
+                None
+            }
+        }
+    }
+
+    /// An open question answered by the model over composed facts, streamed to `on_delta`.
+    async fn answer_open(
+        &self,
+        turn: &mut Turn<'_>,
+        message: &str,
+        on_delta: &(dyn Fn(&str) + Send + Sync),
+    ) {
+        let Some(provider) = self.provider(turn).await else {
+            turn.say(texts_llm::open_question_needs_model(turn.lang));
+            policy::reprompt(turn);
+            return;
+        };
+        let composed = compose::compose(
+            &self.engine.store,
+            turn.user,
+            &turn.names,
+            &turn.conv.recent,
+            message,
+            turn.lang,
+        )
+        .await;
+        let request = ChatRequest {
+            system: composed.system,
+            messages: vec![Message::user(composed.user)],
+            max_tokens: Some(700),
+            temperature: Some(0.2),
+            ..ChatRequest::default()
+        };
+        let secrets = &self.engine.secrets;
+        let sink = |d: StreamDelta| {
+            if let StreamDelta::Text(text) = d {
+                on_delta(&secrets.redact(&text));
+            }
+        };
+        let result = provider.stream(&request, &sink).await;
+        let call = LlmCallRecord::new("answer", provider.as_ref(), &request, &result);
+        match result {
+            Ok(completion) => {
+                turn.events.push(Event::Answered {
+                    kind: AnswerKind::Open,
+                });
+                turn.say(completion.text);
+            }
+            Err(e) => {
+                let why = format!("{:?}: {}", e.kind, e.message);
+                turn.say(texts_llm::model_failed(turn.lang, &why));
+                turn.say(texts_llm::open_question_needs_model(turn.lang));
+            }
+        }
+        turn.llm_calls.push(call);
+        policy::reprompt(turn);
     }
 
     fn views(&self, turn: &Turn<'_>) -> Vec<TaskView> {

@@ -117,9 +117,22 @@ pub struct Turn<'a> {
     pub events: Vec<Event>,
     pub reply: Vec<String>,
     pub tool_trace: Vec<Value>,
+    /// Model calls made this turn (gateway, answers), for usage figures and the trace.
+    pub llm_calls: Vec<crate::llm_call::LlmCallRecord>,
 }
 
 impl<'a> Turn<'a> {
+    /// This turn's model usage, summed over its calls.
+    pub fn llm_usage(&self) -> nofxi_protocol::LlmUsage {
+        let mut usage = nofxi_protocol::LlmUsage::default();
+        for c in &self.llm_calls {
+            usage.calls += 1;
+            usage.prompt_tokens += c.prompt_tokens;
+            usage.completion_tokens += c.completion_tokens;
+        }
+        usage
+    }
+
     pub fn say(&mut self, text: String) {
         if !text.trim().is_empty() {
             self.reply.push(text);

@@ -57,6 +57,9 @@ enum Command {
     Eval(cmd::eval::EvalArgs),
     /// Talk to the assistant (REPL; `--json` for one JSON turn per stdin line).
     Chat(cmd::chat::ChatArgs),
+    /// Settings: `nofxi config set assistant.model NAME` (the model the assistant may ask).
+    #[command(subcommand)]
+    Config(cmd::config::ConfigCommand),
     /// The assistant's per-turn traces: list, show.
     #[command(subcommand)]
     Trace(cmd::trace::TraceCommand),
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => cmd::eval::run(&cli.global, a),
         Command::Chat(a) => cmd::chat::run(&cli.global, a),
         Command::Trace(c) => cmd::trace::run(&cli.global, c),
+        Command::Config(c) => cmd::config::run(&cli.global, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,10 @@ pub struct ChatArgs {
     /// Start a new conversation.
     #[arg(long)]
     pub new: bool,
+    /// With `--json`: before each turn's object, write `{"type":"delta","text":…}` lines as
+    /// the model's answer arrives.
+    #[arg(long)]
+    pub stream: bool,
 }
 
 pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
@@ -37,7 +41,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         };
         if global.json {
             let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
-            return json_mode(global, &assistant, conversation).await;
+            return json_mode(global, &assistant, conversation, args.stream).await;
         }
         first_run(global, &store).await?;
         let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
@@ -53,9 +57,24 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 continue;
             }
             let _ = editor.add_history_entry(line.as_str());
-            let response = assistant.turn(request(global, &conversation, line)).await?;
+            // Model-written answers appear token by token; the full reply follows only when
+            // nothing was streamed.
+            let streamed = std::sync::atomic::AtomicBool::new(false);
+            let print_delta = |text: &str| {
+                streamed.store(true, std::sync::atomic::Ordering::Relaxed);
+                print!("{text}");
+                let _ = std::io::stdout().flush();
+            };
+            let response = assistant
+                .turn_streaming(request(global, &conversation, line), &print_delta)
+                .await?;
             conversation = Some(response.conversation_id.clone());
-            print_turn(&response);
+            if streamed.load(std::sync::atomic::Ordering::Relaxed) {
+                println!();
+                print_task(&response);
+            } else {
+                print_turn(&response);
+            }
         }
         if let Some(h) = &history {
             let _ = editor.save_history(h);
@@ -77,16 +96,30 @@ async fn json_mode(
     global: &GlobalArgs,
     assistant: &Assistant,
     mut conversation: Option<String>,
+    stream: bool,
 ) -> Result<()> {
     let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
         let line = line?;
         if line.trim().is_empty() {
             continue;
         }
-        let response = assistant.turn(request(global, &conversation, line)).await?;
+        let write_delta = |text: &str| {
+            if stream {
+                let event = nofxi_protocol::Event::Delta {
+                    text: text.to_string(),
+                };
+                let mut o = std::io::stdout().lock();
+                let _ = writeln!(o, "{}", serde_json::to_string(&event).unwrap_or_default());
+                let _ = o.flush();
+            }
+        };
+        let response = assistant
+            .turn_streaming(request(global, &conversation, line), &write_delta)
+            .await?;
         conversation = Some(response.conversation_id.clone());
+        // Locked per write: a lock held across the await could block the delta writer.
+        let mut out = std::io::stdout().lock();
         writeln!(out, "{}", serde_json::to_string(&response)?)?;
         out.flush()?;
     }
@@ -95,6 +128,10 @@ async fn json_mode(
 
 fn print_turn(response: &TurnResponse) {
     println!("{}", response.reply);
+    print_task(response);
+}
+
+fn print_task(response: &TurnResponse) {
     if let Some(task) = response.active_task() {
         let missing = if task.missing.is_empty() {
             String::new()

@@ -4,6 +4,7 @@ pub mod audit;
 pub mod backtest;
 pub mod chat;
 pub mod common;
+pub mod config;
 pub mod eval;
 pub mod exchange;
 pub mod exchange_live;

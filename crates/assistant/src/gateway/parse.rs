@@ -1,0 +1,127 @@
+//! Reading the gateway model's answer. Everything it says is checked against the skill files
+//! and the user's resources before the dialogue policy sees it; one bad command rejects the
+//! whole answer, because half an understanding is a guess.
+
+use nofxi_protocol::{AnswerKind, Command};
+use nofxi_skills::Action;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::prompt::GatewayPrompt;
+
+pub struct Parsed {
+    pub commands: Vec<Command>,
+    pub confidence: f32,
+}
+
+#[derive(Deserialize)]
+struct Answer {
+    commands: Vec<Command>,
+    #[serde(default = "default_confidence")]
+    confidence: f32,
+}
+
+fn default_confidence() -> f32 {
+    0.7
+}
+
+/// The answer's commands, or why they cannot be used.
+pub fn commands(text: &str, input: &GatewayPrompt<'_>) -> Result<Parsed, String> {
+    let json = json_object(text).ok_or("the answer holds no JSON object")?;
+    let answer: Answer =
+        serde_json::from_str(json).map_err(|e| format!("not the command schema: {e}"))?;
+    if answer.commands.is_empty() {
+        return Err("no commands".into());
+    }
+    for command in &answer.commands {
+        check(command, input)?;
+    }
+    Ok(Parsed {
+        commands: answer.commands,
+        confidence: answer.confidence.clamp(0.0, 1.0),
+    })
+}
+
+/// The outermost `{…}` of the text: models wrap JSON in prose or code fences despite asking.
+fn json_object(text: &str) -> Option<&str> {
+    let start = text.find('{')?;
+    let end = text.rfind('}')?;
+    (end > start).then(|| &text[start..=end])
+}
+
+fn check(command: &Command, input: &GatewayPrompt<'_>) -> Result<(), String> {
+    match command {
+        Command::StartTask {
+            skill,
+            action,
+            slots,
+        } => {
+            let act = input
+                .library
+                .action(skill, action)
+                .ok_or_else(|| format!("no action {skill}.{action}"))?;
+            check_slots(act, slots, input)
+        }
+        Command::SetSlots { slots } => check_slots(top_action(input)?, slots, input),
+        Command::CorrectSlot { slot, value } => {
+            let mut one = Map::new();
+            one.insert(slot.clone(), value.clone());
+            check_slots(top_action(input)?, &one.into_iter().collect(), input)
+        }
+        // A yes must come from the user's own words, recognised by the rules: a model that
+        // could confirm could approve a deletion the user never agreed to.
+        Command::Confirm => Err("the model may not confirm".into()),
+        Command::Deny | Command::Resume { .. } => top_action(input).map(|_| ()),
+        Command::Cancel { .. } | Command::CannotHandle { .. } => Ok(()),
+        Command::Clarify { question, options } => {
+            if question.trim().is_empty() || options.len() < 2 {
+                Err("a clarification needs a question and at least two options".into())
+            } else {
+                Ok(())
+            }
+        }
+        Command::AnswerQuestion { kind, .. } => match kind {
+            AnswerKind::Open | AnswerKind::Facts => Ok(()),
+            other => Err(format!("{other:?} answers come from the rules")),
+        },
+    }
+}
+
+fn top_action<'a>(input: &'a GatewayPrompt<'_>) -> Result<&'a Action, String> {
+    let top = input.conv.top().ok_or("no active task")?;
+    input
+        .library
+        .action(&top.skill, &top.action)
+        .ok_or_else(|| "the active task's action is gone".into())
+}
+
+/// Slot names must exist; values for resource slots must be one of the user's resources.
+fn check_slots(
+    action: &Action,
+    slots: &std::collections::BTreeMap<String, Value>,
+    input: &GatewayPrompt<'_>,
+) -> Result<(), String> {
+    for (name, value) in slots {
+        let slot = action
+            .slot(name)
+            .ok_or_else(|| format!("{} has no slot {name}", action.name))?;
+        if slot.is_secret() {
+            // Secrets are only ever taken from the user's own message by the rules.
+            return Err(format!("the model may not fill the secret slot {name}"));
+        }
+        if let Some(kind) = slot.ref_kind {
+            let given = value
+                .as_str()
+                .ok_or_else(|| format!("{name} must be a name"))?;
+            let lower = given.to_lowercase();
+            let known = input
+                .names
+                .of_kind(kind)
+                .any(|e| e.lower == lower || e.id == given);
+            if !known {
+                return Err(format!("no {} named {given}", kind.as_str()));
+            }
+        }
+    }
+    Ok(())
+}
