@@ -114,11 +114,11 @@ async fn a_started_paper_trader_trades_in_simulated_time_and_stops_when_told() {
 async fn a_trader_that_fails_preflight_is_stopped_with_the_reason() {
     let ts = sqlite_store().await.unwrap();
     let id = paper_trader(&ts, "bot").await;
-    // A model the engine cannot call yet.
+    // A model that is switched off: the engine must not start a trader on it.
     let spec = ModelSpec {
         name: "ds".into(),
         provider: "deepseek".into(),
-        enabled: true,
+        enabled: false,
         base_url: None,
         model_name: None,
     };
@@ -148,7 +148,11 @@ async fn a_trader_that_fails_preflight_is_stopped_with_the_reason() {
     assert_eq!(stopped, [(id.clone(), StopReason::Preflight)]);
     assert!(!ts.get_trader("u1", "bot").await.unwrap().is_running);
     let status = load_status(&ts, "u1", &id).await.unwrap().unwrap();
-    assert!(status.detail.unwrap().contains("deepseek"));
+    let detail = status.detail.unwrap();
+    assert!(
+        detail.contains("disabled") && detail.contains("ds"),
+        "{detail}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,7 +2,9 @@
 //!
 //! Candles come from the simulated market (offline, default) or from CSV files in the format
 //! `shared/bench/peer_backtest.py` writes (`--csv BTCUSDT=path.csv`, one per symbol). The
-//! decider is the `builtin` rules unless `--model` names a model config.
+//! decider is the `builtin` rules unless `--model` names a model config; a model's answers are
+//! kept in `$NOFXI_HOME/cache/answers/` by prompt hash, so running the same backtest again
+//! replays them without calling (or paying) the model.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,8 +18,9 @@ use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_trader::backtest::{BacktestConfig, run_backtest};
 use nofxi_trader::decider::Decider;
 use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
+use nofxi_trader::decider::llm::AnswerCache;
 use nofxi_trader::runtime::connect::sim_seed;
-use nofxi_trader::runtime::preflight::decider_for;
+use nofxi_trader::runtime::preflight::{answer_cache_file_name, replay_decider};
 use nofxi_venues::csv_source::CsvMarket;
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, ManualClock, MarketData};
@@ -81,7 +84,24 @@ struct Summary {
     fills: usize,
     refused: usize,
     final_equity: Decimal,
+    /// Model calls, when `--model` named a model config.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_answers: Option<ModelAnswers>,
 }
+
+#[derive(Serialize)]
+struct ModelAnswers {
+    replayed: u64,
+    asked: u64,
+    cache_file: PathBuf,
+}
+
+/// The decider and, for a model config, its answer cache and the cache's file.
+type DeciderParts = (
+    StrategyConfig,
+    Box<dyn Decider>,
+    Option<(Arc<AnswerCache>, PathBuf)>,
+);
 
 pub fn run(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     block_on(run_async(global, args))?
@@ -90,7 +110,7 @@ pub fn run(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
 async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     let clock = Arc::new(ManualClock::new(0));
     let (market, csv_symbols, csv_range) = market(&args, clock.clone())?;
-    let (strategy, mut decider) = strategy_and_decider(global, &args).await?;
+    let (strategy, mut decider, cache) = strategy_and_decider(global, &args).await?;
     let symbols = if !args.symbols.is_empty() {
         args.symbols
             .iter()
@@ -162,6 +182,11 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         fills: report.fills,
         refused: report.refused,
         final_equity: report.final_account.equity,
+        model_answers: cache.map(|(cache, cache_file)| ModelAnswers {
+            replayed: cache.replayed(),
+            asked: cache.asked(),
+            cache_file,
+        }),
     };
     if global.json {
         return print_json(&summary);
@@ -181,6 +206,14 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         "speed           {} candles in {:.2} s = {:.0} candles/s ({} cycles)",
         report.candles, summary.seconds, summary.candles_per_second, report.cycles
     );
+    if let Some(m) = &summary.model_answers {
+        println!(
+            "model answers   {} replayed from the cache, {} asked ({})",
+            m.replayed,
+            m.asked,
+            m.cache_file.display()
+        );
+    }
     Ok(())
 }
 
@@ -215,15 +248,13 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     Ok((Arc::new(market), symbols, range))
 }
 
-async fn strategy_and_decider(
-    global: &GlobalArgs,
-    args: &BacktestArgs,
-) -> Result<(StrategyConfig, Box<dyn Decider>)> {
+async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Result<DeciderParts> {
     let needs_store = args.strategy.is_some() || args.model != "builtin";
     if !needs_store {
         return Ok((
             StrategyConfig::default(),
             Box::new(BuiltinDecider::new(BuiltinParams::default())),
+            None,
         ));
     }
     let store = open_store(global).await?;
@@ -231,12 +262,23 @@ async fn strategy_and_decider(
         Some(name) => store.get_strategy(&global.user, name).await?.spec.config,
         None => StrategyConfig::default(),
     };
-    let decider: Box<dyn Decider> = if args.model == "builtin" {
-        Box::new(BuiltinDecider::new(BuiltinParams::default()))
-    } else {
-        decider_for(&store.get_model(&global.user, &args.model).await?)?
-    };
-    Ok((strategy, decider))
+    if args.model == "builtin" {
+        let decider = Box::new(BuiltinDecider::new(BuiltinParams::default()));
+        return Ok((strategy, decider, None));
+    }
+    let model = store.get_model(&global.user, &args.model).await?;
+    if nofxi_trader::runtime::preflight::is_builtin(&model) {
+        let decider = Box::new(BuiltinDecider::new(BuiltinParams::default()));
+        return Ok((strategy, decider, None));
+    }
+    let key = store.model_api_key(&global.user, &model.id).await?;
+    let file = global
+        .home_dir()?
+        .join("cache")
+        .join("answers")
+        .join(answer_cache_file_name(&model));
+    let replay = replay_decider(&model, key, &file)?;
+    Ok((strategy, replay.decider, Some((replay.cache, file))))
 }
 
 /// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds.

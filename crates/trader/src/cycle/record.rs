@@ -9,6 +9,7 @@
 use nofxi_domain::trading::{AccountSnapshot, Position};
 use serde::{Deserialize, Serialize};
 
+use crate::decider::DeciderOutput;
 use crate::decision::Decision;
 use crate::guard::Approved;
 
@@ -36,6 +37,11 @@ pub struct CycleRecord {
     pub raw_response: Option<String>,
     pub reasoning: String,
     pub model_latency_ms: Option<u64>,
+    /// Tokens the provider reported for this cycle's call (absent in older records).
+    #[serde(default)]
+    pub prompt_tokens: Option<u64>,
+    #[serde(default)]
+    pub completion_tokens: Option<u64>,
     pub decisions: Vec<Decision>,
     /// Decisions the answer held that were not valid decisions at all.
     pub invalid: Vec<String>,
@@ -93,6 +99,8 @@ impl CycleRecord {
             raw_response: None,
             reasoning: String::new(),
             model_latency_ms: None,
+            prompt_tokens: None,
+            completion_tokens: None,
             decisions: Vec::new(),
             invalid: Vec::new(),
             approved: Vec::new(),
@@ -104,6 +112,17 @@ impl CycleRecord {
             error: None,
             notes: Vec::new(),
         }
+    }
+
+    /// Keeps the model exchange (prompts, raw answer, latency, tokens) of a decider's output;
+    /// also called when the decider failed, so a malformed answer is still in the journal.
+    pub fn keep_model_exchange(&mut self, output: &DeciderOutput) {
+        self.system_prompt.clone_from(&output.system_prompt);
+        self.user_prompt.clone_from(&output.user_prompt);
+        self.raw_response.clone_from(&output.raw_response);
+        self.model_latency_ms = output.model_latency_ms;
+        self.prompt_tokens = output.prompt_tokens;
+        self.completion_tokens = output.completion_tokens;
     }
 
     /// The equity this cycle ended with: after execution if it traded, else at its start.

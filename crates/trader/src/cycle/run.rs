@@ -150,14 +150,14 @@ impl TraderCycle {
                     self.safe_mode = true;
                 }
                 record.safe_mode = self.safe_mode;
+                if let Some(exchange) = e.exchange() {
+                    record.keep_model_exchange(exchange);
+                }
                 return self.give_up(record, e.to_string(), world).await;
             }
         };
-        record.system_prompt = output.system_prompt;
-        record.user_prompt = output.user_prompt;
-        record.raw_response = output.raw_response;
+        record.keep_model_exchange(&output);
         record.reasoning = output.reasoning;
-        record.model_latency_ms = output.model_latency_ms;
         record.invalid = output
             .rejected
             .iter()

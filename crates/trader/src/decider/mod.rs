@@ -3,7 +3,8 @@
 //! - [`builtin::BuiltinDecider`]: an EMA cross with ATR stops; no network, no model. It is what
 //!   the model provider `builtin` means, so a paper trader runs fully offline.
 //! - [`llm::LlmDecider`]: REFERENCE §2's prompt to a [`llm::ModelClient`], its answer parsed into
-//!   decisions. Recorded answers drive it in tests and replays.
+//!   decisions. Recorded answers drive it in tests and replays; [`provider_client`] puts the
+//!   `nofxi_llm` providers behind that trait.
 //!
 //! A decider only proposes. The risk guard disposes.
 
@@ -12,6 +13,7 @@ pub mod ema_cross;
 pub mod incremental;
 pub mod llm;
 mod prompt;
+pub mod provider_client;
 
 use async_trait::async_trait;
 use nofxi_domain::Interval;
@@ -44,18 +46,41 @@ pub struct DeciderOutput {
     pub user_prompt: Option<String>,
     pub raw_response: Option<String>,
     pub model_latency_ms: Option<u64>,
+    /// Token counts the provider reported for the call (not nofxi's estimates).
+    pub prompt_tokens: Option<u64>,
+    pub completion_tokens: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DeciderError {
-    /// The model could not be reached or refused; counts towards safe mode.
-    #[error("model call failed: {0}")]
-    Model(String),
-    /// The model answered, but not with decisions; counts towards safe mode too.
-    #[error("model answer unusable: {0}")]
-    Unusable(String),
+    /// The model could not be reached or refused; counts towards safe mode. `exchange` holds
+    /// the prompts that were sent, for the journal.
+    #[error("model call failed: {why}")]
+    Model {
+        why: String,
+        exchange: Box<DeciderOutput>,
+    },
+    /// The model answered, but not with decisions; counts towards safe mode too. `exchange`
+    /// holds the prompts and the raw answer, so the journal shows what the model said.
+    #[error("model answer unusable: {why}")]
+    Unusable {
+        why: String,
+        exchange: Box<DeciderOutput>,
+    },
     #[error("prompt could not be built: {0}")]
     Prompt(String),
+}
+
+impl DeciderError {
+    /// What was sent to (and received from) the model before the failure, if a model was asked.
+    pub fn exchange(&self) -> Option<&DeciderOutput> {
+        match self {
+            DeciderError::Model { exchange, .. } | DeciderError::Unusable { exchange, .. } => {
+                Some(exchange)
+            }
+            DeciderError::Prompt(_) => None,
+        }
+    }
 }
 
 #[async_trait]

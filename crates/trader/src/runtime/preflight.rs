@@ -3,20 +3,27 @@
 //!
 //! 1. the configuration: strategy, model and exchange exist, are enabled, credentials are
 //!    complete (REFERENCE §1, `nofxi_domain::trader::start_problems`);
-//! 2. the model can decide: its provider is one the engine runs;
+//! 2. the model can decide: the builtin rules, or a provider endpoint built from the config and
+//!    its key (no call is made: a wrong key shows on the first cycle, and `nofxi model test`
+//!    checks it on demand);
 //! 3. the account answers: the venue connects and reports an account;
 //! 4. there is money to trade: equity above zero.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use nofxi_domain::{Model, Strategy, Trader, ValidationError};
+use nofxi_domain::{Model, Secret, Strategy, Trader, ValidationError};
+use nofxi_llm::ConnectError as ModelConnectError;
 use nofxi_store::{Store, StoreError};
 use nofxi_venues::{Clock, VenueError};
 use rust_decimal::Decimal;
 
 use super::connect::{ConnectError, PaperAccount, Venue, connect};
 use crate::decider::Decider;
+use crate::decider::DeciderError;
 use crate::decider::builtin::{BuiltinDecider, BuiltinParams};
+use crate::decider::llm::{AnswerCache, LlmDecider, ModelClient};
+use crate::decider::provider_client::ProviderClient;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PreflightError {
@@ -24,11 +31,18 @@ pub enum PreflightError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Config(ValidationError),
-    #[error(
-        "model {model} uses provider {provider}, which the engine cannot call yet: use a model \
-         with provider `builtin` (offline rules) for now"
-    )]
-    ProviderNotWired { model: String, provider: String },
+    #[error("cannot connect to model {model}: {source}")]
+    ModelConnect {
+        model: String,
+        source: ModelConnectError,
+    },
+    #[error("the LLM decider cannot start: {0}")]
+    Decider(DeciderError),
+    #[error("cannot open the model answer cache {}: {source}", path.display())]
+    AnswerCache {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot connect to the exchange: {0}")]
     Connect(#[from] ConnectError),
     #[error("the exchange account does not answer: {0}")]
@@ -45,7 +59,9 @@ impl PreflightError {
         match self {
             PreflightError::Store(_) => "store",
             PreflightError::Config(_) => "config",
-            PreflightError::ProviderNotWired { .. } => "provider_not_wired",
+            PreflightError::ModelConnect { .. } => "model_connect",
+            PreflightError::Decider(_) => "decider",
+            PreflightError::AnswerCache { .. } => "answer_cache",
             PreflightError::Connect(_) => "connect",
             PreflightError::AccountUnreachable(_) => "account_unreachable",
             PreflightError::NoBalance { .. } => "no_balance",
@@ -87,7 +103,12 @@ pub async fn preflight(
             detail: "a checked reference vanished".into(),
         }));
     };
-    let decider = decider_for(&model)?;
+    let key = if is_builtin(&model) {
+        None
+    } else {
+        store.model_api_key(user, &model.id).await?
+    };
+    let decider = decider_for(&model, key)?;
     let account = PaperAccount::Trader {
         trader_id: trader.id.clone(),
         initial_balance: spec.initial_balance,
@@ -112,14 +133,89 @@ pub async fn preflight(
     })
 }
 
-/// The decider a model config stands for. `builtin` needs no network; model providers are
-/// wired in with the LLM providers.
-pub fn decider_for(model: &Model) -> Result<Box<dyn Decider>, PreflightError> {
-    match model.spec.provider.as_str() {
-        "builtin" => Ok(Box::new(BuiltinDecider::new(BuiltinParams::default()))),
-        other => Err(PreflightError::ProviderNotWired {
-            model: model.spec.name.clone(),
-            provider: other.to_string(),
-        }),
+/// The decider a model config stands for: the offline rules for `builtin`, otherwise REFERENCE
+/// §2's prompt to the configured provider with `api_key` (from `Store::model_api_key`).
+pub fn decider_for(
+    model: &Model,
+    api_key: Option<Secret>,
+) -> Result<Box<dyn Decider>, PreflightError> {
+    if is_builtin(model) {
+        return Ok(Box::new(BuiltinDecider::new(BuiltinParams::default())));
     }
+    let decider =
+        LlmDecider::new(model_client(model, api_key)?).map_err(PreflightError::Decider)?;
+    Ok(Box::new(decider))
+}
+
+/// A model config as a [`ModelClient`] (not for `builtin`, which has no endpoint).
+pub fn model_client(
+    model: &Model,
+    api_key: Option<Secret>,
+) -> Result<Arc<dyn ModelClient>, PreflightError> {
+    let client = ProviderClient::for_model(&model.spec, api_key).map_err(|source| {
+        PreflightError::ModelConnect {
+            model: model.spec.name.clone(),
+            source,
+        }
+    })?;
+    Ok(Arc::new(client))
+}
+
+/// Whether a model config is the offline rules rather than an endpoint.
+pub fn is_builtin(model: &Model) -> bool {
+    model
+        .spec
+        .provider_spec()
+        .is_some_and(|p| p.wire == nofxi_domain::WireFormat::Builtin)
+}
+
+/// A backtest's LLM decider: the model's answers come from the cache file at `cache` when the
+/// same prompts were asked before, and from the model otherwise (then they are added to it).
+/// `cache` (the [`AnswerCache`]) says afterwards how many calls were replayed and made.
+pub struct ReplayDecider {
+    pub decider: Box<dyn Decider>,
+    pub cache: Arc<AnswerCache>,
+}
+
+pub fn replay_decider(
+    model: &Model,
+    api_key: Option<Secret>,
+    cache: &Path,
+) -> Result<ReplayDecider, PreflightError> {
+    let client = model_client(model, api_key)?;
+    let cache = AnswerCache::open(client, cache).map_err(|source| PreflightError::AnswerCache {
+        path: cache.to_path_buf(),
+        source,
+    })?;
+    let cache = Arc::new(cache);
+    let decider = LlmDecider::new(cache.clone()).map_err(PreflightError::Decider)?;
+    Ok(ReplayDecider {
+        decider: Box::new(decider),
+        cache,
+    })
+}
+
+/// The cache file name for a model's answers: one per provider, endpoint and model name, since
+/// the same prompt gets another answer from another model. The key plays no part (a rotated
+/// key keeps the answers); the file holds prompts' hashes and answers, never a secret.
+pub fn answer_cache_file_name(model: &Model) -> String {
+    let spec = &model.spec;
+    let base_url = spec.effective_base_url().unwrap_or_default();
+    let model_name = spec.effective_model_name().unwrap_or_default();
+    let endpoint = crate::decider::llm::prompt_hash(&base_url, &model_name);
+    let readable: String = format!("{}-{model_name}", spec.provider)
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    format!(
+        "{readable}-{}.jsonl",
+        endpoint.get(..12).unwrap_or(&endpoint)
+    )
 }
