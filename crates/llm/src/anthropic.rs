@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use crate::Provider;
 use crate::classify;
 use crate::connect::Endpoint;
-use crate::draft::{Draft, arguments_from_text};
+use crate::draft::{Draft, arguments_from_text, temperature};
 use crate::error::{LlmError, LlmErrorKind};
 use crate::http::{StreamStart, Transport, endpoint_url};
 use crate::openai::replay;
@@ -149,7 +149,7 @@ pub(crate) fn request_body(request: &ChatRequest, model: &str, stream: bool) -> 
             .collect();
     }
     if let Some(t) = request.temperature {
-        body["temperature"] = json!(t);
+        body["temperature"] = temperature(t);
     }
     if stream {
         body["stream"] = json!(true);

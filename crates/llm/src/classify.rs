@@ -175,6 +175,9 @@ pub(crate) fn kind_of(status: Option<u16>, body: &str) -> LlmErrorKind {
                 "prompt is too long",
                 "exceeds the maximum",
                 "maximum context length",
+                "context window",
+                "exceeded model token limit",
+                "range of input length",
             ]))
     {
         return K::ContextTooLong;
@@ -315,6 +318,18 @@ mod tests {
             K::BadKey
         );
         assert_eq!(kind(401, "Unauthorized"), K::BadKey);
+        // DeepSeek, echoing the key's tail.
+        let e = from_response(
+            401,
+            r#"{"error":{"message":"Authentication Fails, Your api key: ****a1b2 is invalid","type":"authentication_error"}}"#,
+            None,
+            None,
+        );
+        assert_eq!(e.kind, K::BadKey);
+        assert_eq!(
+            e.message,
+            "Authentication Fails, Your api key: [redacted] is invalid"
+        );
     }
 
     #[test]
@@ -401,6 +416,21 @@ mod tests {
             kind(
                 400,
                 r#"{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}"#
+            ),
+            K::ContextTooLong
+        );
+        // Kimi and Qwen word it their own way.
+        assert_eq!(
+            kind(
+                400,
+                r#"{"error":{"message":"Invalid request: Your request exceeded model token limit: 8192","type":"invalid_request_error"}}"#
+            ),
+            K::ContextTooLong
+        );
+        assert_eq!(
+            kind(
+                400,
+                r#"{"error":{"code":"InvalidParameter","message":"Range of input length should be [1, 30720]"}}"#
             ),
             K::ContextTooLong
         );

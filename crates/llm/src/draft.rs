@@ -63,6 +63,12 @@ pub(crate) fn arguments_from_text(raw: &str) -> serde_json::Value {
     serde_json::from_str(raw).unwrap_or_else(|_| serde_json::Value::String(raw.to_string()))
 }
 
+/// A temperature as JSON: `0.2`, not the `0.20000000298023224` an `f32` widens to.
+pub(crate) fn temperature(t: f32) -> serde_json::Value {
+    let rounded = (f64::from(t) * 1000.0).round() / 1000.0;
+    serde_json::json!(rounded)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +106,12 @@ mod tests {
             (100, 20)
         );
         assert_eq!(c.model, "deepseek-chat-v3");
+    }
+
+    #[test]
+    fn temperature_is_written_as_given() {
+        assert_eq!(temperature(0.2).to_string(), "0.2");
+        assert_eq!(temperature(1.0).to_string(), "1.0");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 use crate::Provider;
 use crate::classify;
 use crate::connect::Endpoint;
-use crate::draft::Draft;
+use crate::draft::{Draft, temperature};
 use crate::error::{LlmError, LlmErrorKind};
 use crate::http::{StreamStart, Transport, endpoint_url};
 use crate::openai::replay;
@@ -166,7 +166,7 @@ pub(crate) fn request_body(request: &ChatRequest) -> Value {
         config.insert("maxOutputTokens".into(), json!(n));
     }
     if let Some(t) = request.temperature {
-        config.insert("temperature".into(), json!(t));
+        config.insert("temperature".into(), temperature(t));
     }
     if !config.is_empty() {
         body["generationConfig"] = Value::Object(config);

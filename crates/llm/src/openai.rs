@@ -14,7 +14,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use crate::classify;
-use crate::draft::{Draft, arguments_from_text};
+use crate::draft::{Draft, arguments_from_text, temperature};
 use crate::error::{LlmError, LlmErrorKind};
 use crate::http::{StreamStart, Transport, endpoint_url};
 use crate::sse::{Flow, read_events};
@@ -156,7 +156,7 @@ pub(crate) fn request_body(request: &ChatRequest, model: &str, stream: bool) -> 
         body["max_tokens"] = json!(n);
     }
     if let Some(t) = request.temperature {
-        body["temperature"] = json!(t);
+        body["temperature"] = temperature(t);
     }
     if stream {
         body["stream"] = json!(true);
