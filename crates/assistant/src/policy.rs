@@ -283,7 +283,12 @@ async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
     }
     turn.say(texts::t(turn.lang, "好的，已取消。", "OK, cancelled."));
     if let Some(parent) = turn.conv.top() {
-        let label = format!("{}.{}", parent.skill, parent.action);
+        let label = texts::task_label(
+            &turn.engine.library,
+            &parent.skill,
+            &parent.action,
+            turn.lang,
+        );
         turn.conv.pending = Some(Pending::CancelParent {
             task_id: parent.id.clone(),
         });
@@ -360,13 +365,12 @@ pub fn reprompt(turn: &mut Turn<'_>) {
     {
         c.summary.clone()
     } else if let Some(offer) = &task.offer {
+        let (skill, action) = offer.task.split_once('.').unwrap_or((&offer.task, ""));
+        let label = texts::task_label(&turn.engine.library, skill, action, lang);
         texts::t(
             lang,
-            &format!("（还在等你回复是否先执行 {}。）", offer.task),
-            &format!(
-                "(Still waiting for your answer on running {} first.)",
-                offer.task
-            ),
+            &format!("（还在等你回复是否先{label}。）"),
+            &format!("(Still waiting for your answer on whether to first: {label}.)"),
         )
     } else if !task.asked.is_empty() {
         texts::t(

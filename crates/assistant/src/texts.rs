@@ -1,7 +1,7 @@
 //! The engine's own phrases (not a task's): asking, clarifying, cancelling, not understanding.
 //! Task messages (asks, summaries, success and failure) come from the skill files.
 
-use nofxi_skills::Lang;
+use nofxi_skills::{Lang, Library};
 
 pub fn t(lang: Lang, zh: &str, en: &str) -> String {
     match lang {
@@ -60,4 +60,24 @@ pub fn cannot_handle(lang: Lang) -> String {
         "抱歉，这句我没理解。我可以帮你创建、修改、启动、停止、删除和查询交易员、交易所账户、模型和策略，也能解释术语和报错。开放式问题需要先配置一个助手模型。",
         "Sorry, I did not understand that. I can create, change, start, stop, delete and list traders, exchange accounts, models and strategies, and explain terms and errors. Open questions need an assistant model configured.",
     )
+}
+
+/// A task as the user would say it, from its action's description up to the first clause
+/// break ("创建一个交易员", "Create a trader bound to an exchange account"); the skill and
+/// action ids only when the library lacks them.
+pub fn task_label(library: &Library, skill: &str, action: &str, lang: Lang) -> String {
+    let described = library
+        .action(skill, action)
+        .map(|a| a.description.get(lang).to_string())
+        .unwrap_or_default();
+    let first = described
+        .split(['，', '。', '；', '：', ',', '.', ';', ':', '—', '('])
+        .next()
+        .unwrap_or_default()
+        .trim();
+    if first.is_empty() {
+        format!("{skill}.{action}")
+    } else {
+        first.to_string()
+    }
 }

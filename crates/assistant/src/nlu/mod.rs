@@ -9,6 +9,7 @@ pub mod extract;
 pub mod lexicon;
 pub mod names;
 pub mod numbers;
+pub mod repair;
 pub mod route;
 pub mod words;
 
@@ -139,7 +140,11 @@ impl RuleUnderstander {
             .iter()
             .find(|s| s.meta.kind == SkillKind::Diagnosis)
             && let Some(k) = diag.knowledge_matching(message).first()
-            && routed.as_ref().is_none_or(|r| !r.has_verb || !r.has_noun)
+            // "switch alpha to isolated and give it 500 USDT" is a request, whatever code
+            // ("500") it happens to contain.
+            && routed
+                .as_ref()
+                .is_none_or(|r| !r.has_verb || !(r.has_noun || r.has_name))
         {
             return one(
                 Command::AnswerQuestion {
@@ -151,7 +156,11 @@ impl RuleUnderstander {
         }
         let questioning = QUESTION.iter().any(|q| lower.contains(q));
         if questioning
-            && routed.as_ref().is_none_or(|r| !r.has_verb)
+            && routed.as_ref().is_none_or(|r| {
+                let about_resource =
+                    r.has_name && repair::names_a_field(cx.library, &r.skill, &lower);
+                !(r.has_verb || about_resource)
+            })
             && let Some(glossary) = cx
                 .library
                 .skills()
@@ -171,6 +180,12 @@ impl RuleUnderstander {
             routed.filter(|r| (r.has_verb || cx.top.is_none()) && (r.has_noun || r.has_name));
         if let Some(r) = start {
             let same = cx.top.is_some_and(|t| t.0 == r.skill && t.1 == r.action);
+            if let Some(u) = repair::correction_of_top(self, &r, message, cx) {
+                return u;
+            }
+            if let Some(u) = repair::settings_without_verb(self, &r, message, cx) {
+                return u;
+            }
             if !same {
                 let slots = self.slots_for(&r.skill, &r.action, message, cx);
                 let confidence = if r.has_verb { 0.9 } else { 0.6 };
@@ -246,7 +261,7 @@ impl RuleUnderstander {
         )
     }
 
-    fn slots_for(
+    pub(crate) fn slots_for(
         &self,
         skill: &str,
         action: &str,

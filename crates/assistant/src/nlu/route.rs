@@ -2,8 +2,9 @@
 //! action by its verbs. The longest verb wins ("set up" over "set"); among skills, the one
 //! named earliest in the message ("把 btc-bot 的策略换成…" is about the trader btc-bot).
 
-use nofxi_skills::{Library, ResourceKind, SkillKind};
+use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType};
 
+use super::extract::made_up_name;
 use super::lexicon::Lexicon;
 use super::names::Names;
 use super::words::find_phrase;
@@ -61,7 +62,6 @@ pub fn route(
             candidates.push((at, i, noun_at.is_some(), name_at.is_some()));
         }
     }
-    candidates.sort();
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         skill
@@ -80,6 +80,10 @@ pub fn route(
             .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
             .map(|((_, len), name)| (len, name))
     };
+    if candidates.is_empty() {
+        candidates = unnamed(library, lower, &verb_of);
+    }
+    candidates.sort();
     for &(_, i, noun, name) in &candidates {
         if let Some((_, mut action)) = verb_of(i) {
             // "我配置了哪些交易所？" asks about what exists, whatever verb it uses.
@@ -107,8 +111,63 @@ pub fn route(
     })
 }
 
+/// Candidates when no noun and no known name is said: a field of one skill's resources with
+/// one of its verbs ("set min confidence on grid-master to 90" is about a strategy), else a
+/// made-up name with a verb only one skill has ("ghost-bot 现在怎么样" asks about a trader).
+/// Resolution then says the name is not found rather than the message not understood.
+fn unnamed(
+    library: &Library,
+    lower: &str,
+    verb_of: &dyn Fn(usize) -> Option<(usize, String)>,
+) -> Vec<(usize, usize, bool, bool)> {
+    let managed: Vec<usize> = library
+        .skills()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.meta.kind == SkillKind::Management)
+        .map(|(i, _)| i)
+        .collect();
+    // A field alone is a weak signal: it counts with a verb that changes something (not
+    // "what is a funding rate?") and only when one skill has that field.
+    let by_field: Vec<(usize, usize, bool, bool)> = managed
+        .iter()
+        .filter(|i| verb_of(**i).is_some_and(|(_, action)| action != "query"))
+        .filter_map(|&i| {
+            library.skills()[i]
+                .actions
+                .iter()
+                .filter(|a| a.slot("target").is_some())
+                .flat_map(|a| a.slots.iter())
+                .filter(|s| s.ty != SlotType::Ref && !s.is_secret())
+                .flat_map(|s| s.phrases.iter())
+                .filter(|p| p.chars().count() >= 3)
+                .filter_map(|p| find_phrase(lower, &p.to_lowercase()))
+                .min()
+                .map(|at| (at, i, true, false))
+        })
+        .collect();
+    if by_field.len() == 1 {
+        return by_field;
+    }
+    if by_field.len() > 1 {
+        return Vec::new();
+    }
+    let Some(word) = made_up_name(lower) else {
+        return Vec::new();
+    };
+    let at = lower.find(&word).unwrap_or(0);
+    let with_verb: Vec<usize> = managed
+        .into_iter()
+        .filter(|i| verb_of(*i).is_some())
+        .collect();
+    match with_verb.as_slice() {
+        [only] => vec![(at, *only, false, true)],
+        _ => Vec::new(),
+    }
+}
+
 /// A question about what exists ("哪些", "what is", a trailing "?").
-fn is_question(lower: &str) -> bool {
+pub fn is_question(lower: &str) -> bool {
     let t = lower.trim_end();
     t.ends_with('?')
         || t.ends_with('？')

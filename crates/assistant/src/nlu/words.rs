@@ -57,6 +57,11 @@ pub const CANCEL: &[&str] = &[
 pub const CANCEL_ALL: &[&str] = &[
     "全部取消",
     "都取消",
+    "一起取消",
+    "一并取消",
+    "也取消",
+    "cancel both",
+    "cancel it too",
     "都不要了",
     "全都算了",
     "cancel all",

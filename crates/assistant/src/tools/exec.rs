@@ -196,7 +196,7 @@ impl ToolRunner {
             "model.get" => {
                 let m = st.get_model(user, &target).await?;
                 Ok(ToolOutput {
-                    text: Some(model_line(lang, 0, &m)[3..].to_string()),
+                    text: Some(model_detail(lang, &m)),
                     resource_id: Some(m.id),
                     resource_name: Some(m.spec.name),
                     ..Default::default()

@@ -43,8 +43,13 @@ pub fn exchange_line(lang: Lang, i: usize, e: &Exchange) -> String {
         ("已启用", "已停用"),
         ("enabled", "disabled"),
     );
+    let testnet = if e.spec.testnet {
+        yes_no(lang, true, ("，测试网", ""), (", testnet", ""))
+    } else {
+        String::new()
+    };
     format!(
-        "{}. {} ({}, {state})",
+        "{}. {} ({}{testnet}, {state})",
         i + 1,
         e.spec.account_name,
         e.spec.exchange_type
@@ -59,6 +64,19 @@ pub fn model_line(lang: Lang, i: usize, m: &Model) -> String {
         ("enabled", "disabled"),
     );
     format!("{}. {} ({}, {state})", i + 1, m.spec.name, m.spec.provider)
+}
+
+/// One model in full: the list line plus the model name in effect (the provider's default
+/// when none was set) and the base URL; never the key, only whether one is set.
+pub fn model_detail(lang: Lang, m: &Model) -> String {
+    let line = model_line(lang, 0, m);
+    let line = line.trim_start_matches("1. ");
+    let model_name = m.spec.effective_model_name().unwrap_or_else(|| "-".into());
+    let url = m.spec.effective_base_url().unwrap_or_else(|| "-".into());
+    match lang {
+        Lang::Zh => format!("{line}\n模型名：{model_name}\n接口地址：{url}"),
+        Lang::En => format!("{line}\nmodel name: {model_name}\nbase URL: {url}"),
+    }
 }
 
 pub fn strategy_line(lang: Lang, i: usize, s: &Strategy) -> String {

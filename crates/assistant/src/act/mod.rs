@@ -1,0 +1,200 @@
+//! Advancing the active task: resolve references, check values, ask what is missing (all at
+//! once), confirm when the action's rule says so, run its steps through the tool pipeline,
+//! then report, offer a fix sub-task, or resume the task below.
+
+use nofxi_protocol::{Event, TaskStatus};
+use nofxi_skills::{Action, Lang, ResourceKind};
+use serde_json::{Map, Value};
+
+mod run;
+mod slots;
+
+use self::run::execute;
+pub use self::run::{finish, resume_below};
+use self::slots::{ask, check_values, resolve_refs};
+use crate::conversation::PendingConfirmation;
+use crate::texts;
+use crate::turn::Turn;
+
+/// The slot values a check or a tool sees: secrets restored from memory (absent after a
+/// restart, so they are asked again), refs as resolved ids when `ids`.
+pub fn effective(turn: &Turn<'_>, ids: bool) -> Map<String, Value> {
+    let Some(task) = turn.conv.top() else {
+        return Map::new();
+    };
+    let mut out = Map::new();
+    for (k, v) in &task.slots {
+        if task.secret_slots.contains(k) {
+            if let Some(clear) = turn.engine.secrets.get(&turn.conv.id, &task.id.0, k) {
+                out.insert(k.clone(), Value::String(clear));
+            }
+            continue;
+        }
+        match (ids, task.resolved.get(k)) {
+            (true, Some(id)) => out.insert(k.clone(), Value::String(id.clone())),
+            _ => out.insert(k.clone(), v.clone()),
+        };
+    }
+    out
+}
+
+pub(crate) fn lookup(
+    slots: &Map<String, Value>,
+    vars: &Map<String, Value>,
+) -> impl Fn(&str) -> Option<String> {
+    move |name: &str| {
+        slots.get(name).or_else(|| vars.get(name)).map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    }
+}
+
+pub async fn advance(turn: &mut Turn<'_>) {
+    for _ in 0..8 {
+        if !step(turn).await {
+            return;
+        }
+    }
+}
+
+/// One step; true when the task below should now be advanced too.
+async fn step(turn: &mut Turn<'_>) -> bool {
+    let lang = turn.lang;
+    let Some(task) = turn.conv.top() else {
+        return false;
+    };
+    if task.offer.is_some() {
+        return false;
+    }
+    let Some(action) = turn
+        .engine
+        .library
+        .action(&task.skill, &task.action)
+        .cloned()
+    else {
+        return false;
+    };
+    if !resolve_refs(turn, &action) {
+        return false;
+    }
+    check_values(turn, &action);
+    let slots = effective(turn, false);
+    let missing: Vec<String> = action
+        .missing_slots(&slots)
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    if !missing.is_empty() {
+        ask(turn, &action, missing);
+        return false;
+    }
+    let names = turn.names.clone();
+    let Some(task) = turn.conv.top() else {
+        return false;
+    };
+    let resolved = task.resolved.clone();
+    let is_live = |slot: &str| {
+        resolved
+            .get(slot)
+            .and_then(|id| names.by_id(id))
+            .is_some_and(|e| e.live)
+    };
+    let needs = action.needs_confirmation(&slots, &is_live);
+    let summary_text = summary(&action, lang, &slots, task);
+    let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
+    let bound = format!("{summary_text}\u{0}{fingerprint}");
+    if needs && task.confirmed.as_deref() != Some(bound.as_str()) {
+        let id = task.id.clone();
+        if let Some(task) = turn.conv.top_mut() {
+            task.status = TaskStatus::AwaitingConfirmation;
+            task.confirmed = None;
+            task.confirmation = Some(PendingConfirmation {
+                summary: summary_text.clone(),
+                fingerprint,
+            });
+        }
+        turn.events.push(Event::ConfirmationRequested {
+            task_id: id,
+            summary: summary_text.clone(),
+        });
+        turn.say(summary_text);
+        return false;
+    }
+    // Liveness: a remembered reference must still exist before anything runs on it (a
+    // restore's target is in the trash, so it is checked by the restore itself).
+    for (slot, id) in resolved.iter().filter(|_| !restores(&action)) {
+        let kind = action.slot(slot).and_then(|s| s.ref_kind);
+        if let Some(kind) = kind
+            && turn
+                .engine
+                .store
+                .resolve_id(turn.user, to_domain(kind), id)
+                .await
+                .is_err()
+        {
+            let name = slots
+                .get(slot)
+                .and_then(Value::as_str)
+                .unwrap_or(id)
+                .to_string();
+            turn.say(texts::gone(lang, &name));
+            if let Some(task) = turn.conv.top_mut() {
+                task.slots.remove(slot);
+                task.resolved.remove(slot);
+                task.confirmed = None;
+            }
+            turn.refresh_names().await;
+            return true;
+        }
+    }
+    execute(turn, &action, needs, bound).await
+}
+
+/// A restore works on resources in the trash.
+pub(crate) fn restores(action: &Action) -> bool {
+    action.steps.iter().any(|s| s.tool.verb == "restore")
+}
+
+pub(crate) fn to_domain(kind: ResourceKind) -> nofxi_domain::ResourceKind {
+    match kind {
+        ResourceKind::Trader => nofxi_domain::ResourceKind::Trader,
+        ResourceKind::Exchange => nofxi_domain::ResourceKind::Exchange,
+        ResourceKind::Model => nofxi_domain::ResourceKind::Model,
+        ResourceKind::Strategy => nofxi_domain::ResourceKind::Strategy,
+    }
+}
+
+fn summary(
+    action: &Action,
+    lang: Lang,
+    slots: &Map<String, Value>,
+    task: &crate::conversation::Task,
+) -> String {
+    let mut shown = task.slots.clone();
+    for (k, v) in slots {
+        if !task.secret_slots.contains(k) {
+            shown.insert(k.clone(), v.clone());
+        }
+    }
+    let changes = task
+        .given
+        .iter()
+        .filter(|k| k.as_str() != "target")
+        .filter_map(|k| {
+            shown.get(k).map(|v| {
+                format!(
+                    "{k} → {}",
+                    v.as_str().map(str::to_string).unwrap_or(v.to_string())
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut vars = Map::new();
+    vars.insert("summary".into(), Value::String(changes));
+    match &action.summary {
+        Some(text) => text.render(lang, lookup(&shown, &vars)),
+        None => texts::t(lang, "确认执行吗？", "Go ahead?"),
+    }
+}

@@ -1,0 +1,204 @@
+//! Running the active task's steps through the tool pipeline, reporting the outcome or
+//! offering a fix sub-task, and handing control back to the task below.
+
+use nofxi_protocol::{Event, TaskStatus};
+use nofxi_skills::Action;
+use serde_json::{Map, Value};
+
+use super::{effective, lookup};
+use crate::conversation::{Listed, Offer};
+use crate::texts;
+use crate::tools::ToolCall;
+use crate::turn::Turn;
+
+pub(super) async fn execute(
+    turn: &mut Turn<'_>,
+    action: &Action,
+    needs: bool,
+    bound: String,
+) -> bool {
+    let lang = turn.lang;
+    let Some(task) = turn.conv.top() else {
+        return false;
+    };
+    let task_id = task.id.clone();
+    let skill = turn.engine.library.get(&task.skill).cloned();
+    let scopes = skill
+        .as_ref()
+        .map(|s| s.meta.scopes.clone())
+        .unwrap_or_default();
+    let confirmed = task.confirmed.clone().filter(|c| *c == bound);
+    if let Some(task) = turn.conv.top_mut() {
+        task.status = TaskStatus::Executing;
+    }
+    let exec_slots = effective(turn, true);
+    let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
+    let mut vars = Map::new();
+    let mut texts_out: Vec<String> = Vec::new();
+    for step in action.plan(&exec_slots) {
+        let tool = step.tool.to_string();
+        let v = vars.clone();
+        let args = step.arguments(&exec_slots, &|n| {
+            v.get(n).and_then(Value::as_str).map(str::to_string)
+        });
+        let started = std::time::Instant::now();
+        let result = turn
+            .engine
+            .tools
+            .call(ToolCall {
+                tool: &tool,
+                args: args.clone(),
+                user: turn.user,
+                lang,
+                scopes: &scopes,
+                needs_confirmation: needs,
+                confirmed: confirmed.as_deref(),
+            })
+            .await;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        turn.trace_tool(&tool, &args, &result, ms);
+        match result {
+            Ok(out) => {
+                turn.events.push(Event::ToolExecuted {
+                    task_id: task_id.clone(),
+                    tool: tool.clone(),
+                    ok: true,
+                    resource_id: out.resource_id.clone(),
+                    error: None,
+                });
+                if let (Some(id), Some(kind)) = (
+                    &out.resource_id,
+                    nofxi_skills::ResourceKind::parse(step.tool.resource.as_str()),
+                ) {
+                    turn.conv.point_at(kind, id.clone());
+                    vars.insert("id".into(), Value::String(id.clone()));
+                }
+                if !out.listed.is_empty() {
+                    let kind = step.tool.resource;
+                    turn.conv.last_listed = out
+                        .listed
+                        .iter()
+                        .map(|(id, name)| Listed {
+                            kind,
+                            id: id.clone(),
+                            name: name.clone(),
+                        })
+                        .collect();
+                    vars.insert("count".into(), Value::from(out.listed.len()));
+                }
+                // A value the tool chose (a copy's default name) fills the reply's gap.
+                if let Some(name) = &out.resource_name {
+                    for p in action.success.placeholders() {
+                        if !shown.contains_key(&p)
+                            && !vars.contains_key(&p)
+                            && action.slot(&p).is_some()
+                        {
+                            vars.insert(p, Value::String(name.clone()));
+                        }
+                    }
+                }
+                if let Some(text) = out.text {
+                    texts_out.push(text);
+                }
+                for adj in out.adjustments {
+                    turn.say(texts::t(
+                        lang,
+                        &format!("已调整：{adj}"),
+                        &format!("Adjusted: {adj}"),
+                    ));
+                }
+                if out.mutated {
+                    turn.refresh_names().await;
+                }
+            }
+            Err(err) => {
+                turn.events.push(Event::ToolExecuted {
+                    task_id: task_id.clone(),
+                    tool: tool.clone(),
+                    ok: false,
+                    resource_id: None,
+                    error: Some(err.code.clone()),
+                });
+                vars.insert("error".into(), Value::String(err.message.clone()));
+                if let Some(r) = &err.resource {
+                    vars.insert("resource".into(), Value::String(r.clone()));
+                }
+                let failure = action.failure(&err.code);
+                let message = match failure {
+                    Some(f) => f.message.render(lang, lookup(&shown, &vars)),
+                    None => action.failure.render(lang, lookup(&shown, &vars)),
+                };
+                turn.say(message);
+                if let Some(rec) = failure.and_then(|f| f.recovery.clone()) {
+                    let v2 = vars.clone();
+                    let slots = rec.initial_slots(&shown, &|n| {
+                        v2.get(n).and_then(Value::as_str).map(str::to_string)
+                    });
+                    turn.say(rec.offer.render(lang, lookup(&shown, &vars)));
+                    if let Some(task) = turn.conv.top_mut() {
+                        task.status = TaskStatus::Collecting;
+                        task.confirmed = None;
+                        task.offer = Some(Offer {
+                            task: rec.task.clone(),
+                            slots,
+                            resume_on_success: rec.resume_on_success,
+                        });
+                    }
+                    return false;
+                }
+                return finish(turn, TaskStatus::Failed, Some(err.code));
+            }
+        }
+    }
+    vars.insert("list".into(), Value::String(texts_out.join("\n")));
+    let text = action.success.render(lang, lookup(&shown, &vars));
+    turn.say(text);
+    finish(turn, TaskStatus::Completed, None)
+}
+
+/// Pops the finished task and decides whether the one below continues.
+pub fn finish(turn: &mut Turn<'_>, status: TaskStatus, error: Option<String>) -> bool {
+    let Some(mut task) = turn.conv.stack.pop() else {
+        return false;
+    };
+    task.status = status;
+    turn.engine.secrets.forget_task(&turn.conv.id, &task.id.0);
+    turn.events.push(match status {
+        TaskStatus::Completed => Event::TaskCompleted {
+            task_id: task.id.clone(),
+        },
+        TaskStatus::Failed => Event::TaskFailed {
+            task_id: task.id.clone(),
+            error: error.unwrap_or_default(),
+        },
+        _ => Event::TaskCancelled {
+            task_id: task.id.clone(),
+        },
+    });
+    resume_below(turn, status == TaskStatus::Completed && task.resume_parent)
+}
+
+/// Resumes the task now on top, if it waits. `retry` is a fix sub-task's success: the parent
+/// runs again with its slots intact.
+pub fn resume_below(turn: &mut Turn<'_>, retry: bool) -> bool {
+    let lang = turn.lang;
+    let Some(parent) = turn.conv.top_mut() else {
+        return false;
+    };
+    if parent.offer.is_some() && !retry {
+        return false;
+    }
+    parent.offer = None;
+    parent.status = TaskStatus::Collecting;
+    let id = parent.id.clone();
+    let label = texts::task_label(&turn.engine.library, &parent.skill, &parent.action, lang);
+    turn.events.push(Event::TaskResumed { task_id: id });
+    if !retry {
+        turn.say(texts::t(
+            lang,
+            &format!("回到之前的任务（{label}）："),
+            &format!("Back to the earlier task ({label}):"),
+        ));
+    }
+    true
+}

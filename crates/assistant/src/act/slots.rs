@@ -1,0 +1,209 @@
+//! The active task's slot values before anything runs: references resolved (asking which one
+//! on several matches, saying "not found" on none), values checked against the slot rules,
+//! and one question for everything still missing.
+
+use nofxi_protocol::{Event, TaskStatus};
+use nofxi_skills::{Action, Lang, ResourceKind, SlotType};
+use serde_json::Value;
+
+use super::{finish, restores, to_domain};
+use crate::conversation::Pending;
+use crate::nlu::names::Resolution;
+use crate::texts;
+use crate::turn::Turn;
+
+/// Resolves ref slots not yet resolved; false when the turn must stop (a choice is asked).
+pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
+    let lang = turn.lang;
+    report_choice(turn, action);
+    let Some(task) = turn.conv.top() else {
+        return false;
+    };
+    let todo: Vec<(String, ResourceKind, String)> = action
+        .slots
+        .iter()
+        .filter(|s| s.ty == SlotType::Ref && !task.resolved.contains_key(&s.name))
+        .filter_map(|s| {
+            let said = task.slots.get(&s.name)?.as_str()?.to_string();
+            Some((s.name.clone(), s.ref_kind?, said))
+        })
+        .collect();
+    for (slot, kind, said) in todo {
+        let lower = said.to_lowercase();
+        let class = turn
+            .engine
+            .lexicon
+            .class_in(kind, &lower)
+            .map(|(c, _, _)| c.to_string());
+        match turn
+            .names
+            .resolve(kind, &said, class.as_deref(), restores(action))
+        {
+            Resolution::Found(e) => {
+                turn.conv.point_at(kind, e.id.clone());
+                if let Some(task) = turn.conv.top_mut() {
+                    task.resolved.insert(slot.clone(), e.id.clone());
+                    task.slots.insert(slot, Value::String(e.name.clone()));
+                }
+            }
+            Resolution::Ambiguous(options) => {
+                let shown: Vec<String> = options.iter().map(|e| e.name.clone()).collect();
+                let task_id = task_id(turn);
+                // Not given until the user picks one; see `report_choice`.
+                if let Some(task) = turn.conv.top_mut() {
+                    task.given.remove(&slot);
+                }
+                turn.conv.pending = Some(Pending::Choose {
+                    task_id,
+                    slot,
+                    options: options
+                        .iter()
+                        .map(|e| (e.name.clone(), e.id.clone()))
+                        .collect(),
+                });
+                turn.events.push(Event::Clarification {
+                    options: shown.clone(),
+                });
+                turn.say(texts::which_one(lang, &shown));
+                return false;
+            }
+            Resolution::NotFound => {
+                let kind_word = match lang {
+                    Lang::Zh => to_domain(kind).zh().to_string(),
+                    Lang::En => kind.as_str().to_string(),
+                };
+                turn.say(texts::not_found(lang, &kind_word, &said));
+                if let Some(task) = turn.conv.top_mut() {
+                    task.slots.remove(&slot);
+                    task.given.remove(&slot);
+                }
+                // An optional reference that names nothing ("ghost-bot 现在怎么样") must not
+                // fall back to the action without it (listing everything): the task ends here.
+                if action.slot(&slot).is_some_and(|s| !s.required) {
+                    finish(turn, TaskStatus::Failed, Some("not_found".into()));
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+fn task_id(turn: &Turn<'_>) -> nofxi_protocol::TaskId {
+    turn.conv
+        .top()
+        .map(|t| t.id.clone())
+        .unwrap_or_else(|| nofxi_protocol::TaskId(String::new()))
+}
+
+/// Normalizes values by the slot rules; clamps are reported, invalid values dropped and said.
+pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) {
+    let lang = turn.lang;
+    let Some(task) = turn.conv.top() else { return };
+    let id = task.id.clone();
+    let checks: Vec<(String, Value)> = task
+        .slots
+        .iter()
+        .filter(|(k, _)| !task.secret_slots.contains(*k) && !task.resolved.contains_key(*k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (name, value) in checks {
+        let Some(slot) = action.slot(&name) else {
+            continue;
+        };
+        if slot.ty == SlotType::Ref {
+            continue;
+        }
+        match slot.check_value(&value) {
+            Ok((normalized, adjustment)) => {
+                if let Some(adj) = adjustment {
+                    let note = adj.message.get(lang).to_string();
+                    turn.events.push(Event::SlotSet {
+                        task_id: id.clone(),
+                        slot: name.clone(),
+                        value: normalized.clone(),
+                        adjusted: Some(note.clone()),
+                    });
+                    turn.say(note);
+                }
+                if let Some(task) = turn.conv.top_mut() {
+                    task.slots.insert(name, normalized);
+                }
+            }
+            Err(err) => {
+                turn.say(err.message.get(lang).to_string());
+                if let Some(task) = turn.conv.top_mut() {
+                    task.slots.remove(&name);
+                    task.given.remove(&name);
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
+    let lang = turn.lang;
+    let mut lines: Vec<String> = missing
+        .iter()
+        .filter_map(|m| action.slot(m))
+        .map(|s| {
+            s.ask
+                .as_ref()
+                .map(|t| t.get(lang).to_string())
+                .unwrap_or_else(|| s.name.clone())
+        })
+        .collect();
+    let Some(task) = turn.conv.top() else { return };
+    let defaults: Vec<(String, String)> = action
+        .slots
+        .iter()
+        .filter(|s| !task.slots.contains_key(&s.name))
+        .filter_map(|s| {
+            s.default.as_ref().map(|d| {
+                (
+                    s.name.clone(),
+                    d.as_str().map(str::to_string).unwrap_or(d.to_string()),
+                )
+            })
+        })
+        .collect();
+    if let Some(note) = texts::defaults_note(lang, &defaults) {
+        lines.push(note);
+    }
+    let id = task.id.clone();
+    if let Some(task) = turn.conv.top_mut() {
+        task.status = TaskStatus::Collecting;
+        task.asked = missing.clone();
+    }
+    turn.events.push(Event::Asked {
+        task_id: id,
+        slots: missing,
+    });
+    turn.say(lines.join("\n"));
+}
+
+/// A choice among ambiguous matches is answered outside the policy (the turn's `choose`
+/// fills the slot and its id directly): the slot is resolved but was never `given`. Report
+/// it as set, so the user sees which one was taken, and mark it given.
+fn report_choice(turn: &mut Turn<'_>, action: &Action) {
+    let Some(task) = turn.conv.top_mut() else {
+        return;
+    };
+    let chosen: Vec<(String, Value)> = action
+        .slots
+        .iter()
+        .filter(|s| s.ty == SlotType::Ref && task.resolved.contains_key(&s.name))
+        .filter(|s| !task.given.contains(&s.name))
+        .filter_map(|s| Some((s.name.clone(), task.slots.get(&s.name)?.clone())))
+        .collect();
+    let id = task.id.clone();
+    for (slot, value) in chosen {
+        task.given.insert(slot.clone());
+        turn.events.push(Event::SlotSet {
+            task_id: id.clone(),
+            slot,
+            value,
+            adjusted: None,
+        });
+    }
+}

@@ -1,0 +1,88 @@
+//! A bare answer to the slots just asked ("btc-bot", "主账户, DeepSeek", "use gpt-4.1"): each
+//! part fills the first asked slot it fits.
+
+use nofxi_skills::{Action, SlotType};
+use serde_json::{Map, Value};
+
+use super::super::lexicon::Lexicon;
+use super::super::names::Names;
+use super::super::numbers::numbers;
+use super::super::words::trim_punct;
+
+/// A bare answer to the slots just asked: "btc-bot", "主账户, DeepSeek". Each part fills the
+/// first asked slot it fits; refs by the user's names, enums by alias, numbers by type.
+pub fn bare_answer(
+    action: &Action,
+    asked: &[String],
+    message: &str,
+    names: &Names,
+    lexicon: &Lexicon,
+    already: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    let parts: Vec<&str> = message
+        .split(['，', ',', '、', '；', ';', '\n'])
+        .map(trim_punct)
+        .filter(|p| !p.is_empty())
+        .collect();
+    for part in parts {
+        let part = part
+            .trim_start_matches("用")
+            .trim_start_matches("叫")
+            .trim_start_matches("就")
+            .trim_end_matches('吧')
+            .trim();
+        let lower = part.to_lowercase();
+        for name in asked {
+            if out.contains_key(name) || already.contains_key(name) {
+                continue;
+            }
+            let Some(slot) = action.slot(name) else {
+                continue;
+            };
+            let fits = match slot.ty {
+                SlotType::Ref => slot.ref_kind.is_some_and(|k| {
+                    names.mentioned(&lower).iter().any(|(e, _, _)| e.kind == k)
+                        || lexicon.class_in(k, &lower).is_some()
+                }),
+                SlotType::Enum => slot.canonical_value(part).is_some(),
+                SlotType::Integer | SlotType::Decimal => {
+                    part.parse::<f64>().is_ok()
+                        || numbers(part).len() == 1
+                            && numbers(part).iter().all(|n| n.unit.is_some())
+                }
+                SlotType::Boolean => false,
+                // A credential is one run of printable ASCII: a reply like "不是币安，是 OKX"
+                // to the api-key question is a correction, never the key.
+                _ if slot.is_secret() => looks_like_credential(part),
+                _ => !part.contains(' '),
+            };
+            if fits {
+                let value = match slot.ty {
+                    SlotType::Enum => {
+                        Value::String(slot.canonical_value(part).unwrap_or(part).to_string())
+                    }
+                    SlotType::Integer | SlotType::Decimal => numbers(part)
+                        .first()
+                        .map(|n| {
+                            n.text
+                                .parse::<i64>()
+                                .map(Value::from)
+                                .unwrap_or(Value::String(n.text.clone()))
+                        })
+                        .unwrap_or(Value::String(part.to_string())),
+                    _ => Value::String(part.to_string()),
+                };
+                out.insert(name.clone(), value);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// API keys, secrets, passphrases and private keys are printable ASCII without whitespace;
+/// anything else answering a credential question is something else (a correction, a question).
+fn looks_like_credential(text: &str) -> bool {
+    text.chars().count() >= 4 && text.chars().all(|c| c.is_ascii_graphic())
+}

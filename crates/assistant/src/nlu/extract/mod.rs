@@ -1,0 +1,246 @@
+//! Slot values from a message, for one action, using only the skill's slot data: phrases,
+//! units, enum values and aliases, types. Spans already used by one value are blanked so a
+//! name like "paper-test" never also reads as the exchange type "paper"; only the phrase and
+//! the value are blanked, never what lies between ("rename eth-bot to eth-main" keeps the
+//! old name for the target).
+//!
+//! `tokens` reads words and names, `values` the typed values (enums, intervals, numbers,
+//! booleans, symbol lists), `bare` answers to a question just asked.
+
+mod bare;
+mod tokens;
+mod values;
+
+use nofxi_skills::{Action, ResourceKind, SlotType, Unit};
+use serde_json::{Map, Value};
+
+pub use self::bare::bare_answer;
+pub use self::tokens::made_up_name;
+use self::tokens::{blank, cjk_between, key_after, token_after_names, word_after, word_beside};
+use super::lexicon::Lexicon;
+use super::names::Names;
+use super::numbers::numbers;
+use super::words::{REFERENCE, find_phrase};
+
+/// What a message gives: slot → value as said (refs as names/words, resolved later).
+pub struct Extraction {
+    pub slots: Map<String, Value>,
+}
+
+/// The message twice: as said, and lower-cased with used spans blanked (same byte layout).
+pub(crate) struct Scan {
+    pub original: String,
+    pub text: String,
+}
+
+impl Scan {
+    fn new(message: &str) -> Scan {
+        let original = message.to_string();
+        let mut text = message.to_lowercase();
+        // Lower-casing may change byte lengths outside ASCII; CJK has no case, keep the layout.
+        if text.len() != original.len() {
+            text = original.clone();
+        }
+        Scan { original, text }
+    }
+
+    /// An ASCII word of `text` as the user wrote it (case kept).
+    pub fn as_said(&self, word: &str) -> String {
+        self.original
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .find(|w| w.to_lowercase() == word)
+            .unwrap_or(word)
+            .to_string()
+    }
+
+    /// The original text of a span of `text`.
+    pub fn said(&self, s: usize, e: usize) -> String {
+        self.original
+            .get(s..e)
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    }
+}
+
+pub fn extract(
+    action: &Action,
+    nouns: &[String],
+    message: &str,
+    names: &Names,
+    lexicon: &Lexicon,
+    current: &dyn Fn(ResourceKind) -> Option<String>,
+) -> Extraction {
+    let mut slots = Map::new();
+    let mut scan = Scan::new(message);
+    secrets(action, &mut scan, &mut slots);
+    strings(action, &mut scan, names, &mut slots);
+    values::intervals(action, &mut scan, &mut slots);
+    refs(
+        action, nouns, &mut scan, names, lexicon, current, &mut slots,
+    );
+    values::enums(action, &mut scan, &mut slots);
+    values::numbers(action, &mut scan, &mut slots);
+    values::booleans(action, &scan, &mut slots);
+    values::symbol_lists(action, &scan, &mut slots);
+    said_names(action, nouns, &scan, &mut slots);
+    Extraction { slots }
+}
+
+/// Secrets first: their values must never be read as anything else.
+fn secrets(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+    let mut secret_phrases: Vec<(&str, &str)> = action
+        .slots
+        .iter()
+        .filter(|s| s.is_secret())
+        .flat_map(|s| s.phrases.iter().map(move |p| (s.name.as_str(), p.as_str())))
+        .collect();
+    secret_phrases.sort_by_key(|(_, p)| std::cmp::Reverse(p.len()));
+    for (slot, phrase) in secret_phrases {
+        if slots.contains_key(slot) {
+            continue;
+        }
+        let lower_phrase = phrase.to_lowercase();
+        if let Some(at) = find_phrase(&scan.text, &lower_phrase)
+            && let Some((s, e)) = key_after(&scan.text, at + lower_phrase.len())
+        {
+            let value = scan.original.get(s..e).unwrap_or_default().to_string();
+            slots.insert(slot.to_string(), Value::String(value));
+            blank(&mut scan.text, at, at + lower_phrase.len());
+            blank(&mut scan.text, s, e);
+        }
+    }
+}
+
+/// Strings named by a phrase ("叫 btc-bot", "called eth-scalper", "call it momentum").
+fn strings(action: &Action, scan: &mut Scan, names: &Names, slots: &mut Map<String, Value>) {
+    for slot in action
+        .slots
+        .iter()
+        .filter(|s| matches!(s.ty, SlotType::String | SlotType::Url))
+    {
+        let mut phrases: Vec<&String> = slot.phrases.iter().collect();
+        phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        for phrase in phrases {
+            let mut lp = phrase.to_lowercase();
+            // "name" also reads "named" ("an account named bybit-2").
+            if lp.is_ascii() && lp.ends_with('e') && find_phrase(&scan.text, &lp).is_none() {
+                lp.push('d');
+            }
+            if let Some(at) = find_phrase(&scan.text, &lp)
+                && let Some((_, s, e)) = token_after_names(&scan.text, at + lp.len(), names)
+            {
+                let value = scan.said(s, e);
+                let ok = slot.compiled_pattern().is_none_or(|re| re.is_match(&value));
+                if ok && !value.is_empty() {
+                    slots.insert(slot.name.clone(), Value::String(value));
+                    blank(&mut scan.text, at, at + lp.len());
+                    blank(&mut scan.text, s, e);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Names of the user's resources, for ref slots; else a type said for the one resource of
+/// that type, "it", part of a name, or a word beside the noun.
+#[allow(clippy::too_many_arguments)]
+fn refs(
+    action: &Action,
+    nouns: &[String],
+    scan: &mut Scan,
+    names: &Names,
+    lexicon: &Lexicon,
+    current: &dyn Fn(ResourceKind) -> Option<String>,
+    slots: &mut Map<String, Value>,
+) {
+    for slot in action.slots.iter().filter(|s| s.ty == SlotType::Ref) {
+        let Some(kind) = slot.ref_kind else { continue };
+        if slots.contains_key(&slot.name) {
+            continue;
+        }
+        let text = &scan.text;
+        let hit = names
+            .mentioned(text)
+            .into_iter()
+            .find(|(e, _, _)| e.kind == kind)
+            .map(|(e, s, t)| (e.name.clone(), s, t));
+        if let Some((name, s, t)) = hit {
+            slots.insert(slot.name.clone(), Value::String(name));
+            blank(&mut scan.text, s, t);
+            continue;
+        }
+        if let Some((value, s, t)) = lexicon.class_in(kind, text) {
+            slots.insert(slot.name.clone(), Value::String(value.to_string()));
+            blank(&mut scan.text, s, t);
+            continue;
+        }
+        if slot.name == "target"
+            && REFERENCE.iter().any(|w| find_phrase(text, w).is_some())
+            && let Some(name) = current(kind)
+        {
+            slots.insert(slot.name.clone(), Value::String(name));
+            continue;
+        }
+        if slot.name == "target"
+            && let Some((word, _)) = names.partial(text, kind)
+        {
+            slots.insert(slot.name.clone(), Value::String(word));
+            continue;
+        }
+        // A word beside the noun is a weak reading: it names a resource only where one is
+        // required ("delete the kraken account"), never for an optional look-up
+        // ("which strategies do I have?").
+        if !slot.required {
+            continue;
+        }
+        let said_nouns: Vec<&String> = if slot.name == "target" {
+            nouns.iter().collect()
+        } else {
+            slot.phrases.iter().collect()
+        };
+        if let Some(word) = word_beside(text, &said_nouns) {
+            slots.insert(slot.name.clone(), Value::String(word));
+        }
+    }
+}
+
+/// Names said without a phrase, read last, from what no other value used:
+/// - a new resource's name right after the noun ("新建一个交易员 alpha2");
+/// - the target of a change as a made-up word ("set min confidence on grid-master to 90") or
+///   a Chinese word between the verb and the noun ("激活网格策略"), so resolution can say
+///   "not found" with the user's word instead of asking as if nothing was said.
+fn said_names(action: &Action, nouns: &[String], scan: &Scan, slots: &mut Map<String, Value>) {
+    let nouns: Vec<&String> = nouns.iter().collect();
+    let creates = action.slot("target").is_none();
+    if creates
+        && let Some(slot) = action
+            .slots
+            .iter()
+            .find(|s| s.required && s.ty == SlotType::String)
+        && !slots.contains_key(&slot.name)
+        && let Some(word) = word_after(&scan.text, &nouns)
+        && !nouns.iter().any(|n| n.to_lowercase() == word)
+    {
+        slots.insert(slot.name.clone(), Value::String(scan.as_said(&word)));
+    }
+    if let Some(target) = action.slot("target")
+        && !slots.contains_key("target")
+    {
+        let word = made_up_name(&scan.text).or_else(|| {
+            target
+                .required
+                .then(|| cjk_between(&scan.text, &action.verbs, &nouns))
+                .flatten()
+        });
+        if let Some(word) = word {
+            slots.insert("target".into(), Value::String(scan.as_said(&word)));
+        }
+    }
+}
+
+/// Whether a message names this unit anywhere (used by tests and the router's confidence).
+pub fn has_unit(message: &str, unit: Unit) -> bool {
+    numbers(message).iter().any(|n| n.unit == Some(unit))
+}

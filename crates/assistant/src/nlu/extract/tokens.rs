@@ -1,0 +1,235 @@
+//! Token-level reading shared by the slot extractors: the value after a phrase (skipping
+//! connective words), credential-looking runs, names beside a noun, and blanking the spans a
+//! value used so later extractors do not read them again.
+
+use super::super::names::Names;
+use super::super::words::find_phrase;
+
+/// Connective words between a phrase and its value ("叫做 X", "set to X", "name: X").
+const SKIP: &[&str] = &[
+    "改成",
+    "改为",
+    "换成",
+    "设为",
+    "设成",
+    "叫做",
+    "命名为",
+    "是",
+    "为",
+    "成",
+    "叫",
+    "用",
+    ":",
+    "：",
+    "=",
+    "to ",
+    "of ",
+    "as ",
+    "is ",
+    "\"",
+    "「",
+    "'",
+];
+const STOP: &[char] = &[
+    ' ', '，', ',', '。', '的', '"', '」', '\'', '；', ';', '、', '吧', '）', ')',
+];
+
+/// Replaces `start..end` of `text` with spaces (byte layout kept), if it is a char span.
+pub fn blank(text: &mut String, start: usize, end: usize) {
+    if start < end
+        && end <= text.len()
+        && text.is_char_boundary(start)
+        && text.is_char_boundary(end)
+    {
+        let spaces = " ".repeat(end - start);
+        text.replace_range(start..end, &spaces);
+    }
+}
+
+/// The token after `at`, skipping connective words; (value, start, end) in `text`.
+pub fn token_after(text: &str, at: usize) -> Option<(String, usize, usize)> {
+    let mut i = at;
+    loop {
+        let rest = text.get(i..)?;
+        let trimmed = rest.trim_start();
+        i += rest.len() - trimmed.len();
+        match SKIP.iter().find(|s| trimmed.starts_with(**s)) {
+            Some(s) => i += s.len(),
+            None => break,
+        }
+    }
+    let rest = text.get(i..)?;
+    let end = rest.find(STOP).unwrap_or(rest.len());
+    let value = rest[..end].trim();
+    (!value.is_empty()).then(|| (value.to_string(), i, i + end))
+}
+
+/// The first credential-looking token after a phrase ("rotate the API key on main to
+/// ak-987654321"): six or more characters with a digit, `-` or `_`, within a few words.
+pub fn key_after(text: &str, at: usize) -> Option<(usize, usize)> {
+    let mut pos = at;
+    for _ in 0..6 {
+        let (_, s, e) = token_after(text, pos)?;
+        let token = &text[s..e];
+        let looks_like_key = token.chars().count() >= 6
+            && token
+                .chars()
+                .any(|c| c.is_ascii_digit() || c == '-' || c == '_')
+            && !token.starts_with("http");
+        if looks_like_key {
+            return Some((s, e));
+        }
+        pos = e;
+    }
+    None
+}
+
+/// Like `token_after`, but passes over the user's existing names: in "rename eth-bot to
+/// eth-main" the new name is the word after the old one.
+pub fn token_after_names(text: &str, at: usize, names: &Names) -> Option<(String, usize, usize)> {
+    let mut pos = at;
+    for _ in 0..3 {
+        let (value, s, e) = token_after(text, pos)?;
+        let known = names
+            .entries
+            .iter()
+            .any(|n| n.lower == value.to_lowercase());
+        let rest = text[e..].trim_start();
+        let renames = ["to ", "改成", "改为", "成", "为", "as "]
+            .iter()
+            .any(|w| rest.starts_with(w));
+        if !(known && renames) {
+            return Some((value, s, e));
+        }
+        pos = e;
+    }
+    None
+}
+
+/// Words that sit next to a noun without naming anything.
+const NOT_NAMES: &[&str] = &[
+    "the", "my", "a", "an", "on", "with", "called", "named", "to", "for", "it", "that", "this",
+    "and", "using", "use", "of", "in", "new", "all", "your", "one", "is", "be", "at", "from",
+];
+
+fn is_name_word(w: &str) -> bool {
+    !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && w.chars().any(|c| c.is_ascii_alphabetic())
+        && !NOT_NAMES.contains(&w)
+}
+
+/// A word that is itself one of the nouns, or its plural ("accounts").
+fn is_noun(w: &str, nouns: &[&String]) -> bool {
+    let singular = w.strip_suffix('s').unwrap_or(w);
+    nouns
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(w) || n.eq_ignore_ascii_case(singular))
+}
+
+/// Nouns longest first, so "exchange account kraken" reads past the whole noun.
+fn longest_first<'a>(nouns: &[&'a String]) -> Vec<&'a String> {
+    let mut sorted = nouns.to_vec();
+    sorted.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    sorted
+}
+
+/// The ASCII word right after a noun ("交易员 alpha2", "the model mistral").
+pub fn word_after(text: &str, nouns: &[&String]) -> Option<String> {
+    for noun in longest_first(nouns) {
+        let n = noun.to_lowercase();
+        let Some(at) = find_phrase(text, &n) else {
+            continue;
+        };
+        let after = text[at + n.len()..].trim_start_matches('s');
+        if let Some(w) = after
+            .split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
+            && is_name_word(w)
+            && !is_noun(w, nouns)
+        {
+            return Some(w.to_string());
+        }
+    }
+    None
+}
+
+/// An ASCII word right after or right before a noun ("the model mistral", "the kraken
+/// account"): what the user called a resource that may not exist. Resolution then says
+/// "not found" with that word instead of asking as if nothing was said.
+pub fn word_beside(text: &str, nouns: &[&String]) -> Option<String> {
+    if let Some(w) = word_after(text, nouns) {
+        return Some(w);
+    }
+    for noun in longest_first(nouns) {
+        let n = noun.to_lowercase();
+        if !n.is_ascii() {
+            continue;
+        }
+        let Some(at) = find_phrase(text, &n) else {
+            continue;
+        };
+        if let Some(w) = text[..at].split_whitespace().last()
+            && is_name_word(w)
+            && !is_noun(w, nouns)
+        {
+            return Some(w.to_string());
+        }
+    }
+    None
+}
+
+/// Particles and determiners between a verb and a noun that name nothing ("激活我的策略").
+const NOT_CJK_NAMES: &[&str] = &[
+    "我的", "你的", "这个", "那个", "所有", "全部", "一个", "新的", "当前", "的", "把", "我",
+];
+
+/// A Chinese name said between a verb and the noun ("激活网格策略" → 网格): what the user
+/// called a resource that may not exist.
+pub fn cjk_between(text: &str, verbs: &[String], nouns: &[&String]) -> Option<String> {
+    for noun in longest_first(nouns) {
+        let Some(at) = find_phrase(text, noun) else {
+            continue;
+        };
+        let before = &text[..at];
+        let run_start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| {
+                !c.is_whitespace() && !c.is_ascii() && !"，。、；：！？".contains(*c)
+            })
+            .last()
+            .map(|(i, _)| i)?;
+        let run = &before[run_start..];
+        // The verb must open the run: "激活网格策略", not "现在用的是哪个策略".
+        let verb = verbs
+            .iter()
+            .filter(|v| !v.is_ascii() && run.starts_with(v.as_str()))
+            .max_by_key(|v| v.len())?;
+        let mut said = &run[verb.len()..];
+        for w in NOT_CJK_NAMES {
+            said = said.trim_start_matches(w).trim_end_matches('的');
+        }
+        let chars = said.chars().count();
+        if (1..=12).contains(&chars) && !NOT_CJK_NAMES.contains(&said) {
+            return Some(said.to_string());
+        }
+    }
+    None
+}
+
+/// A word that can only be a name the user made up: ASCII with a `-` or `_` joining letters
+/// ("grid-master", "ghost-bot"), not a URL, not a number.
+pub fn made_up_name(text: &str) -> Option<String> {
+    text.split(|c: char| c.is_whitespace() || "，。,;；、?？!！「」\"'()（）".contains(c))
+        .map(|w| w.trim_matches(|c: char| c == '.' || c == ':'))
+        .find(|w| {
+            is_name_word(w)
+                && (w.contains('-') || w.contains('_'))
+                && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && w.chars().filter(|c| c.is_ascii_alphabetic()).count() >= 3
+        })
+        .map(str::to_string)
+}

@@ -1,0 +1,263 @@
+//! Typed values: enum values and aliases (a negated one, "不是币安", is not the value),
+//! candle intervals, numbers by phrase or unit, booleans by phrase, symbol lists.
+
+use nofxi_skills::{Action, SlotType};
+use serde_json::{Map, Value};
+
+use super::super::numbers::numbers as find_numbers;
+use super::super::words::{NEGATIVE, find_phrase};
+use super::Scan;
+use super::tokens::blank;
+
+/// Words right before a value that say it is NOT the value meant.
+const NOT_THIS: &[&str] = &[
+    "不是",
+    "不要",
+    "不用",
+    "而不是",
+    "not",
+    "instead of",
+    "rather than",
+    "no longer",
+];
+
+/// Words right before a boolean's phrase that turn it off.
+const TURN_OFF: &[&str] = &[
+    "不",
+    "不要",
+    "关闭",
+    "关掉",
+    "去掉",
+    "停用",
+    "禁用",
+    "no",
+    "not",
+    "turn off",
+    "switch off",
+    "disable",
+    "without",
+];
+
+fn preceded_by(text: &str, at: usize, words: &[&str]) -> bool {
+    let before = text[..at].trim_end();
+    words.iter().any(|w| {
+        before.ends_with(w)
+            && (!w.is_ascii()
+                || before[..before.len() - w.len()]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_ascii_alphanumeric()))
+    })
+}
+
+/// Every occurrence of `phrase` in `text` (whole words for ASCII).
+fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(rel) = text.get(from..).and_then(|t| find_phrase(t, phrase)) {
+        out.push(from + rel);
+        from += rel + phrase.len().max(1);
+    }
+    out
+}
+
+/// Enum values by value or alias, the longest said wins; a negated mention is skipped.
+pub fn enums(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+    for slot in action.slots.iter().filter(|s| s.ty == SlotType::Enum) {
+        let mut best: Option<(usize, &str, usize, usize)> = None;
+        for v in &slot.values {
+            for word in std::iter::once(&v.value).chain(v.aliases.iter()) {
+                let lw = word.to_lowercase();
+                let said = occurrences(&scan.text, &lw)
+                    .into_iter()
+                    .find(|at| !preceded_by(&scan.text, *at, NOT_THIS));
+                if let Some(at) = said
+                    && best.is_none_or(|(len, ..)| lw.len() > len)
+                {
+                    best = Some((lw.len(), v.value.as_str(), at, at + lw.len()));
+                }
+            }
+        }
+        if let Some((_, value, s, t)) = best {
+            slots.insert(slot.name.clone(), Value::String(value.to_string()));
+            blank(&mut scan.text, s, t);
+        }
+    }
+}
+
+/// Candle intervals ("15m candles", "4h 周期"): by the nearest phrase, else the first
+/// interval slot still empty.
+pub fn intervals(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+    let interval_slots: Vec<_> = action
+        .slots
+        .iter()
+        .filter(|s| s.ty == SlotType::Interval)
+        .collect();
+    if interval_slots.is_empty() {
+        return;
+    }
+    for interval in nofxi_skills::validate::INTERVALS {
+        let Some(at) = find_phrase(&scan.text, interval) else {
+            continue;
+        };
+        let near = |s: &&nofxi_skills::Slot| {
+            s.phrases
+                .iter()
+                .filter_map(|p| find_phrase(&scan.text, &p.to_lowercase()))
+                .map(|p| p.abs_diff(at))
+                .min()
+                .unwrap_or(usize::MAX)
+        };
+        let chosen = interval_slots
+            .iter()
+            .filter(|s| !slots.contains_key(&s.name))
+            .min_by_key(|s| (near(s).min(64), 0))
+            .map(|s| s.name.clone());
+        if let Some(name) = chosen {
+            slots.insert(name, Value::String((*interval).to_string()));
+            blank(&mut scan.text, at, at + interval.len());
+        }
+    }
+}
+
+/// Numbers: by the nearest preceding slot phrase, else a phrase right after, else by unit.
+pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+    let text = &scan.text;
+    let numeric: Vec<_> = action
+        .slots
+        .iter()
+        .filter(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
+        .collect();
+    for n in find_numbers(text) {
+        // "10 分钟" never fills a USDT slot, whatever phrase is near.
+        let fits =
+            |s: &&&nofxi_skills::Slot| n.unit.is_none() || s.unit.is_none_or(|u| Some(u) == n.unit);
+        let mut chosen: Option<&str> = None;
+        let mut nearest = usize::MAX;
+        for s in numeric.iter().filter(fits) {
+            for p in &s.phrases {
+                let lp = p.to_lowercase();
+                if let Some(at) = text[..n.start].rfind(&lp) {
+                    let dist = n.start - (at + lp.len());
+                    if dist < nearest && dist <= 24 && !slots.contains_key(&s.name) {
+                        nearest = dist;
+                        chosen = Some(&s.name);
+                    }
+                }
+            }
+        }
+        // A phrase right after the number binds tighter than one further before it:
+        // "15m candles and at most 3 positions".
+        let after = &text[n.end..];
+        let right_after = numeric
+            .iter()
+            .filter(fits)
+            .filter(|s| !slots.contains_key(&s.name))
+            .filter_map(|s| {
+                s.phrases
+                    .iter()
+                    .filter_map(|p| find_phrase(after, &p.to_lowercase()))
+                    .filter(|at| after[..*at].trim().is_empty())
+                    .min()
+                    .map(|at| (at, s.name.as_str()))
+            })
+            .min_by_key(|(at, _)| *at);
+        if let Some((at, name)) = right_after
+            && at < nearest
+        {
+            chosen = Some(name);
+        }
+        if chosen.is_none() {
+            chosen = numeric
+                .iter()
+                .filter(fits)
+                .filter(|s| !slots.contains_key(&s.name))
+                .filter_map(|s| {
+                    s.phrases
+                        .iter()
+                        .filter_map(|p| find_phrase(after, &p.to_lowercase()))
+                        .filter(|at| *at <= 16)
+                        .min()
+                        .map(|at| (at, s.name.as_str()))
+                })
+                .min_by_key(|(at, _)| *at)
+                .map(|(_, name)| name);
+        }
+        if chosen.is_none()
+            && let Some(unit) = n.unit
+        {
+            chosen = numeric
+                .iter()
+                .find(|s| s.unit == Some(unit) && !slots.contains_key(&s.name))
+                .map(|s| s.name.as_str());
+        }
+        if let Some(name) = chosen {
+            let value = match n.text.parse::<i64>() {
+                Ok(i) => Value::from(i),
+                Err(_) => Value::String(n.text.clone()),
+            };
+            slots.insert(name.to_string(), value);
+        }
+    }
+}
+
+/// Booleans named by a phrase; a negative phrase (逐仓, 停用) or a negation before it
+/// ("turn off bollinger", "不要启动") means false.
+pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
+    let text = &scan.text;
+    for slot in action.slots.iter().filter(|s| s.ty == SlotType::Boolean) {
+        let mut phrases: Vec<&String> = slot.phrases.iter().collect();
+        phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        for phrase in phrases {
+            let lp = phrase.to_lowercase();
+            if let Some(at) = find_phrase(text, &lp) {
+                let negated = NEGATIVE.contains(&lp.as_str()) || preceded_by(text, at, TURN_OFF);
+                slots.insert(slot.name.clone(), Value::Bool(!negated));
+                break;
+            }
+        }
+    }
+}
+
+/// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE").
+pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
+    for slot in action
+        .slots
+        .iter()
+        .filter(|s| s.list && s.ty == SlotType::Symbol)
+    {
+        for p in &slot.phrases {
+            let lp = p.to_lowercase();
+            if let Some(at) = find_phrase(&scan.text, &lp) {
+                let coins: Vec<Value> = scan
+                    .original
+                    .get(at + lp.len()..)
+                    .unwrap_or_default()
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter(|w| {
+                        (2..=10).contains(&w.len()) && w.chars().all(|c| c.is_ascii_alphabetic())
+                    })
+                    .take_while(|w| !matches!(w.to_lowercase().as_str(), "and" | "with"))
+                    .map(|w| Value::String(usdt_pair(w)))
+                    .collect();
+                if !coins.is_empty() {
+                    slots.insert(slot.name.clone(), Value::Array(coins));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A coin as the USDⓈ-M pair nofxi trades: "doge" → DOGEUSDT; a pair stays as it is.
+fn usdt_pair(coin: &str) -> String {
+    let c = coin.to_uppercase();
+    if ["USDT", "USDC", "BUSD", "USD"]
+        .iter()
+        .any(|q| c.ends_with(q) && c.len() > q.len())
+    {
+        c
+    } else {
+        format!("{c}USDT")
+    }
+}

@@ -1,0 +1,87 @@
+//! Readings that repair what the router alone gets wrong, each a named rule:
+//!
+//! - *correction of the task in progress*: while creating a model, "换成 Kimi 吧" routes to
+//!   "update a model" by its verb, but names no existing model; its values fit the create
+//!   being collected, so they correct it (DESIGN "a later value for a filled slot is a
+//!   correction").
+//! - *settings without a verb*: "minimum position 20u for scalper", "它不要交易 DOGE" name a
+//!   resource and settings of it but no verb; that is a change, not a look-up — unless it is
+//!   a question ("is main on testnet?").
+//! - *a question about a resource*: "is main on testnet?" names a resource and one of its
+//!   fields, so it is a look-up, not a glossary question about testnets.
+
+use nofxi_protocol::{Command, CommandSource, Understanding};
+use nofxi_skills::{Library, SlotType};
+
+use super::route::{Route, is_question};
+use super::words::find_phrase;
+use super::{Context, RuleUnderstander};
+
+fn one(command: Command, confidence: f32) -> Understanding {
+    Understanding {
+        commands: vec![command],
+        confidence,
+        source: CommandSource::Rules,
+    }
+}
+
+/// The message says one of the fields of `skill`'s resources (a non-ref slot phrase of any
+/// of its actions, e.g. "testnet" for an exchange).
+pub fn names_a_field(library: &Library, skill: &str, lower: &str) -> bool {
+    library.get(skill).is_some_and(|s| {
+        s.actions
+            .iter()
+            .flat_map(|a| a.slots.iter())
+            .filter(|slot| slot.ty != SlotType::Ref && !slot.is_secret())
+            .flat_map(|slot| slot.phrases.iter())
+            .any(|p| p.chars().count() >= 3 && find_phrase(lower, &p.to_lowercase()).is_some())
+    })
+}
+
+/// Values for the task in progress, said with another action's verb of the same skill but
+/// naming none of the user's resources.
+pub fn correction_of_top(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let (skill, action, _, _) = cx.top?;
+    if skill != r.skill || action == r.action || r.has_name || action != "create" {
+        return None;
+    }
+    let slots = rules.slots_for(skill, action, message, cx);
+    (!slots.is_empty()).then(|| {
+        one(
+            Command::SetSlots {
+                slots: slots.into_iter().collect(),
+            },
+            0.8,
+        )
+    })
+}
+
+/// A resource named with settings of it and no verb: a change of that resource.
+pub fn settings_without_verb(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    if r.has_verb || r.action != "query" || !r.has_name || is_question(&message.to_lowercase()) {
+        return None;
+    }
+    cx.library.action(&r.skill, "update")?;
+    let slots = rules.slots_for(&r.skill, "update", message, cx);
+    if !slots.contains_key("target") || slots.len() < 2 {
+        return None;
+    }
+    Some(one(
+        Command::StartTask {
+            skill: r.skill.clone(),
+            action: "update".into(),
+            slots: slots.into_iter().collect(),
+        },
+        0.6,
+    ))
+}
