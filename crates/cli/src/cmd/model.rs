@@ -1,9 +1,21 @@
 //! `nofxi model …`: LLM model configs. The API key is taken from `--api-key`, the
 //! `NOFXI_API_KEY` environment variable, or standard input (`--api-key -`), and never printed.
+//!
+//! `nofxi model test NAME` makes one tiny real call to the configured endpoint. A failure is
+//! explained from the error-diagnosis skill's entries (the same texts the assistant answers
+//! with), picked by the llm crate's typed error kind, never by matching message text.
 
-use anyhow::Result;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind};
+use nofxi_llm::{ChatRequest, Endpoint, LlmError, LlmErrorKind, Message, RetryPolicy};
+use nofxi_skills::{Knowledge, Lang, Library, SkillKind};
+use nofxi_store::Store;
+use nofxi_trader::decider::provider_client::{ProviderClient, kind_name};
+use nofxi_trader::runtime::preflight::is_builtin;
+use serde::Serialize;
 
 use super::common::{
     ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
@@ -34,6 +46,8 @@ pub enum ModelCommand {
     Restore(RefArg),
     /// List the providers nofxi knows, with their default URL and model.
     Providers,
+    /// Call the model once (a few tokens) and say whether it answers, or why not.
+    Test(RefArg),
 }
 
 #[derive(Debug, Args)]
@@ -136,6 +150,7 @@ async fn run_async(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
         }
         ModelCommand::Delete(r) => remove(global, &store, KIND, &r.reference, false).await,
         ModelCommand::Restore(r) => remove(global, &store, KIND, &r.reference, true).await,
+        ModelCommand::Test(r) => test(global, &store, &r.reference).await,
         // Answered above without opening the store.
         ModelCommand::Providers => providers(global),
     }
@@ -190,4 +205,205 @@ fn providers(global: &GlobalArgs) -> Result<()> {
         &rows,
     );
     Ok(())
+}
+
+/// The probe's budget: enough for a slow endpoint to answer a few tokens, short enough that a
+/// user waiting at the terminal is told about a dead one soon.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What `nofxi model test` found; `--json` prints it as is.
+#[derive(Debug, Serialize)]
+struct ProbeReport {
+    ok: bool,
+    model: String,
+    provider: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model_name: Option<String>,
+    /// The model that answered, as the provider reported it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answered_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    latency_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ProbeFailure>,
+}
+
+/// A failed probe as REFERENCE §3 wants it told: what happened, why, what to do now.
+#[derive(Debug, Serialize)]
+struct ProbeFailure {
+    /// The llm crate's kind (`bad_key`, `model_not_found`), or `config` before any call.
+    kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    /// The error-diagnosis entry the explanation comes from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diagnosis: Option<String>,
+    what: String,
+    why: String,
+    fix: String,
+    /// The provider's own words, keys removed.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    provider_message: String,
+}
+
+async fn test(global: &GlobalArgs, store: &Store, reference: &str) -> Result<()> {
+    let model = store.get_model(&global.user, reference).await?;
+    let mut report = ProbeReport {
+        ok: false,
+        model: model.spec.name.clone(),
+        provider: model.spec.provider.clone(),
+        base_url: model.effective_base_url.clone(),
+        model_name: model.effective_model_name.clone(),
+        answered_by: None,
+        latency_ms: None,
+        reply: None,
+        note: None,
+        error: None,
+    };
+    if is_builtin(&model) {
+        report.ok = true;
+        report.note = Some("builtin needs no endpoint: OK".into());
+    } else {
+        let key = store.model_api_key(&global.user, &model.id).await?;
+        match probe(&model, key).await {
+            Ok(done) => {
+                report.ok = true;
+                report.answered_by = Some(done.model);
+                report.latency_ms = Some(done.latency_ms);
+                report.reply = Some(done.text.trim().to_string());
+            }
+            Err(failure) => report.error = Some(failure),
+        }
+    }
+    if global.json {
+        print_json(&report)?;
+    } else {
+        print_probe(&report);
+    }
+    match &report.error {
+        None => Ok(()),
+        Some(f) => bail!(
+            "model {:?} failed its test ({}): {}",
+            report.model,
+            f.kind,
+            f.fix
+        ),
+    }
+}
+
+/// One tiny completion: no retries (the user is waiting, and asks again if they want).
+async fn probe(
+    model: &Model,
+    key: Option<nofxi_domain::Secret>,
+) -> Result<nofxi_llm::Completion, ProbeFailure> {
+    let endpoint = Endpoint::from_model(&model.spec, key.clone())
+        .map_err(|e| config_failure(e.to_string()))?
+        .with_retry(RetryPolicy::no_retry())
+        .with_timeout(PROBE_TIMEOUT);
+    let provider = nofxi_llm::connect(endpoint).map_err(|e| config_failure(e.to_string()))?;
+    let client = ProviderClient::new(provider, key);
+    let request = ChatRequest {
+        messages: vec![Message::user("Reply with the single word OK.")],
+        max_tokens: Some(5),
+        temperature: Some(0.0),
+        ..ChatRequest::default()
+    };
+    client.chat(&request).await.map_err(|e| explain(&e))
+}
+
+/// The model config cannot be called at all (no key, a bad URL): nothing was sent.
+fn config_failure(message: String) -> ProbeFailure {
+    ProbeFailure {
+        kind: "config".into(),
+        status: None,
+        diagnosis: None,
+        what: "The model config cannot be called as it is; nothing was sent.".into(),
+        why: message.clone(),
+        fix: message,
+        provider_message: String::new(),
+    }
+}
+
+/// The error-diagnosis entry for a typed model error, if the skill has one.
+fn diagnosis_id(error: &LlmError) -> Option<&'static str> {
+    use LlmErrorKind::*;
+    Some(match error.kind {
+        BadKey => "model_auth",
+        InsufficientBalance => "model_balance",
+        ModelNotFound => "model_not_found",
+        RateLimited | QuotaExhausted => "rate_limited",
+        ContextTooLong => "context_too_long",
+        Overloaded if matches!(error.status, Some(500..=504)) => "server_error",
+        Overloaded => "provider_overloaded",
+        Timeout => "server_error",
+        NotJson => "html_instead_of_json",
+        Dns | Tls | ConnectionRefused | Network => "connection_failed",
+        BadRequest | BadResponse => return None,
+    })
+}
+
+fn explain(error: &LlmError) -> ProbeFailure {
+    let id = diagnosis_id(error);
+    let library = Library::builtin().ok();
+    let entry: Option<&Knowledge> = id.and_then(|id| {
+        library.as_ref().and_then(|lib| {
+            lib.skills()
+                .iter()
+                .filter(|s| s.meta.kind == SkillKind::Diagnosis)
+                .flat_map(|s| s.meta.knowledge.iter())
+                .find(|k| k.id == id)
+        })
+    });
+    let text = |t: Option<&nofxi_skills::Text>| t.map(|t| t.get(Lang::En).to_string());
+    let said = error.message.trim().to_string();
+    ProbeFailure {
+        kind: kind_name(error),
+        status: error.status,
+        diagnosis: entry.map(|k| k.id.clone()),
+        what: entry
+            .and_then(|k| text(k.what.as_ref()))
+            .unwrap_or_else(|| format!("The model call failed ({}).", kind_name(error))),
+        why: entry
+            .and_then(|k| text(k.why.as_ref()))
+            .unwrap_or_else(|| said.clone()),
+        fix: entry
+            .and_then(|k| text(k.fix.as_ref()))
+            .unwrap_or_else(|| error.kind.advice().to_string()),
+        provider_message: said,
+    }
+}
+
+fn print_probe(r: &ProbeReport) {
+    let target = match (&r.base_url, &r.model_name) {
+        (Some(url), Some(name)) => format!(" · {name} at {url}"),
+        _ => String::new(),
+    };
+    println!("model {} ({}){target}", r.model, r.provider);
+    if let Some(note) = &r.note {
+        println!("{note}");
+        return;
+    }
+    if r.ok {
+        println!(
+            "OK              answered in {} ms by {}",
+            r.latency_ms.unwrap_or_default(),
+            r.answered_by.as_deref().unwrap_or("?")
+        );
+        return;
+    }
+    let Some(f) = &r.error else { return };
+    let status = f.status.map(|s| format!("HTTP {s}, ")).unwrap_or_default();
+    println!("FAILED          {status}{}", f.kind);
+    println!("what happened   {}", f.what);
+    println!("why             {}", f.why);
+    println!("what to do now  {}", f.fix);
+    if !f.provider_message.is_empty() && f.provider_message != f.why {
+        println!("details         {}", f.provider_message);
+    }
 }

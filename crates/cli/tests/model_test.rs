@@ -1,0 +1,204 @@
+//! `nofxi model test NAME` with the real binary against the loopback mock LLM: a model that
+//! answers, a refused key (explained, never shown), a model name the provider does not know,
+//! and the builtin rules, which need no endpoint.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use nofxi_testkit::llm::{MockLlm, Reply};
+use serde_json::Value;
+
+const KEY: &str = "sk-clitestkey0123456789abcdef";
+
+fn nofxi(home: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nofxi"));
+    cmd.env("NOFXI_HOME", home)
+        .env_remove("NOFXI_DATABASE_URL")
+        .env_remove("NOFXI_MASTER_KEY")
+        .env_remove("NOFXI_API_KEY")
+        .env_remove("NOFXI_SIM_SEED");
+    cmd.args(args).stdin(Stdio::null());
+    cmd
+}
+
+/// Runs the binary off the async runtime so the in-process mock keeps serving.
+async fn run(home: &Path, args: &[&str]) -> Output {
+    let mut cmd = nofxi(home, args);
+    tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn home() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    (dir, path)
+}
+
+/// A `deepseek` model config named `ds` whose base URL is the mock.
+async fn add_model(home: &Path, mock: &MockLlm) {
+    let url = mock.base_url();
+    let args = [
+        "model",
+        "add",
+        "--name",
+        "ds",
+        "--provider",
+        "deepseek",
+        "--base-url",
+        &url,
+        "--api-key",
+        KEY,
+    ];
+    let out = run(home, &args).await;
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+fn assert_no_key(out: &str) {
+    assert!(!out.contains(KEY), "the key was shown: {out}");
+    assert!(
+        !out.contains(&KEY[3..15]),
+        "part of the key was shown: {out}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_that_answers_is_ok_with_its_latency_and_name() {
+    let (_dir, home) = home();
+    let mock = MockLlm::start().await;
+    add_model(&home, &mock).await;
+
+    mock.push(Reply::Text("OK".into()));
+    let out = run(&home, &["model", "test", "ds"]).await;
+    let shown = text(&out);
+    assert!(out.status.success(), "{shown}");
+    assert!(
+        shown.contains("OK") && shown.contains("answered in"),
+        "{shown}"
+    );
+    assert!(shown.contains("deepseek-chat"), "{shown}");
+    assert_no_key(&shown);
+
+    mock.push(Reply::Text("OK".into()));
+    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["model"], "ds");
+    assert_eq!(report["answered_by"], "deepseek-chat");
+    assert!(report["latency_ms"].is_u64());
+    assert!(report.get("error").is_none());
+
+    // A tiny probe: a few tokens, the key in the header only.
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(requests[0].path.ends_with("/chat/completions"));
+    assert_eq!(requests[0].body["max_tokens"], 5);
+    assert!(!requests[0].body_text().contains(KEY));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_key_is_explained_and_never_shown() {
+    let (_dir, home) = home();
+    let mock = MockLlm::start().await;
+    add_model(&home, &mock).await;
+    // OpenAI-style providers echo part of the key back.
+    let body = format!(
+        "{{\"error\":{{\"message\":\"Incorrect API key provided: {}***{}\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}}}",
+        &KEY[..8],
+        &KEY[KEY.len() - 4..]
+    );
+
+    mock.push(Reply::Error {
+        status: 401,
+        body: body.clone(),
+    });
+    let out = run(&home, &["model", "test", "ds"]).await;
+    let shown = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    assert!(
+        shown.contains("FAILED") && shown.contains("HTTP 401"),
+        "{shown}"
+    );
+    // The error-diagnosis skill's entry: what happened, why, what to do now.
+    assert!(shown.contains("rejected the API key"), "{shown}");
+    assert!(shown.contains("what to do now") && shown.contains("update the model config"));
+    assert_no_key(&shown);
+
+    mock.push(Reply::Error { status: 401, body });
+    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["error"]["kind"], "bad_key");
+    assert_eq!(report["error"]["status"], 401);
+    assert_eq!(report["error"]["diagnosis"], "model_auth");
+    assert_no_key(&text(&out));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_name_the_provider_does_not_know_says_to_fix_the_name() {
+    let (_dir, home) = home();
+    let mock = MockLlm::start().await;
+    add_model(&home, &mock).await;
+    mock.push(Reply::Error {
+        status: 404,
+        body: "{\"error\":{\"message\":\"The model `deepseek-chat` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}".into(),
+    });
+    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["error"]["kind"], "model_not_found");
+    assert_eq!(report["error"]["diagnosis"], "model_not_found");
+    let fix = report["error"]["fix"].as_str().unwrap();
+    assert!(fix.contains("model name"), "{fix}");
+    assert!(
+        report["error"]["provider_message"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist")
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("model_not_found"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_builtin_model_needs_no_endpoint() {
+    let (_dir, home) = home();
+    let out = run(
+        &home,
+        &["model", "add", "--name", "rules", "--provider", "builtin"],
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(&home, &["model", "test", "rules"]).await;
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("builtin needs no endpoint: OK"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn nothing_listening_is_a_connection_failure_with_what_to_check() {
+    let (_dir, home) = home();
+    let mock = MockLlm::start().await;
+    add_model(&home, &mock).await;
+    drop(mock); // the port closes: connection refused
+    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["error"]["diagnosis"], "connection_failed");
+    assert!(
+        report["error"]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("base URL")
+    );
+}
