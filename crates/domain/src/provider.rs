@@ -86,6 +86,14 @@ pub const PROVIDERS: &[ProviderSpec] = &[
         needs_api_key: true,
     },
     ProviderSpec {
+        id: "gemini_native",
+        display_name: "Google Gemini (native API)",
+        default_base_url: Some("https://generativelanguage.googleapis.com/v1beta"),
+        default_model: None,
+        wire: WireFormat::Gemini,
+        needs_api_key: true,
+    },
+    ProviderSpec {
         id: "grok",
         display_name: "xAI Grok",
         default_base_url: Some("https://api.x.ai/v1"),
@@ -149,6 +157,10 @@ mod tests {
         assert_eq!(ds.default_model, Some("deepseek-chat"));
         assert_eq!(provider("claude").unwrap().wire, WireFormat::Anthropic);
         assert_eq!(provider("builtin").unwrap().wire, WireFormat::Builtin);
+        let native = provider("gemini_native").unwrap();
+        assert_eq!(native.wire, WireFormat::Gemini);
+        assert_eq!(native.default_model, None);
+        assert!(native.needs_api_key);
         assert!(!provider("builtin").unwrap().needs_api_key);
         assert!(provider("nope").is_none());
     }

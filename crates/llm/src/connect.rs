@@ -190,6 +190,26 @@ mod tests {
     }
 
     #[test]
+    fn gemini_native_speaks_the_native_format() {
+        let mut s = spec("gemini_native");
+        assert_eq!(
+            Endpoint::from_model(&s, Some(Secret::new("k"))).unwrap_err(),
+            ConnectError::MissingModel("gemini_native".into())
+        );
+        s.model_name = Some("gemini-2.5-flash".into());
+        let e = Endpoint::from_model(&s, Some(Secret::new("k"))).unwrap();
+        assert_eq!(e.wire, WireFormat::Gemini);
+        assert_eq!(
+            e.base_url,
+            "https://generativelanguage.googleapis.com/v1beta"
+        );
+        assert_eq!(
+            Endpoint::from_model(&s, None).unwrap_err(),
+            ConnectError::MissingApiKey("gemini_native".into())
+        );
+    }
+
+    #[test]
     fn builtin_and_unknown_and_plain_http_are_refused() {
         let err = Endpoint::from_model(&spec("builtin"), None).unwrap_err();
         assert_eq!(err, ConnectError::Builtin);
