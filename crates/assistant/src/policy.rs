@@ -133,8 +133,13 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
 }
 
 async fn set_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
-    if turn.conv.top().is_none() {
+    let Some(top) = turn.conv.top() else {
         turn.say(texts::cannot_handle(turn.lang));
+        return;
+    };
+    if restates_for_another_target(top, &slots) {
+        let (skill, action) = (top.skill.clone(), top.action.clone());
+        start(turn, &skill, &action, slots).await;
         return;
     }
     if slots.is_empty() {
@@ -152,6 +157,23 @@ async fn set_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
     }
     put_slots(turn, slots);
     advance(turn).await;
+}
+
+/// "rotate the key on main …" then "rename sandbox to paper2": a new target together with
+/// new values of its own is a new request of the same kind, not a correction. Correcting
+/// would carry the first request's values (the new key) over to the other resource.
+/// A new target alone ("actually, beta") stays a correction.
+fn restates_for_another_target(task: &Task, slots: &Map<String, Value>) -> bool {
+    let Some(new_target) = slots.get("target") else {
+        return false;
+    };
+    let old_target = task.slots.get("target");
+    let changes_target = old_target.is_some_and(|old| {
+        old.as_str().map(str::to_lowercase) != new_target.as_str().map(str::to_lowercase)
+    });
+    let own_values = slots.keys().any(|k| k != "target");
+    let earlier_values = task.given.iter().any(|k| k != "target");
+    changes_target && own_values && earlier_values
 }
 
 async fn confirm(turn: &mut Turn<'_>) {
