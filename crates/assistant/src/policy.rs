@@ -224,7 +224,8 @@ async fn confirm(turn: &mut Turn<'_>) {
     }
     match (&task.confirmation, task.status) {
         (Some(c), TaskStatus::AwaitingConfirmation) => {
-            let bound = format!("{}\u{0}{}", c.summary, c.fingerprint);
+            let bound = crate::act::pending_binding(turn, &c.fingerprint)
+                .unwrap_or_else(|| format!("{}\u{0}{}", c.summary, c.fingerprint));
             let id = task.id.clone();
             if let Some(task) = turn.conv.top_mut() {
                 task.confirmed = Some(bound);

@@ -247,7 +247,8 @@ fn the_driver_reaches_exchange_updates_both_ways() {
     let (events, _, _) =
         runtime.block_on(drive(&[pick("rotate the API key on main to ak-987654321")]));
     assert!(!updated(&events), "{events:?}");
-    let (events, _, live) = runtime.block_on(drive(&[pick("switch main to testnet"), pick("yes")]));
+    let (events, _, live) =
+        runtime.block_on(drive(&[pick("switch main to testnet"), pick("确认")]));
     assert!(updated(&events), "{events:?}");
     assert!(check(&events, &live).is_ok());
     let unconfirmed: Vec<Event> = events

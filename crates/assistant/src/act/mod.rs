@@ -103,7 +103,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     let needs = action.needs_confirmation(&slots, &is_live);
     let summary_text = summary(&action, lang, &slots, task);
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
-    let bound = format!("{summary_text}\u{0}{fingerprint}");
+    let bound = binding(&action, &slots, task, &fingerprint);
     if needs && task.confirmed.as_deref() != Some(bound.as_str()) {
         let id = task.id.clone();
         if let Some(task) = turn.conv.top_mut() {
@@ -163,6 +163,29 @@ pub(crate) fn to_domain(kind: ResourceKind) -> nofxi_domain::ResourceKind {
         ResourceKind::Model => nofxi_domain::ResourceKind::Model,
         ResourceKind::Strategy => nofxi_domain::ResourceKind::Strategy,
     }
+}
+
+/// What a confirmation is bound to: the summary as rendered in one fixed language (so "确认"
+/// after an English summary confirms it, rather than re-asking in Chinese) and the exact slot
+/// values shown (so any change voids it).
+fn binding(
+    action: &Action,
+    slots: &Map<String, Value>,
+    task: &crate::conversation::Task,
+    fingerprint: &str,
+) -> String {
+    format!(
+        "{}\u{0}{fingerprint}",
+        summary(action, Lang::En, slots, task)
+    )
+}
+
+/// The binding of the active task's pending confirmation, for the policy's `confirm`.
+pub fn pending_binding(turn: &Turn<'_>, fingerprint: &str) -> Option<String> {
+    let task = turn.conv.top()?;
+    let action = turn.engine.library.action(&task.skill, &task.action)?;
+    let slots = effective(turn, false);
+    Some(binding(action, &slots, task, fingerprint))
 }
 
 fn summary(
