@@ -342,3 +342,28 @@ async fn the_engine_stops_a_trader_whose_model_keeps_refusing_the_key() {
     assert_eq!(safe[..3], [false, false, true]);
     assert_eq!(mock.requests().len(), 10, "a refused key is not retried");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claude_model_gets_room_for_a_whole_decision() {
+    use nofxi_trader::decider::llm::ModelClient;
+    use nofxi_trader::decider::provider_client::{ANTHROPIC_DECISION_MAX_TOKENS, ProviderClient};
+
+    let mock = MockLlm::start().await;
+    mock.push(Reply::Text("Nothing to do.\n[]".into()));
+    let spec = ModelSpec {
+        name: "claude".into(),
+        provider: "claude".into(),
+        enabled: true,
+        base_url: Some(format!("{}/v1", mock.base_url())),
+        model_name: Some("claude-sonnet-4-5".into()),
+    };
+    let client = ProviderClient::for_model(&spec, Some(Secret::new(KEY))).unwrap();
+    let answer = client.complete("system part", "user part").await.unwrap();
+    assert_eq!(answer.text, "Nothing to do.\n[]");
+    let request = &mock.requests()[0];
+    assert!(request.path.ends_with("/v1/messages"), "{}", request.path);
+    assert_eq!(request.body["max_tokens"], ANTHROPIC_DECISION_MAX_TOKENS);
+    assert_eq!(request.body["system"], "system part");
+    assert_eq!(request.header("x-api-key"), Some(KEY));
+    assert!(!request.body_text().contains(KEY));
+}

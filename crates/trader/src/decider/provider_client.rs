@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use nofxi_domain::{ModelSpec, Secret};
+use nofxi_domain::{ModelSpec, Secret, WireFormat};
 use nofxi_llm::{ChatRequest, Completion, ConnectError, Endpoint, LlmError, Message, Provider};
 
 use super::llm::{ModelCallError, ModelClient, ModelText};
@@ -20,11 +20,22 @@ pub struct ProviderClient {
     provider: Arc<dyn Provider>,
     /// Kept only to mask it out of error texts.
     key: Option<Secret>,
+    /// Asked for only where the wire format would otherwise cut the answer short.
+    max_tokens: Option<u32>,
 }
+
+/// Room for a decision on every candidate with its reasoning. Only Anthropic's wire needs it
+/// (it requires a limit and the llm crate's default of 1024 can cut a decision in half); other
+/// providers keep their own default, which for reasoning models is far larger.
+pub const ANTHROPIC_DECISION_MAX_TOKENS: u32 = 4096;
 
 impl ProviderClient {
     pub fn new(provider: Arc<dyn Provider>, key: Option<Secret>) -> ProviderClient {
-        ProviderClient { provider, key }
+        ProviderClient {
+            provider,
+            key,
+            max_tokens: None,
+        }
     }
 
     /// The client for a stored model config: its endpoint (provider defaults applied, base
@@ -34,8 +45,13 @@ impl ProviderClient {
         key: Option<Secret>,
     ) -> Result<ProviderClient, ConnectError> {
         let endpoint = Endpoint::from_model(spec, key.clone())?;
+        let anthropic = endpoint.wire == WireFormat::Anthropic;
         let provider = nofxi_llm::connect(endpoint)?;
-        Ok(ProviderClient::new(provider, key))
+        let mut client = ProviderClient::new(provider, key);
+        if anthropic {
+            client.max_tokens = Some(ANTHROPIC_DECISION_MAX_TOKENS);
+        }
+        Ok(client)
     }
 
     /// One whole completion, the typed error kept (for probes that explain it themselves).
@@ -57,6 +73,7 @@ impl ModelClient for ProviderClient {
         let request = ChatRequest {
             system: system.to_string(),
             messages: vec![Message::user(user)],
+            max_tokens: self.max_tokens,
             // The answer is reasoning then a JSON array, not a JSON object: no JSON mode.
             ..ChatRequest::default()
         };
