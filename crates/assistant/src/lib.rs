@@ -18,6 +18,7 @@ pub mod conversation;
 pub mod error;
 pub mod gateway;
 pub mod llm_call;
+mod model_turn;
 pub mod nlu;
 pub mod policy;
 pub mod scrub;
@@ -31,10 +32,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use nofxi_llm::{ChatRequest, Message, Provider, StreamDelta};
-use nofxi_protocol::{
-    AnswerKind, Command, CommandSource, Event, TaskView, TurnRequest, TurnResponse, Understanding,
-};
+use nofxi_protocol::{AnswerKind, Command, TaskView, TurnRequest, TurnResponse, Understanding};
 use nofxi_skills::{Lang, Library, SkillKind};
 use nofxi_store::{NewTrace, Store};
 use serde_json::json;
@@ -43,9 +41,6 @@ use tokio::sync::Mutex;
 pub use error::AssistantError;
 
 use crate::conversation::{Conversation, Pending};
-use crate::gateway::prompt::GatewayPrompt;
-use crate::gateway::{lists, trigger};
-use crate::llm_call::LlmCallRecord;
 use crate::nlu::lexicon::Lexicon;
 use crate::nlu::words::{ORDINALS, trim_punct};
 use crate::nlu::{Context, RuleUnderstander};
@@ -267,115 +262,6 @@ impl Assistant {
                 .collect(),
         };
         self.rules.understand_now(message, &cx)
-    }
-
-    /// The rules' reading, or, where they are unsure and an assistant model is set, the
-    /// gateway's (one call). A question the rules could not place goes to an open answer.
-    async fn consult_model(
-        &self,
-        turn: &mut Turn<'_>,
-        message: &str,
-        rules: Understanding,
-    ) -> Understanding {
-        if trigger::is_open_question(&rules, message) {
-            return Understanding {
-                commands: vec![Command::AnswerQuestion {
-                    kind: AnswerKind::Open,
-                    topic: message.to_string(),
-                }],
-                confidence: rules.confidence,
-                source: CommandSource::Rules,
-            };
-        }
-        if !trigger::wants_model(&rules, message, &self.engine.library, &turn.names) {
-            return rules;
-        }
-        let Some(provider) = self.provider(turn).await else {
-            return rules;
-        };
-        let kinds = lists::needed_kinds(&self.engine.library, &turn.conv, &rules);
-        let resource_lists =
-            lists::render(&self.engine.store, turn.user, &turn.names, &kinds).await;
-        let names = turn.names.clone();
-        let prompt = GatewayPrompt {
-            library: &self.engine.library,
-            lang: turn.lang,
-            message,
-            conv: &turn.conv,
-            names: &names,
-            rules: &rules,
-            resource_lists,
-        };
-        let outcome = gateway::understand(provider.as_ref(), &prompt, rules.clone()).await;
-        if let Some(why) = &outcome.call.error {
-            turn.say(texts_llm::model_failed(turn.lang, why));
-        }
-        turn.llm_calls.push(outcome.call);
-        outcome.understanding
-    }
-
-    /// The user's assistant model, ready to call; `None` (and a note) when it cannot be used.
-    async fn provider(&self, turn: &mut Turn<'_>) -> Option<Arc<dyn Provider>> {
-        match assistant_model::connect_assistant_model(&self.engine.store, turn.user).await {
-            Ok(p) => p,
-            Err(e) => {
-                turn.say(texts_llm::model_unusable(turn.lang, &e.to_string()));
-                None
-            }
-        }
-    }
-
-    /// An open question answered by the model over composed facts, streamed to `on_delta`.
-    async fn answer_open(
-        &self,
-        turn: &mut Turn<'_>,
-        message: &str,
-        on_delta: &(dyn Fn(&str) + Send + Sync),
-    ) {
-        let Some(provider) = self.provider(turn).await else {
-            turn.say(texts_llm::open_question_needs_model(turn.lang));
-            policy::reprompt(turn);
-            return;
-        };
-        let composed = compose::compose(
-            &self.engine.store,
-            turn.user,
-            &turn.names,
-            &turn.conv.recent,
-            message,
-            turn.lang,
-        )
-        .await;
-        let request = ChatRequest {
-            system: composed.system,
-            messages: vec![Message::user(composed.user)],
-            max_tokens: Some(700),
-            temperature: Some(0.2),
-            ..ChatRequest::default()
-        };
-        let secrets = &self.engine.secrets;
-        let sink = |d: StreamDelta| {
-            if let StreamDelta::Text(text) = d {
-                on_delta(&secrets.redact(&text));
-            }
-        };
-        let result = provider.stream(&request, &sink).await;
-        let call = LlmCallRecord::new("answer", provider.as_ref(), &request, &result);
-        match result {
-            Ok(completion) => {
-                turn.events.push(Event::Answered {
-                    kind: AnswerKind::Open,
-                });
-                turn.say(completion.text);
-            }
-            Err(e) => {
-                let why = format!("{:?}: {}", e.kind, e.message);
-                turn.say(texts_llm::model_failed(turn.lang, &why));
-                turn.say(texts_llm::open_question_needs_model(turn.lang));
-            }
-        }
-        turn.llm_calls.push(call);
-        policy::reprompt(turn);
     }
 
     fn views(&self, turn: &Turn<'_>) -> Vec<TaskView> {
