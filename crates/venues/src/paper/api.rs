@@ -90,10 +90,11 @@ impl Exchange for PaperExchange {
     async fn place_order(&self, request: &OrderRequest) -> Result<Order, VenueError> {
         let mut st = self.state.lock().await;
         self.sync_locked(&mut st).await?;
-        if let Some(existing) = st
-            .orders
-            .iter()
-            .find(|o| o.client_order_id == request.client_order_id)
+        if st.knows_client_id(&request.client_order_id)
+            && let Some(existing) = st
+                .orders
+                .iter()
+                .find(|o| o.client_order_id == request.client_order_id)
         {
             return Ok(existing.clone());
         }

@@ -20,7 +20,6 @@ mod matching;
 mod repo;
 mod state;
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use nofxi_domain::market::{Candle, Symbol};
@@ -105,25 +104,29 @@ impl PaperExchange {
     }
 
     async fn sync_locked(&self, st: &mut PaperState) -> Result<(), VenueError> {
-        let symbols: BTreeSet<Symbol> = st
+        let from = st.open_from();
+        if st.positions.is_empty() && from == st.orders.len() {
+            return Ok(());
+        }
+        // Sorted and deduplicated, as a set would be: the order symbols are worked in is part
+        // of the result when one liquidation changes another symbol's backing margin.
+        let mut symbols: Vec<Symbol> = Vec::with_capacity(st.positions.len() + 1);
+        let open = st.orders[from..].iter().filter(|o| o.status.is_open());
+        for symbol in st
             .positions
             .iter()
-            .map(|p| p.symbol.clone())
-            .chain(
-                st.orders
-                    .iter()
-                    .filter(|o| o.status.is_open())
-                    .map(|o| o.symbol.clone()),
-            )
-            .collect();
-        if symbols.is_empty() {
-            return Ok(());
+            .map(|p| &p.symbol)
+            .chain(open.map(|o| &o.symbol))
+        {
+            if let Err(at) = symbols.binary_search(symbol) {
+                symbols.insert(at, symbol.clone());
+            }
         }
         let now = self.clock.now_ms();
         let before = Fingerprint::of(st);
         for symbol in symbols {
             let t = self.market.ticker(&symbol).await?;
-            st.marks.insert(symbol.clone(), t.mark);
+            set_mark(st, &symbol, t.mark);
             self.work_orders(st, &symbol, t.bid, t.ask, t.mark, now);
             self.liquidate(st, &symbol, t.mark, now);
         }
@@ -145,7 +148,7 @@ impl PaperExchange {
         mark: Decimal,
         now: i64,
     ) {
-        for i in 0..st.orders.len() {
+        for i in st.open_from()..st.orders.len() {
             let order = &st.orders[i];
             if &order.symbol != symbol
                 || !order.status.is_open()
@@ -176,36 +179,53 @@ impl PaperExchange {
     pub async fn process_bar(&self, symbol: &Symbol, candle: &Candle) -> Result<(), VenueError> {
         let mut st = self.state.lock().await;
         let now = self.clock.now_ms();
-        let mut open: Vec<usize> = (0..st.orders.len())
-            .filter(|&i| &st.orders[i].symbol == symbol && st.orders[i].status.is_open())
-            .collect();
-        open.sort_by_key(|&i| bar::priority(st.orders[i].order_type));
-        for i in open {
-            let Some((price, maker)) = bar::fill_in_bar(&st.orders[i], candle) else {
-                continue;
-            };
-            if st.orders[i].order_type == OrderType::StopMarket {
-                // On the way to the stop the price passed any liquidation price beyond it.
-                let level = st.orders[i].stop_price.unwrap_or(price);
-                self.liquidate(&mut st, symbol, level, now);
+        let from = st.open_from();
+        // Open orders are few; picking them in priority order by rescanning beats sorting a
+        // freshly allocated list of indices on every bar.
+        for rank in 0..=2 {
+            for i in from..st.orders.len() {
+                let o = &st.orders[i];
+                if &o.symbol != symbol || !o.status.is_open() || bar::priority(o.order_type) != rank
+                {
+                    continue;
+                }
+                self.fill_in_bar(&mut st, i, symbol, candle, now);
             }
-            let mut order = st.orders[i].clone();
-            let price = if maker {
-                price
-            } else {
-                matching::taker_price(order.side, price, price, &self.config)
-            };
-            if matching::execute(&mut st, &mut order, price, maker, &self.config, now).is_err() {
-                // The position a reduce-only order was for is already gone.
-                order.status = OrderStatus::Expired;
-                order.updated_ms = now;
-            }
-            st.orders[i] = order;
         }
         self.liquidate(&mut st, symbol, candle.low, now);
         self.liquidate(&mut st, symbol, candle.high, now);
-        st.marks.insert(symbol.clone(), candle.close);
+        set_mark(&mut st, symbol, candle.close);
         save(self.repo.as_ref(), &self.account_id, &st).await
+    }
+
+    fn fill_in_bar(
+        &self,
+        st: &mut PaperState,
+        i: usize,
+        symbol: &Symbol,
+        candle: &Candle,
+        now: i64,
+    ) {
+        let Some((price, maker)) = bar::fill_in_bar(&st.orders[i], candle) else {
+            return;
+        };
+        if st.orders[i].order_type == OrderType::StopMarket {
+            // On the way to the stop the price passed any liquidation price beyond it.
+            let level = st.orders[i].stop_price.unwrap_or(price);
+            self.liquidate(st, symbol, level, now);
+        }
+        let mut order = st.orders[i].clone();
+        let price = if maker {
+            price
+        } else {
+            matching::taker_price(order.side, price, price, &self.config)
+        };
+        if matching::execute(st, &mut order, price, maker, &self.config, now).is_err() {
+            // The position a reduce-only order was for is already gone.
+            order.status = OrderStatus::Expired;
+            order.updated_ms = now;
+        }
+        st.orders[i] = order;
     }
 
     fn liquidate(&self, st: &mut PaperState, symbol: &Symbol, mark: Decimal, now: i64) {
@@ -259,27 +279,42 @@ impl PaperExchange {
     }
 }
 
-/// What a sync can change besides marks, cheap to take: fills and liquidations add fills,
-/// triggered or expired orders leave the open set, positions and the wallet move. Comparing
-/// this instead of a clone of the whole state keeps `sync` O(open orders + positions), not
-/// O(history).
+/// What a sync can change besides marks, cheap to take: every fill and every new order (a
+/// liquidation is both) draws an id, triggered or expired orders leave the open set, and the
+/// wallet moves with fills. Positions change only through fills, so they need no comparison.
+/// Comparing this instead of a clone of the whole state keeps `sync` O(open orders +
+/// positions), not O(history).
 #[derive(PartialEq)]
 struct Fingerprint {
     wallet: Decimal,
+    next_id: u64,
     fills: usize,
     orders: usize,
     open_orders: usize,
-    positions: Vec<PaperPosition>,
 }
 
 impl Fingerprint {
-    fn of(st: &PaperState) -> Fingerprint {
+    fn of(st: &mut PaperState) -> Fingerprint {
+        let from = st.open_from();
         Fingerprint {
             wallet: st.wallet_balance,
+            next_id: st.next_id,
             fills: st.fills.len(),
             orders: st.orders.len(),
-            open_orders: st.orders.iter().filter(|o| o.status.is_open()).count(),
-            positions: st.positions.clone(),
+            open_orders: st.orders[from..]
+                .iter()
+                .filter(|o| o.status.is_open())
+                .count(),
+        }
+    }
+}
+
+/// Record the mark without allocating a key for a symbol already marked.
+fn set_mark(st: &mut PaperState, symbol: &Symbol, mark: Decimal) {
+    match st.marks.get_mut(symbol) {
+        Some(m) => *m = mark,
+        None => {
+            st.marks.insert(symbol.clone(), mark);
         }
     }
 }

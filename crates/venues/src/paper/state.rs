@@ -45,6 +45,62 @@ pub struct PaperState {
     pub next_id: u64,
     /// Last mark price seen per symbol: what P&L and liquidation read between syncs.
     pub marks: BTreeMap<Symbol, Decimal>,
+    /// Every order before this index is finished: the scans that look for open orders (each
+    /// sync, each backtest bar) start here instead of walking the kept history.
+    #[serde(skip)]
+    open_from: OpenFrom,
+    #[serde(skip)]
+    liquidation_cache: LiquidationCache,
+    #[serde(skip)]
+    client_ids: ClientIds,
+}
+
+/// The client order ids of `orders`, built on first use (see [`PaperState::knows_client_id`]).
+/// A cache, not state: it never takes part in equality.
+#[derive(Debug, Clone, Default)]
+struct ClientIds(Option<std::collections::HashSet<String>>);
+
+impl PartialEq for ClientIds {
+    fn eq(&self, _: &ClientIds) -> bool {
+        true
+    }
+}
+
+/// Liquidation prices as last computed, each a division of 28-digit decimals that every sync
+/// and every backtest bar would otherwise repeat. They stay valid while `next_id` does (only
+/// fills move positions and the wallet, and every fill draws an id) and while at most one
+/// position is cross margined: only a cross position's price depends on the others' marks.
+/// A cache, not state: it never takes part in equality.
+#[derive(Debug, Default)]
+struct LiquidationCache(std::sync::Mutex<LiquidationPrices>);
+
+#[derive(Debug, Default, Clone)]
+struct LiquidationPrices {
+    next_id: u64,
+    mmr: Decimal,
+    prices: Vec<(Symbol, PositionSide, Option<Decimal>)>,
+}
+
+impl Clone for LiquidationCache {
+    fn clone(&self) -> LiquidationCache {
+        LiquidationCache::default()
+    }
+}
+
+impl PartialEq for LiquidationCache {
+    fn eq(&self, _: &LiquidationCache) -> bool {
+        true
+    }
+}
+
+/// A cache, not state: two states with the same orders are equal whatever their hints.
+#[derive(Debug, Clone, Copy, Default)]
+struct OpenFrom(usize);
+
+impl PartialEq for OpenFrom {
+    fn eq(&self, _: &OpenFrom) -> bool {
+        true
+    }
 }
 
 impl PaperState {
@@ -60,7 +116,31 @@ impl PaperState {
             fills: Vec::new(),
             next_id: 1,
             marks: BTreeMap::new(),
+            open_from: OpenFrom(0),
+            liquidation_cache: LiquidationCache::default(),
+            client_ids: ClientIds::default(),
         }
+    }
+
+    /// The index from which open orders may appear (all before it are finished). Finished
+    /// orders never reopen, so the hint only moves forward until history is pruned.
+    pub fn open_from(&mut self) -> usize {
+        let mut i = self.open_from.0.min(self.orders.len());
+        while i < self.orders.len() && !self.orders[i].status.is_open() {
+            i += 1;
+        }
+        self.open_from.0 = i;
+        i
+    }
+
+    /// Whether a kept order has this client id. Placing an order asks first, and most ids are
+    /// new, which a set answers without walking the kept history.
+    pub fn knows_client_id(&mut self, client_order_id: &str) -> bool {
+        let orders = &self.orders;
+        self.client_ids
+            .0
+            .get_or_insert_with(|| orders.iter().map(|o| o.client_order_id.clone()).collect())
+            .contains(client_order_id)
     }
 
     /// Record an order, keeping every open one and the newest [`KEPT_FINISHED_ORDERS`]
@@ -68,6 +148,9 @@ impl PaperState {
     /// client id); keeping them all would make every sync scan the account's whole history.
     /// Fills are kept in full: they are the trade history statistics are computed from.
     pub fn push_order(&mut self, order: Order) {
+        if let Some(ids) = &mut self.client_ids.0 {
+            ids.insert(order.client_order_id.clone());
+        }
         self.orders.push(order);
         let finished = self.orders.iter().filter(|o| !o.status.is_open()).count();
         if finished > KEPT_FINISHED_ORDERS + KEPT_FINISHED_ORDERS / 4 {
@@ -77,6 +160,10 @@ impl PaperState {
                 drop -= usize::from(gone);
                 !gone
             });
+            // Indices moved; the next scan finds the first open order again, and the id set
+            // is rebuilt from what is kept.
+            self.open_from = OpenFrom(0);
+            self.client_ids = ClientIds(None);
         }
     }
 
@@ -154,8 +241,36 @@ impl PaperState {
     }
 
     pub fn liquidation_price(&self, p: &PaperPosition, mmr: Decimal) -> Option<Decimal> {
-        let m = self.backing_margin(p, mmr);
-        liquidation_price(p.side, p.quantity, p.entry_price, m, mmr).map(|x| x.round_dp(8))
+        let compute = || {
+            let m = self.backing_margin(p, mmr);
+            liquidation_price(p.side, p.quantity, p.entry_price, m, mmr).map(|x| x.round_dp(8))
+        };
+        let cross = self
+            .positions
+            .iter()
+            .filter(|q| q.margin_mode == MarginMode::Cross)
+            .count();
+        let Ok(mut cache) = self.liquidation_cache.0.lock() else {
+            return compute();
+        };
+        if cross > 1 {
+            return compute();
+        }
+        if cache.next_id != self.next_id || cache.mmr != mmr {
+            cache.next_id = self.next_id;
+            cache.mmr = mmr;
+            cache.prices.clear();
+        }
+        if let Some((_, _, price)) = cache
+            .prices
+            .iter()
+            .find(|(symbol, side, _)| *side == p.side && *symbol == p.symbol)
+        {
+            return *price;
+        }
+        let price = compute();
+        cache.prices.push((p.symbol.clone(), p.side, price));
+        price
     }
 
     pub fn positions_view(&self, mmr: Decimal) -> Vec<Position> {
