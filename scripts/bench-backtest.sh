@@ -7,12 +7,14 @@
 # The peers run the EMA 12/26 cross, long/short, 4 bp fees, from ../shared/bench/peer_backtest.py,
 # which also writes the candles to CSV; nofxi replays that CSV through its live cycle code
 # (builtin EMA 12/26 decider, risk guard, paper exchange with margin and ATR stops).
-# The peers' Python packages go in a venv under target/bench (created on first run).
+# The peers' Python packages go in a venv under target/bench (created on first run); the
+# target dir is $CARGO_TARGET_DIR when set.
 set -euo pipefail
 n=${1:-1000000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 peer_script=${PEER_BACKTEST:-$root/../shared/bench/peer_backtest.py}
-work=$root/target/bench
+target=${CARGO_TARGET_DIR:-$root/target}
+work=$target/bench
 mkdir -p "$work"
 
 if [ ! -x "$work/peers/bin/python" ]; then
@@ -27,7 +29,7 @@ echo "== peers ($n one-minute candles)"
 echo "== nofxi"
 cargo build --release -q -p nofxi-cli
 home=$(mktemp -d)
-NOFXI_HOME=$home "$root/target/release/nofxi" backtest --csv "BTCUSDT=$csv" --interval 1m \
+NOFXI_HOME=$home "$target/release/nofxi" backtest --csv "BTCUSDT=$csv" --interval 1m \
   --fee-bps 4 --quiet --json > "$work/nofxi.json"
 rm -rf "$home"
 

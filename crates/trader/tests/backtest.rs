@@ -30,6 +30,7 @@ fn config(days: i64) -> BacktestConfig {
         fee_bps: Decimal::from(4),
         slippage_bps: Decimal::ZERO,
         strategy: StrategyConfig::default(),
+        full_cycles: false,
     }
 }
 

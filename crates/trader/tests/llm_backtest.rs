@@ -50,6 +50,7 @@ async fn backtest(ts: &TestStore, model: &Model, cache: &Path) -> (BacktestRepor
         fee_bps: Decimal::from(4),
         slippage_bps: Decimal::ZERO,
         strategy: StrategyConfig::default(),
+        full_cycles: false,
     };
     let report = run_backtest(&config, market, clock, replay.decider.as_mut(), |_, _| {})
         .await

@@ -148,6 +148,7 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         fee_bps: args.fee_bps,
         slippage_bps: args.slippage_bps,
         strategy,
+        full_cycles: false,
     };
     let bar = if args.quiet || global.json {
         ProgressBar::hidden()

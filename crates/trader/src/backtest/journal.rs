@@ -1,5 +1,6 @@
 //! A backtest's journal: millions of cycles would not fit as full records, and most are idle.
-//! It keeps the equity of every cycle and counts refusals; records themselves are dropped.
+//! It keeps the equity of every cycle (idle ones included) and counts refusals; records
+//! themselves are dropped.
 
 use std::sync::Mutex;
 
@@ -21,10 +22,11 @@ struct Inner {
 }
 
 impl BacktestJournal {
-    pub fn equity(&self) -> Vec<(i64, Decimal)> {
+    /// The equity curve, taken out of the journal (a million points need not be copied).
+    pub fn take_equity(&self) -> Vec<(i64, Decimal)> {
         self.inner
             .lock()
-            .map(|i| i.equity.clone())
+            .map(|mut i| std::mem::take(&mut i.equity))
             .unwrap_or_default()
     }
 
@@ -50,6 +52,21 @@ impl Journal for BacktestJournal {
         if !record.approved.is_empty() {
             inner.last = Some(record.clone());
         }
+        Ok(())
+    }
+
+    fn mark_idle(
+        &self,
+        _trader_id: &str,
+        _cycle_number: u64,
+        time_ms: i64,
+        equity: Decimal,
+    ) -> Result<(), JournalError> {
+        self.inner
+            .lock()
+            .map_err(|_| JournalError("backtest journal poisoned".into()))?
+            .equity
+            .push((time_ms, equity));
         Ok(())
     }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use nofxi_domain::Interval;
-use nofxi_domain::market::Symbol;
+use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{MarginMode, PositionMode};
 use nofxi_venues::KlineQuery;
@@ -25,7 +25,7 @@ use rust_decimal::Decimal;
 pub use journal::BacktestJournal;
 pub use report::BacktestReport;
 
-use crate::cycle::{CycleWorld, ExecutionSettings, JournalError, TraderCycle};
+use crate::cycle::{Bar, CycleOutcome, CycleWorld, ExecutionSettings, JournalError, TraderCycle};
 use crate::decider::Decider;
 use crate::stats::{compute, trades_from_fills};
 
@@ -41,6 +41,9 @@ pub struct BacktestConfig {
     pub fee_bps: Decimal,
     pub slippage_bps: Decimal,
     pub strategy: StrategyConfig,
+    /// Run every bar through the whole cycle, without the idle fast path: slower, and the
+    /// reference the fast path is held to (same fills, trades and equity).
+    pub full_cycles: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -104,7 +107,10 @@ pub async fn run_backtest(
     };
     let settings = ExecutionSettings::new("backtest", MarginMode::Cross, PositionMode::OneWay);
     let mut cycle = TraderCycle::new("backtest", "backtest", settings);
+    cycle.idle_fast_path = !config.full_cycles;
+    let mut candles: Vec<(&Symbol, Candle)> = Vec::with_capacity(config.symbols.len());
 
+    let mut idle_cycles = 0;
     let started = Instant::now();
     let every = (total / 100).max(1);
     for n in 0..total {
@@ -112,6 +118,7 @@ pub async fn run_backtest(
         clock.set(close);
         // Stops, take-profits and liquidations see the whole bar (its high and low), not just
         // the close the cycle reads: a wick through a stop fills it, as it would live.
+        candles.clear();
         for symbol in &config.symbols {
             if let Some(bar) = market
                 .klines(
@@ -123,9 +130,16 @@ pub async fn run_backtest(
                 .pop()
             {
                 paper.process_bar(symbol, &bar).await?;
+                candles.push((symbol, bar));
             }
         }
-        cycle.run(&strategy, decider, &world).await?;
+        let bar = Bar {
+            interval: config.interval,
+            candles: &candles,
+        };
+        if let CycleOutcome::Idle { .. } = cycle.run_bar(&strategy, decider, &world, &bar).await? {
+            idle_cycles += 1;
+        }
         if n % every == 0 {
             progress(n, total);
         }
@@ -140,7 +154,7 @@ pub async fn run_backtest(
     fills.sort_by_key(|f| f.time_ms);
     let total_fee = fills.iter().map(|f| f.fee).sum();
     let trades = trades_from_fills(&fills);
-    let equity = journal.equity();
+    let equity = journal.take_equity();
     let values: Vec<Decimal> = equity.iter().map(|(_, e)| *e).collect();
     let periods_per_year = (365.0 * 24.0 * 3_600_000.0) / step as f64;
     Ok(BacktestReport {
@@ -151,6 +165,8 @@ pub async fn run_backtest(
         elapsed,
         refused: journal.refused(),
         fills: fills.len(),
+        fill_log: fills,
+        idle_cycles,
         final_account: paper.account().await?,
     })
 }

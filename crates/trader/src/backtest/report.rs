@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use nofxi_domain::trading::AccountSnapshot;
+use nofxi_domain::trading::{AccountSnapshot, Fill};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -21,6 +21,10 @@ pub struct BacktestReport {
     pub elapsed: Duration,
     pub refused: usize,
     pub fills: usize,
+    /// Every fill, in time order.
+    pub fill_log: Vec<Fill>,
+    /// Cycles that took the idle fast path (see `cycle::idle`): the rest ran in full.
+    pub idle_cycles: u64,
     pub final_account: AccountSnapshot,
 }
 

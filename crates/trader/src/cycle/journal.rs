@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
+use rust_decimal::Decimal;
 
 use super::record::CycleRecord;
 
@@ -18,6 +19,19 @@ pub trait Journal: Send + Sync {
     async fn save(&self, record: &CycleRecord) -> Result<(), JournalError>;
     /// The trader's newest record, to continue its numbering and finish a crashed cycle.
     async fn last(&self, trader_id: &str) -> Result<Option<CycleRecord>, JournalError>;
+
+    /// An idle cycle (see [`super::idle`]): no record, only the equity it ended with. Only
+    /// drivers that step through bars produce idle cycles; a journal that keeps full records
+    /// keeps nothing of them by default.
+    fn mark_idle(
+        &self,
+        _trader_id: &str,
+        _cycle_number: u64,
+        _time_ms: i64,
+        _equity: Decimal,
+    ) -> Result<(), JournalError> {
+        Ok(())
+    }
 }
 
 #[derive(Debug, Default)]

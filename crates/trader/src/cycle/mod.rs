@@ -1,12 +1,14 @@
 //! One trading cycle (REFERENCE §2), the same code for a live trader and a backtest.
 
 mod execute;
+mod idle;
 mod input;
 mod journal;
 mod record;
 mod run;
 
 pub use execute::{ExecutionSettings, Mode, quantity_for};
+pub use idle::{Bar, CycleOutcome};
 pub use input::{CandidateData, CycleInput};
 pub use journal::{Journal, JournalError, MemoryJournal};
 pub use record::{CyclePhase, CycleRecord, Execution, RefusedDecision};

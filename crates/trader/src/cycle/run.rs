@@ -5,10 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_domain::trading::{AccountSnapshot, Position};
 use nofxi_venues::{Clock, Exchange, KlineQuery, MarketData, VenueError};
 use rust_decimal::Decimal;
 
 use super::execute::{ExecutionSettings, Mode, execute};
+use super::idle::{self, Bar, CycleOutcome, recorded};
 use super::journal::{Journal, JournalError};
 use super::record::{CyclePhase, CycleRecord, RefusedDecision};
 use super::{CandidateData, CycleInput};
@@ -29,6 +31,13 @@ pub struct TraderCycle {
     pub cycle_number: u64,
     pub failures_in_a_row: u32,
     pub safe_mode: bool,
+    /// Whether [`TraderCycle::run_bar`] may take the idle fast path (see [`super::idle`]).
+    /// Off, every bar runs the whole cycle: slower, and the reference the fast path is
+    /// tested against.
+    pub idle_fast_path: bool,
+    /// The strategy's coin lists as last parsed: parsing a symbol walks the alias table, and
+    /// the lists rarely change between cycles.
+    coins: ParsedCoins,
 }
 
 /// The world a cycle acts on.
@@ -49,6 +58,8 @@ impl TraderCycle {
             cycle_number: 0,
             failures_in_a_row: 0,
             safe_mode: false,
+            idle_fast_path: true,
+            coins: ParsedCoins::default(),
         }
     }
 
@@ -95,21 +106,93 @@ impl TraderCycle {
         decider: &mut dyn Decider,
         world: &CycleWorld<'_>,
     ) -> Result<CycleRecord, JournalError> {
+        match self.run_cycle(strategy, decider, world, None).await? {
+            CycleOutcome::Recorded(record) => Ok(*record),
+            // Without a bar there is no fast path; this arm is never taken.
+            CycleOutcome::Idle { .. } => {
+                Err(JournalError("a cycle without a bar cannot be idle".into()))
+            }
+        }
+    }
+
+    /// One cycle at the close of `bar`, for drivers that step through candles (backtests).
+    /// When the decider can tell from the bar alone that it has nothing to propose, the cycle
+    /// is idle: it reads the account as always, marks the equity in the journal and stops
+    /// there. Otherwise, or with [`TraderCycle::idle_fast_path`] off, it is [`TraderCycle::run`].
+    pub async fn run_bar(
+        &mut self,
+        strategy: &StrategyConfig,
+        decider: &mut dyn Decider,
+        world: &CycleWorld<'_>,
+        bar: &Bar<'_>,
+    ) -> Result<CycleOutcome, JournalError> {
+        let bar = self.idle_fast_path.then_some(bar);
+        self.run_cycle(strategy, decider, world, bar).await
+    }
+
+    async fn run_cycle(
+        &mut self,
+        strategy: &StrategyConfig,
+        decider: &mut dyn Decider,
+        world: &CycleWorld<'_>,
+        bar: Option<&Bar<'_>>,
+    ) -> Result<CycleOutcome, JournalError> {
         self.cycle_number += 1;
         let now = world.clock.now_ms();
-        let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
-        record.engine = self.engine.clone();
-        record.safe_mode = self.safe_mode;
-
         let (account, positions) = match read_account(world.exchange).await {
             Ok(read) => read,
             Err(e) => {
+                let record = self.new_record(now, decider);
                 return self
                     .give_up(record, format!("account unreadable: {e}"), world)
-                    .await;
+                    .await
+                    .map(recorded);
             }
         };
-        let symbols = candidates(strategy, &positions, &mut record.notes);
+        let mut notes = Vec::new();
+        let symbols = self.coins.candidates(strategy, &positions, &mut notes);
+        if let Some(bar) = bar
+            && idle::is_idle(bar, &symbols, decider)
+        {
+            // What the full cycle does when its decider proposes nothing: the model answered
+            // (no failure), nothing was refused, and the account before is the equity.
+            self.failures_in_a_row = 0;
+            self.safe_mode = false;
+            world
+                .journal
+                .mark_idle(&self.trader_id, self.cycle_number, now, account.equity)?;
+            return Ok(CycleOutcome::Idle {
+                equity: account.equity,
+            });
+        }
+        let mut record = self.new_record(now, decider);
+        record.notes = notes;
+        self.decide_and_execute(
+            record, strategy, decider, world, account, positions, symbols,
+        )
+        .await
+        .map(recorded)
+    }
+
+    fn new_record(&self, now: i64, decider: &dyn Decider) -> CycleRecord {
+        let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
+        record.engine = self.engine.clone();
+        record.safe_mode = self.safe_mode;
+        record
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn decide_and_execute(
+        &mut self,
+        mut record: CycleRecord,
+        strategy: &StrategyConfig,
+        decider: &mut dyn Decider,
+        world: &CycleWorld<'_>,
+        account: AccountSnapshot,
+        positions: Vec<Position>,
+        symbols: Vec<Symbol>,
+    ) -> Result<CycleRecord, JournalError> {
+        let now = record.started_ms;
         // Ask the decider what it wants before any await: it is not borrowed while waiting.
         let wants_funding = strategy.indicators.enable_funding_rate && decider.wants_funding();
         let wanted: Vec<(Symbol, Vec<SeriesRequest>)> = symbols
@@ -138,7 +221,6 @@ impl TraderCycle {
             strategy: strategy.clone(),
         };
         record.account_before = Some(account.clone());
-
         let output = match decider.decide(&input).await {
             Ok(output) => {
                 self.failures_in_a_row = 0;
@@ -239,50 +321,72 @@ async fn finish(record: &mut CycleRecord, world: &CycleWorld<'_>) {
 
 async fn read_account(
     exchange: &dyn Exchange,
-) -> Result<
-    (
-        nofxi_domain::trading::AccountSnapshot,
-        Vec<nofxi_domain::trading::Position>,
-    ),
-    VenueError,
-> {
+) -> Result<(AccountSnapshot, Vec<Position>), VenueError> {
     Ok((exchange.account().await?, exchange.positions().await?))
 }
 
-/// The strategy's coins minus its exclusions, plus every symbol with an open position (a
-/// position must stay manageable even after its coin leaves the strategy).
-fn candidates(
-    strategy: &StrategyConfig,
-    positions: &[nofxi_domain::trading::Position],
-    notes: &mut Vec<String>,
-) -> Vec<Symbol> {
-    let parse = |raw: &String, notes: &mut Vec<String>| match Symbol::parse(raw) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            notes.push(format!("strategy coin skipped: {e}"));
-            None
-        }
-    };
-    let excluded: BTreeSet<Symbol> = strategy
-        .coin_source
-        .excluded_coins
-        .iter()
-        .filter_map(|c| parse(c, notes))
-        .collect();
-    let mut out: Vec<Symbol> = Vec::new();
-    let listed = strategy
-        .coin_source
-        .static_coins
-        .iter()
-        .filter_map(|c| parse(c, notes));
-    for symbol in listed.chain(positions.iter().map(|p| p.symbol.clone())) {
-        if !out.contains(&symbol)
-            && (!excluded.contains(&symbol) || positions.iter().any(|p| p.symbol == symbol))
+/// The strategy's coin lists, parsed once per change of the lists.
+#[derive(Debug, Clone, Default)]
+struct ParsedCoins {
+    static_coins: Vec<String>,
+    excluded_coins: Vec<String>,
+    listed: Vec<Symbol>,
+    excluded: BTreeSet<Symbol>,
+    /// Coins that did not parse, said again every cycle as the uncached parse did.
+    notes: Vec<String>,
+}
+
+impl ParsedCoins {
+    /// The strategy's coins minus its exclusions, plus every symbol with an open position (a
+    /// position must stay manageable even after its coin leaves the strategy).
+    fn candidates(
+        &mut self,
+        strategy: &StrategyConfig,
+        positions: &[Position],
+        notes: &mut Vec<String>,
+    ) -> Vec<Symbol> {
+        let source = &strategy.coin_source;
+        if source.static_coins != self.static_coins || source.excluded_coins != self.excluded_coins
         {
-            out.push(symbol);
+            *self = ParsedCoins::parse(&source.static_coins, &source.excluded_coins);
+        }
+        notes.extend(self.notes.iter().cloned());
+        let mut out: Vec<Symbol> = Vec::new();
+        for symbol in self
+            .listed
+            .iter()
+            .chain(positions.iter().map(|p| &p.symbol))
+        {
+            if !out.contains(symbol)
+                && (!self.excluded.contains(symbol)
+                    || positions.iter().any(|p| &p.symbol == symbol))
+            {
+                out.push(symbol.clone());
+            }
+        }
+        out
+    }
+
+    fn parse(static_coins: &[String], excluded_coins: &[String]) -> ParsedCoins {
+        let mut notes = Vec::new();
+        let mut parse = |raw: &String| match Symbol::parse(raw) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                notes.push(format!("strategy coin skipped: {e}"));
+                None
+            }
+        };
+        // Exclusions first, as before: the notes keep their order.
+        let excluded = excluded_coins.iter().filter_map(&mut parse).collect();
+        let listed = static_coins.iter().filter_map(&mut parse).collect();
+        ParsedCoins {
+            static_coins: static_coins.to_vec(),
+            excluded_coins: excluded_coins.to_vec(),
+            listed,
+            excluded,
+            notes,
         }
     }
-    out
 }
 
 /// One candidate's price and the closed candles the decider asked for.

@@ -218,6 +218,30 @@ impl Decider for BuiltinDecider {
         vec![request]
     }
 
+    /// Idle when the candle is the very next one after the last seen and the EMAs do not cross
+    /// on it: then `decide` would feed just this candle and propose nothing. A cross, a gap, a
+    /// cold state or another interval leaves the state as it was, for the whole cycle.
+    fn idle_on(&mut self, symbol: &Symbol, interval: Interval, candle: &Candle) -> bool {
+        let Some(state) = self.states.get_mut(symbol) else {
+            return false;
+        };
+        let next = state.last_open_ms.checked_add(interval.millis());
+        if state.interval != interval || !state.cross.is_warm() || next != Some(candle.open_time_ms)
+        {
+            return false;
+        }
+        let mut cross = state.cross.clone();
+        if cross
+            .on_candle(candle.high_f64(), candle.low_f64(), candle.close_f64())
+            .is_some()
+        {
+            return false;
+        }
+        state.cross = cross;
+        state.last_open_ms = candle.open_time_ms;
+        true
+    }
+
     async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError> {
         let interval = input.strategy.indicators.klines.primary_timeframe;
         let mut output = DeciderOutput::default();

@@ -17,7 +17,7 @@ pub mod provider_client;
 
 use async_trait::async_trait;
 use nofxi_domain::Interval;
-use nofxi_domain::market::Symbol;
+use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::strategy_config::StrategyConfig;
 
 use crate::cycle::CycleInput;
@@ -98,4 +98,13 @@ pub trait Decider: Send {
     }
 
     async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError>;
+
+    /// Whether `candle`, the newest closed `interval` candle of `symbol`, leaves this decider
+    /// with nothing to propose for it: the cycle's idle fast path (`cycle::idle`). A decider
+    /// that can tell from its own state takes the candle in exactly as `decide` would, so it is
+    /// not fed again, and answers true. The default, false, means "run the whole cycle" and
+    /// must leave the decider untouched.
+    fn idle_on(&mut self, _symbol: &Symbol, _interval: Interval, _candle: &Candle) -> bool {
+        false
+    }
 }
