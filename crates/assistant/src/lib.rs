@@ -18,6 +18,7 @@ pub mod conversation;
 pub mod error;
 pub mod gateway;
 pub mod llm_call;
+pub mod model_errors;
 mod model_turn;
 pub mod nlu;
 pub mod policy;

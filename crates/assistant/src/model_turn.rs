@@ -11,7 +11,7 @@ use crate::gateway::prompt::GatewayPrompt;
 use crate::gateway::{self, lists, trigger};
 use crate::llm_call::LlmCallRecord;
 use crate::turn::Turn;
-use crate::{Assistant, assistant_model, compose, policy, texts_llm};
+use crate::{Assistant, assistant_model, compose, model_errors, policy, texts_llm};
 
 impl Assistant {
     /// The rules' reading, or, where they are unsure and an assistant model is set, the
@@ -52,8 +52,9 @@ impl Assistant {
             resource_lists,
         };
         let outcome = gateway::understand(provider.as_ref(), &prompt, rules.clone()).await;
-        if let Some(why) = &outcome.call.error {
-            turn.say(texts_llm::model_failed(turn.lang, why));
+        if let Some(error) = &outcome.error {
+            let why = model_errors::explain(error, &self.engine.library, turn.lang);
+            turn.say(texts_llm::model_failed(turn.lang, &why));
         }
         turn.llm_calls.push(outcome.call);
         outcome.understanding
@@ -114,7 +115,7 @@ impl Assistant {
                 turn.say(completion.text);
             }
             Err(e) => {
-                let why = format!("{:?}: {}", e.kind, e.message);
+                let why = model_errors::explain(&e, &self.engine.library, turn.lang);
                 turn.say(texts_llm::model_failed(turn.lang, &why));
                 turn.say(texts_llm::open_question_needs_model(turn.lang));
             }

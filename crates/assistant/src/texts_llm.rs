@@ -2,6 +2,7 @@
 
 use nofxi_skills::Lang;
 
+use crate::model_errors::Explanation;
 use crate::texts::t;
 
 pub fn gateway_unsure(lang: Lang) -> String {
@@ -12,13 +13,17 @@ pub fn gateway_unsure(lang: Lang) -> String {
     )
 }
 
-/// The model call failed; the rules' reading stands.
-pub fn model_failed(lang: Lang, why: &str) -> String {
+/// The model call failed; the rules' reading stands. Said as what happened / why / what now.
+pub fn model_failed(lang: Lang, why: &Explanation) -> String {
     t(
         lang,
-        &format!("（助手模型这次没有应答：{why}。我先按规则处理。）"),
         &format!(
-            "(The assistant model did not answer this time: {why}. I used the rules instead.)"
+            "（助手模型这次没有应答，我先按规则处理。发生了什么：{} 原因：{} 现在怎么做：{}）",
+            why.what, why.why, why.fix
+        ),
+        &format!(
+            "(The assistant model did not answer, so I used the rules. What happened: {} Why: {} What to do now: {})",
+            why.what, why.why, why.fix
         ),
     )
 }

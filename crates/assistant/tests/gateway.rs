@@ -284,6 +284,8 @@ async fn a_failing_model_falls_back_to_the_rules_and_never_shows_the_key() {
         r.events.iter().any(|e| matches!(e, Event::Asked { .. })),
         "{r:?}"
     );
+    // Explained from the error-diagnosis skill, in the user's language.
+    assert!(r.reply.contains("现在怎么做"), "{}", r.reply);
     let traces = chat.ts.store.list_traces("default", None, 5).await.unwrap();
     let trace: String = traces
         .iter()

@@ -24,6 +24,8 @@ use crate::texts_llm;
 pub struct GatewayOutcome {
     pub understanding: Understanding,
     pub call: LlmCallRecord,
+    /// The call failed; the understanding is then the rules' own.
+    pub error: Option<nofxi_llm::LlmError>,
 }
 
 /// Asks the model once. A transport or provider error keeps the rules' understanding and says
@@ -45,6 +47,7 @@ pub async fn understand(
     };
     let result = provider.complete(&request).await;
     let call = LlmCallRecord::new("understand", provider, &request, &result);
+    let error = result.as_ref().err().cloned();
     let understanding = match result {
         Ok(completion) => match parse::commands(&completion.text, input) {
             Ok(parsed) => Understanding {
@@ -62,6 +65,7 @@ pub async fn understand(
     GatewayOutcome {
         understanding,
         call,
+        error,
     }
 }
 

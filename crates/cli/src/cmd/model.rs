@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
+use nofxi_assistant::model_errors;
 use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind};
-use nofxi_llm::{ChatRequest, Endpoint, LlmError, LlmErrorKind, Message, RetryPolicy};
-use nofxi_skills::{Knowledge, Lang, Library, SkillKind};
+use nofxi_llm::{ChatRequest, Endpoint, LlmError, Message, RetryPolicy};
+use nofxi_skills::{Lang, Library};
 use nofxi_store::Store;
 use nofxi_trader::decider::provider_client::{ProviderClient, kind_name};
 use nofxi_trader::runtime::preflight::is_builtin;
@@ -330,50 +331,26 @@ fn config_failure(message: String) -> ProbeFailure {
     }
 }
 
-/// The error-diagnosis entry for a typed model error, if the skill has one.
-fn diagnosis_id(error: &LlmError) -> Option<&'static str> {
-    use LlmErrorKind::*;
-    Some(match error.kind {
-        BadKey => "model_auth",
-        InsufficientBalance => "model_balance",
-        ModelNotFound => "model_not_found",
-        RateLimited | QuotaExhausted => "rate_limited",
-        ContextTooLong => "context_too_long",
-        Overloaded if matches!(error.status, Some(500..=504)) => "server_error",
-        Overloaded => "provider_overloaded",
-        Timeout => "server_error",
-        NotJson => "html_instead_of_json",
-        Dns | Tls | ConnectionRefused | Network => "connection_failed",
-        BadRequest | BadResponse => return None,
-    })
-}
-
+/// The failure in the error-diagnosis skill's words (the same explainer the assistant uses).
 fn explain(error: &LlmError) -> ProbeFailure {
-    let id = diagnosis_id(error);
-    let library = Library::builtin().ok();
-    let entry: Option<&Knowledge> = id.and_then(|id| {
-        library.as_ref().and_then(|lib| {
-            lib.skills()
-                .iter()
-                .filter(|s| s.meta.kind == SkillKind::Diagnosis)
-                .flat_map(|s| s.meta.knowledge.iter())
-                .find(|k| k.id == id)
-        })
-    });
-    let text = |t: Option<&nofxi_skills::Text>| t.map(|t| t.get(Lang::En).to_string());
+    let explanation = Library::builtin()
+        .ok()
+        .map(|library| model_errors::explain(error, &library, Lang::En));
     let said = error.message.trim().to_string();
     ProbeFailure {
         kind: kind_name(error),
         status: error.status,
-        diagnosis: entry.map(|k| k.id.clone()),
-        what: entry
-            .and_then(|k| text(k.what.as_ref()))
+        diagnosis: explanation.as_ref().and_then(|e| e.diagnosis.clone()),
+        what: explanation
+            .as_ref()
+            .map(|e| e.what.clone())
             .unwrap_or_else(|| format!("The model call failed ({}).", kind_name(error))),
-        why: entry
-            .and_then(|k| text(k.why.as_ref()))
+        why: explanation
+            .as_ref()
+            .map(|e| e.why.clone())
             .unwrap_or_else(|| said.clone()),
-        fix: entry
-            .and_then(|k| text(k.fix.as_ref()))
+        fix: explanation
+            .map(|e| e.fix)
             .unwrap_or_else(|| error.kind.advice().to_string()),
         provider_message: said,
     }
