@@ -9,115 +9,58 @@
 //! `ping` to ignore and `error` to report. There is no JSON-output switch: the prompt says it.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use nofxi_domain::Secret;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
-use crate::Provider;
 use crate::classify;
 use crate::connect::Endpoint;
 use crate::draft::{Draft, arguments_from_text, temperature};
 use crate::error::{LlmError, LlmErrorKind};
-use crate::http::{StreamStart, Transport, endpoint_url};
-use crate::openai::replay;
-use crate::sse::{Flow, read_events};
-use crate::types::{ChatRequest, Completion, Role, StreamDelta, ToolCall};
+use crate::http::endpoint_url;
+use crate::provider::{HttpProvider, OnDelta, StreamDecoder, Wire, unexpected_shape};
+use crate::sse::{Flow, event_json};
+use crate::types::{ChatRequest, Role, StreamDelta, ToolCall};
 
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// Anthropic refuses a request without `max_tokens`; this is enough for a decision or a reply.
 pub const DEFAULT_MAX_TOKENS: u32 = 1024;
 
-pub struct AnthropicProvider {
-    label: String,
-    url: String,
-    model: String,
-    transport: Transport,
-}
+/// The Anthropic messages wire format.
+#[derive(Debug)]
+pub struct Anthropic;
 
-impl std::fmt::Debug for AnthropicProvider {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AnthropicProvider")
-            .field("label", &self.label)
-            .field("url", &self.url)
-            .finish_non_exhaustive()
+pub type AnthropicProvider = HttpProvider<Anthropic>;
+
+impl Wire for Anthropic {
+    const NAME: &'static str = "AnthropicProvider";
+    type Stream = StreamState;
+
+    fn auth_header(key: &str) -> (HeaderName, String) {
+        (HeaderName::from_static("x-api-key"), key.to_string())
     }
-}
 
-impl AnthropicProvider {
-    pub fn new(endpoint: &Endpoint) -> Result<AnthropicProvider, reqwest::Error> {
+    fn fixed_headers() -> HeaderMap {
         let mut headers = HeaderMap::new();
         headers.insert(
             HeaderName::from_static("anthropic-version"),
             HeaderValue::from_static(ANTHROPIC_VERSION),
         );
-        if let Some(key) = endpoint.api_key.as_ref().filter(|k| !k.is_empty())
-            && let Ok(mut value) = HeaderValue::from_str(key.expose())
-        {
-            value.set_sensitive(true);
-            headers.insert(HeaderName::from_static("x-api-key"), value);
-        }
-        Ok(AnthropicProvider {
-            label: endpoint.label(),
-            url: endpoint_url(&endpoint.base_url, "messages"),
-            model: endpoint.model.clone(),
-            transport: Transport::new(
-                headers,
-                endpoint.timeout,
-                endpoint.retry,
-                endpoint.api_key.clone(),
-            )?,
-        })
-    }
-}
-
-#[async_trait::async_trait]
-impl Provider for AnthropicProvider {
-    fn label(&self) -> String {
-        self.label.clone()
+        headers
     }
 
-    async fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
-        let started = Instant::now();
-        let answer = self
-            .transport
-            .post_json(&self.url, &request_body(request, &self.model, false))
-            .await?;
-        let draft = parse_answer(&answer).map_err(|e| self.shape_error(e, &answer))?;
-        Ok(draft.finish(request, &self.model, started))
+    fn urls(endpoint: &Endpoint) -> (String, String) {
+        let url = endpoint_url(&endpoint.base_url, "messages");
+        (url.clone(), url)
     }
 
-    async fn stream(
-        &self,
-        request: &ChatRequest,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
-    ) -> Result<Completion, LlmError> {
-        let started = Instant::now();
-        let body = request_body(request, &self.model, true);
-        let draft = match self.transport.post_stream(&self.url, &body).await? {
-            StreamStart::Whole(answer) => {
-                let draft = parse_answer(&answer).map_err(|e| self.shape_error(e, &answer))?;
-                replay(&draft, on_delta);
-                draft
-            }
-            StreamStart::Events(resp) => {
-                let mut state = StreamState::default();
-                let key = self.transport.key();
-                read_events(resp, self.transport.timeout(), key, |_, data| {
-                    state.on_data(data, on_delta, key)
-                })
-                .await?;
-                state.finish()?
-            }
-        };
-        Ok(draft.finish(request, &self.model, started))
+    fn body(request: &ChatRequest, model: &str, stream: bool) -> Value {
+        request_body(request, model, stream)
     }
-}
 
-impl AnthropicProvider {
-    fn shape_error(&self, what: String, answer: &Value) -> LlmError {
-        classify::bad_response(200, &answer.to_string(), &what, self.transport.key())
+    fn parse_whole(answer: &Value, key: Option<&Secret>) -> Result<Draft, LlmError> {
+        parse_answer(answer).map_err(|what| unexpected_shape(answer, &what, key))
     }
 }
 
@@ -226,22 +169,17 @@ pub(crate) struct StreamState {
     stopped: bool,
 }
 
-impl StreamState {
-    pub(crate) fn on_data(
+impl StreamDecoder for StreamState {
+    fn on_data(
         &mut self,
         data: &str,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
+        on_delta: OnDelta<'_>,
         key: Option<&Secret>,
     ) -> Result<Flow, LlmError> {
         if data.trim().is_empty() {
             return Ok(Flow::Continue);
         }
-        let event: Value = serde_json::from_str(data).map_err(|_| {
-            LlmError::new(
-                LlmErrorKind::BadResponse,
-                crate::redact::redact(&format!("a stream event is not JSON: {data}"), key),
-            )
-        })?;
+        let event = event_json(data, "event", key)?;
         let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
         match event
             .get("type")
@@ -334,7 +272,15 @@ impl StreamState {
         Ok(Flow::Continue)
     }
 
-    fn push_text(&mut self, text: &str, on_delta: &(dyn Fn(StreamDelta) + Send + Sync)) {
+    /// Tool calls were told as their blocks stopped, so there is nothing left to hand on:
+    /// the inherent [`StreamState::finish`] only checks that an answer came.
+    fn finish(self, _on_delta: OnDelta<'_>) -> Result<Draft, LlmError> {
+        StreamState::finish(self)
+    }
+}
+
+impl StreamState {
+    fn push_text(&mut self, text: &str, on_delta: OnDelta<'_>) {
         if !text.is_empty() {
             self.draft.text.push_str(text);
             on_delta(StreamDelta::Text(text.to_string()));

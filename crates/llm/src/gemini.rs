@@ -13,61 +13,47 @@
 //! It also refuses JSON mode together with function calling, so JSON mode is only asked for
 //! when there are no tools (the prompt still says to answer in JSON).
 
-use std::time::Instant;
-
 use nofxi_domain::Secret;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::HeaderName;
 use serde_json::{Map, Value, json};
 
-use crate::Provider;
 use crate::classify;
 use crate::connect::Endpoint;
 use crate::draft::{Draft, temperature};
 use crate::error::{LlmError, LlmErrorKind};
-use crate::http::{StreamStart, Transport, endpoint_url};
-use crate::openai::replay;
-use crate::sse::{Flow, read_events};
-use crate::types::{ChatRequest, Completion, Role, StreamDelta, ToolCall, ToolSpec};
+use crate::http::endpoint_url;
+use crate::provider::{HttpProvider, OnDelta, StreamDecoder, Wire};
+use crate::sse::{Flow, event_json};
+use crate::types::{ChatRequest, Role, StreamDelta, ToolCall, ToolSpec};
 
-pub struct GeminiProvider {
-    label: String,
-    url: String,
-    stream_url: String,
-    model: String,
-    transport: Transport,
-}
+/// Gemini's native wire format.
+#[derive(Debug)]
+pub struct Gemini;
 
-impl std::fmt::Debug for GeminiProvider {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GeminiProvider")
-            .field("label", &self.label)
-            .field("url", &self.url)
-            .finish_non_exhaustive()
+pub type GeminiProvider = HttpProvider<Gemini>;
+
+impl Wire for Gemini {
+    const NAME: &'static str = "GeminiProvider";
+    type Stream = StreamState;
+
+    fn auth_header(key: &str) -> (HeaderName, String) {
+        (HeaderName::from_static("x-goog-api-key"), key.to_string())
     }
-}
 
-impl GeminiProvider {
-    pub fn new(endpoint: &Endpoint) -> Result<GeminiProvider, reqwest::Error> {
-        let mut headers = HeaderMap::new();
-        if let Some(key) = endpoint.api_key.as_ref().filter(|k| !k.is_empty())
-            && let Ok(mut value) = HeaderValue::from_str(key.expose())
-        {
-            value.set_sensitive(true);
-            headers.insert(HeaderName::from_static("x-goog-api-key"), value);
-        }
-        let (url, stream_url) = urls(&endpoint.base_url, &endpoint.model);
-        Ok(GeminiProvider {
-            label: endpoint.label(),
-            url,
-            stream_url,
-            model: endpoint.model.clone(),
-            transport: Transport::new(
-                headers,
-                endpoint.timeout,
-                endpoint.retry,
-                endpoint.api_key.clone(),
-            )?,
-        })
+    fn urls(endpoint: &Endpoint) -> (String, String) {
+        urls(&endpoint.base_url, &endpoint.model)
+    }
+
+    /// The model is in the URL and streaming is the URL's choice, so the body needs neither.
+    fn body(request: &ChatRequest, _model: &str, _stream: bool) -> Value {
+        request_body(request)
+    }
+
+    /// A whole answer is one response of a stream, read the same way.
+    fn parse_whole(answer: &Value, key: Option<&Secret>) -> Result<Draft, LlmError> {
+        let mut state = StreamState::default();
+        state.on_response(answer, &|_| {}, key)?;
+        state.finish(answer, key)
     }
 }
 
@@ -86,56 +72,6 @@ fn urls(base: &str, model: &str) -> (String, String) {
             &format!("models/{model}:streamGenerateContent?alt=sse"),
         ),
     )
-}
-
-#[async_trait::async_trait]
-impl Provider for GeminiProvider {
-    fn label(&self) -> String {
-        self.label.clone()
-    }
-
-    async fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
-        let started = Instant::now();
-        let answer = self
-            .transport
-            .post_json(&self.url, &request_body(request))
-            .await?;
-        let mut state = StreamState::default();
-        state.on_response(&answer, &|_| {}, self.transport.key())?;
-        let draft = state.finish(&answer, self.transport.key())?;
-        Ok(draft.finish(request, &self.model, started))
-    }
-
-    async fn stream(
-        &self,
-        request: &ChatRequest,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
-    ) -> Result<Completion, LlmError> {
-        let started = Instant::now();
-        let key = self.transport.key();
-        let draft = match self
-            .transport
-            .post_stream(&self.stream_url, &request_body(request))
-            .await?
-        {
-            StreamStart::Whole(answer) => {
-                let mut state = StreamState::default();
-                state.on_response(&answer, &|_| {}, key)?;
-                let draft = state.finish(&answer, key)?;
-                replay(&draft, on_delta);
-                draft
-            }
-            StreamStart::Events(resp) => {
-                let mut state = StreamState::default();
-                read_events(resp, self.transport.timeout(), key, |_, data| {
-                    state.on_data(data, on_delta, key)
-                })
-                .await?;
-                state.finish(&Value::Null, key)?
-            }
-        };
-        Ok(draft.finish(request, &self.model, started))
-    }
 }
 
 pub(crate) fn request_body(request: &ChatRequest) -> Value {
@@ -208,31 +144,34 @@ pub(crate) struct StreamState {
     responses: usize,
 }
 
-impl StreamState {
-    pub(crate) fn on_data(
+impl StreamDecoder for StreamState {
+    fn on_data(
         &mut self,
         data: &str,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
+        on_delta: OnDelta<'_>,
         key: Option<&Secret>,
     ) -> Result<Flow, LlmError> {
         if data.trim().is_empty() {
             return Ok(Flow::Continue);
         }
-        let chunk: Value = serde_json::from_str(data).map_err(|_| {
-            LlmError::new(
-                LlmErrorKind::BadResponse,
-                crate::redact::redact(&format!("a stream chunk is not JSON: {data}"), key),
-            )
-        })?;
+        let chunk = event_json(data, "chunk", key)?;
         self.on_response(&chunk, on_delta, key)?;
         Ok(Flow::Continue)
     }
 
+    /// The inherent [`StreamState::finish`], which whole answers share. A stream has no whole
+    /// answer to quote in an error, so there is no key to redact either.
+    fn finish(self, _on_delta: OnDelta<'_>) -> Result<Draft, LlmError> {
+        StreamState::finish(self, &Value::Null, None)
+    }
+}
+
+impl StreamState {
     /// One `GenerateContentResponse`: the whole answer, or the next piece of a stream.
     pub(crate) fn on_response(
         &mut self,
         response: &Value,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
+        on_delta: OnDelta<'_>,
         key: Option<&Secret>,
     ) -> Result<(), LlmError> {
         if response.get("error").is_some_and(|e| !e.is_null()) {

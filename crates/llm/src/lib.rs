@@ -18,6 +18,7 @@ pub mod error;
 pub mod gemini;
 pub mod http;
 pub mod openai;
+mod provider;
 pub mod redact;
 mod sse;
 pub mod tokens;
@@ -30,7 +31,8 @@ pub use redact::redact;
 pub use tokens::{estimate_request, estimate_tokens};
 pub use types::{ChatRequest, Completion, Message, Role, StreamDelta, ToolCall, ToolSpec, Usage};
 
-/// One model endpoint, ready to call. Implementations exist per wire format.
+/// One model endpoint, ready to call. One implementation serves every wire format: an
+/// HTTP provider generic over the format (`OpenAiProvider`, `AnthropicProvider`, `GeminiProvider`).
 #[async_trait::async_trait]
 pub trait Provider: Send + Sync {
     /// `deepseek:deepseek-chat`: provider id and model, for traces and journals.

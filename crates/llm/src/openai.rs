@@ -8,120 +8,45 @@
 //! asks for a last chunk with usage (providers that ignore it get an estimate).
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use nofxi_domain::Secret;
+use reqwest::header::{AUTHORIZATION, HeaderName};
 use serde_json::{Value, json};
 
 use crate::classify;
+use crate::connect::Endpoint;
 use crate::draft::{Draft, arguments_from_text, temperature};
 use crate::error::{LlmError, LlmErrorKind};
-use crate::http::{StreamStart, Transport, endpoint_url};
-use crate::sse::{Flow, read_events};
-use crate::types::{ChatRequest, Completion, Role, StreamDelta, ToolCall};
-use crate::{Provider, connect::Endpoint};
+use crate::http::endpoint_url;
+use crate::provider::{HttpProvider, OnDelta, StreamDecoder, Wire, unexpected_shape};
+use crate::sse::{Flow, event_json};
+use crate::types::{ChatRequest, Role, StreamDelta, ToolCall};
 
-pub struct OpenAiProvider {
-    label: String,
-    url: String,
-    model: String,
-    transport: Transport,
-}
+/// The OpenAI chat-completions wire format.
+#[derive(Debug)]
+pub struct OpenAi;
 
-impl std::fmt::Debug for OpenAiProvider {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiProvider")
-            .field("label", &self.label)
-            .field("url", &self.url)
-            .finish_non_exhaustive()
-    }
-}
+pub type OpenAiProvider = HttpProvider<OpenAi>;
 
-impl OpenAiProvider {
-    pub fn new(endpoint: &Endpoint) -> Result<OpenAiProvider, reqwest::Error> {
-        let mut headers = HeaderMap::new();
-        if let Some(key) = endpoint.api_key.as_ref().filter(|k| !k.is_empty())
-            && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
-        {
-            value.set_sensitive(true);
-            headers.insert(AUTHORIZATION, value);
-        }
-        Ok(OpenAiProvider {
-            label: endpoint.label(),
-            url: endpoint_url(&endpoint.base_url, "chat/completions"),
-            model: endpoint.model.clone(),
-            transport: Transport::new(
-                headers,
-                endpoint.timeout,
-                endpoint.retry,
-                endpoint.api_key.clone(),
-            )?,
-        })
-    }
-}
+impl Wire for OpenAi {
+    const NAME: &'static str = "OpenAiProvider";
+    type Stream = StreamState;
 
-#[async_trait::async_trait]
-impl Provider for OpenAiProvider {
-    fn label(&self) -> String {
-        self.label.clone()
+    fn auth_header(key: &str) -> (HeaderName, String) {
+        (AUTHORIZATION, format!("Bearer {key}"))
     }
 
-    async fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
-        let started = Instant::now();
-        let answer = self
-            .transport
-            .post_json(&self.url, &request_body(request, &self.model, false))
-            .await?;
-        let draft = parse_answer(&answer).map_err(|e| self.shape_error(e, &answer))?;
-        Ok(draft.finish(request, &self.model, started))
+    fn urls(endpoint: &Endpoint) -> (String, String) {
+        let url = endpoint_url(&endpoint.base_url, "chat/completions");
+        (url.clone(), url)
     }
 
-    async fn stream(
-        &self,
-        request: &ChatRequest,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
-    ) -> Result<Completion, LlmError> {
-        let started = Instant::now();
-        let body = request_body(request, &self.model, true);
-        let draft = match self.transport.post_stream(&self.url, &body).await? {
-            StreamStart::Whole(answer) => {
-                let draft = parse_answer(&answer).map_err(|e| self.shape_error(e, &answer))?;
-                replay(&draft, on_delta);
-                draft
-            }
-            StreamStart::Events(resp) => {
-                let mut state = StreamState::default();
-                let key = self.transport.key();
-                let events = read_events(resp, self.transport.timeout(), key, |_, data| {
-                    state.on_data(data, on_delta, key)
-                })
-                .await?;
-                if events == 0 {
-                    return Err(LlmError::new(
-                        LlmErrorKind::BadResponse,
-                        "the stream ended before the model answered",
-                    ));
-                }
-                state.finish(on_delta)?
-            }
-        };
-        Ok(draft.finish(request, &self.model, started))
+    fn body(request: &ChatRequest, model: &str, stream: bool) -> Value {
+        request_body(request, model, stream)
     }
-}
 
-impl OpenAiProvider {
-    fn shape_error(&self, what: String, answer: &Value) -> LlmError {
-        classify::bad_response(200, &answer.to_string(), &what, self.transport.key())
-    }
-}
-
-/// Tells a whole answer to a stream callback, for servers that ignored `stream`.
-pub(crate) fn replay(draft: &Draft, on_delta: &(dyn Fn(StreamDelta) + Send + Sync)) {
-    if !draft.text.is_empty() {
-        on_delta(StreamDelta::Text(draft.text.clone()));
-    }
-    for call in &draft.tool_calls {
-        on_delta(StreamDelta::ToolCall(call.clone()));
+    fn parse_whole(answer: &Value, key: Option<&Secret>) -> Result<Draft, LlmError> {
+        parse_answer(answer).map_err(|what| unexpected_shape(answer, &what, key))
     }
 }
 
@@ -240,12 +165,12 @@ pub(crate) struct StreamState {
     calls: BTreeMap<u64, PartialCall>,
 }
 
-impl StreamState {
-    pub(crate) fn on_data(
+impl StreamDecoder for StreamState {
+    fn on_data(
         &mut self,
         data: &str,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
-        key: Option<&nofxi_domain::Secret>,
+        on_delta: OnDelta<'_>,
+        key: Option<&Secret>,
     ) -> Result<Flow, LlmError> {
         let data = data.trim();
         if data == "[DONE]" {
@@ -254,12 +179,7 @@ impl StreamState {
         if data.is_empty() {
             return Ok(Flow::Continue);
         }
-        let chunk: Value = serde_json::from_str(data).map_err(|_| {
-            LlmError::new(
-                LlmErrorKind::BadResponse,
-                crate::redact::redact(&format!("a stream chunk is not JSON: {data}"), key),
-            )
-        })?;
+        let chunk = event_json(data, "chunk", key)?;
         if chunk.get("error").is_some_and(|e| !e.is_null()) {
             return Err(classify::from_stream_error(&chunk, key));
         }
@@ -311,10 +231,7 @@ impl StreamState {
     }
 
     /// The calls are whole only when the stream has ended: `index` order is the model's order.
-    pub(crate) fn finish(
-        mut self,
-        on_delta: &(dyn Fn(StreamDelta) + Send + Sync),
-    ) -> Result<Draft, LlmError> {
+    fn finish(mut self, on_delta: OnDelta<'_>) -> Result<Draft, LlmError> {
         for (index, call) in std::mem::take(&mut self.calls) {
             if call.name.is_empty() {
                 return Err(LlmError::new(

@@ -9,6 +9,7 @@ use std::time::Duration;
 use eventsource_stream::{EventStreamError, Eventsource};
 use futures::StreamExt;
 use nofxi_domain::Secret;
+use serde_json::Value;
 
 use crate::classify;
 use crate::error::{LlmError, LlmErrorKind};
@@ -19,6 +20,17 @@ pub(crate) enum Flow {
     Continue,
     /// The format's end marker (`[DONE]`, `message_stop`): stop even if the connection stays.
     Done,
+}
+
+/// One event's data as JSON; `noun` names the piece ("chunk", "event") in the error, which
+/// quotes the data (redacted) so the user sees what the server sent instead.
+pub(crate) fn event_json(data: &str, noun: &str, key: Option<&Secret>) -> Result<Value, LlmError> {
+    serde_json::from_str(data).map_err(|_| {
+        LlmError::new(
+            LlmErrorKind::BadResponse,
+            crate::redact::redact(&format!("a stream {noun} is not JSON: {data}"), key),
+        )
+    })
 }
 
 /// Feeds each event's name and data to `on_event` until the end marker or the end of the
