@@ -15,13 +15,11 @@ use nofxi_assistant::compose::{compose, inject_everything};
 use nofxi_assistant::nlu::names::{NameEntry, Names};
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{AccountSnapshot, MarginMode, Position, PositionSide};
-use nofxi_domain::{
-    Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec,
-};
+use nofxi_domain::{Actor, Channel, TraderSpec};
 use nofxi_llm::tokens::estimate_tokens;
 use nofxi_skills::{Lang, ResourceKind};
 use nofxi_store::CycleRow;
-use nofxi_store::test_support::sqlite_store;
+use nofxi_store::test_support::{PaperBasics, SeededBasics, seed_paper_basics, sqlite_store};
 use nofxi_trader::cycle::{CycleRecord, Execution};
 use nofxi_trader::decision::{Decision, DecisionAction};
 use rust_decimal::Decimal;
@@ -34,26 +32,11 @@ async fn main() {
     let ts = sqlite_store().await.unwrap();
     let st = ts.store.clone();
     let actor = Actor::new("default", Channel::Cli, true);
-    let exchange = ExchangeSpec {
-        exchange_type: "paper".into(),
-        account_name: "paper".into(),
-        enabled: true,
-        testnet: false,
-    };
-    let e = st
-        .create_exchange(&actor, exchange, Credentials::new())
-        .await
-        .unwrap();
-    let model = ModelSpec {
-        name: "rules".into(),
-        provider: "builtin".into(),
-        enabled: true,
-        base_url: None,
-        model_name: None,
-    };
-    let m = st.create_model(&actor, model, None).await.unwrap();
-    let s = st
-        .create_strategy(&actor, StrategySpec::new("trend"))
+    let SeededBasics {
+        exchange: e,
+        model: m,
+        strategy: s,
+    } = seed_paper_basics(&st, &actor, PaperBasics::named("paper", "rules", "trend"))
         .await
         .unwrap();
     let mut entries = vec![

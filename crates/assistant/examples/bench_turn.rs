@@ -11,12 +11,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use nofxi_assistant::{Assistant, AssistantOptions};
-use nofxi_domain::{
-    Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec,
-};
+use nofxi_domain::{Actor, Channel, TraderSpec};
 use nofxi_protocol::TurnRequest;
 use nofxi_skills::Library;
-use nofxi_store::test_support::sqlite_store;
+use nofxi_store::test_support::{PaperBasics, seed_paper_basics, sqlite_store};
 use rust_decimal::Decimal;
 
 #[tokio::main(flavor = "current_thread")]
@@ -25,29 +23,19 @@ async fn main() {
     let st = ts.store.clone();
     let actor = Actor::new("default", Channel::Cli, true);
     for i in 0..250 {
-        let e = ExchangeSpec {
-            exchange_type: "paper".into(),
-            account_name: format!("acct-{i}"),
-            enabled: true,
-            testnet: false,
-        };
-        let e = st
-            .create_exchange(&actor, e, Credentials::new())
-            .await
-            .unwrap();
-        let m = ModelSpec {
-            name: format!("model-{i}"),
-            provider: "builtin".into(),
-            enabled: true,
-            base_url: None,
-            model_name: None,
-        };
-        let m = st.create_model(&actor, m, None).await.unwrap();
-        let s = st
-            .create_strategy(&actor, StrategySpec::new(format!("strat-{i}")))
-            .await
-            .unwrap();
-        let t = TraderSpec::new(format!("bot-{i}"), m.id, e.id, s.id, Decimal::from(1000));
+        let names = PaperBasics::named(
+            format!("acct-{i}"),
+            format!("model-{i}"),
+            format!("strat-{i}"),
+        );
+        let b = seed_paper_basics(&st, &actor, names).await.unwrap();
+        let t = TraderSpec::new(
+            format!("bot-{i}"),
+            b.model.id,
+            b.exchange.id,
+            b.strategy.id,
+            Decimal::from(1000),
+        );
         st.create_trader(&actor, t).await.unwrap();
     }
     let library = Arc::new(Library::builtin().unwrap());

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use nofxi_assistant::{Assistant, AssistantOptions};
-use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec};
+use nofxi_domain::{Actor, Channel, Credentials};
 use nofxi_protocol::{Event, TaskStatus, TurnRequest, TurnResponse};
 use nofxi_skills::Library;
-use nofxi_store::test_support::{TestStore, sqlite_store};
+use nofxi_store::test_support::{PaperBasics, TestStore, seed_paper_basics, sqlite_store};
 
 struct Chat {
     assistant: Assistant,
@@ -32,27 +32,9 @@ impl Chat {
     async fn with_basics() -> Chat {
         let chat = Chat::new().await;
         let actor = Actor::new("default", Channel::Cli, true);
-        let st = &chat.ts.store;
-        let paper = ExchangeSpec {
-            exchange_type: "paper".into(),
-            account_name: "sim".into(),
-            enabled: true,
-            testnet: false,
-        };
-        st.create_exchange(&actor, paper, Credentials::new())
-            .await
-            .unwrap();
-        let model = ModelSpec {
-            name: "rules".into(),
-            provider: "builtin".into(),
-            enabled: true,
-            base_url: None,
-            model_name: None,
-        };
-        st.create_model(&actor, model, None).await.unwrap();
-        let mut strategy = StrategySpec::new("trend");
-        strategy.is_active = true;
-        st.create_strategy(&actor, strategy).await.unwrap();
+        let mut basics = PaperBasics::named("sim", "rules", "trend");
+        basics.strategy.is_active = true;
+        seed_paper_basics(&chat.ts, &actor, basics).await.unwrap();
         chat
     }
 

@@ -5,6 +5,8 @@
 //! `NOFXI_TEST_PG_ADMIN_URL` when set. Each database is named `nofxi_test_<uuid v7>`; because a
 //! v7 uuid carries its creation time, every new call also drops such databases older than an
 //! hour, so a test run that crashed before its guard ran cannot leave them piling up.
+//!
+//! [`paper_basics`] seeds the exchange, model and strategy a trader needs.
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,9 @@ use crate::clock::{Clock, SystemClock};
 use crate::error::{DbContext, StoreError};
 use crate::open::{Database, StoreConfig};
 use crate::vault::key::KeySpec;
+
+pub mod paper_basics;
+pub use paper_basics::{PaperBasics, SeededBasics, seed_paper_basics};
 
 pub const DEFAULT_PG_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 pub const PG_ADMIN_URL_ENV: &str = "NOFXI_TEST_PG_ADMIN_URL";

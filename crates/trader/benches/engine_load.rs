@@ -12,10 +12,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use nofxi_domain::{
-    Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec,
-};
-use nofxi_store::test_support::sqlite_store;
+use nofxi_domain::{Actor, Channel, TraderSpec};
+use nofxi_store::test_support::{PaperBasics, seed_paper_basics, sqlite_store};
 use nofxi_trader::runtime::engine::{Engine, EngineConfig};
 use nofxi_venues::SystemClock;
 use rust_decimal::Decimal;
@@ -33,24 +31,7 @@ async fn main() {
     let seconds = env("NOFXI_BENCH_SECONDS", 30);
     let ts = sqlite_store().await.unwrap();
     let actor = Actor::new("bench", Channel::Cli, true);
-    let paper = ExchangeSpec {
-        exchange_type: "paper".into(),
-        account_name: "paper".into(),
-        enabled: true,
-        testnet: false,
-    };
-    ts.create_exchange(&actor, paper, Credentials::new())
-        .await
-        .unwrap();
-    let model = ModelSpec {
-        name: "rules".into(),
-        provider: "builtin".into(),
-        enabled: true,
-        base_url: None,
-        model_name: None,
-    };
-    ts.create_model(&actor, model, None).await.unwrap();
-    ts.create_strategy(&actor, StrategySpec::new("default"))
+    seed_paper_basics(&ts, &actor, PaperBasics::default())
         .await
         .unwrap();
     let setup = Instant::now();

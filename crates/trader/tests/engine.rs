@@ -6,10 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use nofxi_domain::{
-    Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec,
-};
-use nofxi_store::test_support::{TestStore, sqlite_store};
+use nofxi_domain::{Actor, Channel, ModelSpec, TraderSpec};
+use nofxi_store::test_support::{PaperBasics, TestStore, seed_paper_basics, sqlite_store};
 use nofxi_trader::runtime::engine::{Engine, EngineConfig};
 use nofxi_trader::runtime::status::{StopReason, load_status};
 use nofxi_venues::{Clock, ManualClock};
@@ -24,24 +22,7 @@ fn cli() -> Actor {
 /// A paper exchange, the builtin model, a default strategy and a trader named `name`.
 async fn paper_trader(ts: &TestStore, name: &str) -> String {
     if ts.get_exchange("u1", "paper").await.is_err() {
-        let spec = ExchangeSpec {
-            exchange_type: "paper".into(),
-            account_name: "paper".into(),
-            enabled: true,
-            testnet: false,
-        };
-        ts.create_exchange(&cli(), spec, Credentials::new())
-            .await
-            .unwrap();
-        let model = ModelSpec {
-            name: "rules".into(),
-            provider: "builtin".into(),
-            enabled: true,
-            base_url: None,
-            model_name: None,
-        };
-        ts.create_model(&cli(), model, None).await.unwrap();
-        ts.create_strategy(&cli(), StrategySpec::new("default"))
+        seed_paper_basics(ts, &cli(), PaperBasics::default())
             .await
             .unwrap();
     }

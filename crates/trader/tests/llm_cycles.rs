@@ -11,10 +11,8 @@ use std::time::Duration;
 
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{MarginMode, PositionMode};
-use nofxi_domain::{
-    Actor, Channel, Credentials, ExchangeSpec, ModelSpec, Secret, StrategySpec, TraderSpec,
-};
-use nofxi_store::test_support::{TestStore, sqlite_store};
+use nofxi_domain::{Actor, Channel, ModelSpec, Secret, TraderSpec};
+use nofxi_store::test_support::{PaperBasics, TestStore, seed_paper_basics, sqlite_store};
 use nofxi_testkit::llm::{MockLlm, Reply};
 use nofxi_trader::cycle::{CycleRecord, CycleWorld, ExecutionSettings, TraderCycle};
 use nofxi_trader::runtime::engine::{Engine, EngineConfig};
@@ -36,29 +34,14 @@ fn cli() -> Actor {
 /// A paper exchange, a strategy with its own prompt sections, a `deepseek` model pointed at
 /// the mock, and a trader using them.
 async fn llm_trader(ts: &TestStore, mock: &MockLlm) -> String {
-    let paper = ExchangeSpec {
-        exchange_type: "paper".into(),
-        account_name: "paper".into(),
-        enabled: true,
-        testnet: false,
-    };
-    ts.create_exchange(&cli(), paper, Credentials::new())
-        .await
-        .unwrap();
-    let model = ModelSpec {
-        name: "ds".into(),
-        provider: "deepseek".into(),
-        enabled: true,
-        base_url: Some(mock.base_url()),
-        model_name: None,
-    };
-    ts.create_model(&cli(), model, Some(Secret::new(KEY)))
-        .await
-        .unwrap();
-    let mut strategy = StrategySpec::new("llm");
-    strategy.config.prompt_sections.role_definition = ROLE.into();
-    strategy.config.prompt_sections.custom_prompt = CUSTOM.into();
-    ts.create_strategy(&cli(), strategy).await.unwrap();
+    let mut basics = PaperBasics::named("paper", "ds", "llm");
+    basics.model.provider = "deepseek".into();
+    basics.model.base_url = Some(mock.base_url());
+    basics.model_key = Some(Secret::new(KEY));
+    let sections = &mut basics.strategy.config.prompt_sections;
+    sections.role_definition = ROLE.into();
+    sections.custom_prompt = CUSTOM.into();
+    seed_paper_basics(ts, &cli(), basics).await.unwrap();
     let spec = TraderSpec::new("llm-bot", "ds", "paper", "llm", Decimal::from(1_000));
     let (trader, _) = ts.create_trader(&cli(), spec).await.unwrap();
     trader.id
