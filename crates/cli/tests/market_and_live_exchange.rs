@@ -3,51 +3,25 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::path::Path;
+use std::process::Output;
 
 use nofxi_testkit::binance::{Fault, MockBinance, Route};
 use rust_decimal_macros::dec;
+use support::{home, nofxi, output_async, text};
 
 const KEY: &str = "cliMockKey42";
 const SECRET: &str = "cliMockSecret42";
 
-fn nofxi(home: &Path, base_url: Option<&str>, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nofxi"));
-    cmd.env("NOFXI_HOME", home)
-        .env_remove("NOFXI_DATABASE_URL")
-        .env_remove("NOFXI_MASTER_KEY")
-        .env_remove("NOFXI_API_KEY")
-        .env_remove("NOFXI_SECRET_KEY")
-        .env_remove("NOFXI_SIM_SEED")
-        .env_remove("NOFXI_BINANCE_BASE_URL");
+/// The binary, pointed at the mock Binance when `base_url` is given.
+async fn run(home: &Path, base_url: Option<&str>, args: &[&str]) -> Output {
+    let mut cmd = nofxi(home, args);
     if let Some(url) = base_url {
         cmd.env("NOFXI_BINANCE_BASE_URL", url);
     }
-    cmd.args(args).stdin(Stdio::null());
-    cmd
-}
-
-/// Runs the binary off the async runtime so the in-process mock keeps serving.
-async fn run(home: &Path, base_url: Option<&str>, args: &[&str]) -> Output {
-    let mut cmd = nofxi(home, base_url, args);
-    tokio::task::spawn_blocking(move || cmd.output().unwrap())
-        .await
-        .unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn home() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().to_path_buf();
-    (dir, path)
+    output_async(cmd).await
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -4,27 +4,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use nofxi_testkit::llm::{MockLlm, Reply};
 use serde_json::Value;
+use support::{add_deepseek_model, run_async};
 
 const KEY: &str = "sk-backtestcli0123456789abcdef";
-
-async fn run(home: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nofxi"));
-    cmd.env("NOFXI_HOME", home)
-        .env_remove("NOFXI_DATABASE_URL")
-        .env_remove("NOFXI_MASTER_KEY")
-        .env_remove("NOFXI_API_KEY")
-        .env_remove("NOFXI_SIM_SEED")
-        .args(args)
-        .stdin(Stdio::null());
-    tokio::task::spawn_blocking(move || cmd.output().unwrap())
-        .await
-        .unwrap()
-}
 
 fn ok_json(out: &Output) -> Value {
     assert!(
@@ -43,20 +32,7 @@ async fn a_second_backtest_with_a_model_replays_its_answers() {
     mock.set_default(Reply::Text(
         "Nothing clear yet.\n[{\"symbol\":\"BTCUSDT\",\"action\":\"wait\"}]".into(),
     ));
-    let url = format!("{}/v1", mock.base_url());
-    let add = [
-        "model",
-        "add",
-        "--name",
-        "ds",
-        "--provider",
-        "deepseek",
-        "--base-url",
-        &url,
-        "--api-key",
-        KEY,
-    ];
-    assert!(run(home, &add).await.status.success());
+    add_deepseek_model(home, &format!("{}/v1", mock.base_url()), KEY).await;
     let backtest = [
         "backtest",
         "--model",
@@ -72,7 +48,7 @@ async fn a_second_backtest_with_a_model_replays_its_answers() {
         "--json",
     ];
 
-    let first = ok_json(&run(home, &backtest).await);
+    let first = ok_json(&run_async(home, &backtest).await);
     let cycles = first["cycles"].as_u64().unwrap();
     assert!(cycles >= 4, "{first}");
     assert_eq!(first["model_answers"]["asked"], cycles);
@@ -82,7 +58,7 @@ async fn a_second_backtest_with_a_model_replays_its_answers() {
     assert!(Path::new(cache).starts_with(home.join("cache").join("answers")));
     assert!(!std::fs::read_to_string(cache).unwrap().contains(KEY));
 
-    let second = ok_json(&run(home, &backtest).await);
+    let second = ok_json(&run_async(home, &backtest).await);
     assert_eq!(second["model_answers"]["asked"], 0);
     assert_eq!(second["model_answers"]["replayed"], cycles);
     assert_eq!(

@@ -4,64 +4,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::path::Path;
 
 use nofxi_testkit::llm::{MockLlm, Reply};
 use serde_json::Value;
+use support::{add_deepseek_model, home, run_async, text};
 
 const KEY: &str = "sk-clitestkey0123456789abcdef";
 
-fn nofxi(home: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nofxi"));
-    cmd.env("NOFXI_HOME", home)
-        .env_remove("NOFXI_DATABASE_URL")
-        .env_remove("NOFXI_MASTER_KEY")
-        .env_remove("NOFXI_API_KEY")
-        .env_remove("NOFXI_SIM_SEED");
-    cmd.args(args).stdin(Stdio::null());
-    cmd
-}
-
-/// Runs the binary off the async runtime so the in-process mock keeps serving.
-async fn run(home: &Path, args: &[&str]) -> Output {
-    let mut cmd = nofxi(home, args);
-    tokio::task::spawn_blocking(move || cmd.output().unwrap())
-        .await
-        .unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn home() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().to_path_buf();
-    (dir, path)
-}
-
 /// A `deepseek` model config named `ds` whose base URL is the mock.
 async fn add_model(home: &Path, mock: &MockLlm) {
-    let url = mock.base_url();
-    let args = [
-        "model",
-        "add",
-        "--name",
-        "ds",
-        "--provider",
-        "deepseek",
-        "--base-url",
-        &url,
-        "--api-key",
-        KEY,
-    ];
-    let out = run(home, &args).await;
-    assert!(out.status.success(), "{}", text(&out));
+    add_deepseek_model(home, &mock.base_url(), KEY).await;
 }
 
 fn assert_no_key(out: &str) {
@@ -79,7 +34,7 @@ async fn a_model_that_answers_is_ok_with_its_latency_and_name() {
     add_model(&home, &mock).await;
 
     mock.push(Reply::Text("OK".into()));
-    let out = run(&home, &["model", "test", "ds"]).await;
+    let out = run_async(&home, &["model", "test", "ds"]).await;
     let shown = text(&out);
     assert!(out.status.success(), "{shown}");
     assert!(
@@ -90,7 +45,7 @@ async fn a_model_that_answers_is_ok_with_its_latency_and_name() {
     assert_no_key(&shown);
 
     mock.push(Reply::Text("OK".into()));
-    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    let out = run_async(&home, &["model", "test", "ds", "--json"]).await;
     assert!(out.status.success(), "{}", text(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["ok"], true);
@@ -123,7 +78,7 @@ async fn a_refused_key_is_explained_and_never_shown() {
         status: 401,
         body: body.clone(),
     });
-    let out = run(&home, &["model", "test", "ds"]).await;
+    let out = run_async(&home, &["model", "test", "ds"]).await;
     let shown = text(&out);
     assert_eq!(out.status.code(), Some(1), "{shown}");
     assert!(
@@ -136,7 +91,7 @@ async fn a_refused_key_is_explained_and_never_shown() {
     assert_no_key(&shown);
 
     mock.push(Reply::Error { status: 401, body });
-    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    let out = run_async(&home, &["model", "test", "ds", "--json"]).await;
     assert_eq!(out.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["ok"], false);
@@ -155,7 +110,7 @@ async fn a_model_name_the_provider_does_not_know_says_to_fix_the_name() {
         status: 404,
         body: "{\"error\":{\"message\":\"The model `deepseek-chat` does not exist\",\"type\":\"invalid_request_error\",\"code\":\"model_not_found\"}}".into(),
     });
-    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    let out = run_async(&home, &["model", "test", "ds", "--json"]).await;
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["error"]["kind"], "model_not_found");
@@ -174,13 +129,13 @@ async fn a_model_name_the_provider_does_not_know_says_to_fix_the_name() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_builtin_model_needs_no_endpoint() {
     let (_dir, home) = home();
-    let out = run(
+    let out = run_async(
         &home,
         &["model", "add", "--name", "rules", "--provider", "builtin"],
     )
     .await;
     assert!(out.status.success(), "{}", text(&out));
-    let out = run(&home, &["model", "test", "rules"]).await;
+    let out = run_async(&home, &["model", "test", "rules"]).await;
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("builtin needs no endpoint: OK"));
 }
@@ -191,7 +146,7 @@ async fn nothing_listening_is_a_connection_failure_with_what_to_check() {
     let mock = MockLlm::start().await;
     add_model(&home, &mock).await;
     drop(mock); // the port closes: connection refused
-    let out = run(&home, &["model", "test", "ds", "--json"]).await;
+    let out = run_async(&home, &["model", "test", "ds", "--json"]).await;
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["error"]["diagnosis"], "connection_failed");

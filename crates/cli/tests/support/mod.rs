@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -26,6 +26,8 @@ pub fn nofxi(home: &Path, args: &[&str]) -> Command {
         "NOFXI_PRIVATE_KEY",
         "NOFXI_API_KEY_PRIVATE_KEY",
         "NOFXI_API_KEY_INDEX",
+        "NOFXI_SIM_SEED",
+        "NOFXI_BINANCE_BASE_URL",
     ] {
         cmd.env_remove(var);
     }
@@ -35,6 +37,34 @@ pub fn nofxi(home: &Path, args: &[&str]) -> Command {
 
 pub fn run(home: &Path, args: &[&str]) -> Output {
     nofxi(home, args).output().unwrap()
+}
+
+/// A fresh home; keep the guard alive for as long as the path is used.
+pub fn home() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    (dir, path)
+}
+
+/// Runs the command off the async runtime, so an in-process mock server keeps serving.
+pub async fn output_async(mut cmd: Command) -> Output {
+    tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap()
+}
+
+/// [`run`] for tests that talk to an in-process mock.
+pub async fn run_async(home: &Path, args: &[&str]) -> Output {
+    output_async(nofxi(home, args)).await
+}
+
+/// Stdout then stderr, for assertion messages and for text that may land on either.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 pub fn ok(home: &Path, args: &[&str]) -> String {
@@ -98,4 +128,22 @@ pub fn add_binance(home: &Path) {
             S,
         ],
     );
+}
+
+/// A `deepseek` model config named `ds` at `base_url` (a mock LLM's, in tests) with `key`.
+pub async fn add_deepseek_model(home: &Path, base_url: &str, key: &str) {
+    let args = [
+        "model",
+        "add",
+        "--name",
+        "ds",
+        "--provider",
+        "deepseek",
+        "--base-url",
+        base_url,
+        "--api-key",
+        key,
+    ];
+    let out = run_async(home, &args).await;
+    assert!(out.status.success(), "{}", text(&out));
 }
