@@ -233,6 +233,12 @@ impl RuleUnderstander {
                     slots.insert(k, v);
                 }
             }
+            // "start it" while a key rotation waits names a target, but with another action's
+            // verb: a request of its own, which must not retarget the waiting task.
+            let target_only = slots.len() == 1 && slots.contains_key("target");
+            if target_only && route::has_foreign_verb(cx.library, &lower, skill, action) {
+                slots.clear();
+            }
             if !slots.is_empty() {
                 return one(
                     Command::SetSlots {

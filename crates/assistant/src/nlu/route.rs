@@ -184,3 +184,25 @@ pub fn is_question(lower: &str) -> bool {
         .iter()
         .any(|w| lower.contains(w))
 }
+
+/// The message carries a verb of another management action and none of the active one's.
+/// Update verbs ("改成", "change to") do not count: that is how people correct a value of any
+/// task.
+pub fn has_foreign_verb(library: &Library, lower: &str, skill: &str, action: &str) -> bool {
+    let own: Vec<String> = library
+        .action(skill, action)
+        .map(|a| a.verbs.iter().map(|v| v.to_lowercase()).collect())
+        .unwrap_or_default();
+    if own.iter().any(|v| find_phrase(lower, v).is_some()) {
+        return false;
+    }
+    library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+        .flat_map(|s| s.actions.iter())
+        .filter(|a| a.name != "update")
+        .flat_map(|a| a.verbs.iter())
+        .map(|v| v.to_lowercase())
+        .any(|v| !own.contains(&v) && find_phrase(lower, &v).is_some())
+}
