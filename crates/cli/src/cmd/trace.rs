@@ -49,16 +49,32 @@ pub fn run(global: &GlobalArgs, command: TraceCommand) -> Result<()> {
                             .pointer("/timings_ms/total")
                             .and_then(|v| v.as_f64())
                             .unwrap_or(0.0);
+                        // Model use: calls and prompt+completion tokens; "-" on the rules path.
+                        let llm = r.record.get("llm");
+                        let count = |k: &str| {
+                            llm.and_then(|l| l.get(k))
+                                .and_then(|v| v.as_u64())
+                                .unwrap_or(0)
+                        };
+                        let model = match count("calls") {
+                            0 => "-".to_string(),
+                            calls => format!(
+                                "{calls} ({}+{} tok)",
+                                count("prompt_tokens"),
+                                count("completion_tokens")
+                            ),
+                        };
                         vec![
                             time(r.at),
                             r.message.chars().take(40).collect(),
                             tools.to_string(),
+                            model,
                             format!("{ms:.2}"),
                             r.id.clone(),
                         ]
                     })
                     .collect();
-                print_table(&["TIME", "MESSAGE", "TOOLS", "MS", "ID"], &table);
+                print_table(&["TIME", "MESSAGE", "TOOLS", "LLM", "MS", "ID"], &table);
                 Ok(())
             }
             TraceCommand::Show { id } => {
