@@ -73,11 +73,17 @@ pub async fn render(
 
 async fn traders(store: &Store, user: &str, out: &mut String) {
     for t in store.list_traders(user, false).await.unwrap_or_default() {
-        let curve = store.equity_curve(user, &t.id).await.unwrap_or_default();
-        let pnl = curve
-            .last()
-            .map(|(_, e)| format!("{} USDT", (e - t.spec.initial_balance).round_dp(2)))
-            .unwrap_or_else(|| "no cycles yet".into());
+        // The latest journalled equity is enough for P&L; the whole curve is not read. A few rows,
+        // because the newest cycle may still be running and have none yet.
+        let latest = store
+            .cycles(user, &t.id, 3, None)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .find_map(|row| row.equity);
+        let pnl = latest
+            .map(|e| format!("{} USDT", (e - t.spec.initial_balance).round_dp(2)))
+            .unwrap_or_else(|| "no equity recorded yet".into());
         let _ = writeln!(
             out,
             "- {}: {}, P&L {pnl}",

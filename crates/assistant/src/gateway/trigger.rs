@@ -8,6 +8,7 @@ use nofxi_skills::Library;
 
 use crate::nlu::CONFIDENCE_THRESHOLD;
 use crate::nlu::names::Names;
+use crate::nlu::route::is_question;
 
 /// Words that pick a resource by comparing data: the rules can match names, not rank results.
 const RANKING_WORDS: &[&str] = &[
@@ -73,11 +74,12 @@ pub fn wants_model(
         })
 }
 
-/// Question shapes: a message the rules could not place that reads as a question goes straight
-/// to an answer over composed facts, skipping the understanding call.
-const QUESTION_ENDINGS: &[&str] = &["?", "？", "吗", "呢", "么"];
-const QUESTION_STARTS: &[&str] = &[
-    "what",
+/// Question shapes beyond [`is_question`]'s (which knows "?", "which", "哪些"…): a yes/no
+/// particle at the end, or an opening that asks for judgement. A message the rules could not
+/// place that reads as a question goes straight to an answer over composed facts, skipping
+/// the understanding call.
+const OPEN_ENDINGS: &[&str] = &["吗", "呢", "么"];
+const OPEN_STARTS: &[&str] = &[
     "how",
     "is ",
     "are ",
@@ -85,13 +87,11 @@ const QUESTION_STARTS: &[&str] = &[
     "can ",
     "could",
     "why",
-    "which",
     "do i",
     "does",
     "为什么",
     "怎么",
     "如何",
-    "哪个",
     "是否",
     "能不能",
     "要不要",
@@ -108,6 +108,7 @@ pub fn is_open_question(understanding: &Understanding, message: &str) -> bool {
         return false;
     }
     let m = message.trim().to_lowercase();
-    QUESTION_ENDINGS.iter().any(|e| m.ends_with(e))
-        || QUESTION_STARTS.iter().any(|s| m.starts_with(s))
+    is_question(&m)
+        || OPEN_ENDINGS.iter().any(|e| m.ends_with(e))
+        || OPEN_STARTS.iter().any(|s| m.starts_with(s))
 }
