@@ -144,6 +144,7 @@ impl Assistant {
             reply: Vec::new(),
             tool_trace: Vec::new(),
             llm_calls: Vec::new(),
+            model: None,
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();

@@ -62,13 +62,19 @@ impl Assistant {
 
     /// The user's assistant model, ready to call; `None` (and a note) when it cannot be used.
     async fn provider(&self, turn: &mut Turn<'_>) -> Option<Arc<dyn Provider>> {
-        match assistant_model::connect_assistant_model(&self.engine.store, turn.user).await {
-            Ok(p) => p,
-            Err(e) => {
-                turn.say(texts_llm::model_unusable(turn.lang, &e.to_string()));
-                None
-            }
+        if let Some(known) = &turn.model {
+            return known.clone();
         }
+        let model =
+            match assistant_model::connect_assistant_model(&self.engine.store, turn.user).await {
+                Ok(p) => p,
+                Err(e) => {
+                    turn.say(texts_llm::model_unusable(turn.lang, &e.to_string()));
+                    None
+                }
+            };
+        turn.model = Some(model.clone());
+        model
     }
 
     /// An open question answered by the model over composed facts, streamed to `on_delta`.

@@ -119,6 +119,9 @@ pub struct Turn<'a> {
     pub tool_trace: Vec<Value>,
     /// Model calls made this turn (gateway, answers), for usage figures and the trace.
     pub llm_calls: Vec<crate::llm_call::LlmCallRecord>,
+    /// The assistant model, once looked up this turn (`Some(None)`: none usable), so a turn
+    /// that both asks the gateway and answers reads the setting and the key once.
+    pub model: Option<Option<std::sync::Arc<dyn nofxi_llm::Provider>>>,
 }
 
 impl<'a> Turn<'a> {
