@@ -82,9 +82,10 @@ pub fn parse_candles(reader: impl std::io::Read) -> Result<Vec<Candle>, VenueErr
 }
 
 /// One loaded series, and where its visible part ended at the last lookup: a replay's clock
-/// moves forward a candle at a time, so the next boundary is almost always at or just after
-/// the last one, and checking there first spares a binary search over millions of candles
-/// (and its cache misses) several times per cycle.
+/// moves forward a candle at a time, so the next boundary is almost always at or near the last
+/// one, and searching outward from there spares a binary search over millions of candles (and
+/// its cache misses) several times per cycle. A backtest that reads a page ahead and comes
+/// back costs a few probes, not a whole search.
 #[derive(Debug)]
 struct Series {
     candles: Vec<Candle>,
@@ -102,19 +103,45 @@ impl Series {
     /// The candles closed at `now`: those with `open + interval <= now`.
     fn closed_by(&self, now: i64, interval: Interval) -> &[Candle] {
         let all = &self.candles;
-        let closed = |i: usize| all[i].open_time_ms + interval.millis() <= now;
-        // `n` is the boundary when everything before it is closed and nothing from it is.
-        let is_boundary = |n: usize| (n == 0 || closed(n - 1)) && (n == all.len() || !closed(n));
+        let step = interval.millis();
+        let closed = |c: &Candle| c.open_time_ms + step <= now;
         let hint = self.hint.load(Ordering::Relaxed).min(all.len());
-        let n = if is_boundary(hint) {
-            hint
-        } else if hint < all.len() && is_boundary(hint + 1) {
-            hint + 1
-        } else {
-            all.partition_point(|c| c.open_time_ms + interval.millis() <= now)
-        };
+        let n = gallop(all, hint, closed);
         self.hint.store(n, Ordering::Relaxed);
         &all[..n]
+    }
+}
+
+/// The partition point of `pred` over `all` (true, then false), searched outward from `near`
+/// in doubling steps: O(log d) for a boundary d places away.
+fn gallop<T>(all: &[T], near: usize, pred: impl Fn(&T) -> bool) -> usize {
+    let near = near.min(all.len());
+    if all.get(near).is_some_and(&pred) {
+        // The boundary is after `near`.
+        let mut lo = near + 1;
+        let mut step = 1;
+        loop {
+            let probe = near.saturating_add(step);
+            if probe >= all.len() || !pred(&all[probe]) {
+                let hi = probe.min(all.len());
+                return lo + all[lo..hi].partition_point(&pred);
+            }
+            lo = probe + 1;
+            step *= 2;
+        }
+    }
+    // The boundary is at or before `near`.
+    let mut hi = near;
+    let mut step = 1;
+    loop {
+        let Some(probe) = near.checked_sub(step) else {
+            return all[..hi].partition_point(&pred);
+        };
+        if pred(&all[probe]) {
+            return probe + 1 + all[probe + 1..hi].partition_point(&pred);
+        }
+        hi = probe;
+        step *= 2;
     }
 }
 
@@ -250,7 +277,8 @@ impl MarketData for CsvMarket {
             visible.partition_point(|c| c.open_time_ms <= end)
         };
         let from = match query.start_ms {
-            Some(s) => visible.partition_point(|c| c.open_time_ms < s),
+            // A warm decider asks for the last few candles: search back from the end.
+            Some(s) => gallop(&visible[..upto], upto, |c| c.open_time_ms < s),
             None => upto.saturating_sub(query.limit),
         };
         let to = upto.min(from.saturating_add(query.limit)).max(from);
@@ -266,6 +294,22 @@ impl MarketData for CsvMarket {
 mod tests {
     use super::*;
     use crate::ManualClock;
+
+    #[test]
+    fn galloping_from_any_hint_finds_the_partition_point() {
+        for len in 0..40usize {
+            let values: Vec<usize> = (0..len).collect();
+            for cut in 0..=len {
+                for near in 0..=len + 2 {
+                    assert_eq!(
+                        gallop(&values, near, |&v| v < cut),
+                        cut,
+                        "len {len} near {near}"
+                    );
+                }
+            }
+        }
+    }
 
     const CSV: &str = "timestamp_ms,open,high,low,close,volume\n\
         1600000000000,30000.0,30010.0,29990.0,30005.0,12.5\n\
