@@ -5,6 +5,7 @@ use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
     AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode, SymbolRules,
 };
+use rust_decimal::Decimal;
 
 use crate::VenueError;
 
@@ -20,6 +21,15 @@ pub trait Exchange: Send + Sync {
     fn venue(&self) -> &str;
 
     async fn account(&self) -> Result<AccountSnapshot, VenueError>;
+
+    /// The equity [`Exchange::account`] would report, and in `held` the symbols with an open
+    /// position, answered from state in this process with no I/O: for the paper exchange fed
+    /// by a backtest's bars, whose quotes cannot move between two bars. A backtest's idle bar
+    /// reads the account this way. `None` means "ask `account()`": the venue is remote, its
+    /// quotes come from a market, or a read would change the account (an order would trigger).
+    fn local_equity(&self, _held: &mut Vec<Symbol>) -> Option<Decimal> {
+        None
+    }
 
     /// Price and quantity increments and minimums, to round an order before sending it.
     /// A zero tick or step means the venue accepts any precision.

@@ -9,7 +9,7 @@ use nofxi_domain::trading::{
 };
 use rust_decimal::Decimal;
 
-use super::{PaperExchange, VENUE, matching, no_position_change, save};
+use super::{PaperExchange, Quotes, VENUE, matching, no_position_change, quiet, save};
 use crate::{Exchange, RejectKind, VenueError};
 
 #[async_trait]
@@ -22,6 +22,18 @@ impl Exchange for PaperExchange {
         let mut st = self.state.lock().await;
         self.sync_locked(&mut st).await?;
         Ok(st.account())
+    }
+
+    fn local_equity(&self, held: &mut Vec<Symbol>) -> Option<Decimal> {
+        if self.config.quotes != Quotes::Bars {
+            return None;
+        }
+        let mut st = self.state.try_lock().ok()?;
+        if !quiet::settled_at_marks(&mut st, self.config.maintenance_margin_rate) {
+            return None;
+        }
+        copy_symbols(held, st.positions.iter().map(|p| &p.symbol));
+        Some(st.equity())
     }
 
     async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError> {
@@ -98,9 +110,9 @@ impl Exchange for PaperExchange {
         {
             return Ok(existing.clone());
         }
-        let t = self.market.ticker(&request.symbol).await?;
-        st.marks.insert(request.symbol.clone(), t.mark);
-        let taker = matching::taker_price(request.side, t.bid, t.ask, &self.config);
+        let (bid, ask, mark) = self.quote(&st, &request.symbol).await?;
+        st.marks.insert(request.symbol.clone(), mark);
+        let taker = matching::taker_price(request.side, bid, ask, &self.config);
         matching::validate(&st, request, taker, &self.config)?;
         let now = self.clock.now_ms();
         let id = st.next_id();
@@ -108,7 +120,7 @@ impl Exchange for PaperExchange {
         let fill_now = match request.order_type {
             OrderType::Market => Some(taker),
             // A limit that crosses the spread takes liquidity at the quote, never worse than its price.
-            OrderType::Limit if matching::triggered(&order, t.bid, t.ask, t.mark) => {
+            OrderType::Limit if matching::triggered(&order, bid, ask, mark) => {
                 let limit = request.price.unwrap_or(taker);
                 Some(match request.side {
                     Side::Buy => taker.min(limit),
@@ -132,9 +144,12 @@ impl Exchange for PaperExchange {
     ) -> Result<Order, VenueError> {
         let now = self.clock.now_ms();
         self.mutate(|st| {
+            // Client ids are unique and the order asked for is usually recent: search from
+            // the newest.
             let order = st
                 .orders
                 .iter_mut()
+                .rev()
                 .find(|o| &o.symbol == symbol && o.client_order_id == client_order_id)
                 .ok_or_else(|| {
                     VenueError::rejected(VENUE, RejectKind::OrderNotFound, "order does not exist")
@@ -159,6 +174,7 @@ impl Exchange for PaperExchange {
         Ok(st
             .orders
             .iter()
+            .rev()
             .find(|o| &o.symbol == symbol && o.client_order_id == client_order_id)
             .cloned())
     }
@@ -166,8 +182,8 @@ impl Exchange for PaperExchange {
     async fn open_orders(&self, symbol: Option<&Symbol>) -> Result<Vec<Order>, VenueError> {
         let mut st = self.state.lock().await;
         self.sync_locked(&mut st).await?;
-        Ok(st
-            .orders
+        let from = st.open_from();
+        Ok(st.orders[from..]
             .iter()
             .filter(|o| o.status.is_open() && symbol.is_none_or(|s| s == &o.symbol))
             .cloned()
@@ -184,4 +200,19 @@ impl Exchange for PaperExchange {
             .cloned()
             .collect())
     }
+}
+
+/// Make `into` a copy of `from` without allocating when it already holds the same symbols,
+/// which is every call but the first after a position opens or closes.
+fn copy_symbols<'a>(into: &mut Vec<Symbol>, from: impl Iterator<Item = &'a Symbol>) {
+    let mut n = 0;
+    for symbol in from {
+        match into.get_mut(n) {
+            Some(slot) if slot == symbol => {}
+            Some(slot) => *slot = symbol.clone(),
+            None => into.push(symbol.clone()),
+        }
+        n += 1;
+    }
+    into.truncate(n);
 }

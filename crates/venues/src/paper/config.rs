@@ -16,6 +16,23 @@ pub struct PaperConfig {
     pub default_leverage: u32,
     pub max_leverage: u32,
     pub min_notional: Decimal,
+    /// Where quotes come from: the market (a live paper account) or the bars a backtest feeds
+    /// through [`super::PaperExchange::process_bar`].
+    #[serde(default)]
+    pub quotes: Quotes,
+}
+
+/// The price the account marks positions at and fills market orders against.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quotes {
+    /// Read the market's ticker on every call (bid, ask and mark), as a live account would.
+    #[default]
+    Market,
+    /// The close of the last bar processed for the symbol is bid, ask and mark: a backtest's
+    /// prices are its bars, and between two bars the market does not move. The ticker is read
+    /// only for a symbol no bar has reached yet.
+    Bars,
 }
 
 impl Default for PaperConfig {
@@ -29,6 +46,7 @@ impl Default for PaperConfig {
             default_leverage: 10,
             max_leverage: 125,
             min_notional: Decimal::from(5),
+            quotes: Quotes::Market,
         }
     }
 }

@@ -17,6 +17,7 @@ mod bar;
 mod config;
 pub mod margin;
 mod matching;
+mod quiet;
 mod repo;
 mod state;
 
@@ -29,7 +30,7 @@ use nofxi_domain::trading::{
 use rust_decimal::Decimal;
 use tokio::sync::Mutex;
 
-pub use config::PaperConfig;
+pub use config::{PaperConfig, Quotes};
 pub use repo::{EphemeralPaperRepo, MemoryPaperRepo, PaperStateRepo};
 pub use state::{PaperPosition, PaperState};
 
@@ -125,10 +126,10 @@ impl PaperExchange {
         let now = self.clock.now_ms();
         let before = Fingerprint::of(st);
         for symbol in symbols {
-            let t = self.market.ticker(&symbol).await?;
-            set_mark(st, &symbol, t.mark);
-            self.work_orders(st, &symbol, t.bid, t.ask, t.mark, now);
-            self.liquidate(st, &symbol, t.mark, now);
+            let (bid, ask, mark) = self.quote(st, &symbol).await?;
+            set_mark(st, &symbol, mark);
+            self.work_orders(st, &symbol, bid, ask, mark, now);
+            self.liquidate(st, &symbol, mark, now);
         }
         // A new mark alone is not saved: the next sync reads it again. Saving only when an
         // order filled, expired or a position changed keeps a long-running account from
@@ -137,6 +138,21 @@ impl PaperExchange {
             save(self.repo.as_ref(), &self.account_id, st).await?;
         }
         Ok(())
+    }
+
+    /// Bid, ask and mark of `symbol`, from where [`PaperConfig::quotes`] says.
+    async fn quote(
+        &self,
+        st: &PaperState,
+        symbol: &Symbol,
+    ) -> Result<(Decimal, Decimal, Decimal), VenueError> {
+        if self.config.quotes == Quotes::Bars
+            && let Some(&mark) = st.marks.get(symbol)
+        {
+            return Ok((mark, mark, mark));
+        }
+        let t = self.market.ticker(symbol).await?;
+        Ok((t.bid, t.ask, t.mark))
     }
 
     fn work_orders(
@@ -177,7 +193,17 @@ impl PaperExchange {
     /// high and low, see [`bar`] for the assumptions), then mark the position at its close.
     /// Call it once per bar, after moving the clock to the bar's close.
     pub async fn process_bar(&self, symbol: &Symbol, candle: &Candle) -> Result<(), VenueError> {
+        if self.mark_quiet_bar(symbol, candle) {
+            return Ok(());
+        }
         let mut st = self.state.lock().await;
+        self.work_bar(&mut st, symbol, candle);
+        save(self.repo.as_ref(), &self.account_id, &st).await
+    }
+
+    /// The whole of [`PaperExchange::process_bar`]: resting orders by priority against the
+    /// bar, liquidation at its low and high, the mark at its close.
+    fn work_bar(&self, st: &mut PaperState, symbol: &Symbol, candle: &Candle) {
         let now = self.clock.now_ms();
         let from = st.open_from();
         // Open orders are few; picking them in priority order by rescanning beats sorting a
@@ -189,13 +215,28 @@ impl PaperExchange {
                 {
                     continue;
                 }
-                self.fill_in_bar(&mut st, i, symbol, candle, now);
+                self.fill_in_bar(st, i, symbol, candle, now);
             }
         }
-        self.liquidate(&mut st, symbol, candle.low, now);
-        self.liquidate(&mut st, symbol, candle.high, now);
+        self.liquidate(st, symbol, candle.low, now);
+        self.liquidate(st, symbol, candle.high, now);
+        set_mark(st, symbol, candle.close);
+    }
+
+    /// [`PaperExchange::process_bar`] for the bar that fills nothing and liquidates nothing,
+    /// which is most bars: it only marks the close, without an await. Returns false, having
+    /// done nothing, when the bar would do more (or the account is busy).
+    fn mark_quiet_bar(&self, symbol: &Symbol, candle: &Candle) -> bool {
+        let Ok(mut st) = self.state.try_lock() else {
+            return false;
+        };
+        let mmr = self.config.maintenance_margin_rate;
+        if !quiet::bar_is_quiet(&mut st, symbol, candle, mmr) {
+            return false;
+        }
+        // A new mark alone is not saved, as in `sync`.
         set_mark(&mut st, symbol, candle.close);
-        save(self.repo.as_ref(), &self.account_id, &st).await
+        true
     }
 
     fn fill_in_bar(
@@ -236,11 +277,7 @@ impl PaperExchange {
             .filter(|p| &p.symbol == symbol)
             .filter_map(|p| {
                 let liq = st.liquidation_price(p, mmr)?;
-                let hit = match p.side {
-                    PositionSide::Long => mark <= liq,
-                    PositionSide::Short => mark >= liq,
-                };
-                hit.then_some((p.side, p.quantity, liq))
+                quiet::liquidated_at(p.side, liq, mark).then_some((p.side, p.quantity, liq))
             })
             .collect();
         for (side, quantity, liq) in doomed {

@@ -152,8 +152,14 @@ impl PaperState {
             ids.insert(order.client_order_id.clone());
         }
         self.orders.push(order);
+        // Open orders are few, so the length bounds the finished count from above; counting
+        // only once the length allows a prune keeps a push O(1) amortized.
+        let limit = KEPT_FINISHED_ORDERS + KEPT_FINISHED_ORDERS / 4;
+        if self.orders.len() <= limit {
+            return;
+        }
         let finished = self.orders.iter().filter(|o| !o.status.is_open()).count();
-        if finished > KEPT_FINISHED_ORDERS + KEPT_FINISHED_ORDERS / 4 {
+        if finished > limit {
             let mut drop = finished - KEPT_FINISHED_ORDERS;
             self.orders.retain(|o| {
                 let gone = drop > 0 && !o.status.is_open();
@@ -205,8 +211,17 @@ impl PaperState {
         self.positions.iter().map(|p| p.margin).sum()
     }
 
+    pub fn unrealized_total(&self) -> Decimal {
+        self.positions.iter().map(|p| self.unrealized(p)).sum()
+    }
+
+    /// Wallet balance plus unrealized P&L at the current marks.
+    pub fn equity(&self) -> Decimal {
+        self.wallet_balance + self.unrealized_total()
+    }
+
     pub fn account(&self) -> AccountSnapshot {
-        let upnl: Decimal = self.positions.iter().map(|p| self.unrealized(p)).sum();
+        let upnl = self.unrealized_total();
         let equity = self.wallet_balance + upnl;
         let used = self.margin_used();
         AccountSnapshot {

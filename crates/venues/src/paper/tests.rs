@@ -416,6 +416,87 @@ mod bars {
         assert_eq!(tp.status, OrderStatus::Expired);
     }
 
+    /// The quiet test must agree with the worker: a bar called quiet is one the worker would
+    /// only have marked, and the account read from local state is the one `account()` reads.
+    /// Bars wander around the stop, the take-profit and the liquidation price, so both answers
+    /// come up many times.
+    #[tokio::test]
+    async fn a_quiet_bar_is_one_the_worker_would_only_mark() {
+        let mut quiet_bars = 0;
+        let mut busy_bars = 0;
+        let mut local_reads = 0;
+        for seed in 0..40u64 {
+            let rig = Rig::new();
+            let ex = long_with_stop(&rig, dec!(48000)).await;
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut next = move |spread: i64| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng % (2 * spread as u64 + 1)) as i64 - spread
+            };
+            let mut close = 50_000i64;
+            for _ in 0..60 {
+                let open = close;
+                close = (open + next(1_500)).max(1_000);
+                let high = open.max(close) + next(400).abs();
+                let low = open.min(close) - next(400).abs();
+                let candle = bar(
+                    Decimal::from(open),
+                    Decimal::from(high),
+                    Decimal::from(low),
+                    Decimal::from(close),
+                );
+                let before = ex.state().await;
+                let mut probe = before.clone();
+                let quiet = quiet::bar_is_quiet(&mut probe, &btc(), &candle, dec!(0.004));
+                let mut worked = before.clone();
+                ex.work_bar(&mut worked, &btc(), &candle);
+                let mut marked = before.clone();
+                set_mark(&mut marked, &btc(), candle.close);
+                if quiet {
+                    quiet_bars += 1;
+                    assert_eq!(worked, marked, "a quiet bar did more than mark: {candle:?}");
+                } else if worked != marked {
+                    busy_bars += 1;
+                }
+                ex.process_bar(&btc(), &candle).await.unwrap();
+                assert_eq!(ex.state().await, worked, "process_bar is the worker");
+            }
+        }
+        for seed in 0..10u64 {
+            let rig = Rig::new();
+            let config = PaperConfig {
+                quotes: Quotes::Bars,
+                ..PaperConfig::with_balance(dec!(1000))
+            };
+            rig.market.set_price(&btc(), dec!(50000));
+            let ex = rig.open(config).await;
+            ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open"))
+                .await
+                .unwrap();
+            let mut held = Vec::new();
+            for i in 0..30i64 {
+                let close = Decimal::from(50_000 + (i * 37 + seed as i64 * 11) % 700 - 350);
+                ex.process_bar(&btc(), &bar(close, close, close, close))
+                    .await
+                    .unwrap();
+                if let Some(equity) = ex.local_equity(&mut held) {
+                    local_reads += 1;
+                    let before = ex.state().await;
+                    assert_eq!(ex.account().await.unwrap().equity, equity);
+                    assert_eq!(ex.state().await, before, "a settled read changes nothing");
+                    assert_eq!(held, vec![btc()]);
+                }
+            }
+        }
+        assert!(
+            quiet_bars > 500 && busy_bars > 20,
+            "{quiet_bars} quiet, {busy_bars} busy"
+        );
+        assert!(local_reads > 200, "{local_reads}");
+    }
+
     #[tokio::test]
     async fn liquidation_comes_first_when_the_stop_is_beyond_it() {
         let rig = Rig::new();
