@@ -22,6 +22,16 @@ struct Inner {
 }
 
 impl BacktestJournal {
+    /// A journal with room for `points` equity points, so marking a bar never reallocates.
+    pub fn with_capacity(points: usize) -> BacktestJournal {
+        BacktestJournal {
+            inner: Mutex::new(Inner {
+                equity: Vec::with_capacity(points),
+                ..Inner::default()
+            }),
+        }
+    }
+
     /// The equity curve, taken out of the journal (a million points need not be copied).
     pub fn take_equity(&self) -> Vec<(i64, Decimal)> {
         self.inner

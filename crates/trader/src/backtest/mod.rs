@@ -7,6 +7,7 @@
 //! sees candles up to and including it, and new orders fill at its close (plus slippage).
 //! Fees are the paper exchange's maker/taker rates, set from `fee_bps`.
 
+mod feed;
 mod journal;
 pub mod report;
 
@@ -17,8 +18,7 @@ use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{MarginMode, PositionMode};
-use nofxi_venues::KlineQuery;
-use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange};
+use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange, Quotes};
 use nofxi_venues::{Exchange, ManualClock, MarketData, VenueError};
 use rust_decimal::Decimal;
 
@@ -88,6 +88,8 @@ pub async fn run_backtest(
         maker_fee_rate: fee,
         taker_fee_rate: fee,
         slippage_bps: config.slippage_bps,
+        // The bars are the market: orders fill at the close of the bar the cycle ran at.
+        quotes: Quotes::Bars,
         ..PaperConfig::default()
     };
     let paper = PaperExchange::open(
@@ -98,7 +100,7 @@ pub async fn run_backtest(
         Arc::new(EphemeralPaperRepo),
     )
     .await?;
-    let journal = BacktestJournal::default();
+    let journal = BacktestJournal::with_capacity(usize::try_from(total).unwrap_or(0));
     let world = CycleWorld {
         exchange: &paper,
         market: market.as_ref(),
@@ -109,6 +111,14 @@ pub async fn run_backtest(
     let mut cycle = TraderCycle::new("backtest", "backtest", settings);
     cycle.idle_fast_path = !config.full_cycles;
     let mut candles: Vec<(&Symbol, Candle)> = Vec::with_capacity(config.symbols.len());
+    let last_open = first + i64::try_from(total - 1).unwrap_or(i64::MAX) * step - step;
+    let mut feed = feed::BarFeed::new(
+        market.as_ref(),
+        &clock,
+        config.interval,
+        config.symbols.len(),
+        last_open,
+    );
 
     let mut idle_cycles = 0;
     let started = Instant::now();
@@ -119,16 +129,8 @@ pub async fn run_backtest(
         // Stops, take-profits and liquidations see the whole bar (its high and low), not just
         // the close the cycle reads: a wick through a stop fills it, as it would live.
         candles.clear();
-        for symbol in &config.symbols {
-            if let Some(bar) = market
-                .klines(
-                    symbol,
-                    config.interval,
-                    KlineQuery::ending_at(close - step, 1),
-                )
-                .await?
-                .pop()
-            {
+        for (index, symbol) in config.symbols.iter().enumerate() {
+            if let Some(bar) = feed.bar(index, symbol, close - step).await? {
                 paper.process_bar(symbol, &bar).await?;
                 candles.push((symbol, bar));
             }

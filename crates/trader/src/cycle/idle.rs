@@ -52,11 +52,15 @@ pub(super) fn recorded(record: CycleRecord) -> CycleOutcome {
 /// Whether every candidate's candle is in `bar` and leaves the decider with nothing to
 /// propose. Candles the decider took in stay taken when a later symbol is not idle: the
 /// full cycle that follows then finds nothing new for them, which is what "idle" said.
-pub(super) fn is_idle(bar: &Bar<'_>, candidates: &[Symbol], decider: &mut dyn Decider) -> bool {
-    if candidates.iter().any(|s| bar.candle(s).is_none()) {
+pub(super) fn is_idle<'s>(
+    bar: &Bar<'_>,
+    mut candidates: impl Iterator<Item = &'s Symbol> + Clone,
+    decider: &mut dyn Decider,
+) -> bool {
+    if candidates.clone().any(|s| bar.candle(s).is_none()) {
         return false;
     }
-    candidates.iter().all(|symbol| {
+    candidates.all(|symbol| {
         bar.candle(symbol)
             .is_some_and(|candle| decider.idle_on(symbol, bar.interval, candle))
     })

@@ -38,6 +38,9 @@ pub struct TraderCycle {
     /// The strategy's coin lists as last parsed: parsing a symbol walks the alias table, and
     /// the lists rarely change between cycles.
     coins: ParsedCoins,
+    /// The symbols held at the last local account read (see [`Exchange::local_equity`]),
+    /// kept to be refilled without allocating.
+    held: Vec<Symbol>,
 }
 
 /// The world a cycle acts on.
@@ -60,6 +63,7 @@ impl TraderCycle {
             safe_mode: false,
             idle_fast_path: true,
             coins: ParsedCoins::default(),
+            held: Vec::new(),
         }
     }
 
@@ -139,6 +143,29 @@ impl TraderCycle {
     ) -> Result<CycleOutcome, JournalError> {
         self.cycle_number += 1;
         let now = world.clock.now_ms();
+        self.coins.refresh(strategy);
+        // A venue that can answer from local state spares the idle bar every await.
+        if let Some(bar) = bar
+            && let Some(equity) = world.exchange.local_equity(&mut self.held)
+        {
+            if idle::is_idle(bar, self.coins.candidates(&self.held), decider) {
+                return self.mark_idle(world, now, equity);
+            }
+            return self.full_cycle(strategy, decider, world, None, now).await;
+        }
+        self.full_cycle(strategy, decider, world, bar, now).await
+    }
+
+    /// The cycle from the account read on; idle after all when `bar` is given and the
+    /// decider has nothing to propose on it.
+    async fn full_cycle(
+        &mut self,
+        strategy: &StrategyConfig,
+        decider: &mut dyn Decider,
+        world: &CycleWorld<'_>,
+        bar: Option<&Bar<'_>>,
+        now: i64,
+    ) -> Result<CycleOutcome, JournalError> {
         let (account, positions) = match read_account(world.exchange).await {
             Ok(read) => read,
             Err(e) => {
@@ -149,29 +176,36 @@ impl TraderCycle {
                     .map(recorded);
             }
         };
-        let mut notes = Vec::new();
-        let symbols = self.coins.candidates(strategy, &positions, &mut notes);
+        let held: Vec<Symbol> = positions.iter().map(|p| p.symbol.clone()).collect();
+        let symbols: Vec<Symbol> = self.coins.candidates(&held).cloned().collect();
         if let Some(bar) = bar
-            && idle::is_idle(bar, &symbols, decider)
+            && idle::is_idle(bar, symbols.iter(), decider)
         {
-            // What the full cycle does when its decider proposes nothing: the model answered
-            // (no failure), nothing was refused, and the account before is the equity.
-            self.failures_in_a_row = 0;
-            self.safe_mode = false;
-            world
-                .journal
-                .mark_idle(&self.trader_id, self.cycle_number, now, account.equity)?;
-            return Ok(CycleOutcome::Idle {
-                equity: account.equity,
-            });
+            return self.mark_idle(world, now, account.equity);
         }
         let mut record = self.new_record(now, decider);
-        record.notes = notes;
+        record.notes = self.coins.notes.clone();
         self.decide_and_execute(
             record, strategy, decider, world, account, positions, symbols,
         )
         .await
         .map(recorded)
+    }
+
+    /// What the full cycle does when its decider proposes nothing: the model answered (no
+    /// failure), nothing was refused, and the account before is the equity.
+    fn mark_idle(
+        &mut self,
+        world: &CycleWorld<'_>,
+        now: i64,
+        equity: Decimal,
+    ) -> Result<CycleOutcome, JournalError> {
+        self.failures_in_a_row = 0;
+        self.safe_mode = false;
+        world
+            .journal
+            .mark_idle(&self.trader_id, self.cycle_number, now, equity)?;
+        Ok(CycleOutcome::Idle { equity })
     }
 
     fn new_record(&self, now: i64, decider: &dyn Decider) -> CycleRecord {
@@ -337,34 +371,27 @@ struct ParsedCoins {
 }
 
 impl ParsedCoins {
-    /// The strategy's coins minus its exclusions, plus every symbol with an open position (a
-    /// position must stay manageable even after its coin leaves the strategy).
-    fn candidates(
-        &mut self,
-        strategy: &StrategyConfig,
-        positions: &[Position],
-        notes: &mut Vec<String>,
-    ) -> Vec<Symbol> {
+    /// Parse the strategy's lists again if they changed since the last cycle.
+    fn refresh(&mut self, strategy: &StrategyConfig) {
         let source = &strategy.coin_source;
         if source.static_coins != self.static_coins || source.excluded_coins != self.excluded_coins
         {
             *self = ParsedCoins::parse(&source.static_coins, &source.excluded_coins);
         }
-        notes.extend(self.notes.iter().cloned());
-        let mut out: Vec<Symbol> = Vec::new();
-        for symbol in self
-            .listed
+    }
+
+    /// The strategy's coins minus its exclusions, plus every symbol in `held` (a position
+    /// must stay manageable even after its coin leaves the strategy), each once, listed coins
+    /// first. Lazy, so an idle bar checks its candidates without collecting them.
+    fn candidates<'a>(&'a self, held: &'a [Symbol]) -> impl Iterator<Item = &'a Symbol> + Clone {
+        let listed = self.listed.iter().enumerate().filter(move |&(i, s)| {
+            !self.listed[..i].contains(s) && (!self.excluded.contains(s) || held.contains(s))
+        });
+        let only_held = held
             .iter()
-            .chain(positions.iter().map(|p| &p.symbol))
-        {
-            if !out.contains(symbol)
-                && (!self.excluded.contains(symbol)
-                    || positions.iter().any(|p| &p.symbol == symbol))
-            {
-                out.push(symbol.clone());
-            }
-        }
-        out
+            .enumerate()
+            .filter(move |&(i, s)| !self.listed.contains(s) && !held[..i].contains(s));
+        listed.chain(only_held).map(|(_, s)| s)
     }
 
     fn parse(static_coins: &[String], excluded_coins: &[String]) -> ParsedCoins {

@@ -5,8 +5,6 @@
 //! only when the cross happens on the newest closed candle: after a restart or a gap it rebuilds
 //! its state from the window but does not trade on a cross that is already history.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
@@ -60,15 +58,31 @@ const MAX_SINCE: usize = 1000;
 
 pub struct BuiltinDecider {
     params: BuiltinParams,
-    states: HashMap<Symbol, SymbolState>,
+    /// Per symbol. A strategy trades tens of symbols at most, and a linear scan of them beats
+    /// hashing the symbol on every bar of a backtest.
+    states: Vec<(Symbol, SymbolState)>,
 }
 
 impl BuiltinDecider {
     pub fn new(params: BuiltinParams) -> BuiltinDecider {
         BuiltinDecider {
             params,
-            states: HashMap::new(),
+            states: Vec::new(),
         }
+    }
+
+    fn state(&self, symbol: &Symbol) -> Option<&SymbolState> {
+        self.states
+            .iter()
+            .find(|(s, _)| s == symbol)
+            .map(|(_, st)| st)
+    }
+
+    fn state_mut(&mut self, symbol: &Symbol) -> Option<&mut SymbolState> {
+        self.states
+            .iter_mut()
+            .find(|(s, _)| s == symbol)
+            .map(|(_, st)| st)
     }
 
     /// Candles needed before the slowest indicator gives a value, with room for the first cross.
@@ -86,10 +100,11 @@ impl BuiltinDecider {
     ) -> Option<Signal> {
         let newest = candles.last()?.open_time_ms;
         let params = self.params.signal;
-        let state = self
-            .states
-            .entry(symbol.clone())
-            .or_insert_with(|| SymbolState::new(params, interval));
+        if self.state(symbol).is_none() {
+            self.states
+                .push((symbol.clone(), SymbolState::new(params, interval)));
+        }
+        let state = self.state_mut(symbol)?;
         let first_new = candles.partition_point(|c| c.open_time_ms <= state.last_open_ms);
         // The window must overlap what we saw, or candles were missed in between.
         let continues = state.interval == interval && state.cross.is_warm() && first_new > 0;
@@ -199,8 +214,7 @@ impl Decider for BuiltinDecider {
     fn series_wanted(&self, symbol: &Symbol, strategy: &StrategyConfig) -> Vec<SeriesRequest> {
         let interval = strategy.indicators.klines.primary_timeframe;
         let seen = self
-            .states
-            .get(symbol)
+            .state(symbol)
             .filter(|s| s.interval == interval && s.cross.is_warm());
         let request = match seen {
             // Warm: everything from the last candle seen on (it comes back as the overlap).
@@ -222,7 +236,7 @@ impl Decider for BuiltinDecider {
     /// on it: then `decide` would feed just this candle and propose nothing. A cross, a gap, a
     /// cold state or another interval leaves the state as it was, for the whole cycle.
     fn idle_on(&mut self, symbol: &Symbol, interval: Interval, candle: &Candle) -> bool {
-        let Some(state) = self.states.get_mut(symbol) else {
+        let Some(state) = self.state_mut(symbol) else {
             return false;
         };
         let next = state.last_open_ms.checked_add(interval.millis());

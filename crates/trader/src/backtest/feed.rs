@@ -1,0 +1,116 @@
+//! The bars a backtest steps through, read from the market a page at a time.
+//!
+//! The backtest driver plays the world, not the trader: it may read ahead to know the next
+//! bar, as a replay engine reads its file. The trader's cycle still sees only candles that are
+//! closed at the clock, which the driver sets to each bar's close before the cycle runs. A
+//! page costs one market read per thousand bars instead of one per bar.
+
+use nofxi_domain::Interval;
+use nofxi_domain::market::{Candle, Symbol};
+use nofxi_venues::{Clock, KlineQuery, ManualClock, MarketData, VenueError};
+
+/// One symbol's read-ahead.
+struct Page {
+    candles: Vec<Candle>,
+    next: usize,
+    /// Every candle opening at or before this time has been read.
+    read_to: i64,
+    /// The newest candle handed out: a gap in the data hands it out again.
+    newest: Option<Candle>,
+}
+
+pub(super) struct BarFeed<'a> {
+    market: &'a dyn MarketData,
+    clock: &'a ManualClock,
+    interval: Interval,
+    /// Open time of the last bar of the backtest: nothing after it is read.
+    last_open: i64,
+    pages: Vec<Page>,
+}
+
+impl<'a> BarFeed<'a> {
+    pub(super) fn new(
+        market: &'a dyn MarketData,
+        clock: &'a ManualClock,
+        interval: Interval,
+        symbols: usize,
+        last_open: i64,
+    ) -> BarFeed<'a> {
+        let page = || Page {
+            candles: Vec::new(),
+            next: 0,
+            read_to: i64::MIN,
+            newest: None,
+        };
+        BarFeed {
+            market,
+            clock,
+            interval,
+            last_open,
+            pages: (0..symbols).map(|_| page()).collect(),
+        }
+    }
+
+    /// The newest candle of `symbol` (the `index`th of the feed) opening at or before
+    /// `open_ms`, as `klines(ending_at(open_ms, 1))` at that candle's close returns it. Bars
+    /// must be asked for in time order; the clock is left where it was.
+    pub(super) async fn bar(
+        &mut self,
+        index: usize,
+        symbol: &Symbol,
+        open_ms: i64,
+    ) -> Result<Option<Candle>, VenueError> {
+        let now = self.clock.now_ms();
+        let step = self.interval.millis();
+        let Some(page) = self.pages.get_mut(index) else {
+            return Ok(None);
+        };
+        if page.read_to == i64::MIN {
+            // The first bar may lie before the data or after a gap: ask as the bar would.
+            page.newest = self
+                .market
+                .klines(symbol, self.interval, KlineQuery::ending_at(open_ms, 1))
+                .await?
+                .pop();
+            page.read_to = open_ms;
+        }
+        loop {
+            while let Some(c) = page.candles.get(page.next)
+                && c.open_time_ms <= open_ms
+            {
+                page.newest = Some(*c);
+                page.next += 1;
+            }
+            if page.next < page.candles.len() || page.read_to >= open_ms.min(self.last_open) {
+                break;
+            }
+            let limit = KlineQuery::MAX_LIMIT;
+            let start = page.read_to + 1;
+            let end = self
+                .last_open
+                .min(start.saturating_add(step.saturating_mul(limit as i64)));
+            // Set the clock to the page's last close, so every candle in it is closed.
+            self.clock.set(end.saturating_add(step));
+            let read = self
+                .market
+                .klines(
+                    symbol,
+                    self.interval,
+                    KlineQuery {
+                        start_ms: Some(start),
+                        end_ms: Some(end),
+                        limit,
+                    },
+                )
+                .await;
+            self.clock.set(now);
+            page.candles = read?;
+            page.next = 0;
+            page.read_to = match page.candles.last() {
+                Some(last) if page.candles.len() == limit => last.open_time_ms,
+                _ => end,
+            };
+        }
+        Ok(page.newest)
+    }
+}
