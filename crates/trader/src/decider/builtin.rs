@@ -10,8 +10,8 @@ use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{Position, PositionSide};
-use rust_decimal::Decimal;
 use rust_decimal::prelude::FromPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
 
 use super::ema_cross::{Cross, EmaCross, EmaCrossParams, Signal};
 use super::{Decider, DeciderError, DeciderOutput, SeriesRequest};
@@ -179,8 +179,11 @@ impl BuiltinDecider {
         if held(close_side) {
             out.push(base.clone());
         }
-        let (Some(stop_loss), Some(take_profit)) =
-            (price(signal.stop_loss), price(signal.take_profit))
+        let ratio = Decimal::from_f64(self.params.signal.reward_ratio)
+            .unwrap_or_default()
+            .max(input.strategy.risk_control.min_risk_reward_ratio);
+        let distance = (signal.price - signal.stop_loss).abs();
+        let Some((stop_loss, take_profit)) = stops(signal.cross, candidate.price, distance, ratio)
         else {
             return out;
         };
@@ -199,10 +202,27 @@ impl BuiltinDecider {
     }
 }
 
-fn price(x: f64) -> Option<Decimal> {
-    Decimal::from_f64(x)
-        .map(|d| d.round_dp(8))
-        .filter(|d| *d > Decimal::ZERO)
+/// Stop and target `distance` and `ratio` × the risk away from `price`, the cycle's price the
+/// guard checks the plan against. The stop is rounded towards the price and the target away
+/// from it, so rounding to 8 places never leaves the reward short of `ratio` × the risk (the
+/// guard refuses a plan at 2.99999999 when the strategy asks for 3).
+fn stops(
+    cross: Cross,
+    price: Decimal,
+    distance: f64,
+    ratio: Decimal,
+) -> Option<(Decimal, Decimal)> {
+    let distance = Decimal::from_f64(distance)?;
+    // Up: the stop is below and rounds up, the target above and rounds up; down, the mirror.
+    let (rounding, sign) = match cross {
+        Cross::Up => (RoundingStrategy::ToPositiveInfinity, Decimal::ONE),
+        Cross::Down => (RoundingStrategy::ToNegativeInfinity, Decimal::NEGATIVE_ONE),
+    };
+    let stop_loss = (price - sign * distance).round_dp_with_strategy(8, rounding);
+    let risk = (price - stop_loss) * sign;
+    let take_profit = (price + sign * risk * ratio).round_dp_with_strategy(8, rounding);
+    (risk > Decimal::ZERO && stop_loss > Decimal::ZERO && take_profit > Decimal::ZERO)
+        .then_some((stop_loss, take_profit))
 }
 
 #[async_trait]
@@ -279,5 +299,39 @@ impl Decider for BuiltinDecider {
                 .join("; ")
         };
         Ok(output)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever the price and distance, the rounded plan meets the ratio exactly as the guard
+    /// computes it, and the stop stays on its side.
+    #[test]
+    fn rounded_stops_never_fall_short_of_the_ratio() {
+        let ratio = Decimal::from(3);
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let price = Decimal::new((x % 9_000_000_000_000) as i64 + 1_000_000, 9);
+            let distance = (x >> 40) as f64 / 1e7 + 1e-9;
+            for cross in [Cross::Up, Cross::Down] {
+                let Some((stop, target)) = stops(cross, price, distance, ratio) else {
+                    continue;
+                };
+                let (risk, reward) = match cross {
+                    Cross::Up => (price - stop, target - price),
+                    Cross::Down => (stop - price, price - target),
+                };
+                assert!(risk > Decimal::ZERO, "{cross:?} {price} {distance}");
+                assert!(
+                    reward / risk >= ratio,
+                    "{cross:?} {price} {distance}: {stop} {target}"
+                );
+            }
+        }
     }
 }
