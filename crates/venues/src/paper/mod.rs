@@ -105,6 +105,13 @@ impl PaperExchange {
     }
 
     async fn sync_locked(&self, st: &mut PaperState) -> Result<(), VenueError> {
+        // Quoting from bars, the marks are the quotes: when nothing triggers at them there
+        // is nothing to read or work.
+        if self.config.quotes == Quotes::Bars
+            && quiet::settled_at_marks(st, self.config.maintenance_margin_rate)
+        {
+            return Ok(());
+        }
         let from = st.open_from();
         if st.positions.is_empty() && from == st.orders.len() {
             return Ok(());
@@ -124,7 +131,7 @@ impl PaperExchange {
             }
         }
         let now = self.clock.now_ms();
-        let before = Fingerprint::of(st);
+        let before = quiet::Fingerprint::of(st);
         for symbol in symbols {
             let (bid, ask, mark) = self.quote(st, &symbol).await?;
             set_mark(st, &symbol, mark);
@@ -134,7 +141,7 @@ impl PaperExchange {
         // A new mark alone is not saved: the next sync reads it again. Saving only when an
         // order filled, expired or a position changed keeps a long-running account from
         // rewriting its whole history every cycle.
-        if Fingerprint::of(st) != before {
+        if quiet::Fingerprint::of(st) != before {
             save(self.repo.as_ref(), &self.account_id, st).await?;
         }
         Ok(())
@@ -313,36 +320,6 @@ impl PaperExchange {
         let r = f(&mut st)?;
         save(self.repo.as_ref(), &self.account_id, &st).await?;
         Ok(r)
-    }
-}
-
-/// What a sync can change besides marks, cheap to take: every fill and every new order (a
-/// liquidation is both) draws an id, triggered or expired orders leave the open set, and the
-/// wallet moves with fills. Positions change only through fills, so they need no comparison.
-/// Comparing this instead of a clone of the whole state keeps `sync` O(open orders +
-/// positions), not O(history).
-#[derive(PartialEq)]
-struct Fingerprint {
-    wallet: Decimal,
-    next_id: u64,
-    fills: usize,
-    orders: usize,
-    open_orders: usize,
-}
-
-impl Fingerprint {
-    fn of(st: &mut PaperState) -> Fingerprint {
-        let from = st.open_from();
-        Fingerprint {
-            wallet: st.wallet_balance,
-            next_id: st.next_id,
-            fills: st.fills.len(),
-            orders: st.orders.len(),
-            open_orders: st.orders[from..]
-                .iter()
-                .filter(|o| o.status.is_open())
-                .count(),
-        }
     }
 }
 

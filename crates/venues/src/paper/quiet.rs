@@ -2,15 +2,21 @@
 //!
 //! Most bars of a backtest fill nothing and liquidate nothing; their only effect is a new
 //! mark. Knowing that up front lets the exchange skip the bookkeeping (and its await) on such a
-//! bar. Each question is put with the very predicate the worker acts on —
+//! bar. Each question is put with the very predicates the worker acts on —
 //! [`bar::fill_in_bar`] for a bar, [`matching::triggered`] for a quote, [`liquidated_at`] for
 //! both — so "quiet" means exactly "the worker would only have marked".
+//!
+//! Those predicates compare the bar's low and high with the price levels resting on the
+//! symbol (order prices, stops, liquidation prices). The levels change only when the account
+//! does, so they are folded once per change into a [`Band`]: the bar is quiet when its low
+//! and high fall strictly inside. That is a few comparisons per bar instead of a walk over
+//! orders and positions with a liquidation price each.
 
 use nofxi_domain::market::{Candle, Symbol};
-use nofxi_domain::trading::PositionSide;
+use nofxi_domain::trading::{MarginMode, Order, OrderType, PositionSide, Side};
 use rust_decimal::Decimal;
 
-use super::state::PaperState;
+use super::state::{PaperPosition, PaperState};
 use super::{bar, matching};
 
 /// Whether a position with liquidation price `liq` is liquidated when the price is `mark`.
@@ -29,41 +35,225 @@ pub(super) fn bar_is_quiet(
     candle: &Candle,
     mmr: Decimal,
 ) -> bool {
-    let from = st.open_from();
-    let fills = st.orders[from..].iter().any(|o| {
-        &o.symbol == symbol && o.status.is_open() && bar::fill_in_bar(o, candle).is_some()
-    });
-    !fills
-        && st
-            .positions
-            .iter()
-            .filter(|p| &p.symbol == symbol)
-            .all(|p| {
-                st.liquidation_price(p, mmr).is_none_or(|liq| {
-                    !liquidated_at(p.side, liq, candle.low)
-                        && !liquidated_at(p.side, liq, candle.high)
+    refresh_bands(st, mmr);
+    match st.bands.of(symbol) {
+        Some(band) => band.contains(candle.low, candle.high),
+        None => {
+            let from = st.open_from();
+            let fills = open_on(st, from, symbol).any(|o| bar::fill_in_bar(o, candle).is_some());
+            !fills
+                && held_on(st, symbol).all(|p| {
+                    st.liquidation_price(p, mmr).is_none_or(|liq| {
+                        !liquidated_at(p.side, liq, candle.low)
+                            && !liquidated_at(p.side, liq, candle.high)
+                    })
                 })
-            })
+        }
+    }
 }
 
 /// Whether a sync at the current marks (bid = ask = mark, as [`super::Quotes::Bars`] quotes)
 /// would trigger no open order and liquidate no position. False as well when a symbol that
 /// needs a price has no mark yet: only the market can say then.
 pub(super) fn settled_at_marks(st: &mut PaperState, mmr: Decimal) -> bool {
+    refresh_bands(st, mmr);
     let from = st.open_from();
-    let orders_rest = st.orders[from..]
-        .iter()
-        .filter(|o| o.status.is_open())
-        .all(|o| {
-            st.marks
-                .get(&o.symbol)
-                .is_some_and(|&m| !matching::triggered(o, m, m, m))
-        });
-    orders_rest
-        && st.positions.iter().all(|p| {
-            st.marks.get(&p.symbol).is_some_and(|&m| {
-                st.liquidation_price(p, mmr)
-                    .is_none_or(|liq| !liquidated_at(p.side, liq, m))
-            })
+    st.bands.bands.iter().all(|(symbol, band)| {
+        let Some(&m) = st.marks.get(symbol) else {
+            return false;
+        };
+        match band {
+            Some(band) => band.contains(m, m),
+            None => {
+                open_on(st, from, symbol).all(|o| !matching::triggered(o, m, m, m))
+                    && held_on(st, symbol).all(|p| {
+                        st.liquidation_price(p, mmr)
+                            .is_none_or(|liq| !liquidated_at(p.side, liq, m))
+                    })
+            }
+        }
+    })
+}
+
+/// Open prices between which a bar (or a quote, a bar whose low and high are the mark) works
+/// nothing: `low` must be above `low_above` and below `low_below`, `high` likewise. `None`
+/// bounds nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Band {
+    low_above: Option<Decimal>,
+    low_below: Option<Decimal>,
+    high_above: Option<Decimal>,
+    high_below: Option<Decimal>,
+}
+
+impl Band {
+    fn contains(&self, low: Decimal, high: Decimal) -> bool {
+        self.low_above.is_none_or(|x| low > x)
+            && self.low_below.is_none_or(|x| low < x)
+            && self.high_above.is_none_or(|x| high > x)
+            && self.high_below.is_none_or(|x| high < x)
+    }
+
+    /// Reached when the price falls to `level` (the bar's low at or below it).
+    fn falls_to(&mut self, level: Decimal) {
+        self.low_above = Some(self.low_above.map_or(level, |x| x.max(level)));
+    }
+
+    /// Reached when the price rises to `level` (the bar's high at or above it).
+    fn rises_to(&mut self, level: Decimal) {
+        self.high_below = Some(self.high_below.map_or(level, |x| x.min(level)));
+    }
+}
+
+/// The band of every symbol with a position or an open order, as of one account state.
+/// A cache, not state: it never takes part in equality.
+#[derive(Debug, Clone, Default)]
+pub(super) struct BandCache {
+    key: Option<(Fingerprint, Decimal)>,
+    /// `None` for a symbol no band can vouch for: a resting market order, a trigger without
+    /// its price (the two workers disagree on it), or a liquidation price that moves with
+    /// another symbol's mark (two or more cross positions). The direct checks decide then.
+    bands: Vec<(Symbol, Option<Band>)>,
+}
+
+impl PartialEq for BandCache {
+    fn eq(&self, _: &BandCache) -> bool {
+        true
+    }
+}
+
+impl BandCache {
+    /// A symbol without a position or an open order has nothing to work: an unbounded band.
+    fn of(&self, symbol: &Symbol) -> Option<Band> {
+        self.bands
+            .iter()
+            .find(|(s, _)| s == symbol)
+            .map_or(Some(Band::default()), |(_, band)| *band)
+    }
+}
+
+fn refresh_bands(st: &mut PaperState, mmr: Decimal) {
+    let key = (Fingerprint::of(st), mmr);
+    if st.bands.key.as_ref() == Some(&key) {
+        return;
+    }
+    let from = st.open_from();
+    let mut symbols: Vec<Symbol> = Vec::new();
+    let resting = st.positions.iter().map(|p| &p.symbol);
+    for symbol in resting.chain(
+        st.orders[from..]
+            .iter()
+            .filter(|o| o.status.is_open())
+            .map(|o| &o.symbol),
+    ) {
+        if !symbols.contains(symbol) {
+            symbols.push(symbol.clone());
+        }
+    }
+    let bands = symbols
+        .into_iter()
+        .map(|symbol| {
+            let band = band_of(st, from, &symbol, mmr);
+            (symbol, band)
         })
+        .collect();
+    st.bands = BandCache {
+        key: Some(key),
+        bands,
+    };
+}
+
+fn band_of(st: &PaperState, from: usize, symbol: &Symbol, mmr: Decimal) -> Option<Band> {
+    let mut band = Band::default();
+    for order in open_on(st, from, symbol) {
+        // The sides as `bar::fill_in_bar` and `matching::triggered` reach them.
+        match (order.order_type, order.side) {
+            (OrderType::Market, _) => return None,
+            (OrderType::Limit, side) => {
+                // A limit without a price never fills, in either worker.
+                if let Some(price) = order.price {
+                    if side == Side::Buy {
+                        band.falls_to(price);
+                    } else {
+                        band.rises_to(price);
+                    }
+                }
+            }
+            (OrderType::StopMarket, Side::Sell) | (OrderType::TakeProfitMarket, Side::Buy) => {
+                band.falls_to(order.stop_price?);
+            }
+            (OrderType::StopMarket, Side::Buy) | (OrderType::TakeProfitMarket, Side::Sell) => {
+                band.rises_to(order.stop_price?);
+            }
+        }
+    }
+    let cross = st
+        .positions
+        .iter()
+        .filter(|p| p.margin_mode == MarginMode::Cross)
+        .count();
+    for p in held_on(st, symbol) {
+        if p.margin_mode == MarginMode::Cross && cross > 1 {
+            return None;
+        }
+        let Some(liq) = st.liquidation_price(p, mmr) else {
+            continue;
+        };
+        // Liquidation is checked at the bar's low and at its high.
+        match p.side {
+            PositionSide::Long => {
+                band.falls_to(liq);
+                band.high_above = Some(band.high_above.map_or(liq, |x| x.max(liq)));
+            }
+            PositionSide::Short => {
+                band.rises_to(liq);
+                band.low_below = Some(band.low_below.map_or(liq, |x| x.min(liq)));
+            }
+        }
+    }
+    Some(band)
+}
+
+fn open_on<'a>(
+    st: &'a PaperState,
+    from: usize,
+    symbol: &'a Symbol,
+) -> impl Iterator<Item = &'a Order> {
+    st.orders[from..]
+        .iter()
+        .filter(move |o| &o.symbol == symbol && o.status.is_open())
+}
+
+fn held_on<'a>(st: &'a PaperState, symbol: &'a Symbol) -> impl Iterator<Item = &'a PaperPosition> {
+    st.positions.iter().filter(move |p| &p.symbol == symbol)
+}
+
+/// What a sync can change besides marks, cheap to take: every fill and every new order (a
+/// liquidation is both) draws an id, triggered or expired orders leave the open set, and the
+/// wallet moves with fills. Positions change only through fills, so they need no comparison.
+/// Comparing this instead of a clone of the whole state keeps `sync` O(open orders +
+/// positions), not O(history).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Fingerprint {
+    wallet: Decimal,
+    next_id: u64,
+    fills: usize,
+    orders: usize,
+    open_orders: usize,
+}
+
+impl Fingerprint {
+    pub(super) fn of(st: &mut PaperState) -> Fingerprint {
+        let from = st.open_from();
+        Fingerprint {
+            wallet: st.wallet_balance,
+            next_id: st.next_id,
+            fills: st.fills.len(),
+            orders: st.orders.len(),
+            open_orders: st.orders[from..]
+                .iter()
+                .filter(|o| o.status.is_open())
+                .count(),
+        }
+    }
 }

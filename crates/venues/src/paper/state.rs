@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PaperConfig;
 use super::margin::{fee, initial_margin, liquidation_price, unrealized_pnl};
+use super::quiet::BandCache;
 
 pub const STATE_VERSION: u32 = 1;
 
@@ -53,6 +54,9 @@ pub struct PaperState {
     liquidation_cache: LiquidationCache,
     #[serde(skip)]
     client_ids: ClientIds,
+    /// The price levels each symbol's bars are checked against (see [`super::quiet`]).
+    #[serde(skip)]
+    pub(super) bands: BandCache,
 }
 
 /// The client order ids of `orders`, built on first use (see [`PaperState::knows_client_id`]).
@@ -119,6 +123,7 @@ impl PaperState {
             open_from: OpenFrom(0),
             liquidation_cache: LiquidationCache::default(),
             client_ids: ClientIds::default(),
+            bands: BandCache::default(),
         }
     }
 
@@ -161,15 +166,17 @@ impl PaperState {
         let finished = self.orders.iter().filter(|o| !o.status.is_open()).count();
         if finished > limit {
             let mut drop = finished - KEPT_FINISHED_ORDERS;
+            let ids = &mut self.client_ids.0;
             self.orders.retain(|o| {
                 let gone = drop > 0 && !o.status.is_open();
                 drop -= usize::from(gone);
+                if gone && let Some(ids) = ids.as_mut() {
+                    ids.remove(&o.client_order_id);
+                }
                 !gone
             });
-            // Indices moved; the next scan finds the first open order again, and the id set
-            // is rebuilt from what is kept.
+            // Indices moved: the next scan finds the first open order again.
             self.open_from = OpenFrom(0);
-            self.client_ids = ClientIds(None);
         }
     }
 
