@@ -10,7 +10,10 @@
 //! ```
 //!
 //! `timestamp_ms` is the candle's open time in Unix epoch milliseconds (UTC); prices and volume
-//! are decimal numbers (`1e-5` style exponents are accepted). Extra columns are ignored. This is
+//! are decimal numbers (`1e-5` style exponents are accepted), kept to 8 decimal places, the
+//! finest precision a venue quotes (a float written out by pandas carries 17 digits, the last
+//! ones noise; dropping them also keeps every price at one scale, which makes comparing them
+//! cheap). Extra columns are ignored. This is
 //! the format `shared/bench/peer_backtest.py` writes, so the same file can feed nofxi's backtest
 //! and the peer frameworks. Rows must be in ascending time order without duplicates; the file is
 //! read once, on construction, and an error names the line that is wrong.
@@ -45,9 +48,13 @@ struct Row {
     volume: String,
 }
 
+/// Places kept of every price and volume.
+const PLACES: u32 = 8;
+
 fn decimal(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
     Decimal::from_str(value.trim())
         .or_else(|_| Decimal::from_scientific(value.trim()))
+        .map(|d| d.round_dp(PLACES))
         .map_err(|_| {
             VenueError::InvalidRequest(format!("line {line}: {field} {value:?} is not a number"))
         })
