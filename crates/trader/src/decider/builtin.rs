@@ -58,6 +58,8 @@ const MAX_SINCE: usize = 1000;
 
 pub struct BuiltinDecider {
     params: BuiltinParams,
+    /// `params.signal.reward_ratio` as a decimal, converted once.
+    reward_ratio: Decimal,
     /// Per symbol. A strategy trades tens of symbols at most, and a linear scan of them beats
     /// hashing the symbol on every bar of a backtest.
     states: Vec<(Symbol, SymbolState)>,
@@ -67,6 +69,7 @@ impl BuiltinDecider {
     pub fn new(params: BuiltinParams) -> BuiltinDecider {
         BuiltinDecider {
             params,
+            reward_ratio: Decimal::from_f64(params.signal.reward_ratio).unwrap_or_default(),
             states: Vec::new(),
         }
     }
@@ -179,8 +182,8 @@ impl BuiltinDecider {
         if held(close_side) {
             out.push(base.clone());
         }
-        let ratio = Decimal::from_f64(self.params.signal.reward_ratio)
-            .unwrap_or_default()
+        let ratio = self
+            .reward_ratio
             .max(input.strategy.risk_control.min_risk_reward_ratio);
         let distance = (signal.price - signal.stop_loss).abs();
         let Some((stop_loss, take_profit)) = stops(signal.cross, candidate.price, distance, ratio)
@@ -212,7 +215,13 @@ fn stops(
     distance: f64,
     ratio: Decimal,
 ) -> Option<(Decimal, Decimal)> {
-    let distance = Decimal::from_f64(distance)?;
+    // To 8 places through an integer: `Decimal::from_f64` writes out the float's every digit
+    // first, several times the cost, for digits the rounding below drops anyway.
+    let scaled = (distance * 1e8).round();
+    if !(scaled.is_finite() && scaled.abs() < 1e27) {
+        return None;
+    }
+    let distance = Decimal::try_from_i128_with_scale(scaled as i128, 8).ok()?;
     // Up: the stop is below and rounds up, the target above and rounds up; down, the mirror.
     let (rounding, sign) = match cross {
         Cross::Up => (RoundingStrategy::ToPositiveInfinity, Decimal::ONE),
