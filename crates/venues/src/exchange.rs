@@ -5,9 +5,8 @@ use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
     AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode, SymbolRules,
 };
-use rust_decimal::Decimal;
 
-use crate::VenueError;
+use crate::{SimulatedVenue, VenueError};
 
 /// A USDT-margined futures account. Implementations: [`crate::paper::PaperExchange`] and
 /// [`crate::binance::BinanceFutures`].
@@ -22,12 +21,9 @@ pub trait Exchange: Send + Sync {
 
     async fn account(&self) -> Result<AccountSnapshot, VenueError>;
 
-    /// The equity [`Exchange::account`] would report, and in `held` the symbols with an open
-    /// position, answered from state in this process with no I/O: for the paper exchange fed
-    /// by a backtest's bars, whose quotes cannot move between two bars. A backtest's idle bar
-    /// reads the account this way. `None` means "ask `account()`": the venue is remote, its
-    /// quotes come from a market, or a read would change the account (an order would trigger).
-    fn local_equity(&self, _held: &mut Vec<Symbol>) -> Option<Decimal> {
+    /// The venue as a replay steps it through bars, if it is one (the paper exchange quoting
+    /// from bars): the backtest's fast path for steps where nothing happens.
+    fn simulated(&self) -> Option<&dyn SimulatedVenue> {
         None
     }
 

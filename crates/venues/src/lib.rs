@@ -22,8 +22,10 @@ pub mod manual;
 pub mod market_data;
 pub mod paper;
 pub mod sim;
+pub mod simulated;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{RejectKind, VenueError};
 pub use exchange::Exchange;
 pub use market_data::{KlineQuery, MarketData, align_open_time};
+pub use simulated::{BarRun, SimulatedVenue};

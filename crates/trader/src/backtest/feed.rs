@@ -9,6 +9,9 @@ use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
 use nofxi_venues::{Clock, KlineQuery, ManualClock, MarketData, VenueError};
 
+/// Most steps one run is offered; a longer quiet stretch is taken in several runs.
+const RUN_LOOKAHEAD: usize = 64;
+
 /// One symbol's read-ahead.
 struct Page {
     candles: Vec<Candle>,
@@ -112,5 +115,51 @@ impl<'a> BarFeed<'a> {
             };
         }
         Ok(page.newest)
+    }
+
+    /// The bars steps `open_ms`, `open_ms` + 1 interval, … would be handed by
+    /// [`BarFeed::bar`], for every symbol, as far as that is one new candle per step from what
+    /// is already read; at most `max` steps, cut to the shortest symbol. `None` when the
+    /// next step of some symbol is not such a candle (a gap repeats the last one; a page end
+    /// needs a read): the bar-by-bar path takes it.
+    pub(super) fn run(&self, open_ms: i64, max: usize) -> Option<Vec<&[Candle]>> {
+        let step = self.interval.millis();
+        // Runs end at the first bar where something happens, a few dozen steps in on the
+        // peers' benchmark; checking a whole page ahead each time would be wasted.
+        let mut len = max.min(RUN_LOOKAHEAD);
+        let mut rests = Vec::with_capacity(self.pages.len());
+        for page in &self.pages {
+            if page.read_to == i64::MIN {
+                return None;
+            }
+            let rest = page.candles.get(page.next..)?;
+            let aligned = (0..rest.len().min(len))
+                .take_while(|&t| {
+                    let at = open_ms.saturating_add(step.saturating_mul(t as i64));
+                    // The newest candle opening by `at` is this one and no later one.
+                    rest[t].open_time_ms <= at
+                        && match rest.get(t + 1) {
+                            Some(later) => later.open_time_ms > at,
+                            None => page.read_to >= at,
+                        }
+                })
+                .count();
+            if aligned == 0 {
+                return None;
+            }
+            len = len.min(aligned);
+            rests.push(rest);
+        }
+        Some(rests.into_iter().map(|rest| &rest[..len]).collect())
+    }
+
+    /// Count the first `n` bars of [`BarFeed::run`] as handed out.
+    pub(super) fn advance(&mut self, n: usize) {
+        for page in &mut self.pages {
+            page.next = (page.next + n).min(page.candles.len());
+            if let Some(last) = page.next.checked_sub(1) {
+                page.newest = page.candles.get(last).copied().or(page.newest);
+            }
+        }
     }
 }

@@ -68,15 +68,17 @@ impl Journal for BacktestJournal {
     fn mark_idle(
         &self,
         _trader_id: &str,
-        _cycle_number: u64,
-        time_ms: i64,
-        equity: Decimal,
+        _first_cycle: u64,
+        first_ms: i64,
+        step_ms: i64,
+        equity: &[Decimal],
     ) -> Result<(), JournalError> {
-        self.inner
+        let mut inner = self
+            .inner
             .lock()
-            .map_err(|_| JournalError("backtest journal poisoned".into()))?
-            .equity
-            .push((time_ms, equity));
+            .map_err(|_| JournalError("backtest journal poisoned".into()))?;
+        let times = (0i64..).map(|i| first_ms.saturating_add(i.saturating_mul(step_ms)));
+        inner.equity.extend(times.zip(equity.iter().copied()));
         Ok(())
     }
 

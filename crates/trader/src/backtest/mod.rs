@@ -4,8 +4,12 @@
 //!
 //! At each step the clock stands at the close of the newest candle. The paper exchange first
 //! works resting stops and take-profits against that candle's high and low, then the decider
-//! sees candles up to and including it, and new orders fill at its close (plus slippage).
-//! Fees are the paper exchange's maker/taker rates, set from `fee_bps`.
+//! sees candles up to and including it, and new orders fill at its close (plus slippage):
+//! the paper exchange quotes from the bars ([`Quotes::Bars`]). Fees are the paper exchange's
+//! maker/taker rates, set from `fee_bps`.
+//!
+//! Stretches where nothing happens are taken as runs of idle steps (`cycle::idle`); the
+//! first bar that does anything, and every bar with `full_cycles`, goes bar by bar.
 
 mod feed;
 mod journal;
@@ -19,7 +23,7 @@ use nofxi_domain::market::{Candle, Symbol};
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{MarginMode, PositionMode};
 use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange, Quotes};
-use nofxi_venues::{Exchange, ManualClock, MarketData, VenueError};
+use nofxi_venues::{BarRun, Exchange, ManualClock, MarketData, VenueError};
 use rust_decimal::Decimal;
 
 pub use journal::BacktestJournal;
@@ -123,8 +127,33 @@ pub async fn run_backtest(
     let mut idle_cycles = 0;
     let started = Instant::now();
     let every = (total / 100).max(1);
-    for n in 0..total {
+    let mut next_progress = 0;
+    let mut n = 0;
+    while n < total {
         let close = first + i64::try_from(n).unwrap_or(i64::MAX) * step;
+        if n >= next_progress {
+            progress(n, total);
+            next_progress = n + every;
+        }
+        // Steps on which nothing happens go in runs; the first one that does anything, and
+        // every step of a full-cycles backtest, takes the bar-by-bar path below.
+        let max = usize::try_from(total - n).unwrap_or(usize::MAX);
+        if let Some(bars) = feed.run(close - step, max) {
+            let run = BarRun {
+                symbols: &config.symbols,
+                candles: &bars,
+            };
+            let taken =
+                cycle.run_idle_steps(&strategy, decider, &world, &run, config.interval, close)?;
+            if taken > 0 {
+                feed.advance(taken);
+                let taken = u64::try_from(taken).unwrap_or(u64::MAX);
+                idle_cycles += taken;
+                n += taken;
+                clock.set(close + i64::try_from(taken - 1).unwrap_or(0) * step);
+                continue;
+            }
+        }
         clock.set(close);
         // Stops, take-profits and liquidations see the whole bar (its high and low), not just
         // the close the cycle reads: a wick through a stop fills it, as it would live.
@@ -142,9 +171,7 @@ pub async fn run_backtest(
         if let CycleOutcome::Idle { .. } = cycle.run_bar(&strategy, decider, &world, &bar).await? {
             idle_cycles += 1;
         }
-        if n % every == 0 {
-            progress(n, total);
-        }
+        n += 1;
     }
     progress(total, total);
     let elapsed = started.elapsed();

@@ -1,23 +1,35 @@
-//! The idle bar: the cycle's fast path for drivers that step through candles (backtests).
+//! Idle bars: the cycle's fast path for drivers that step through candles (backtests).
 //!
 //! Most bars of a backtest change nothing: no cross, no stop or target touched, no order to
 //! send. The full cycle would still gather series, build the decider's input (cloning the
 //! strategy and the account), run the guard on no decisions and write a record the backtest
-//! journal throws away. On an idle bar the cycle instead reads the account exactly as the full
-//! cycle does (so the venue sees the same calls), asks the decider whether the bar's candle
-//! leaves it with nothing to propose, and if so marks the equity and stops.
+//! journal throws away. An idle bar instead asks the decider whether the bar's candle leaves
+//! it with nothing to propose, and if so marks the equity and stops. Two ways in:
 //!
-//! It is the same cycle, not a second loop: the decider consumes the candle exactly as its
-//! `decide` would have, the venue is read the same way, and the journal gets the same equity
-//! point. Anything the fast path cannot vouch for — a symbol without a bar, a decider that
-//! cannot tell (every model), a signal on this bar — runs the whole cycle.
-//! `tests/backtest_idle_bars.rs` runs backtests both ways and requires identical results.
+//! - [`TraderCycle::run_bar`], one bar: the account is read exactly as the full cycle reads
+//!   it, then the decider is asked. Any venue.
+//! - [`TraderCycle::run_idle_steps`], a run of bars: a venue a replay drives
+//!   ([`nofxi_venues::SimulatedVenue`], the paper exchange quoting from bars) takes steps
+//!   while its own rules find each bar quiet (no order reached, nothing liquidated) and the
+//!   decider is idle on it, holding the account once for the run instead of a bar call and
+//!   an account read per step.
+//!
+//! It is the same cycle, not a second loop: the decider consumes each candle exactly as its
+//! `decide` would have, the venue applies its own rules, and the journal gets the same equity
+//! points. Anything the fast path cannot vouch for — a symbol without a bar, a decider that
+//! cannot tell (every model), a signal on this bar, a bar that reaches an order — runs the
+//! whole cycle. `tests/backtest_idle_bars.rs` runs backtests both ways and requires identical
+//! results.
 
 use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_venues::BarRun;
 use rust_decimal::Decimal;
 
+use super::journal::JournalError;
 use super::record::CycleRecord;
+use super::{CycleWorld, TraderCycle};
 use crate::decider::Decider;
 
 /// The newest closed candle of each symbol at the cycle's time, as the driver read it.
@@ -28,7 +40,7 @@ pub struct Bar<'a> {
 }
 
 impl Bar<'_> {
-    fn candle(&self, symbol: &Symbol) -> Option<&Candle> {
+    pub(super) fn candle(&self, symbol: &Symbol) -> Option<&Candle> {
         self.candles
             .iter()
             .find(|(s, _)| *s == symbol)
@@ -49,19 +61,62 @@ pub(super) fn recorded(record: CycleRecord) -> CycleOutcome {
     CycleOutcome::Recorded(Box::new(record))
 }
 
-/// Whether every candidate's candle is in `bar` and leaves the decider with nothing to
-/// propose. Candles the decider took in stay taken when a later symbol is not idle: the
-/// full cycle that follows then finds nothing new for them, which is what "idle" said.
-pub(super) fn is_idle<'s>(
-    bar: &Bar<'_>,
+/// Whether every candidate has a candle (`candle_of`) and none of them leaves the decider
+/// anything to propose. Candles the decider took in stay taken when a later symbol is not
+/// idle: the full cycle that follows then finds nothing new for them, which is what "idle"
+/// said.
+pub(super) fn is_idle<'s, 'c>(
     mut candidates: impl Iterator<Item = &'s Symbol> + Clone,
+    candle_of: impl Fn(&Symbol) -> Option<&'c Candle>,
+    interval: Interval,
     decider: &mut dyn Decider,
 ) -> bool {
-    if candidates.clone().any(|s| bar.candle(s).is_none()) {
+    if candidates.clone().any(|s| candle_of(s).is_none()) {
         return false;
     }
     candidates.all(|symbol| {
-        bar.candle(symbol)
-            .is_some_and(|candle| decider.idle_on(symbol, bar.interval, candle))
+        candle_of(symbol).is_some_and(|candle| decider.idle_on(symbol, interval, candle))
     })
+}
+
+impl TraderCycle {
+    /// A run of idle bars in one call, for a venue a replay steps through bars
+    /// ([`nofxi_venues::SimulatedVenue`]): each step the venue finds quiet and the decider
+    /// idle on is an idle cycle, exactly as [`TraderCycle::run_bar`] would have made it one
+    /// bar at a time, with the equity the venue reports after the step. Step `t` of `run`
+    /// closes at `first_close_ms + t` intervals. Returns the steps taken; zero when the venue
+    /// is not simulated, the fast path is off, or the first step is not idle (run it with
+    /// `run_bar`).
+    pub fn run_idle_steps(
+        &mut self,
+        strategy: &StrategyConfig,
+        decider: &mut dyn Decider,
+        world: &CycleWorld<'_>,
+        run: &BarRun<'_>,
+        interval: Interval,
+        first_close_ms: i64,
+    ) -> Result<usize, JournalError> {
+        let Some(venue) = world.exchange.simulated() else {
+            return Ok(0);
+        };
+        if !self.idle_fast_path {
+            return Ok(0);
+        }
+        self.coins.refresh(strategy);
+        let coins = &self.coins;
+        let mut equity = std::mem::take(&mut self.idle_equity);
+        equity.clear();
+        let mut idle = |t: usize, held: &[Symbol]| {
+            let candle_of = |s: &Symbol| run.index_of(s).and_then(|k| run.bar(k, t));
+            is_idle(coins.candidates(held), candle_of, interval, decider)
+        };
+        let taken = venue.take_quiet_steps(run, &mut idle, &mut equity);
+        // The cycle number of the first step is the next one, as `run_bar` would count it.
+        self.cycle_number += u64::from(taken > 0);
+        let result = self
+            .mark_idle(world, first_close_ms, interval.millis(), &equity)
+            .map(|()| taken);
+        self.idle_equity = equity;
+        result
+    }
 }

@@ -20,15 +20,17 @@ pub trait Journal: Send + Sync {
     /// The trader's newest record, to continue its numbering and finish a crashed cycle.
     async fn last(&self, trader_id: &str) -> Result<Option<CycleRecord>, JournalError>;
 
-    /// An idle cycle (see [`super::idle`]): no record, only the equity it ended with. Only
-    /// drivers that step through bars produce idle cycles; a journal that keeps full records
-    /// keeps nothing of them by default.
+    /// Idle cycles (see [`super::idle`]): no records, only the equity each ended with.
+    /// Cycle `first_cycle + i` ran at `first_ms + i * step_ms` and ended at `equity[i]`.
+    /// Only drivers that step through bars produce idle cycles; a journal that keeps full
+    /// records keeps nothing of them by default.
     fn mark_idle(
         &self,
         _trader_id: &str,
-        _cycle_number: u64,
-        _time_ms: i64,
-        _equity: Decimal,
+        _first_cycle: u64,
+        _first_ms: i64,
+        _step_ms: i64,
+        _equity: &[Decimal],
     ) -> Result<(), JournalError> {
         Ok(())
     }

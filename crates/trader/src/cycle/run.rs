@@ -37,10 +37,9 @@ pub struct TraderCycle {
     pub idle_fast_path: bool,
     /// The strategy's coin lists as last parsed: parsing a symbol walks the alias table, and
     /// the lists rarely change between cycles.
-    coins: ParsedCoins,
-    /// The symbols held at the last local account read (see [`Exchange::local_equity`]),
-    /// kept to be refilled without allocating.
-    held: Vec<Symbol>,
+    pub(super) coins: ParsedCoins,
+    /// Equity points of the last run of idle steps, kept to be refilled without allocating.
+    pub(super) idle_equity: Vec<Decimal>,
 }
 
 /// The world a cycle acts on.
@@ -63,7 +62,7 @@ impl TraderCycle {
             safe_mode: false,
             idle_fast_path: true,
             coins: ParsedCoins::default(),
-            held: Vec::new(),
+            idle_equity: Vec::new(),
         }
     }
 
@@ -144,28 +143,6 @@ impl TraderCycle {
         self.cycle_number += 1;
         let now = world.clock.now_ms();
         self.coins.refresh(strategy);
-        // A venue that can answer from local state spares the idle bar every await.
-        if let Some(bar) = bar
-            && let Some(equity) = world.exchange.local_equity(&mut self.held)
-        {
-            if idle::is_idle(bar, self.coins.candidates(&self.held), decider) {
-                return self.mark_idle(world, now, equity);
-            }
-            return self.full_cycle(strategy, decider, world, None, now).await;
-        }
-        self.full_cycle(strategy, decider, world, bar, now).await
-    }
-
-    /// The cycle from the account read on; idle after all when `bar` is given and the
-    /// decider has nothing to propose on it.
-    async fn full_cycle(
-        &mut self,
-        strategy: &StrategyConfig,
-        decider: &mut dyn Decider,
-        world: &CycleWorld<'_>,
-        bar: Option<&Bar<'_>>,
-        now: i64,
-    ) -> Result<CycleOutcome, JournalError> {
         let (account, positions) = match read_account(world.exchange).await {
             Ok(read) => read,
             Err(e) => {
@@ -179,9 +156,11 @@ impl TraderCycle {
         let held: Vec<Symbol> = positions.iter().map(|p| p.symbol.clone()).collect();
         let symbols: Vec<Symbol> = self.coins.candidates(&held).cloned().collect();
         if let Some(bar) = bar
-            && idle::is_idle(bar, symbols.iter(), decider)
+            && idle::is_idle(symbols.iter(), |s| bar.candle(s), bar.interval, decider)
         {
-            return self.mark_idle(world, now, account.equity);
+            let equity = account.equity;
+            self.mark_idle(world, now, 0, &[equity])?;
+            return Ok(CycleOutcome::Idle { equity });
         }
         let mut record = self.new_record(now, decider);
         record.notes = self.coins.notes.clone();
@@ -192,20 +171,26 @@ impl TraderCycle {
         .map(recorded)
     }
 
-    /// What the full cycle does when its decider proposes nothing: the model answered (no
+    /// What the full cycle does when its decider proposes nothing, for `equity.len()` cycles
+    /// in a row from the current one, `step_ms` apart from `now`: the model answered (no
     /// failure), nothing was refused, and the account before is the equity.
-    fn mark_idle(
+    pub(super) fn mark_idle(
         &mut self,
         world: &CycleWorld<'_>,
         now: i64,
-        equity: Decimal,
-    ) -> Result<CycleOutcome, JournalError> {
+        step_ms: i64,
+        equity: &[Decimal],
+    ) -> Result<(), JournalError> {
+        let Some(more) = equity.len().checked_sub(1) else {
+            return Ok(());
+        };
         self.failures_in_a_row = 0;
         self.safe_mode = false;
+        let first = self.cycle_number;
+        self.cycle_number += u64::try_from(more).unwrap_or(u64::MAX);
         world
             .journal
-            .mark_idle(&self.trader_id, self.cycle_number, now, equity)?;
-        Ok(CycleOutcome::Idle { equity })
+            .mark_idle(&self.trader_id, first, now, step_ms, equity)
     }
 
     fn new_record(&self, now: i64, decider: &dyn Decider) -> CycleRecord {
@@ -361,7 +346,7 @@ async fn read_account(
 
 /// The strategy's coin lists, parsed once per change of the lists.
 #[derive(Debug, Clone, Default)]
-struct ParsedCoins {
+pub(super) struct ParsedCoins {
     static_coins: Vec<String>,
     excluded_coins: Vec<String>,
     listed: Vec<Symbol>,
@@ -372,7 +357,7 @@ struct ParsedCoins {
 
 impl ParsedCoins {
     /// Parse the strategy's lists again if they changed since the last cycle.
-    fn refresh(&mut self, strategy: &StrategyConfig) {
+    pub(super) fn refresh(&mut self, strategy: &StrategyConfig) {
         let source = &strategy.coin_source;
         if source.static_coins != self.static_coins || source.excluded_coins != self.excluded_coins
         {
@@ -383,7 +368,10 @@ impl ParsedCoins {
     /// The strategy's coins minus its exclusions, plus every symbol in `held` (a position
     /// must stay manageable even after its coin leaves the strategy), each once, listed coins
     /// first. Lazy, so an idle bar checks its candidates without collecting them.
-    fn candidates<'a>(&'a self, held: &'a [Symbol]) -> impl Iterator<Item = &'a Symbol> + Clone {
+    pub(super) fn candidates<'a>(
+        &'a self,
+        held: &'a [Symbol],
+    ) -> impl Iterator<Item = &'a Symbol> + Clone {
         let listed = self.listed.iter().enumerate().filter(move |&(i, s)| {
             !self.listed[..i].contains(s) && (!self.excluded.contains(s) || held.contains(s))
         });

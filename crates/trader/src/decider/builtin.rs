@@ -273,7 +273,7 @@ impl Decider for BuiltinDecider {
         {
             return false;
         }
-        let mut cross = state.cross.clone();
+        let mut cross = state.cross;
         if cross
             .on_candle(candle.high_f64(), candle.low_f64(), candle.close_f64())
             .is_some()

@@ -39,7 +39,7 @@ impl Default for EmaCrossParams {
 }
 
 /// Per-symbol state of the cross detector.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct EmaCross {
     params: EmaCrossParams,
     fast: Ema,

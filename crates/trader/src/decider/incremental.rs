@@ -6,7 +6,7 @@
 //! the mean true range) so both agree to the last bit on the same input; a test holds them to it.
 
 /// EMA with alpha = 2 / (period + 1), seeded with the SMA of the first `period` values.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Ema {
     period: usize,
     alpha: f64,
@@ -46,7 +46,7 @@ impl Ema {
 
 /// Wilder's ATR: true range averaged with alpha = 1 / period, seeded with the mean of the first
 /// `period` true ranges. The first bar has no previous close, so it only provides one.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Atr {
     period: usize,
     prev_close: Option<f64>,

@@ -9,8 +9,8 @@ use nofxi_domain::trading::{
 };
 use rust_decimal::Decimal;
 
-use super::{PaperExchange, Quotes, VENUE, matching, no_position_change, quiet, save};
-use crate::{Exchange, RejectKind, VenueError};
+use super::{PaperExchange, Quotes, VENUE, matching, no_position_change, save};
+use crate::{Exchange, RejectKind, SimulatedVenue, VenueError};
 
 #[async_trait]
 impl Exchange for PaperExchange {
@@ -24,16 +24,8 @@ impl Exchange for PaperExchange {
         Ok(st.account())
     }
 
-    fn local_equity(&self, held: &mut Vec<Symbol>) -> Option<Decimal> {
-        if self.config.quotes != Quotes::Bars {
-            return None;
-        }
-        let mut st = self.state.try_lock().ok()?;
-        if !quiet::settled_at_marks(&mut st, self.config.maintenance_margin_rate) {
-            return None;
-        }
-        copy_symbols(held, st.positions.iter().map(|p| &p.symbol));
-        Some(st.equity())
+    fn simulated(&self) -> Option<&dyn SimulatedVenue> {
+        (self.config.quotes == Quotes::Bars).then_some(self as &dyn SimulatedVenue)
     }
 
     async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError> {
@@ -200,19 +192,4 @@ impl Exchange for PaperExchange {
             .cloned()
             .collect())
     }
-}
-
-/// Make `into` a copy of `from` without allocating when it already holds the same symbols,
-/// which is every call but the first after a position opens or closes.
-fn copy_symbols<'a>(into: &mut Vec<Symbol>, from: impl Iterator<Item = &'a Symbol>) {
-    let mut n = 0;
-    for symbol in from {
-        match into.get_mut(n) {
-            Some(slot) if slot == symbol => {}
-            Some(slot) => *slot = symbol.clone(),
-            None => into.push(symbol.clone()),
-        }
-        n += 1;
-    }
-    into.truncate(n);
 }

@@ -34,7 +34,7 @@ pub use config::{PaperConfig, Quotes};
 pub use repo::{EphemeralPaperRepo, MemoryPaperRepo, PaperStateRepo};
 pub use state::{PaperPosition, PaperState};
 
-use crate::{Clock, MarketData, RejectKind, VenueError};
+use crate::{BarRun, Clock, MarketData, RejectKind, SimulatedVenue, VenueError};
 
 const VENUE: &str = "paper";
 
@@ -320,6 +320,29 @@ impl PaperExchange {
         let r = f(&mut st)?;
         save(self.repo.as_ref(), &self.account_id, &st).await?;
         Ok(r)
+    }
+}
+
+impl SimulatedVenue for PaperExchange {
+    fn take_quiet_steps(
+        &self,
+        run: &BarRun<'_>,
+        idle: &mut dyn FnMut(usize, &[Symbol]) -> bool,
+        equity: &mut Vec<Decimal>,
+    ) -> usize {
+        if self.config.quotes != Quotes::Bars {
+            return 0;
+        }
+        let Ok(mut st) = self.state.try_lock() else {
+            return 0;
+        };
+        quiet::take_quiet_steps(
+            &mut st,
+            run,
+            self.config.maintenance_margin_rate,
+            idle,
+            equity,
+        )
     }
 }
 

@@ -17,7 +17,8 @@ use nofxi_domain::trading::{MarginMode, Order, OrderType, PositionSide, Side};
 use rust_decimal::Decimal;
 
 use super::state::{PaperPosition, PaperState};
-use super::{bar, matching};
+use super::{bar, matching, set_mark};
+use crate::BarRun;
 
 /// Whether a position with liquidation price `liq` is liquidated when the price is `mark`.
 pub(super) fn liquidated_at(side: PositionSide, liq: Decimal, mark: Decimal) -> bool {
@@ -73,6 +74,69 @@ pub(super) fn settled_at_marks(st: &mut PaperState, mmr: Decimal) -> bool {
             }
         }
     })
+}
+
+/// [`crate::SimulatedVenue::take_quiet_steps`] on the paper account: a step is taken when
+/// every bar of it is quiet ([`bar_is_quiet`]) and the account is settled at its closes
+/// ([`settled_at_marks`]), the two checks the bar-by-bar path makes, and the caller agrees.
+/// Nothing changes between taken steps but the marks, so the bands and the positions hold
+/// for the whole run, and the equity is taken at each step's closes.
+pub(super) fn take_quiet_steps(
+    st: &mut PaperState,
+    run: &BarRun<'_>,
+    mmr: Decimal,
+    idle: &mut dyn FnMut(usize, &[Symbol]) -> bool,
+    equity: &mut Vec<Decimal>,
+) -> usize {
+    refresh_bands(st, mmr);
+    // A symbol something rests on but that has no bars here keeps its mark, and whether that
+    // mark is settled is the bar-by-bar path's question.
+    if st
+        .bands
+        .bands
+        .iter()
+        .any(|(s, _)| run.index_of(s).is_none())
+    {
+        return 0;
+    }
+    let Some(bands) = run
+        .symbols
+        .iter()
+        .map(|s| st.bands.of(s))
+        .collect::<Option<Vec<Band>>>()
+    else {
+        return 0;
+    };
+    let held: Vec<Symbol> = st.positions.iter().map(|p| p.symbol.clone()).collect();
+    let Some(at) = held
+        .iter()
+        .map(|s| run.index_of(s))
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return 0;
+    };
+    let quiet = |t: usize| {
+        bands.iter().enumerate().all(|(k, band)| {
+            run.bar(k, t)
+                .is_some_and(|c| band.contains(c.low, c.high) && band.contains(c.close, c.close))
+        })
+    };
+    let mut taken = 0;
+    while taken < run.len() && quiet(taken) && idle(taken, &held) {
+        let t = taken;
+        // `at` has one entry per position, so every position finds its close.
+        let close = |i: usize| at.get(i).and_then(|&k| run.bar(k, t)).map(|c| c.close);
+        equity.push(st.equity_at(|i, _| close(i).unwrap_or_default()));
+        taken += 1;
+    }
+    if let Some(last) = taken.checked_sub(1) {
+        for (k, symbol) in run.symbols.iter().enumerate() {
+            if let Some(bar) = run.bar(k, last) {
+                set_mark(st, symbol, bar.close);
+            }
+        }
+    }
+    taken
 }
 
 /// Open prices between which a bar (or a quote, a bar whose low and high are the mark) works

@@ -224,7 +224,18 @@ impl PaperState {
 
     /// Wallet balance plus unrealized P&L at the current marks.
     pub fn equity(&self) -> Decimal {
-        self.wallet_balance + self.unrealized_total()
+        self.equity_at(|_, p| self.mark(p))
+    }
+
+    /// Wallet balance plus unrealized P&L with the `i`th position marked at `price(i, it)`.
+    pub fn equity_at(&self, price: impl Fn(usize, &PaperPosition) -> Decimal) -> Decimal {
+        let upnl: Decimal = self
+            .positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| unrealized_pnl(p.side, p.quantity, p.entry_price, price(i, p)))
+            .sum();
+        self.wallet_balance + upnl
     }
 
     pub fn account(&self) -> AccountSnapshot {

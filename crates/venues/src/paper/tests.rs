@@ -355,8 +355,38 @@ mod bars {
     }
 
     async fn long_with_stop(rig: &Rig, stop: Decimal) -> PaperExchange {
+        long_with_stop_in(rig, stop, PaperConfig::with_balance(dec!(1000))).await
+    }
+
+    /// Bars of a random walk from 50 000 in steps of up to 1 500, with wicks of up to 400.
+    fn random_bars(seed: u64, n: usize) -> Vec<Candle> {
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |spread: i64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % (2 * spread as u64 + 1)) as i64 - spread
+        };
+        let mut close = 50_000i64;
+        (0..n)
+            .map(|_| {
+                let open = close;
+                close = (open + next(1_500)).max(1_000);
+                let high = open.max(close) + next(400).abs();
+                let low = open.min(close) - next(400).abs();
+                bar(
+                    Decimal::from(open),
+                    Decimal::from(high),
+                    Decimal::from(low),
+                    Decimal::from(close),
+                )
+            })
+            .collect()
+    }
+
+    async fn long_with_stop_in(rig: &Rig, stop: Decimal, config: PaperConfig) -> PaperExchange {
         rig.market.set_price(&btc(), dec!(50000));
-        let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+        let ex = rig.open(config).await;
         ex.set_leverage(&btc(), 10).await.unwrap();
         ex.set_margin_mode(&btc(), MarginMode::Isolated)
             .await
@@ -451,7 +481,7 @@ mod bars {
     async fn a_quiet_bar_is_one_the_worker_would_only_mark() {
         let mut quiet_bars = 0;
         let mut busy_bars = 0;
-        let mut local_reads = 0;
+        let mut run_steps = 0;
         for seed in 0..60u64 {
             let rig = Rig::new();
             // Stops before and beyond the liquidation price (long ~45 181, short ~52 764).
@@ -461,25 +491,7 @@ mod bars {
                 2 => short_with_stops(&rig, dec!(53500), false).await,
                 _ => short_with_stops(&rig, dec!(52500), true).await,
             };
-            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            let mut next = move |spread: i64| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                (rng % (2 * spread as u64 + 1)) as i64 - spread
-            };
-            let mut close = 50_000i64;
-            for _ in 0..60 {
-                let open = close;
-                close = (open + next(1_500)).max(1_000);
-                let high = open.max(close) + next(400).abs();
-                let low = open.min(close) - next(400).abs();
-                let candle = bar(
-                    Decimal::from(open),
-                    Decimal::from(high),
-                    Decimal::from(low),
-                    Decimal::from(close),
-                );
+            for candle in random_bars(seed, 60) {
                 let before = ex.state().await;
                 let mut probe = before.clone();
                 let quiet = quiet::bar_is_quiet(&mut probe, &btc(), &candle, dec!(0.004));
@@ -499,37 +511,60 @@ mod bars {
                 assert_eq!(ex.state().await, worked, "process_bar is the worker");
             }
         }
-        for seed in 0..10u64 {
-            let rig = Rig::new();
-            let config = PaperConfig {
-                quotes: Quotes::Bars,
-                ..PaperConfig::with_balance(dec!(1000))
-            };
-            rig.market.set_price(&btc(), dec!(50000));
-            let ex = rig.open(config).await;
-            ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open"))
-                .await
-                .unwrap();
-            let mut held = Vec::new();
-            for i in 0..30i64 {
-                let close = Decimal::from(50_000 + (i * 37 + seed as i64 * 11) % 700 - 350);
-                ex.process_bar(&btc(), &bar(close, close, close, close))
+        // Quiet steps taken in runs leave the account, and the equity after each step, as
+        // the bar-by-bar path does; steps the caller does not call idle are left to it.
+        let bar_quotes = PaperConfig {
+            quotes: Quotes::Bars,
+            ..PaperConfig::with_balance(dec!(1000))
+        };
+        for seed in 0..12u64 {
+            let walk = random_bars(seed, 300);
+            let (one, other) = (Rig::new(), Rig::new());
+            let (by_bar, by_run) = (
+                long_with_stop_in(&one, dec!(48000), bar_quotes.clone()).await,
+                long_with_stop_in(&other, dec!(48000), bar_quotes.clone()).await,
+            );
+            let mut expected = Vec::new();
+            for bar in &walk {
+                by_bar.process_bar(&btc(), bar).await.unwrap();
+                expected.push(by_bar.account().await.unwrap().equity);
+            }
+            let mut equity = Vec::new();
+            let mut t = 0;
+            while t < walk.len() {
+                let held_now: Vec<Symbol> = by_run
+                    .positions()
                     .await
-                    .unwrap();
-                if let Some(equity) = ex.local_equity(&mut held) {
-                    local_reads += 1;
-                    let before = ex.state().await;
-                    assert_eq!(ex.account().await.unwrap().equity, equity);
-                    assert_eq!(ex.state().await, before, "a settled read changes nothing");
-                    assert_eq!(held, vec![btc()]);
+                    .unwrap()
+                    .into_iter()
+                    .map(|p| p.symbol)
+                    .collect();
+                let (symbols, candles) = ([btc()], [&walk[t..]]);
+                let run = BarRun {
+                    symbols: &symbols,
+                    candles: &candles,
+                };
+                let mut idle = |step: usize, held: &[Symbol]| {
+                    assert_eq!(held, held_now.as_slice());
+                    (t + step) % 11 != 5
+                };
+                let taken = by_run.take_quiet_steps(&run, &mut idle, &mut equity);
+                run_steps += taken;
+                t += taken;
+                if let Some(bar) = walk.get(t) {
+                    by_run.process_bar(&btc(), bar).await.unwrap();
+                    equity.push(by_run.account().await.unwrap().equity);
+                    t += 1;
                 }
             }
+            assert_eq!(equity, expected, "seed {seed}");
+            assert_eq!(by_run.state().await, by_bar.state().await, "seed {seed}");
         }
         assert!(
             quiet_bars > 500 && busy_bars > 20,
             "{quiet_bars} quiet, {busy_bars} busy"
         );
-        assert!(local_reads > 200, "{local_reads}");
+        assert!(run_steps > 2_000, "{run_steps}");
     }
 
     #[tokio::test]
