@@ -61,21 +61,20 @@ pub(super) fn recorded(record: CycleRecord) -> CycleOutcome {
     CycleOutcome::Recorded(Box::new(record))
 }
 
-/// Whether every candidate has a candle (`candle_of`) and none of them leaves the decider
-/// anything to propose. Candles the decider took in stay taken when a later symbol is not
-/// idle: the full cycle that follows then finds nothing new for them, which is what "idle"
-/// said.
+/// Whether every candidate has a candle and none of them leaves the decider anything to
+/// propose; `candidates` pairs each with its candle, if it has one. Candles the decider took
+/// in stay taken when a later symbol is not idle: the full cycle that follows then finds
+/// nothing new for them, which is what "idle" said.
 pub(super) fn is_idle<'s, 'c>(
-    mut candidates: impl Iterator<Item = &'s Symbol> + Clone,
-    candle_of: impl Fn(&Symbol) -> Option<&'c Candle>,
+    mut candidates: impl Iterator<Item = (&'s Symbol, Option<&'c Candle>)> + Clone,
     interval: Interval,
     decider: &mut dyn Decider,
 ) -> bool {
-    if candidates.clone().any(|s| candle_of(s).is_none()) {
+    if candidates.clone().any(|(_, candle)| candle.is_none()) {
         return false;
     }
-    candidates.all(|symbol| {
-        candle_of(symbol).is_some_and(|candle| decider.idle_on(symbol, interval, candle))
+    candidates.all(|(symbol, candle)| {
+        candle.is_some_and(|candle| decider.idle_on(symbol, interval, candle))
     })
 }
 
@@ -106,9 +105,25 @@ impl TraderCycle {
         let coins = &self.coins;
         let mut equity = std::mem::take(&mut self.idle_equity);
         equity.clear();
+        // The candidates, and where they are in the run, are the same at every step: nothing
+        // that changes the positions happens during a run. A candidate without bars in the
+        // run is never idle here.
+        let mut placed: Option<Option<Vec<(usize, &Symbol)>>> = None;
         let mut idle = |t: usize, held: &[Symbol]| {
-            let candle_of = |s: &Symbol| run.index_of(s).and_then(|k| run.bar(k, t));
-            is_idle(coins.candidates(held), candle_of, interval, decider)
+            let placed = placed.get_or_insert_with(|| {
+                coins
+                    .candidates(held)
+                    .map(|s| {
+                        let k = run.index_of(s)?;
+                        Some((k, run.symbols.get(k)?))
+                    })
+                    .collect()
+            });
+            let Some(placed) = placed else {
+                return false;
+            };
+            let candles = placed.iter().map(|&(k, symbol)| (symbol, run.bar(k, t)));
+            is_idle(candles, interval, decider)
         };
         let taken = venue.take_quiet_steps(run, &mut idle, &mut equity);
         // The cycle number of the first step is the next one, as `run_bar` would count it.

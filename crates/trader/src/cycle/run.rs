@@ -156,7 +156,11 @@ impl TraderCycle {
         let held: Vec<Symbol> = positions.iter().map(|p| p.symbol.clone()).collect();
         let symbols: Vec<Symbol> = self.coins.candidates(&held).cloned().collect();
         if let Some(bar) = bar
-            && idle::is_idle(symbols.iter(), |s| bar.candle(s), bar.interval, decider)
+            && idle::is_idle(
+                symbols.iter().map(|s| (s, bar.candle(s))),
+                bar.interval,
+                decider,
+            )
         {
             let equity = account.equity;
             self.mark_idle(world, now, 0, &[equity])?;
