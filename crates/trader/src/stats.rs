@@ -6,9 +6,10 @@
 
 use std::collections::HashMap;
 
+use nofxi_domain::market::decimal_to_f64;
 use nofxi_domain::trading::{Fill, Side};
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
+
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -110,19 +111,35 @@ pub fn compute(
 }
 
 pub fn max_drawdown_pct(equity: &[Decimal]) -> Decimal {
-    let mut peak = Decimal::ZERO;
-    let mut worst = Decimal::ZERO;
-    for e in equity {
-        peak = peak.max(*e);
+    // For one peak the deepest drawdown is at the lowest equity before the next peak, so one
+    // division per peak does, not one per point (a backtest has a million points).
+    let drawdown = |peak: Decimal, trough: Decimal| {
         if peak > Decimal::ZERO {
-            worst = worst.max((peak - e) / peak * Decimal::ONE_HUNDRED);
+            (peak - trough) / peak * Decimal::ONE_HUNDRED
+        } else {
+            Decimal::ZERO
+        }
+    };
+    let mut peak = Decimal::ZERO;
+    let mut trough = Decimal::ZERO;
+    let mut worst = Decimal::ZERO;
+    for &e in equity {
+        if e > peak {
+            worst = worst.max(drawdown(peak, trough));
+            (peak, trough) = (e, e);
+        } else {
+            trough = trough.min(e);
         }
     }
-    worst.round_dp(4)
+    worst.max(drawdown(peak, trough)).round_dp(4)
 }
 
 fn sharpe(equity: &[Decimal], periods_per_year: f64) -> Option<f64> {
-    let values: Vec<f64> = equity.iter().filter_map(ToPrimitive::to_f64).collect();
+    let values: Vec<f64> = equity
+        .iter()
+        .map(|&e| decimal_to_f64(e))
+        .filter(|v| v.is_finite())
+        .collect();
     let returns: Vec<f64> = values
         .windows(2)
         .filter(|w| w[0] > 0.0)

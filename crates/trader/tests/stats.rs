@@ -125,3 +125,34 @@ fn no_trades_no_ratios() {
     assert_eq!(s.sharpe_ratio, None);
     assert_eq!(max_drawdown_pct(&[]), Decimal::ZERO);
 }
+
+/// The one-division-per-peak drawdown equals the definition, point by point, on random
+/// curves (some dipping below zero, where no peak counts).
+#[test]
+fn max_drawdown_matches_its_definition() {
+    let naive = |equity: &[Decimal]| {
+        let mut peak = Decimal::ZERO;
+        let mut worst = Decimal::ZERO;
+        for e in equity {
+            peak = peak.max(*e);
+            if peak > Decimal::ZERO {
+                worst = worst.max((peak - e) / peak * Decimal::ONE_HUNDRED);
+            }
+        }
+        worst.round_dp(4)
+    };
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for curve in 0..300 {
+        let mut e = Decimal::from(if curve % 5 == 0 { -50 } else { 1_000 });
+        let equity: Vec<Decimal> = (0..200)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                e += Decimal::new((x % 20_001) as i64 - 10_000, 2);
+                e
+            })
+            .collect();
+        assert_eq!(max_drawdown_pct(&equity), naive(&equity), "curve {curve}");
+    }
+}
