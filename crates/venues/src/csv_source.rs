@@ -34,19 +34,11 @@ use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{BookLevel, Candle, FundingRate, OrderBook, Symbol, Ticker};
 use rust_decimal::Decimal;
-use serde::Deserialize;
 
 use crate::{Clock, KlineQuery, MarketData, VenueError};
 
-#[derive(Deserialize)]
-struct Row {
-    timestamp_ms: i64,
-    open: String,
-    high: String,
-    low: String,
-    close: String,
-    volume: String,
-}
+/// The columns read, in the order a [`Candle`] is built from them.
+const COLUMNS: [&str; 6] = ["timestamp_ms", "open", "high", "low", "close", "volume"];
 
 /// Places kept of every price and volume.
 const PLACES: u32 = 8;
@@ -61,19 +53,51 @@ fn decimal(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
 }
 
 /// Parse candles from CSV text (see the module docs for the format).
+///
+/// Rows are read as raw records and each field parsed in place: a million-row file is read
+/// without a string allocated per field.
 pub fn parse_candles(reader: impl std::io::Read) -> Result<Vec<Candle>, VenueError> {
     let mut csv = csv::Reader::from_reader(reader);
+    let headers = csv
+        .headers()
+        .map_err(|e| VenueError::InvalidRequest(format!("line 1: {e}")))?;
+    let mut at = [0usize; COLUMNS.len()];
+    for (slot, name) in at.iter_mut().zip(COLUMNS) {
+        *slot = headers
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or_else(|| {
+                VenueError::InvalidRequest(format!(
+                    "line 1: no {name} column; the header needs {}",
+                    COLUMNS.join(",")
+                ))
+            })?;
+    }
     let mut out: Vec<Candle> = Vec::new();
-    for (i, row) in csv.deserialize::<Row>().enumerate() {
-        let line = i as u64 + 2; // 1-based, after the header
-        let row = row.map_err(|e| VenueError::InvalidRequest(format!("line {line}: {e}")))?;
+    let mut record = csv::StringRecord::new();
+    let mut line = 1u64;
+    loop {
+        line += 1;
+        let more = csv
+            .read_record(&mut record)
+            .map_err(|e| VenueError::InvalidRequest(format!("line {line}: {e}")))?;
+        if !more {
+            break;
+        }
+        let field = |i: usize| record.get(at[i]).unwrap_or_default();
+        let timestamp = field(0).trim();
+        let open_time_ms = timestamp.parse::<i64>().map_err(|_| {
+            VenueError::InvalidRequest(format!(
+                "line {line}: timestamp_ms {timestamp:?} is not whole milliseconds"
+            ))
+        })?;
         let candle = Candle {
-            open_time_ms: row.timestamp_ms,
-            open: decimal("open", &row.open, line)?,
-            high: decimal("high", &row.high, line)?,
-            low: decimal("low", &row.low, line)?,
-            close: decimal("close", &row.close, line)?,
-            volume: decimal("volume", &row.volume, line)?,
+            open_time_ms,
+            open: decimal(COLUMNS[1], field(1), line)?,
+            high: decimal(COLUMNS[2], field(2), line)?,
+            low: decimal(COLUMNS[3], field(3), line)?,
+            close: decimal(COLUMNS[4], field(4), line)?,
+            volume: decimal(COLUMNS[5], field(5), line)?,
         };
         if let Some(prev) = out.last()
             && prev.open_time_ms >= candle.open_time_ms
@@ -301,6 +325,22 @@ impl MarketData for CsvMarket {
 mod tests {
     use super::*;
     use crate::ManualClock;
+
+    #[test]
+    fn a_missing_column_or_a_bad_timestamp_is_named() {
+        let no_close = "timestamp_ms,open,high,low,volume\n1600000000000,1,2,0.5,3\n";
+        let err = parse_candles(no_close.as_bytes()).unwrap_err().to_string();
+        assert!(
+            err.contains("line 1") && err.contains("no close column"),
+            "{err}"
+        );
+        let bad_time = "timestamp_ms,open,high,low,close,volume\n2020-01-01,1,2,0.5,1.5,3\n";
+        let err = parse_candles(bad_time.as_bytes()).unwrap_err().to_string();
+        assert!(
+            err.contains("line 2") && err.contains("timestamp_ms"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn galloping_from_any_hint_finds_the_partition_point() {
