@@ -6,7 +6,10 @@
 //! their price once the market reaches it (maker fee), stop-loss and take-profit orders when
 //! the mark crosses their trigger, and liquidation at the liquidation price ([`margin`] has the
 //! formulas). Prices are read on every call (see [`PaperExchange::sync`]): a wick between two
-//! calls is not seen, so a trader polls each cycle and a backtest advances its clock bar by bar.
+//! calls is not seen, so a trader polls each cycle. A backtest instead feeds whole bars
+//! ([`PaperExchange::process_bar`]) and sets [`Quotes::Bars`]: the bars are then the only
+//! prices, and runs of bars that reach nothing are taken in one call ([`SimulatedVenue`],
+//! checks in `quiet`).
 //!
 //! The state is saved through a [`PaperStateRepo`] after every change and loaded on
 //! [`PaperExchange::open`], so a restart loses nothing. Limit orders do not reserve margin
