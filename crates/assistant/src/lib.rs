@@ -19,6 +19,7 @@ pub mod error;
 pub mod gateway;
 pub mod llm_call;
 pub mod model_errors;
+pub mod model_probe;
 mod model_turn;
 pub mod nlu;
 pub mod policy;

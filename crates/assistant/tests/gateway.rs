@@ -328,3 +328,37 @@ async fn an_open_question_without_a_model_says_how_to_set_one() {
     assert_eq!(r.llm.calls, 0);
     assert!(r.reply.contains("assistant.model"), "{}", r.reply);
 }
+
+#[tokio::test]
+async fn testing_a_model_makes_one_real_call_and_explains_a_refusal() {
+    let mut chat = Chat::new(false).await;
+    chat.mock.push(Reply::Text("OK".into()));
+    let r = chat.say("test the model helper").await;
+    assert!(executed(&r, "model.test"), "{}", r.reply);
+    assert!(
+        r.reply.contains("helper") && r.reply.contains("works"),
+        "{}",
+        r.reply
+    );
+    assert_eq!(chat.mock.requests().len(), 1, "one probe, no retry");
+    // The probe is the user's own call, not the assistant thinking: no assistant-model calls.
+    assert_eq!(r.llm.calls, 0);
+
+    chat.mock.push(Reply::Error {
+        status: 401,
+        body:
+            json!({"error": {"message": "Authentication Fails, Your api key: ****4321 is invalid",
+                               "type": "authentication_error"}})
+            .to_string(),
+    });
+    let r = chat.say("测试一下模型 helper").await;
+    assert!(!executed(&r, "model.test"), "{}", r.reply);
+    for part in ["没有通过测试", "发生了什么", "原因", "现在怎么做", "401"] {
+        assert!(r.reply.contains(part), "{part}: {}", r.reply);
+    }
+    assert_eq!(
+        chat.mock.requests().len(),
+        2,
+        "a refused key is not retried"
+    );
+}

@@ -37,7 +37,7 @@ fn builtin_library_has_every_management_action() {
         ),
         (
             "model_management",
-            &["create", "update", "delete", "restore", "query"],
+            &["create", "update", "delete", "restore", "query", "test"],
         ),
         (
             "strategy_management",

@@ -298,15 +298,7 @@ impl ToolRunner {
                     .await?;
                 Ok(done(m.id, m.spec.name))
             }
-            "model.test" => Err(Failure::Tool(ToolError::new(
-                "not_available",
-                match lang {
-                    Lang::Zh => "模型连通性测试要等接入大模型之后才能用",
-                    Lang::En => {
-                        "model connectivity tests come with the LLM providers; not available yet"
-                    }
-                },
-            ))),
+            "model.test" => self.model_test(user, &target, lang).await,
             "strategy.create" => {
                 let mut spec = StrategySpec::new(s(a, "name").unwrap_or_default());
                 spec.description = s(a, "description").unwrap_or_default();
@@ -549,43 +541,9 @@ impl ToolRunner {
             ..Default::default()
         })
     }
-
-    async fn exchange_test(
-        &self,
-        user: &str,
-        target: &str,
-        lang: Lang,
-    ) -> Result<ToolOutput, Failure> {
-        use nofxi_trader::runtime::connect::{PaperAccount, connect};
-        let venue = connect(
-            self.store.clone(),
-            user,
-            target,
-            PaperAccount::Exchange,
-            Arc::new(SystemClock),
-        )
-        .await
-        .map_err(|e| Failure::Tool(ToolError::new("connect", e.to_string())))?;
-        let report =
-            nofxi_venues::connectivity::ConnectivityReport::for_exchange(venue.exchange.as_ref())
-                .await;
-        let text = match (report.ok(), lang) {
-            (true, Lang::Zh) => "连接正常。".to_string(),
-            (true, Lang::En) => "The connection works.".to_string(),
-            (false, _) => report
-                .problems()
-                .iter()
-                .map(|p| format!("{p:?}"))
-                .collect::<Vec<_>>()
-                .join("; "),
-        };
-        Ok(ToolOutput {
-            text: Some(text),
-            ..Default::default()
-        })
-    }
 }
 
+/// Why a tool did not run: the store refused, or the tool itself did.
 pub enum Failure {
     Store(StoreError),
     Tool(ToolError),

@@ -3,6 +3,7 @@
 //! scope check → confirmation bound to the task → run → redaction of the result.
 
 mod exec;
+mod probes;
 mod render;
 
 use nofxi_skills::Lang;

@@ -5,18 +5,12 @@
 //! explained from the error-diagnosis skill's entries (the same texts the assistant answers
 //! with), picked by the llm crate's typed error kind, never by matching message text.
 
-use std::time::Duration;
-
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use nofxi_assistant::model_errors;
+use nofxi_assistant::model_probe::{ProbeReport, probe_model};
 use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind};
-use nofxi_llm::{ChatRequest, Endpoint, LlmError, Message, RetryPolicy};
-use nofxi_skills::{Lang, Library};
+use nofxi_skills::Lang;
 use nofxi_store::Store;
-use nofxi_trader::decider::provider_client::{ProviderClient, kind_name};
-use nofxi_trader::runtime::preflight::is_builtin;
-use serde::Serialize;
 
 use super::common::{
     ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
@@ -208,80 +202,8 @@ fn providers(global: &GlobalArgs) -> Result<()> {
     Ok(())
 }
 
-/// The probe's budget: enough for a slow endpoint to answer a few tokens, short enough that a
-/// user waiting at the terminal is told about a dead one soon.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// What `nofxi model test` found; `--json` prints it as is.
-#[derive(Debug, Serialize)]
-struct ProbeReport {
-    ok: bool,
-    model: String,
-    provider: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    base_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model_name: Option<String>,
-    /// The model that answered, as the provider reported it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    answered_by: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    latency_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reply: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ProbeFailure>,
-}
-
-/// A failed probe as REFERENCE §3 wants it told: what happened, why, what to do now.
-#[derive(Debug, Serialize)]
-struct ProbeFailure {
-    /// The llm crate's kind (`bad_key`, `model_not_found`), or `config` before any call.
-    kind: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    status: Option<u16>,
-    /// The error-diagnosis entry the explanation comes from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diagnosis: Option<String>,
-    what: String,
-    why: String,
-    fix: String,
-    /// The provider's own words, keys removed.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    provider_message: String,
-}
-
 async fn test(global: &GlobalArgs, store: &Store, reference: &str) -> Result<()> {
-    let model = store.get_model(&global.user, reference).await?;
-    let mut report = ProbeReport {
-        ok: false,
-        model: model.spec.name.clone(),
-        provider: model.spec.provider.clone(),
-        base_url: model.effective_base_url.clone(),
-        model_name: model.effective_model_name.clone(),
-        answered_by: None,
-        latency_ms: None,
-        reply: None,
-        note: None,
-        error: None,
-    };
-    if is_builtin(&model) {
-        report.ok = true;
-        report.note = Some("builtin needs no endpoint: OK".into());
-    } else {
-        let key = store.model_api_key(&global.user, &model.id).await?;
-        match probe(&model, key).await {
-            Ok(done) => {
-                report.ok = true;
-                report.answered_by = Some(done.model);
-                report.latency_ms = Some(done.latency_ms);
-                report.reply = Some(done.text.trim().to_string());
-            }
-            Err(failure) => report.error = Some(failure),
-        }
-    }
+    let report = probe_model(store, &global.user, reference, Lang::En).await?;
     if global.json {
         print_json(&report)?;
     } else {
@@ -295,64 +217,6 @@ async fn test(global: &GlobalArgs, store: &Store, reference: &str) -> Result<()>
             f.kind,
             f.fix
         ),
-    }
-}
-
-/// One tiny completion: no retries (the user is waiting, and asks again if they want).
-async fn probe(
-    model: &Model,
-    key: Option<nofxi_domain::Secret>,
-) -> Result<nofxi_llm::Completion, ProbeFailure> {
-    let endpoint = Endpoint::from_model(&model.spec, key.clone())
-        .map_err(|e| config_failure(e.to_string()))?
-        .with_retry(RetryPolicy::no_retry())
-        .with_timeout(PROBE_TIMEOUT);
-    let provider = nofxi_llm::connect(endpoint).map_err(|e| config_failure(e.to_string()))?;
-    let client = ProviderClient::new(provider, key);
-    let request = ChatRequest {
-        messages: vec![Message::user("Reply with the single word OK.")],
-        max_tokens: Some(5),
-        temperature: Some(0.0),
-        ..ChatRequest::default()
-    };
-    client.chat(&request).await.map_err(|e| explain(&e))
-}
-
-/// The model config cannot be called at all (no key, a bad URL): nothing was sent.
-fn config_failure(message: String) -> ProbeFailure {
-    ProbeFailure {
-        kind: "config".into(),
-        status: None,
-        diagnosis: None,
-        what: "The model config cannot be called as it is; nothing was sent.".into(),
-        why: message.clone(),
-        fix: message,
-        provider_message: String::new(),
-    }
-}
-
-/// The failure in the error-diagnosis skill's words (the same explainer the assistant uses).
-fn explain(error: &LlmError) -> ProbeFailure {
-    let explanation = Library::builtin()
-        .ok()
-        .map(|library| model_errors::explain(error, &library, Lang::En));
-    let said = error.message.trim().to_string();
-    ProbeFailure {
-        kind: kind_name(error),
-        status: error.status,
-        diagnosis: explanation.as_ref().and_then(|e| e.diagnosis.clone()),
-        what: explanation
-            .as_ref()
-            .map(|e| e.what.clone())
-            .unwrap_or_else(|| format!("The model call failed ({}).", kind_name(error))),
-        why: explanation
-            .as_ref()
-            .map(|e| e.why.clone())
-            .unwrap_or_else(|| said.clone()),
-        fix: explanation
-            .map(|e| e.fix)
-            .unwrap_or_else(|| error.kind.advice().to_string()),
-        provider_message: said,
     }
 }
 
