@@ -219,7 +219,7 @@ impl PaperState {
     }
 
     pub fn unrealized_total(&self) -> Decimal {
-        self.positions.iter().map(|p| self.unrealized(p)).sum()
+        self.unrealized_at(|_, p| self.mark(p))
     }
 
     /// Wallet balance plus unrealized P&L at the current marks.
@@ -227,15 +227,20 @@ impl PaperState {
         self.equity_at(|_, p| self.mark(p))
     }
 
-    /// Wallet balance plus unrealized P&L with the `i`th position marked at `price(i, it)`.
+    /// Wallet balance plus unrealized P&L with the `i`th position marked at `price(i, it)`:
+    /// a backtest's run of quiet bars takes the equity at each bar's closes this way, with the
+    /// same sum `account()` makes at the marks.
     pub fn equity_at(&self, price: impl Fn(usize, &PaperPosition) -> Decimal) -> Decimal {
-        let upnl: Decimal = self
-            .positions
+        self.wallet_balance + self.unrealized_at(price)
+    }
+
+    /// The one sum of unrealized P&L, in position order.
+    fn unrealized_at(&self, price: impl Fn(usize, &PaperPosition) -> Decimal) -> Decimal {
+        self.positions
             .iter()
             .enumerate()
             .map(|(i, p)| unrealized_pnl(p.side, p.quantity, p.entry_price, price(i, p)))
-            .sum();
-        self.wallet_balance + upnl
+            .sum()
     }
 
     pub fn account(&self) -> AccountSnapshot {
