@@ -121,7 +121,7 @@ impl Decider for ClaimsIdle {
         self.0.series_wanted(symbol, strategy)
     }
 
-    async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError> {
+    async fn decide(&mut self, input: &CycleInput<'_>) -> Result<DeciderOutput, DeciderError> {
         self.0.decide(input).await
     }
 

@@ -6,16 +6,18 @@ use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{AccountSnapshot, Position};
 use rust_decimal::Decimal;
 
-#[derive(Debug, Clone)]
-pub struct CycleInput {
-    pub trader_name: String,
+/// Borrowed from the cycle: the decider reads it, and the cycle still owns the account and the
+/// strategy afterwards, for the guard and the record (no copy of the strategy per cycle).
+#[derive(Debug, Clone, Copy)]
+pub struct CycleInput<'a> {
+    pub trader_name: &'a str,
     pub cycle_number: u64,
     pub now_ms: i64,
-    pub account: AccountSnapshot,
-    pub positions: Vec<Position>,
-    pub candidates: Vec<CandidateData>,
+    pub account: &'a AccountSnapshot,
+    pub positions: &'a [Position],
+    pub candidates: &'a [CandidateData],
     /// The strategy as it is *now*: edits made while the trader runs count from the next cycle.
-    pub strategy: StrategyConfig,
+    pub strategy: &'a StrategyConfig,
 }
 
 /// One symbol's market data. Series hold closed candles only, oldest first: a forming candle's

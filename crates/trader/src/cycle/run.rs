@@ -235,16 +235,17 @@ impl TraderCycle {
             }
         }
         let input = CycleInput {
-            trader_name: self.trader_name.clone(),
+            trader_name: &self.trader_name,
             cycle_number: self.cycle_number,
             now_ms: now,
-            account: account.clone(),
-            positions: positions.clone(),
-            candidates: candidates_data,
-            strategy: strategy.clone(),
+            account: &account,
+            positions: &positions,
+            candidates: &candidates_data,
+            strategy,
         };
+        let decided = decider.decide(&input).await;
         record.account_before = Some(account.clone());
-        let output = match decider.decide(&input).await {
+        let output = match decided {
             Ok(output) => {
                 self.failures_in_a_row = 0;
                 output
@@ -270,8 +271,7 @@ impl TraderCycle {
             .collect();
         record.decisions = output.decisions.clone();
 
-        let prices: BTreeMap<Symbol, Decimal> = input
-            .candidates
+        let prices: BTreeMap<Symbol, Decimal> = candidates_data
             .iter()
             .map(|c| (c.symbol.clone(), c.price))
             .collect();

@@ -136,7 +136,7 @@ impl BuiltinDecider {
         &self,
         candidate: &CandidateData,
         signal: Signal,
-        input: &CycleInput,
+        input: &CycleInput<'_>,
     ) -> Vec<Decision> {
         let held = |side| {
             input
@@ -285,10 +285,10 @@ impl Decider for BuiltinDecider {
         true
     }
 
-    async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError> {
+    async fn decide(&mut self, input: &CycleInput<'_>) -> Result<DeciderOutput, DeciderError> {
         let interval = input.strategy.indicators.klines.primary_timeframe;
         let mut output = DeciderOutput::default();
-        for candidate in &input.candidates {
+        for candidate in input.candidates {
             if let Some(signal) =
                 self.advance(&candidate.symbol, interval, candidate.series(interval))
             {

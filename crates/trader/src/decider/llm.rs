@@ -90,8 +90,8 @@ impl Decider for LlmDecider {
         true
     }
 
-    async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError> {
-        let system = self.prompts.system(&input.strategy)?;
+    async fn decide(&mut self, input: &CycleInput<'_>) -> Result<DeciderOutput, DeciderError> {
+        let system = self.prompts.system(input.strategy)?;
         let user = self.prompts.user(input)?;
         let started = Instant::now();
         let reply = self.client.complete(&system, &user).await;

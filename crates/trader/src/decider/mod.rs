@@ -97,7 +97,7 @@ pub trait Decider: Send {
         false
     }
 
-    async fn decide(&mut self, input: &CycleInput) -> Result<DeciderOutput, DeciderError>;
+    async fn decide(&mut self, input: &CycleInput<'_>) -> Result<DeciderOutput, DeciderError>;
 
     /// Whether `candle`, the newest closed `interval` candle of `symbol`, leaves this decider
     /// with nothing to propose for it: the cycle's idle fast path (`cycle::idle`). A decider

@@ -62,7 +62,7 @@ impl Prompts {
         )
     }
 
-    pub fn user(&self, input: &CycleInput) -> Result<String, DeciderError> {
+    pub fn user(&self, input: &CycleInput<'_>) -> Result<String, DeciderError> {
         let time = jiff::Timestamp::from_millisecond(input.now_ms)
             .map(|t| t.to_string())
             .unwrap_or_else(|_| input.now_ms.to_string());
@@ -74,9 +74,9 @@ impl Prompts {
         self.render(
             "user",
             context! {
-                time, cycle_number => input.cycle_number, trader_name => &input.trader_name,
-                account => Value::from(Serde(&input.account)),
-                positions => Value::from(Serde(&input.positions)),
+                time, cycle_number => input.cycle_number, trader_name => input.trader_name,
+                account => Value::from(Serde(input.account)),
+                positions => Value::from(Serde(input.positions)),
                 candidates => Value::from(Serde(&candidates)),
             },
         )
