@@ -68,13 +68,12 @@ pub fn trades_from_fills(fills: &[Fill]) -> Vec<Decimal> {
         .collect()
 }
 
-/// Stats over trades, total fees and an equity curve sampled once per period.
-pub fn compute(
-    trades: &[Decimal],
-    total_fee: Decimal,
-    equity: &[Decimal],
-    periods_per_year: f64,
-) -> Stats {
+/// Stats over trades, total fees and an equity curve sampled once per period. The curve is
+/// an iterator so a backtest's million points are read where they lie, not copied.
+pub fn compute<E>(trades: &[Decimal], total_fee: Decimal, equity: E, periods_per_year: f64) -> Stats
+where
+    E: DoubleEndedIterator<Item = Decimal> + Clone,
+{
     let wins: Vec<Decimal> = trades
         .iter()
         .copied()
@@ -90,7 +89,7 @@ pub fn compute(
     let mean = |xs: &[Decimal]| {
         (!xs.is_empty()).then(|| (xs.iter().sum::<Decimal>() / Decimal::from(xs.len())).round_dp(8))
     };
-    let total_pnl = match (equity.first(), equity.last()) {
+    let total_pnl = match (equity.clone().next(), equity.clone().next_back()) {
         (Some(first), Some(last)) => last - first,
         _ => trades.iter().sum(),
     };
@@ -101,7 +100,7 @@ pub fn compute(
         win_rate: (!trades.is_empty())
             .then(|| (Decimal::from(wins.len()) / Decimal::from(trades.len())).round_dp(4)),
         profit_factor: (gross_loss > Decimal::ZERO).then(|| (gross_win / gross_loss).round_dp(4)),
-        sharpe_ratio: sharpe(equity, periods_per_year),
+        sharpe_ratio: sharpe(equity.clone(), periods_per_year),
         total_pnl,
         total_fee,
         avg_win: mean(&wins),
@@ -110,7 +109,7 @@ pub fn compute(
     }
 }
 
-pub fn max_drawdown_pct(equity: &[Decimal]) -> Decimal {
+pub fn max_drawdown_pct(equity: impl Iterator<Item = Decimal>) -> Decimal {
     // For one peak the deepest drawdown is at the lowest equity before the next peak, so one
     // division per peak does, not one per point (a backtest has a million points).
     let drawdown = |peak: Decimal, trough: Decimal| {
@@ -123,7 +122,7 @@ pub fn max_drawdown_pct(equity: &[Decimal]) -> Decimal {
     let mut peak = Decimal::ZERO;
     let mut trough = Decimal::ZERO;
     let mut worst = Decimal::ZERO;
-    for &e in equity {
+    for e in equity {
         if e > peak {
             worst = worst.max(drawdown(peak, trough));
             (peak, trough) = (e, e);
@@ -134,23 +133,24 @@ pub fn max_drawdown_pct(equity: &[Decimal]) -> Decimal {
     worst.max(drawdown(peak, trough)).round_dp(4)
 }
 
-fn sharpe(equity: &[Decimal], periods_per_year: f64) -> Option<f64> {
-    let values: Vec<f64> = equity
-        .iter()
-        .map(|&e| decimal_to_f64(e))
-        .filter(|v| v.is_finite())
-        .collect();
-    let returns: Vec<f64> = values
-        .windows(2)
-        .filter(|w| w[0] > 0.0)
-        .map(|w| w[1] / w[0] - 1.0)
-        .collect();
-    if returns.len() < 2 {
+fn sharpe(equity: impl Iterator<Item = Decimal>, periods_per_year: f64) -> Option<f64> {
+    // One pass (Welford's running mean and variance): the returns are never collected.
+    let mut values = equity.map(decimal_to_f64).filter(|v| v.is_finite());
+    let mut previous = values.next()?;
+    let (mut n, mut mean, mut m2) = (0.0f64, 0.0f64, 0.0f64);
+    for v in values {
+        if previous > 0.0 {
+            let r = v / previous - 1.0;
+            n += 1.0;
+            let delta = r - mean;
+            mean += delta / n;
+            m2 += delta * (r - mean);
+        }
+        previous = v;
+    }
+    if n < 2.0 {
         return None;
     }
-    let n = returns.len() as f64;
-    let mean = returns.iter().sum::<f64>() / n;
-    let var = returns.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    let sd = var.sqrt();
+    let sd = (m2 / (n - 1.0)).sqrt();
     (sd > 0.0).then(|| mean / sd * periods_per_year.sqrt())
 }

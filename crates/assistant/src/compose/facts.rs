@@ -57,7 +57,6 @@ pub async fn trader(store: &Store, user: &str, names: &Names, id: &str) -> Optio
     let curve = store.equity_curve(user, &t.id).await.unwrap_or_default();
     match (curve.first(), curve.last()) {
         (Some((_, first)), Some((at, last))) => {
-            let equity: Vec<Decimal> = curve.iter().map(|(_, e)| *e).collect();
             let pnl = last - t.spec.initial_balance;
             let pct = if t.spec.initial_balance.is_zero() {
                 Decimal::ZERO
@@ -71,8 +70,8 @@ pub async fn trader(store: &Store, user: &str, names: &Names, id: &str) -> Optio
                 time(*at),
                 first.round_dp(2),
                 pnl.round_dp(2),
-                max_drawdown_pct(&equity).round_dp(2),
-                equity.len()
+                max_drawdown_pct(curve.iter().map(|(_, e)| *e)).round_dp(2),
+                curve.len()
             );
         }
         _ => text.push_str("no equity recorded yet (the trader has not completed a cycle)\n"),

@@ -284,9 +284,13 @@ pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Re
     }
     fills.sort_by_key(|f| f.time_ms);
     let total_fee: Decimal = fills.iter().map(|f| f.fee).sum();
-    let equity: Vec<Decimal> = curve.iter().map(|(_, e)| *e).collect();
     let per_year = 365.0 * 24.0 * 60.0 / trader.spec.scan_interval_minutes.max(1) as f64;
-    let stats = compute(&trades_from_fills(&fills), total_fee, &equity, per_year);
+    let stats = compute(
+        &trades_from_fills(&fills),
+        total_fee,
+        curve.iter().map(|(_, e)| *e),
+        per_year,
+    );
     if global.json {
         return print_json(&stats);
     }

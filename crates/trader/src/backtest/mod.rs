@@ -183,9 +183,13 @@ pub async fn run_backtest(
     let total_fee = fills.iter().map(|f| f.fee).sum();
     let trades = trades_from_fills(&fills);
     let equity = journal.take_equity();
-    let values: Vec<Decimal> = equity.iter().map(|(_, e)| *e).collect();
     let periods_per_year = (365.0 * 24.0 * 3_600_000.0) / step as f64;
-    let stats = compute(&trades, total_fee, &values, periods_per_year);
+    let stats = compute(
+        &trades,
+        total_fee,
+        equity.iter().map(|(_, e)| *e),
+        periods_per_year,
+    );
     // The speed counts the statistics too: a backtest is not done before its results are.
     let elapsed = started.elapsed();
     Ok(BacktestReport {
