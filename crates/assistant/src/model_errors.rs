@@ -34,14 +34,8 @@ pub struct Explanation {
 }
 
 pub fn explain(error: &LlmError, library: &Library, lang: Lang) -> Explanation {
-    let entry: Option<&Knowledge> = diagnosis_id(error).and_then(|id| {
-        library
-            .skills()
-            .iter()
-            .filter(|s| s.meta.kind == SkillKind::Diagnosis)
-            .flat_map(|s| s.meta.knowledge.iter())
-            .find(|k| k.id == id)
-    });
+    let entry: Option<&Knowledge> =
+        diagnosis_id(error).and_then(|id| library.knowledge(SkillKind::Diagnosis, id));
     let text = |t: Option<&nofxi_skills::Text>| t.map(|t| t.get(lang).to_string());
     let said = error.message.trim().to_string();
     Explanation {

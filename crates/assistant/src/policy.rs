@@ -330,13 +330,7 @@ fn answer(turn: &mut Turn<'_>, kind: AnswerKind, topic: &str) {
         _ => nofxi_skills::SkillKind::Guidance,
     };
     let library = turn.engine.library.clone();
-    let entry = library
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == wanted)
-        .flat_map(|s| s.meta.knowledge.iter())
-        .find(|k| k.id == topic);
-    let Some(k) = entry else {
+    let Some(k) = library.knowledge(wanted, topic) else {
         turn.say(texts::cannot_handle(lang));
         return;
     };

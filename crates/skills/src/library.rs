@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Diagnostic, DiagnosticKind, LoadError};
-use crate::ir::{Action, Function, Skill};
+use crate::ir::{Action, Function, Knowledge, Skill, SkillKind};
 use crate::parse::parse_skill;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_skills.rs"));
@@ -127,6 +127,16 @@ impl Library {
 
     pub fn action(&self, skill: &str, action: &str) -> Option<&Action> {
         self.get(skill)?.action(action)
+    }
+
+    /// A knowledge entry by id (`binance_signature`) among the skills of one kind: the
+    /// diagnosis entries explain errors, the guidance entries answer questions.
+    pub fn knowledge(&self, kind: SkillKind, id: &str) -> Option<&Knowledge> {
+        self.skills
+            .iter()
+            .filter(|s| s.meta.kind == kind)
+            .flat_map(|s| s.meta.knowledge.iter())
+            .find(|k| k.id == id)
     }
 
     /// A function by name across all function skills.
