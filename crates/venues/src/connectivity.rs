@@ -121,6 +121,14 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The exchange's code and message as it gave them (`-2015 Invalid API-key, …`).
+    pub fn words(&self) -> String {
+        match self.code {
+            Some(code) => format!("{code} {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+
     fn from_error(diagnosis: Diagnosis, e: &VenueError) -> Problem {
         let message = match e {
             VenueError::Rejected { message, .. } => message.clone(),

@@ -1,46 +1,25 @@
 //! `nofxi exchange test|balance|positions NAME`: talk to the exchange an account config points
 //! at. Paper accounts run offline against the simulated market and keep their state in the
-//! store; Binance accounts use the stored (decrypted only here) credentials.
+//! store; Binance accounts use the stored credentials, decrypted only in the trader runtime's
+//! `connect`, the one place that maps an account config to a venue.
 //!
 //! `NOFXI_BINANCE_BASE_URL` replaces Binance's base URLs (a proxy, or the mock server in tests).
 
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
-use nofxi_domain::CredentialField;
 use nofxi_store::Store;
-use nofxi_venues::binance::{ApiCredentials, BinanceClient, BinanceFutures, BinanceOptions};
-use nofxi_venues::connectivity::{Check, ConnectivityReport, check_binance};
-use nofxi_venues::paper::{PaperConfig, PaperExchange};
-use nofxi_venues::sim::SimMarket;
-use nofxi_venues::{Clock, Exchange, SystemClock};
+use nofxi_trader::runtime::connect::{PaperAccount, Venue, connect as connect_venue};
+use nofxi_venues::SystemClock;
+use nofxi_venues::connectivity::{Check, ConnectivityReport};
 
 use super::common::{print_json, print_table};
 use crate::home::GlobalArgs;
-use nofxi_trader::runtime::connect::{StorePaperRepo, binance_endpoints, sim_seed};
 
-enum Live {
-    Paper(Box<PaperExchange>),
-    Binance(BinanceFutures),
-}
-
-impl Live {
-    fn exchange(&self) -> &dyn Exchange {
-        match self {
-            Live::Paper(p) => p.as_ref(),
-            Live::Binance(b) => b,
-        }
-    }
-}
-
-async fn connect(
-    global: &GlobalArgs,
-    store: Arc<Store>,
-    reference: &str,
-) -> Result<(String, Live)> {
-    let (config, credentials) = store
-        .credentials_for_signing(&global.user, reference)
-        .await?;
+/// The account's own venue (a paper account's own wallet, not a trader's) and a title line.
+async fn connect(global: &GlobalArgs, store: Store, reference: &str) -> Result<(String, Venue)> {
+    let store = Arc::new(store);
+    let config = store.get_exchange(&global.user, reference).await?;
     let title = format!(
         "{} · {}{}",
         config.spec.account_name,
@@ -51,49 +30,15 @@ async fn connect(
             ""
         }
     );
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-    let live = match config.spec.exchange_type.as_str() {
-        "paper" => {
-            let market = Arc::new(SimMarket::new(sim_seed(), clock.clone()));
-            let repo = Arc::new(StorePaperRepo {
-                store,
-                user: global.user.clone(),
-            });
-            let paper =
-                PaperExchange::open(&config.id, PaperConfig::default(), market, clock, repo)
-                    .await?;
-            Live::Paper(Box::new(paper))
-        }
-        "binance" => {
-            let (Some(key), Some(secret)) = (
-                credentials.get(CredentialField::ApiKey),
-                credentials.get(CredentialField::SecretKey),
-            ) else {
-                bail!(
-                    "exchange {} has no api_key/secret_key: add them with `nofxi exchange update {} --api-key - --secret-key -`",
-                    config.spec.account_name,
-                    config.spec.account_name
-                );
-            };
-            let venue = if config.spec.testnet {
-                "binance-testnet"
-            } else {
-                "binance"
-            };
-            let client = BinanceClient::new(
-                venue,
-                binance_endpoints(config.spec.testnet),
-                Some(ApiCredentials::new(key.expose(), secret.expose())),
-                BinanceOptions::default(),
-                clock,
-            )?;
-            Live::Binance(BinanceFutures::new(Arc::new(client)))
-        }
-        other => {
-            bail!("nofxi cannot connect to {other} accounts yet: paper and binance are supported")
-        }
-    };
-    Ok((title, live))
+    let venue = connect_venue(
+        store,
+        &global.user,
+        reference,
+        PaperAccount::Exchange,
+        Arc::new(SystemClock),
+    )
+    .await?;
+    Ok((title, venue))
 }
 
 fn line<T>(name: &str, check: &Check<T>, describe: impl Fn(&T) -> String) -> Vec<String> {
@@ -133,11 +78,8 @@ fn print_report(title: &str, r: &ConnectivityReport) {
 }
 
 pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
-    let (title, live) = connect(global, Arc::new(store), reference).await?;
-    let report = match &live {
-        Live::Binance(b) => check_binance(b).await,
-        Live::Paper(p) => ConnectivityReport::for_exchange(p.as_ref()).await,
-    };
+    let (title, venue) = connect(global, store, reference).await?;
+    let report = venue.check().await;
     if global.json {
         print_json(&report)?;
     } else {
@@ -151,8 +93,8 @@ pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<
 }
 
 pub async fn balance(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
-    let (title, live) = connect(global, Arc::new(store), reference).await?;
-    let a = live.exchange().account().await?;
+    let (title, venue) = connect(global, store, reference).await?;
+    let a = venue.exchange.account().await?;
     if global.json {
         return print_json(&a);
     }
@@ -179,8 +121,8 @@ pub async fn balance(global: &GlobalArgs, store: Store, reference: &str) -> Resu
 }
 
 pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
-    let (title, live) = connect(global, Arc::new(store), reference).await?;
-    let positions = live.exchange().positions().await?;
+    let (title, venue) = connect(global, store, reference).await?;
+    let positions = venue.exchange.positions().await?;
     if global.json {
         return print_json(&positions);
     }

@@ -16,6 +16,7 @@ use nofxi_store::{Store, StoreError};
 use nofxi_venues::binance::{
     ApiCredentials, BinanceClient, BinanceEndpoints, BinanceFutures, BinanceMarket, BinanceOptions,
 };
+use nofxi_venues::connectivity::{ConnectivityReport, check_binance};
 use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, Exchange, MarketData, VenueError};
@@ -35,11 +36,23 @@ pub struct Venue {
     pub market: Arc<dyn MarketData>,
     /// `paper`, `binance`, `binance-testnet`: whether orders move real money is decided here.
     pub kind: String,
+    /// The Binance adapter itself, for the checks only an exchange account has (clock, key,
+    /// IP whitelist, permissions); `None` for paper.
+    binance: Option<Arc<BinanceFutures>>,
 }
 
 impl Venue {
     pub fn is_paper(&self) -> bool {
         self.kind == "paper"
+    }
+
+    /// The connectivity check of `nofxi exchange test` and of "test main" in the chat: every
+    /// step REFERENCE §3 lists for an exchange account, the balance and mode for paper.
+    pub async fn check(&self) -> ConnectivityReport {
+        match &self.binance {
+            Some(binance) => check_binance(binance).await,
+            None => ConnectivityReport::for_exchange(self.exchange.as_ref()).await,
+        }
     }
 }
 
@@ -103,6 +116,7 @@ pub async fn connect(
                 exchange: Arc::new(paper),
                 market,
                 kind: "paper".into(),
+                binance: None,
             })
         }
         "binance" => {
@@ -130,10 +144,12 @@ pub async fn connect(
                 BinanceOptions::default(),
                 clock,
             )?);
+            let futures = Arc::new(BinanceFutures::new(client.clone()));
             Ok(Venue {
-                exchange: Arc::new(BinanceFutures::new(client.clone())),
+                exchange: futures.clone(),
                 market: Arc::new(BinanceMarket::new(client)),
                 kind: kind.into(),
+                binance: Some(futures),
             })
         }
         other => Err(ConnectError::Unsupported {
