@@ -187,27 +187,50 @@ pub fn trim_punct(s: &str) -> &str {
 
 /// `phrase` occurs in `text` (both lower-case); ASCII phrases only as whole words.
 pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
-    if phrase.is_empty() {
-        return None;
-    }
+    phrase_positions(text, phrase).next()
+}
+
+/// Where `verb` occurs in `text` outside every longer term of `terms` that contains it:
+/// "测试" is no verb in "主账户在测试网上吗" (the testnet), nor "test" in "the test network".
+pub fn find_verb(text: &str, verb: &str, terms: &[String]) -> Option<usize> {
+    let covering: Vec<&String> = terms
+        .iter()
+        .filter(|t| t.len() > verb.len() && t.contains(verb))
+        .collect();
+    phrase_positions(text, verb).find(|&at| {
+        !covering.iter().any(|term| {
+            phrase_positions(text, term)
+                .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
+        })
+    })
+}
+
+/// Every place `phrase` occurs in `text` as [`find_phrase`] counts it.
+fn phrase_positions<'t>(text: &'t str, phrase: &'t str) -> impl Iterator<Item = usize> + 't {
     let bytes = text.as_bytes();
     // `-` and `_` join words: "scalper" is not a word of "eth-scalper".
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    text.match_indices(phrase).map(|(at, _)| at).find(|&at| {
-        if !phrase.is_ascii() {
-            return true;
-        }
-        let pb = phrase.as_bytes();
-        let before_ok = !pb.first().is_some_and(|b| word(*b)) || at == 0 || !word(bytes[at - 1]);
-        let end = at + phrase.len();
-        let ends_word = pb.last().is_some_and(|b| b.is_ascii_alphabetic());
-        // A plural ("bots", "models") still names the noun.
-        let plural = ends_word
-            && bytes.get(end) == Some(&b's')
-            && bytes.get(end + 1).is_none_or(|b| !word(*b));
-        let after_ok = !pb.last().is_some_and(|b| word(*b))
-            || bytes.get(end).is_none_or(|b| !word(*b))
-            || plural;
-        before_ok && after_ok
-    })
+    let occurrences = (!phrase.is_empty()).then(|| text.match_indices(phrase));
+    occurrences
+        .into_iter()
+        .flatten()
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            if !phrase.is_ascii() {
+                return true;
+            }
+            let pb = phrase.as_bytes();
+            let before_ok =
+                !pb.first().is_some_and(|b| word(*b)) || at == 0 || !word(bytes[at - 1]);
+            let end = at + phrase.len();
+            let ends_word = pb.last().is_some_and(|b| b.is_ascii_alphabetic());
+            // A plural ("bots", "models") still names the noun.
+            let plural = ends_word
+                && bytes.get(end) == Some(&b's')
+                && bytes.get(end + 1).is_none_or(|b| !word(*b));
+            let after_ok = !pb.last().is_some_and(|b| word(*b))
+                || bytes.get(end).is_none_or(|b| !word(*b))
+                || plural;
+            before_ok && after_ok
+        })
 }
