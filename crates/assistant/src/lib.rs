@@ -16,6 +16,7 @@ pub mod assistant_model;
 pub mod compose;
 pub mod conversation;
 pub mod error;
+pub mod exchange_errors;
 pub mod gateway;
 pub mod llm_call;
 pub mod model_errors;

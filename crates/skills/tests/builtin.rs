@@ -33,7 +33,7 @@ fn builtin_library_has_every_management_action() {
         ),
         (
             "exchange_management",
-            &["create", "update", "delete", "restore", "query"],
+            &["create", "update", "delete", "restore", "query", "test"],
         ),
         (
             "model_management",

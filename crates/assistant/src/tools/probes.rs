@@ -4,46 +4,101 @@
 
 use std::sync::Arc;
 
-use nofxi_skills::Lang;
+use nofxi_skills::{Lang, Library};
 use nofxi_venues::SystemClock;
+use nofxi_venues::connectivity::{Check, Problem};
 
 use super::exec::{Failure, ToolRunner};
 use super::{ToolError, ToolOutput};
+use crate::exchange_errors;
+use crate::model_errors::Explanation;
 use crate::model_probe::{ProbeFailure, probe_model};
 use crate::texts::t;
 
 impl ToolRunner {
+    /// The exchange check of `nofxi exchange test` (clock → key → IP whitelist →
+    /// permissions → mode → balance for an exchange account; mode and balance for paper).
+    /// A failed step comes back as what happened / why / what now for each problem; warnings
+    /// (a drifting clock, an empty wallet) are told beside a working connection.
     pub(super) async fn exchange_test(
         &self,
         user: &str,
         target: &str,
         lang: Lang,
     ) -> Result<ToolOutput, Failure> {
-        use nofxi_trader::runtime::connect::{PaperAccount, connect};
+        use nofxi_trader::runtime::connect::{ConnectError, PaperAccount, connect};
+        // The slot holds the account's id; the reply names it as the user does.
+        let config = self.store.get_exchange(user, target).await?;
+        let name = config.spec.account_name.as_str();
         let venue = connect(
             self.store.clone(),
             user,
-            target,
+            &config.id,
             PaperAccount::Exchange,
             Arc::new(SystemClock),
         )
         .await
-        .map_err(|e| Failure::Tool(ToolError::new("connect", e.to_string())))?;
-        let report =
-            nofxi_venues::connectivity::ConnectivityReport::for_exchange(venue.exchange.as_ref())
-                .await;
-        let text = match (report.ok(), lang) {
-            (true, Lang::Zh) => "连接正常。".to_string(),
-            (true, Lang::En) => "The connection works.".to_string(),
-            (false, _) => report
-                .problems()
+        .map_err(|e| match e {
+            ConnectError::Store(e) => Failure::Store(e),
+            other => Failure::Tool(ToolError::new("test_failed", other.to_string())),
+        })?;
+        let report = venue.check().await;
+        let library = Library::builtin().ok();
+        let explain_all = |problems: &[&Problem]| {
+            problems
                 .iter()
-                .map(|p| format!("{p:?}"))
+                .map(|p| match &library {
+                    Some(library) => {
+                        let words = p.words();
+                        let explanation = said(lang, &exchange_errors::explain(p, library, lang));
+                        t(
+                            lang,
+                            &format!("{explanation}\n交易所原话：{words}"),
+                            &format!("{explanation}\nThe exchange said: {words}"),
+                        )
+                    }
+                    None => p.to_string(),
+                })
                 .collect::<Vec<_>>()
-                .join("; "),
+                .join("\n\n")
         };
+        let problems = report.problems();
+        if !report.ok() {
+            return Err(Failure::Tool(ToolError {
+                code: "test_failed".into(),
+                message: explain_all(&problems),
+                resource: Some(name.to_string()),
+            }));
+        }
+        let mut text = match &report.balance {
+            Check::Passed { value } | Check::Warning { value, .. } => t(
+                lang,
+                &format!(
+                    "交易所账户「{name}」连接正常：权益 {} {}，可用 {}。",
+                    value.equity.round_dp(2),
+                    value.asset,
+                    value.available.round_dp(2)
+                ),
+                &format!(
+                    "Exchange account \"{name}\" works: equity {} {}, available {}.",
+                    value.equity.round_dp(2),
+                    value.asset,
+                    value.available.round_dp(2)
+                ),
+            ),
+            _ => t(
+                lang,
+                &format!("交易所账户「{name}」连接正常。"),
+                &format!("Exchange account \"{name}\" works."),
+            ),
+        };
+        if !problems.is_empty() {
+            text.push_str("\n\n");
+            text.push_str(&explain_all(&problems));
+        }
         Ok(ToolOutput {
             text: Some(text),
+            resource_name: Some(name.to_string()),
             ..Default::default()
         })
     }
@@ -89,17 +144,32 @@ impl ToolRunner {
     }
 }
 
-fn explained(lang: Lang, f: &ProbeFailure) -> String {
-    let status = f.status.map(|s| format!("HTTP {s}, ")).unwrap_or_default();
+/// One explanation as the chat shows it.
+fn said(lang: Lang, e: &Explanation) -> String {
     t(
         lang,
         &format!(
-            "发生了什么：{}（{status}{}）\n原因：{}\n现在怎么做：{}",
-            f.what, f.kind, f.why, f.fix
+            "发生了什么：{}\n原因：{}\n现在怎么做：{}",
+            e.what, e.why, e.fix
         ),
         &format!(
-            "What happened: {} ({status}{})\nWhy: {}\nWhat to do now: {}",
-            f.what, f.kind, f.why, f.fix
+            "What happened: {}\nWhy: {}\nWhat to do now: {}",
+            e.what, e.why, e.fix
         ),
     )
+}
+
+fn explained(lang: Lang, f: &ProbeFailure) -> String {
+    let status = f.status.map(|s| format!("HTTP {s}, ")).unwrap_or_default();
+    let explanation = Explanation {
+        diagnosis: f.diagnosis.clone(),
+        what: t(
+            lang,
+            &format!("{}（{status}{}）", f.what, f.kind),
+            &format!("{} ({status}{})", f.what, f.kind),
+        ),
+        why: f.why.clone(),
+        fix: f.fix.clone(),
+    };
+    said(lang, &explanation)
 }
