@@ -54,6 +54,25 @@ pub fn defaults_note(lang: Lang, defaults: &[(String, String)]) -> Option<String
     })
 }
 
+/// The names a reference question can be answered with, after the question: all of them up
+/// to six, then how many more. None when there are none.
+pub fn existing_note(lang: Lang, names: &[&str]) -> Option<String> {
+    const SHOWN: usize = 6;
+    if names.is_empty() {
+        return None;
+    }
+    let mut sorted = names.to_vec();
+    sorted.sort_unstable();
+    let more = sorted.len().saturating_sub(SHOWN);
+    sorted.truncate(SHOWN);
+    Some(match (lang, more) {
+        (Lang::Zh, 0) => format!("（现有：{}）", sorted.join("、")),
+        (Lang::Zh, n) => format!("（现有：{} 等 {} 个）", sorted.join("、"), SHOWN + n),
+        (Lang::En, 0) => format!(" (you have: {})", sorted.join(", ")),
+        (Lang::En, n) => format!(" (you have: {} and {n} more)", sorted.join(", ")),
+    })
+}
+
 pub fn cannot_handle(lang: Lang) -> String {
     t(
         lang,
@@ -79,5 +98,28 @@ pub fn task_label(library: &Library, skill: &str, action: &str, lang: Lang) -> S
         format!("{skill}.{action}")
     } else {
         first.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn existing_names_are_sorted_and_capped() {
+        assert_eq!(existing_note(Lang::En, &[]), None);
+        assert_eq!(
+            existing_note(Lang::En, &["b", "a"]).as_deref(),
+            Some(" (you have: a, b)")
+        );
+        let many = ["h", "g", "f", "e", "d", "c", "b", "a"];
+        assert_eq!(
+            existing_note(Lang::En, &many).as_deref(),
+            Some(" (you have: a, b, c, d, e, f and 2 more)")
+        );
+        assert_eq!(
+            existing_note(Lang::Zh, &many).as_deref(),
+            Some("（现有：a、b、c、d、e、f 等 8 个）")
+        );
     }
 }

@@ -147,10 +147,29 @@ pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
         .iter()
         .filter_map(|m| action.slot(m))
         .map(|s| {
-            s.ask
+            let question = s
+                .ask
                 .as_ref()
                 .map(|t| t.get(lang).to_string())
-                .unwrap_or_else(|| s.name.clone())
+                .unwrap_or_else(|| s.name.clone());
+            // A reference is answered by naming one that exists: list them, so a new user
+            // with one exchange account sees its name instead of having to recall it.
+            let existing: Vec<&str> = s
+                .ref_kind
+                .filter(|_| s.ty == SlotType::Ref)
+                .map(|kind| {
+                    let restoring = action.name == "restore";
+                    turn.names
+                        .of_kind(kind)
+                        .filter(|e| e.deleted == restoring)
+                        .map(|e| e.name.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            match texts::existing_note(lang, &existing) {
+                Some(note) => format!("{question}{note}"),
+                None => question,
+            }
         })
         .collect();
     let Some(task) = turn.conv.top() else { return };
