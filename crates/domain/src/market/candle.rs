@@ -95,7 +95,10 @@ mod tests {
     fn wide_mantissas_and_zero_still_convert() {
         let big = Decimal::from_i128_with_scale(79_228_162_514_264_337_593_543_950_335, 10);
         let got = decimal_to_f64(big);
-        assert!((got / 7.922_816_251_426_434e18 - 1.0).abs() < 1e-15, "{got}");
+        assert!(
+            (got / 7.922_816_251_426_434e18 - 1.0).abs() < 1e-15,
+            "{got}"
+        );
         assert_eq!(decimal_to_f64(-Decimal::ZERO).to_bits(), 0.0f64.to_bits());
         assert_eq!(decimal_to_f64(Decimal::new(-15, 1)), -1.5);
     }
