@@ -11,7 +11,7 @@ use crate::texts::t;
 /// The diagnosis entry for a problem the exchange gave no code for.
 fn diagnosis_id(diagnosis: Diagnosis) -> Option<&'static str> {
     Some(match diagnosis {
-        Diagnosis::Unreachable => "connection_failed",
+        Diagnosis::Unreachable => "exchange_unreachable",
         Diagnosis::ClockDrift => "binance_timestamp",
         Diagnosis::BadSignature => "binance_signature",
         Diagnosis::BadKeyFormat => "binance_key_format",
@@ -140,7 +140,7 @@ mod tests {
             &library,
             Lang::En,
         );
-        assert_eq!(e.diagnosis.as_deref(), Some("connection_failed"));
+        assert_eq!(e.diagnosis.as_deref(), Some("exchange_unreachable"));
         let e = explain(
             &problem(Diagnosis::Other, Some(-9999), "Something odd."),
             &library,

@@ -51,10 +51,15 @@ impl ToolRunner {
                     Some(library) => {
                         let words = p.words();
                         let explanation = said(lang, &exchange_errors::explain(p, library, lang));
+                        // With a code the words are the exchange's; without, ours (no answer).
+                        let (zh, en) = match p.code {
+                            Some(_) => ("交易所原话", "The exchange said"),
+                            None => ("详情", "Details"),
+                        };
                         t(
                             lang,
-                            &format!("{explanation}\n交易所原话：{words}"),
-                            &format!("{explanation}\nThe exchange said: {words}"),
+                            &format!("{explanation}\n{zh}：{words}"),
+                            &format!("{explanation}\n{en}: {words}"),
                         )
                     }
                     None => p.to_string(),
