@@ -56,24 +56,24 @@ pub(super) fn bar_is_quiet(
 /// Whether a sync at the current marks (bid = ask = mark, as [`super::Quotes::Bars`] quotes)
 /// would trigger no open order and liquidate no position. False as well when a symbol that
 /// needs a price has no mark yet: only the market can say then.
+///
+/// Asked on every call into the exchange, several times per order a cycle places, each time
+/// after the account changed: so the predicates are asked directly (one price each) rather
+/// than through bands, which pay off only for the many bars between account changes.
 pub(super) fn settled_at_marks(st: &mut PaperState, mmr: Decimal) -> bool {
-    refresh_bands(st, mmr);
     let from = st.open_from();
-    st.bands.bands.iter().all(|(symbol, band)| {
-        let Some(&m) = st.marks.get(symbol) else {
-            return false;
-        };
-        match band {
-            Some(band) => band.contains(m, m),
-            None => {
-                open_on(st, from, symbol).all(|o| !matching::triggered(o, m, m, m))
-                    && held_on(st, symbol).all(|p| {
-                        st.liquidation_price(p, mmr)
-                            .is_none_or(|liq| !liquidated_at(p.side, liq, m))
-                    })
-            }
-        }
-    })
+    let st = &*st;
+    let mark = |symbol: &Symbol| st.marks.get(symbol).copied();
+    st.orders[from..]
+        .iter()
+        .filter(|o| o.status.is_open())
+        .all(|o| mark(&o.symbol).is_some_and(|m| !matching::triggered(o, m, m, m)))
+        && st.positions.iter().all(|p| {
+            mark(&p.symbol).is_some_and(|m| {
+                st.liquidation_price(p, mmr)
+                    .is_none_or(|liq| !liquidated_at(p.side, liq, m))
+            })
+        })
 }
 
 /// [`crate::SimulatedVenue::take_quiet_steps`] on the paper account: a step is taken when
