@@ -13,9 +13,16 @@ const ALIASES_JSON: &str = include_str!("aliases.json");
 
 /// A canonical USDT-margined perpetual symbol such as `BTCUSDT`: upper-case ASCII letters and
 /// digits only. Build one with [`Symbol::parse`], which also resolves aliases.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// Held inline (at most [`Symbol::MAX_LEN`] bytes, zero-padded) rather than as a `String`:
+/// orders, fills, positions and decisions all carry one, and every copy was an allocation.
+/// The padding is zero and symbols are non-zero ASCII, so comparing the buffers orders and
+/// equates symbols exactly as their text would.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct Symbol(String);
+pub struct Symbol {
+    bytes: [u8; Symbol::MAX_LEN],
+}
 
 /// One row of the alias table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -53,6 +60,18 @@ pub fn known_symbols() -> &'static [SymbolAlias] {
 const QUOTE: &str = "USDT";
 
 impl Symbol {
+    /// Longer than any listed contract (`1000000MOGUSDT` is 14); a longer input is no symbol.
+    pub const MAX_LEN: usize = 24;
+
+    /// From canonical text (upper-case ASCII letters and digits); `None` when too long.
+    fn canonical(text: &str) -> Option<Symbol> {
+        let mut bytes = [0u8; Symbol::MAX_LEN];
+        bytes
+            .get_mut(..text.len())?
+            .copy_from_slice(text.as_bytes());
+        Some(Symbol { bytes })
+    }
+
     /// Resolve what a user typed: an alias (比特币, bitcoin), a base asset (BTC, btc), or a
     /// symbol (btcusdt, BTC/USDT). Unknown ASCII tickers are accepted as `<TICKER>USDT` because
     /// the exchange, not this table, is the authority on which coins are listed.
@@ -69,7 +88,7 @@ impl Symbol {
                 || row.base.eq_ignore_ascii_case(&wanted)
                 || row.names.iter().any(|n| n.to_lowercase() == wanted);
             if hit {
-                return Ok(Symbol(row.symbol.clone()));
+                return Symbol::canonical(&row.symbol).ok_or_else(unknown);
             }
         }
         // Strip the separators people put between base and quote: BTC-USDT, pepe/usdt.
@@ -82,27 +101,40 @@ impl Symbol {
             return Err(unknown());
         }
         if compact.len() > QUOTE.len() && compact.ends_with(QUOTE) {
-            return Ok(Symbol(compact));
+            return Symbol::canonical(&compact).ok_or_else(unknown);
         }
         if (2..=12).contains(&compact.len()) {
-            return Ok(Symbol(format!("{compact}{QUOTE}")));
+            return Symbol::canonical(&format!("{compact}{QUOTE}")).ok_or_else(unknown);
         }
         Err(unknown())
     }
 
     pub fn as_str(&self) -> &str {
-        &self.0
+        let len = self
+            .bytes
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(Symbol::MAX_LEN);
+        // Built from ASCII only, so this never falls back.
+        std::str::from_utf8(&self.bytes[..len]).unwrap_or_default()
     }
 
     /// The base asset: `BTC` for `BTCUSDT`.
     pub fn base(&self) -> &str {
-        self.0.strip_suffix(QUOTE).unwrap_or(&self.0)
+        let s = self.as_str();
+        s.strip_suffix(QUOTE).unwrap_or(s)
     }
 }
 
 impl fmt::Display for Symbol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
@@ -115,7 +147,7 @@ impl TryFrom<String> for Symbol {
 
 impl From<Symbol> for String {
     fn from(value: Symbol) -> Self {
-        value.0
+        value.as_str().to_string()
     }
 }
 
@@ -166,6 +198,32 @@ mod tests {
         assert!(Symbol::parse("").is_err());
         assert!(Symbol::parse("B").is_err());
         assert_eq!(Symbol::parse("BTCUSDT").unwrap().base(), "BTC");
+    }
+
+    #[test]
+    fn symbols_order_and_compare_as_their_text() {
+        let mut typed = [
+            "ethusdt",
+            "BTC",
+            "1000shibusdt",
+            "btcdomusdt",
+            "ab",
+            "abc",
+            "sol",
+        ]
+        .map(|t| Symbol::parse(t).unwrap());
+        typed.sort();
+        let text: Vec<&str> = typed.iter().map(Symbol::as_str).collect();
+        let mut want = text.clone();
+        want.sort();
+        assert_eq!(text, want);
+        assert_eq!(
+            format!("{:?}", typed[0]),
+            format!("{:?}", typed[0].as_str())
+        );
+        let longest = "A".repeat(Symbol::MAX_LEN - 4) + "USDT";
+        assert_eq!(Symbol::parse(&longest).unwrap().as_str(), longest);
+        assert!(Symbol::parse(&("A".repeat(Symbol::MAX_LEN) + "USDT")).is_err());
     }
 
     #[test]
