@@ -40,8 +40,18 @@ impl ExecutionSettings {
     }
 
     /// `nx<tag>c<cycle>i<item><leg>`: at most 36 characters of `[A-Za-z0-9]`, Binance's limit.
+    /// Built by hand: every order of every cycle needs one, and `format!` cost several times
+    /// the rest of the request.
     fn client_id(&self, cycle: u64, item: usize, leg: char) -> String {
-        format!("nx{}c{cycle}i{item}{leg}", self.id_tag)
+        let mut id = String::with_capacity(36);
+        id.push_str("nx");
+        id.push_str(&self.id_tag);
+        id.push('c');
+        push_digits(&mut id, cycle);
+        id.push('i');
+        push_digits(&mut id, item as u64);
+        id.push(leg);
+        id
     }
 }
 
@@ -330,6 +340,22 @@ impl Leg<'_> {
     }
 }
 
+/// `n` in decimal digits.
+fn push_digits(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
 fn closing(side: PositionSide) -> Side {
     side.opening_side().opposite()
 }
@@ -375,6 +401,9 @@ mod tests {
         );
         let id = s.client_id(123_456, 7, 's');
         assert_eq!(id, "nx1d2e3f4a5bc123456i7s");
+        assert_eq!(s.client_id(0, 0, 'o'), "nx1d2e3f4a5bc0i0o");
+        let widest = s.client_id(u64::MAX, 10, 't');
+        assert_eq!(widest, format!("nx1d2e3f4a5bc{}i10t", u64::MAX));
         assert!(id.len() <= 36 && id.chars().all(|c| c.is_ascii_alphanumeric()));
     }
 }
