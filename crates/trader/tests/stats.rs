@@ -143,22 +143,29 @@ fn max_drawdown_matches_its_definition() {
     };
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     for curve in 0..300 {
-        let mut e = Decimal::from(if curve % 5 == 0 { -50 } else { 1_000 });
-        let equity: Vec<Decimal> = (0..200)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                e += Decimal::new((x % 20_001) as i64 - 10_000, 2);
-                e
-            })
-            .collect();
+        let start = if curve % 5 == 0 { -50 } else { 1_000 };
+        let equity = random_curve(&mut x, start, 200, 10_000);
         assert_eq!(
             max_drawdown_pct(equity.iter().copied()),
             naive(&equity),
             "curve {curve}"
         );
     }
+}
+
+/// A random walk of `len` points from `start`, each step up to ±`cents` hundredths
+/// (xorshift, so every run sees the same curves).
+fn random_curve(x: &mut u64, start: i64, len: usize, cents: i64) -> Vec<Decimal> {
+    let mut e = Decimal::from(start);
+    (0..len)
+        .map(|_| {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            e += Decimal::new((*x % (2 * cents as u64 + 1)) as i64 - cents, 2);
+            e
+        })
+        .collect()
 }
 
 /// The one-pass Sharpe ratio equals the two-pass definition (mean and sample standard
@@ -184,16 +191,8 @@ fn sharpe_matches_its_definition() {
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     for curve in 0..100 {
         // Every seventh curve starts near zero and dips below it now and then.
-        let mut e = Decimal::from(if curve % 7 == 0 { 30 } else { 1_000 });
-        let equity: Vec<Decimal> = (0..500)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                e += Decimal::new((x % 2_001) as i64 - 1_000, 2);
-                e
-            })
-            .collect();
+        let start = if curve % 7 == 0 { 30 } else { 1_000 };
+        let equity = random_curve(&mut x, start, 500, 1_000);
         let ours = compute(&[], Decimal::ZERO, equity.iter().copied(), 525_600.0)
             .sharpe_ratio
             .unwrap();
