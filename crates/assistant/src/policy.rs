@@ -342,26 +342,9 @@ fn answer(turn: &mut Turn<'_>, kind: AnswerKind, topic: &str) {
     if let Some(a) = &k.answer {
         parts.push(a.get(lang).to_string());
     }
-    for (label, text) in [
-        (("发生了什么", "What happened"), &k.what),
-        (("原因", "Why"), &k.why),
-        (("现在怎么做", "What to do now"), &k.fix),
-    ] {
-        if let Some(t) = text {
-            let l = if lang == nofxi_skills::Lang::Zh {
-                label.0
-            } else {
-                label.1
-            };
-            parts.push(format!("{l}：{}", t.get(lang)).replace(
-                "：",
-                if lang == nofxi_skills::Lang::Zh {
-                    "："
-                } else {
-                    ": "
-                },
-            ));
-        }
+    let [what, why, fix] = [&k.what, &k.why, &k.fix].map(|t| t.as_ref().map(|t| t.get(lang)));
+    if let Some(explained) = texts::what_why_fix(lang, what, why, fix) {
+        parts.push(explained);
     }
     turn.events.push(Event::Answered { kind });
     turn.say(parts.join("\n"));

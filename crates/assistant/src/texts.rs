@@ -73,6 +73,26 @@ pub fn existing_note(lang: Lang, names: &[&str]) -> Option<String> {
     })
 }
 
+/// An error explained as the diagnosis skill does, one labelled line per part given:
+/// "What happened: … / Why: … / What to do now: …". None when no part is given.
+pub fn what_why_fix(
+    lang: Lang,
+    what: Option<&str>,
+    why: Option<&str>,
+    fix: Option<&str>,
+) -> Option<String> {
+    let labels = match lang {
+        Lang::Zh => ["发生了什么：", "原因：", "现在怎么做："],
+        Lang::En => ["What happened: ", "Why: ", "What to do now: "],
+    };
+    let lines: Vec<String> = labels
+        .into_iter()
+        .zip([what, why, fix])
+        .filter_map(|(label, text)| text.map(|text| format!("{label}{text}")))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 pub fn cannot_handle(lang: Lang) -> String {
     t(
         lang,

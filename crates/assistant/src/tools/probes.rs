@@ -13,7 +13,7 @@ use super::{ToolError, ToolOutput};
 use crate::exchange_errors;
 use crate::model_errors::Explanation;
 use crate::model_probe::{ProbeFailure, probe_model};
-use crate::texts::t;
+use crate::texts::{self, t};
 
 impl ToolRunner {
     /// The exchange check of `nofxi exchange test` (clock → key → IP whitelist →
@@ -151,17 +151,7 @@ impl ToolRunner {
 
 /// One explanation as the chat shows it.
 fn said(lang: Lang, e: &Explanation) -> String {
-    t(
-        lang,
-        &format!(
-            "发生了什么：{}\n原因：{}\n现在怎么做：{}",
-            e.what, e.why, e.fix
-        ),
-        &format!(
-            "What happened: {}\nWhy: {}\nWhat to do now: {}",
-            e.what, e.why, e.fix
-        ),
-    )
+    texts::what_why_fix(lang, Some(&e.what), Some(&e.why), Some(&e.fix)).unwrap_or_default()
 }
 
 fn explained(lang: Lang, f: &ProbeFailure) -> String {
