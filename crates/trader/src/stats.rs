@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use nofxi_domain::market::decimal_to_f64;
+use nofxi_domain::market::{Symbol, decimal_to_f64};
 use nofxi_domain::trading::{Fill, Side};
 use rust_decimal::Decimal;
 
@@ -36,10 +36,10 @@ pub struct Stats {
 /// direction is part of a closing trade; any other fill adds to a position.
 pub fn trades_from_fills(fills: &[Fill]) -> Vec<Decimal> {
     // Open quantity and not-yet-allocated entry fees per (symbol, side that opened it).
-    let mut open: HashMap<(String, Side), (Decimal, Decimal)> = HashMap::new();
-    let mut by_order: Vec<(String, Decimal)> = Vec::new();
+    let mut open: HashMap<(Symbol, Side), (Decimal, Decimal)> = HashMap::new();
+    let mut by_order: Vec<(&str, Decimal)> = Vec::new();
     for fill in fills {
-        let symbol = fill.symbol.to_string();
+        let symbol = fill.symbol.clone();
         let against = open
             .get_mut(&(symbol.clone(), fill.side.opposite()))
             .filter(|(quantity, _)| *quantity > Decimal::ZERO);
@@ -52,7 +52,7 @@ pub fn trades_from_fills(fills: &[Fill]) -> Vec<Decimal> {
                 let net = fill.realized_pnl - fill.fee - entry_fee;
                 match by_order.last_mut() {
                     Some((order, pnl)) if *order == fill.order_id => *pnl += net,
-                    _ => by_order.push((fill.order_id.clone(), net)),
+                    _ => by_order.push((&fill.order_id, net)),
                 }
             }
             None => {
