@@ -69,13 +69,13 @@ pub fn explain(problem: &Problem, library: &Library, lang: Lang) -> Explanation 
         _ => (
             t(
                 lang,
-                &format!("交易所拒绝了检查请求：{said}"),
-                &format!("The exchange refused the check: {said}"),
+                "交易所拒绝了检查请求。",
+                "The exchange refused the check.",
             ),
             t(
                 lang,
-                "交易所的原话见上；nofxi 的诊断表里没有这个错误码。",
-                "The exchange's own words are above; nofxi's diagnosis table has no entry for this code.",
+                "nofxi 的诊断表里没有这个错误；交易所的原话附在后面。",
+                "nofxi's diagnosis table has no entry for this error; the exchange's own words follow.",
             ),
             t(
                 lang,
@@ -147,6 +147,7 @@ mod tests {
             Lang::En,
         );
         assert_eq!(e.diagnosis, None);
-        assert!(e.what.contains("-9999 Something odd."), "{}", e.what);
+        // The exchange's words are shown once, after the explanation, not inside it.
+        assert!(!e.what.contains("Something odd"), "{}", e.what);
     }
 }
