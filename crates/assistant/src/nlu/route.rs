@@ -65,13 +65,15 @@ pub fn route(
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
-        let terms: Vec<String> = skill
-            .actions
-            .iter()
-            .flat_map(|a| a.slots.iter())
-            .flat_map(|slot| slot.phrases.iter())
-            .map(|p| p.to_lowercase())
-            .collect();
+        let terms = || {
+            skill
+                .actions
+                .iter()
+                .flat_map(|a| a.slots.iter())
+                .flat_map(|slot| slot.phrases.iter())
+                .map(|p| p.to_lowercase())
+                .collect()
+        };
         skill
             .actions
             .iter()
@@ -79,8 +81,7 @@ pub fn route(
                 a.verbs
                     .iter()
                     .filter_map(|v| {
-                        find_verb(lower, &v.to_lowercase(), &terms)
-                            .map(|at| (at, v.chars().count()))
+                        find_verb(lower, &v.to_lowercase(), terms).map(|at| (at, v.chars().count()))
                     })
                     .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
                     .map(|(at, len)| ((at, len), a.name.clone()))

@@ -192,12 +192,16 @@ pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
 
 /// Where `verb` occurs in `text` outside every longer term of `terms` that contains it:
 /// "测试" is no verb in "主账户在测试网上吗" (the testnet), nor "test" in "the test network".
-pub fn find_verb(text: &str, verb: &str, terms: &[String]) -> Option<usize> {
+/// `terms` (lower-case) is called only when the verb occurs: most verbs are not in the message.
+pub fn find_verb(text: &str, verb: &str, terms: impl FnOnce() -> Vec<String>) -> Option<usize> {
+    let mut positions = phrase_positions(text, verb).peekable();
+    positions.peek()?;
+    let terms = terms();
     let covering: Vec<&String> = terms
         .iter()
         .filter(|t| t.len() > verb.len() && t.contains(verb))
         .collect();
-    phrase_positions(text, verb).find(|&at| {
+    positions.find(|&at| {
         !covering.iter().any(|term| {
             phrase_positions(text, term)
                 .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
