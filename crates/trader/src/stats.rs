@@ -93,6 +93,15 @@ where
         (Some(first), Some(last)) => last - first,
         _ => trades.iter().sum(),
     };
+    // One pass over the curve for both statistics: a backtest's million points are converted
+    // to floats once, and the drawdown's exact comparisons are mostly settled by those floats.
+    let mut drawdown = Drawdown::default();
+    let mut sharpe = Sharpe::default();
+    for e in equity {
+        let f = decimal_to_f64(e);
+        drawdown.push(e, f);
+        sharpe.push(f);
+    }
     Stats {
         total_trades: trades.len(),
         wins: wins.len(),
@@ -100,57 +109,137 @@ where
         win_rate: (!trades.is_empty())
             .then(|| (Decimal::from(wins.len()) / Decimal::from(trades.len())).round_dp(4)),
         profit_factor: (gross_loss > Decimal::ZERO).then(|| (gross_win / gross_loss).round_dp(4)),
-        sharpe_ratio: sharpe(equity.clone(), periods_per_year),
+        sharpe_ratio: sharpe.ratio(periods_per_year),
         total_pnl,
         total_fee,
         avg_win: mean(&wins),
         avg_loss: mean(&losses),
-        max_drawdown_pct: max_drawdown_pct(equity),
+        max_drawdown_pct: drawdown.worst_pct(),
     }
 }
 
 pub fn max_drawdown_pct(equity: impl Iterator<Item = Decimal>) -> Decimal {
-    // For one peak the deepest drawdown is at the lowest equity before the next peak, so one
-    // division per peak does, not one per point (a backtest has a million points).
-    let drawdown = |peak: Decimal, trough: Decimal| {
-        if peak > Decimal::ZERO {
-            (peak - trough) / peak * Decimal::ONE_HUNDRED
+    let mut drawdown = Drawdown::default();
+    for e in equity {
+        drawdown.push(e, decimal_to_f64(e));
+    }
+    drawdown.worst_pct()
+}
+
+/// The largest peak-to-trough fall, exact. For one peak the deepest drawdown is at the lowest
+/// equity before the next peak, so one division per peak does, not one per point.
+#[derive(Debug, Default)]
+struct Drawdown {
+    peak: Decimal,
+    trough: Decimal,
+    worst: Decimal,
+    /// `peak` and `trough` as floats, to settle most comparisons without decimal rescaling.
+    peak_f: f64,
+    trough_f: f64,
+}
+
+impl Drawdown {
+    /// `f` is `e` as a float (within a few ulps, see `decimal_to_f64`).
+    fn push(&mut self, e: Decimal, f: f64) {
+        if exceeds(e, f, self.peak, self.peak_f) {
+            self.worst = self.worst.max(self.fall());
+            (self.peak, self.trough) = (e, e);
+            (self.peak_f, self.trough_f) = (f, f);
+        } else if exceeds(self.trough, self.trough_f, e, f) {
+            (self.trough, self.trough_f) = (e, f);
+        }
+    }
+
+    fn fall(&self) -> Decimal {
+        if self.peak > Decimal::ZERO {
+            (self.peak - self.trough) / self.peak * Decimal::ONE_HUNDRED
         } else {
             Decimal::ZERO
         }
-    };
-    let mut peak = Decimal::ZERO;
-    let mut trough = Decimal::ZERO;
-    let mut worst = Decimal::ZERO;
-    for e in equity {
-        if e > peak {
-            worst = worst.max(drawdown(peak, trough));
-            (peak, trough) = (e, e);
-        } else {
-            trough = trough.min(e);
-        }
     }
-    worst.max(drawdown(peak, trough)).round_dp(4)
+
+    fn worst_pct(&self) -> Decimal {
+        self.worst.max(self.fall()).round_dp(4)
+    }
 }
 
-fn sharpe(equity: impl Iterator<Item = Decimal>, periods_per_year: f64) -> Option<f64> {
-    // One pass (Welford's running mean and variance): the returns are never collected.
-    let mut values = equity.map(decimal_to_f64).filter(|v| v.is_finite());
-    let mut previous = values.next()?;
-    let (mut n, mut mean, mut m2) = (0.0f64, 0.0f64, 0.0f64);
-    for v in values {
-        if previous > 0.0 {
-            let r = v / previous - 1.0;
-            n += 1.0;
-            let delta = r - mean;
-            mean += delta / n;
-            m2 += delta * (r - mean);
+/// `a > b`, exactly, given their float views: floats further apart than the conversion error
+/// (a few ulps; a billionth of the magnitude is far wider) decide alone, closer ones are
+/// compared as decimals.
+fn exceeds(a: Decimal, a_f: f64, b: Decimal, b_f: f64) -> bool {
+    let margin = 1e-9 * a_f.abs().max(b_f.abs());
+    if a_f > b_f + margin {
+        true
+    } else if a_f < b_f - margin || a.serialize() == b.serialize() {
+        // The same representation is the common tie: a flat account's equity repeats.
+        false
+    } else {
+        a > b
+    }
+}
+
+/// Mean / sample standard deviation of per-period returns, in one pass (Welford's running
+/// mean and variance): the returns are never collected. Periods from zero or negative
+/// equity, and non-finite values, are skipped.
+#[derive(Debug, Default)]
+struct Sharpe {
+    previous: Option<f64>,
+    n: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Sharpe {
+    fn push(&mut self, v: f64) {
+        if !v.is_finite() {
+            return;
         }
-        previous = v;
+        if let Some(previous) = self.previous.replace(v)
+            && previous > 0.0
+        {
+            let r = v / previous - 1.0;
+            self.n += 1.0;
+            let delta = r - self.mean;
+            self.mean += delta / self.n;
+            self.m2 += delta * (r - self.mean);
+        }
     }
-    if n < 2.0 {
-        return None;
+
+    fn ratio(&self, periods_per_year: f64) -> Option<f64> {
+        if self.n < 2.0 {
+            return None;
+        }
+        let sd = (self.m2 / (self.n - 1.0)).sqrt();
+        (sd > 0.0).then(|| self.mean / sd * periods_per_year.sqrt())
     }
-    let sd = (m2 / (n - 1.0)).sqrt();
-    (sd > 0.0).then(|| mean / sd * periods_per_year.sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The float screen never changes an answer: pairs far apart, a few ulps apart and
+    /// closer than any float can tell all compare as the decimals do.
+    #[test]
+    fn exceeds_is_the_exact_comparison() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let base = Decimal::new((next() % 2_000_000_000_000) as i64 - 1_000_000_000, 6);
+            let apart = Decimal::new((next() % 2_001) as i64 - 1_000, 3 + (next() % 26) as u32);
+            let (a, b) = (base, base + apart);
+            for (p, q) in [(a, b), (b, a), (a, a)] {
+                assert_eq!(
+                    exceeds(p, decimal_to_f64(p), q, decimal_to_f64(q)),
+                    p > q,
+                    "{p} > {q}"
+                );
+            }
+        }
+    }
 }

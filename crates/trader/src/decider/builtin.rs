@@ -273,14 +273,20 @@ impl Decider for BuiltinDecider {
         {
             return false;
         }
-        let mut cross = state.cross;
-        if cross
-            .on_candle(candle.high_f64(), candle.low_f64(), candle.close_f64())
-            .is_some()
+        if !state
+            .cross
+            .take_if_no_cross(candle.high_f64(), candle.low_f64(), candle.close_f64())
         {
-            return false;
+            // Maybe a cross, maybe equal EMAs: `on_candle` decides, on a copy.
+            let mut cross = state.cross;
+            if cross
+                .on_candle(candle.high_f64(), candle.low_f64(), candle.close_f64())
+                .is_some()
+            {
+                return false;
+            }
+            state.cross = cross;
         }
-        state.cross = cross;
         state.last_open_ms = candle.open_time_ms;
         true
     }

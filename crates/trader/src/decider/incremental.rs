@@ -27,6 +27,12 @@ impl Ema {
         }
     }
 
+    /// The value `update(x)` would give once warm, without taking `x` in.
+    pub fn peek(&self, x: f64) -> Option<f64> {
+        self.value
+            .map(|prev| self.alpha * x + (1.0 - self.alpha) * prev)
+    }
+
     pub fn update(&mut self, x: f64) -> Option<f64> {
         self.value = match self.value {
             Some(prev) => Some(self.alpha * x + (1.0 - self.alpha) * prev),
