@@ -156,6 +156,9 @@ impl BuiltinDecider {
                 PositionSide::Long,
             ),
         };
+        // At the cycle's price, the one the stops are set from, written as the exact decimal:
+        // the cross candle's float close in its shortest form cost more than the rest of
+        // `decide` together.
         let why = format!(
             "EMA{}/{} crossed {} at {}",
             self.params.signal.fast,
@@ -165,7 +168,7 @@ impl BuiltinDecider {
             } else {
                 "down"
             },
-            signal.price
+            candidate.price
         );
         let base = Decision {
             symbol: candidate.symbol.to_string(),
@@ -306,12 +309,16 @@ impl Decider for BuiltinDecider {
         output.reasoning = if output.decisions.is_empty() {
             "no EMA cross on the latest closed candle".into()
         } else {
-            output
-                .decisions
-                .iter()
-                .map(|d| format!("{}: {}", d.symbol, d.reasoning))
-                .collect::<Vec<_>>()
-                .join("; ")
+            let mut reasoning = String::with_capacity(64 * output.decisions.len());
+            for d in &output.decisions {
+                if !reasoning.is_empty() {
+                    reasoning.push_str("; ");
+                }
+                reasoning.push_str(&d.symbol);
+                reasoning.push_str(": ");
+                reasoning.push_str(&d.reasoning);
+            }
+            reasoning
         };
         Ok(output)
     }

@@ -134,6 +134,15 @@ pub fn guard(decisions: Vec<Decision>, ctx: &GuardContext<'_>) -> GuardedPlan {
 /// The decision's symbol, if it names one this trader may trade now. Aliases ("btc") resolve;
 /// anything outside the cycle's candidates and open positions is refused, never guessed.
 fn tradable(raw: &str, ctx: &GuardContext<'_>) -> Option<Symbol> {
+    // Usually the decision names a candidate or a held symbol exactly as the cycle wrote it:
+    // then it is that symbol, without a walk through the alias table.
+    let mut known = ctx
+        .prices
+        .keys()
+        .chain(ctx.positions.iter().map(|p| &p.symbol));
+    if let Some(symbol) = known.find(|s| s.as_str() == raw) {
+        return Some(symbol.clone());
+    }
     let symbol = Symbol::parse(raw).ok()?;
     let held = ctx.positions.iter().any(|p| p.symbol == symbol);
     (ctx.prices.contains_key(&symbol) || held).then_some(symbol)
