@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use nofxi_domain::market::{Symbol, decimal_to_f64};
+use nofxi_domain::market::{Symbol, decimal_to_f64, exceeds};
 use nofxi_domain::trading::{Fill, Side};
 use rust_decimal::Decimal;
 
@@ -163,21 +163,6 @@ impl Drawdown {
     }
 }
 
-/// `a > b`, exactly, given their float views: floats further apart than the conversion error
-/// (a few ulps; a billionth of the magnitude is far wider) decide alone, closer ones are
-/// compared as decimals.
-fn exceeds(a: Decimal, a_f: f64, b: Decimal, b_f: f64) -> bool {
-    let margin = 1e-9 * a_f.abs().max(b_f.abs());
-    if a_f > b_f + margin {
-        true
-    } else if a_f < b_f - margin || a.serialize() == b.serialize() {
-        // The same representation is the common tie: a flat account's equity repeats.
-        false
-    } else {
-        a > b
-    }
-}
-
 /// Mean / sample standard deviation of per-period returns, in one pass (Welford's running
 /// mean and variance): the returns are never collected. Periods from zero or negative
 /// equity, and non-finite values, are skipped.
@@ -211,35 +196,5 @@ impl Sharpe {
         }
         let sd = (self.m2 / (self.n - 1.0)).sqrt();
         (sd > 0.0).then(|| self.mean / sd * periods_per_year.sqrt())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The float screen never changes an answer: pairs far apart, a few ulps apart and
-    /// closer than any float can tell all compare as the decimals do.
-    #[test]
-    fn exceeds_is_the_exact_comparison() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for _ in 0..20_000 {
-            let base = Decimal::new((next() % 2_000_000_000_000) as i64 - 1_000_000_000, 6);
-            let apart = Decimal::new((next() % 2_001) as i64 - 1_000, 3 + (next() % 26) as u32);
-            let (a, b) = (base, base + apart);
-            for (p, q) in [(a, b), (b, a), (a, a)] {
-                assert_eq!(
-                    exceeds(p, decimal_to_f64(p), q, decimal_to_f64(q)),
-                    p > q,
-                    "{p} > {q}"
-                );
-            }
-        }
     }
 }

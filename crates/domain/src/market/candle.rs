@@ -62,6 +62,24 @@ pub fn decimal_to_f64(d: Decimal) -> f64 {
     if negative { 0.0 - magnitude } else { magnitude }
 }
 
+/// `a > b`, exactly, given their float views from [`decimal_to_f64`]: floats further apart
+/// than the conversion error (a few ulps; a billionth of the magnitude is far wider) decide
+/// alone, closer ones are compared as decimals. A decimal comparison of different scales
+/// rescales a 96-bit mantissa; a loop over a million prices or equity points that has the
+/// floats anyway saves most of that.
+#[inline]
+pub fn exceeds(a: Decimal, a_f: f64, b: Decimal, b_f: f64) -> bool {
+    let margin = 1e-9 * a_f.abs().max(b_f.abs());
+    if a_f > b_f + margin {
+        true
+    } else if a_f < b_f - margin || a.serialize() == b.serialize() {
+        // The same representation is the common tie (a flat account's equity repeats).
+        false
+    } else {
+        a > b
+    }
+}
+
 /// 10^0 to 10^22: the powers of ten an f64 holds exactly.
 const POWERS_OF_TEN: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
@@ -101,5 +119,30 @@ mod tests {
         );
         assert_eq!(decimal_to_f64(-Decimal::ZERO).to_bits(), 0.0f64.to_bits());
         assert_eq!(decimal_to_f64(Decimal::new(-15, 1)), -1.5);
+    }
+
+    /// The float screen never changes an answer: pairs far apart, a few ulps apart and
+    /// closer than any float can tell all compare as the decimals do.
+    #[test]
+    fn exceeds_is_the_exact_comparison() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let base = Decimal::new((next() % 2_000_000_000_000) as i64 - 1_000_000_000, 6);
+            let apart = Decimal::new((next() % 2_001) as i64 - 1_000, 3 + (next() % 26) as u32);
+            let (a, b) = (base, base + apart);
+            for (p, q) in [(a, b), (b, a), (a, a)] {
+                assert_eq!(
+                    exceeds(p, decimal_to_f64(p), q, decimal_to_f64(q)),
+                    p > q,
+                    "{p} > {q}"
+                );
+            }
+        }
     }
 }

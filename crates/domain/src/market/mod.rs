@@ -8,5 +8,5 @@ mod candle;
 mod symbol;
 
 pub use book::{BookLevel, FundingRate, OrderBook, Ticker};
-pub use candle::{Candle, decimal_to_f64};
+pub use candle::{Candle, decimal_to_f64, exceeds};
 pub use symbol::{Symbol, SymbolAlias, UnknownSymbol, known_symbols};

@@ -12,7 +12,7 @@
 //! and high fall strictly inside. That is a few comparisons per bar instead of a walk over
 //! orders and positions with a liquidation price each.
 
-use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::market::{Candle, Symbol, decimal_to_f64, exceeds};
 use nofxi_domain::trading::{MarginMode, Order, OrderType, PositionSide, Side};
 use rust_decimal::Decimal;
 
@@ -117,8 +117,15 @@ pub(super) fn take_quiet_steps(
     };
     let quiet = |t: usize| {
         bands.iter().enumerate().all(|(k, band)| {
-            run.bar(k, t)
-                .is_some_and(|c| band.contains(c.low, c.high) && band.contains(c.close, c.close))
+            run.bar(k, t).is_some_and(|c| {
+                // Nothing rests on a symbol without a position or an order: no conversions.
+                if band.is_unbounded() {
+                    return true;
+                }
+                let (low, high) = (Level::of(c.low), Level::of(c.high));
+                let close = Level::of(c.close);
+                band.contains_levels(&low, &high) && band.contains_levels(&close, &close)
+            })
         })
     };
     let mut taken = 0;
@@ -141,31 +148,79 @@ pub(super) fn take_quiet_steps(
 
 /// Open prices between which a bar (or a quote, a bar whose low and high are the mark) works
 /// nothing: `low` must be above `low_above` and below `low_below`, `high` likewise. `None`
-/// bounds nothing.
+/// bounds nothing. Each bound keeps its float view, so most bars are settled by float
+/// comparisons ([`exceeds`]) and only near-ties rescale decimals.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(super) struct Band {
-    low_above: Option<Decimal>,
-    low_below: Option<Decimal>,
-    high_above: Option<Decimal>,
-    high_below: Option<Decimal>,
+    low_above: Option<Level>,
+    low_below: Option<Level>,
+    high_above: Option<Level>,
+    high_below: Option<Level>,
+}
+
+/// A price and its float view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Level {
+    price: Decimal,
+    float: f64,
+}
+
+impl Level {
+    fn of(price: Decimal) -> Level {
+        Level {
+            price,
+            float: decimal_to_f64(price),
+        }
+    }
+
+    fn below(&self, other: &Level) -> bool {
+        exceeds(other.price, other.float, self.price, self.float)
+    }
 }
 
 impl Band {
     fn contains(&self, low: Decimal, high: Decimal) -> bool {
-        self.low_above.is_none_or(|x| low > x)
-            && self.low_below.is_none_or(|x| low < x)
-            && self.high_above.is_none_or(|x| high > x)
-            && self.high_below.is_none_or(|x| high < x)
+        let (low, high) = (Level::of(low), Level::of(high));
+        self.contains_levels(&low, &high)
+    }
+
+    fn is_unbounded(&self) -> bool {
+        self == &Band::default()
+    }
+
+    fn contains_levels(&self, low: &Level, high: &Level) -> bool {
+        self.low_above.is_none_or(|x| x.below(low))
+            && self.low_below.is_none_or(|x| low.below(&x))
+            && self.high_above.is_none_or(|x| x.below(high))
+            && self.high_below.is_none_or(|x| high.below(&x))
     }
 
     /// Reached when the price falls to `level` (the bar's low at or below it).
     fn falls_to(&mut self, level: Decimal) {
-        self.low_above = Some(self.low_above.map_or(level, |x| x.max(level)));
+        self.low_above = Some(Level::of(
+            self.low_above.map_or(level, |x| x.price.max(level)),
+        ));
     }
 
     /// Reached when the price rises to `level` (the bar's high at or above it).
     fn rises_to(&mut self, level: Decimal) {
-        self.high_below = Some(self.high_below.map_or(level, |x| x.min(level)));
+        self.high_below = Some(Level::of(
+            self.high_below.map_or(level, |x| x.price.min(level)),
+        ));
+    }
+
+    /// Liquidation of a long is also checked at the bar's high: the high must stay above.
+    fn high_stays_above(&mut self, level: Decimal) {
+        self.high_above = Some(Level::of(
+            self.high_above.map_or(level, |x| x.price.max(level)),
+        ));
+    }
+
+    /// Liquidation of a short is also checked at the bar's low: the low must stay below.
+    fn low_stays_below(&mut self, level: Decimal) {
+        self.low_below = Some(Level::of(
+            self.low_below.map_or(level, |x| x.price.min(level)),
+        ));
     }
 }
 
@@ -267,11 +322,11 @@ fn band_of(st: &PaperState, from: usize, symbol: &Symbol, mmr: Decimal) -> Optio
         match p.side {
             PositionSide::Long => {
                 band.falls_to(liq);
-                band.high_above = Some(band.high_above.map_or(liq, |x| x.max(liq)));
+                band.high_stays_above(liq);
             }
             PositionSide::Short => {
                 band.rises_to(liq);
-                band.low_below = Some(band.low_below.map_or(liq, |x| x.min(liq)));
+                band.low_stays_below(liq);
             }
         }
     }
