@@ -5,6 +5,8 @@
 //! only when the cross happens on the newest closed candle: after a restart or a gap it rebuilds
 //! its state from the window but does not trade on a cross that is already history.
 
+use std::fmt::Write as _;
+
 use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
@@ -60,6 +62,8 @@ pub struct BuiltinDecider {
     params: BuiltinParams,
     /// `params.signal.reward_ratio` as a decimal, converted once.
     reward_ratio: Decimal,
+    /// "EMA12/26 crossed ", the start of every decision's reasoning.
+    why_prefix: String,
     /// Per symbol. A strategy trades tens of symbols at most, and a linear scan of them beats
     /// hashing the symbol on every bar of a backtest.
     states: Vec<(Symbol, SymbolState)>,
@@ -70,6 +74,7 @@ impl BuiltinDecider {
         BuiltinDecider {
             params,
             reward_ratio: Decimal::from_f64(params.signal.reward_ratio).unwrap_or_default(),
+            why_prefix: format!("EMA{}/{} crossed ", params.signal.fast, params.signal.slow),
             states: Vec::new(),
         }
     }
@@ -156,20 +161,19 @@ impl BuiltinDecider {
                 PositionSide::Long,
             ),
         };
-        // At the cycle's price, the one the stops are set from, written as the exact decimal:
-        // the cross candle's float close in its shortest form cost more than the rest of
-        // `decide` together.
-        let why = format!(
-            "EMA{}/{} crossed {} at {}",
-            self.params.signal.fast,
-            self.params.signal.slow,
-            if signal.cross == Cross::Up {
-                "up"
-            } else {
-                "down"
-            },
-            candidate.price
-        );
+        // "EMA12/26 crossed up at 30123.45": at the cycle's price, the one the stops are set
+        // from, as the exact decimal (the cross candle's float close in its shortest form cost
+        // more than the rest of `decide`), appended to a prefix written once.
+        let direction = if signal.cross == Cross::Up {
+            "up at "
+        } else {
+            "down at "
+        };
+        let mut why = String::with_capacity(self.why_prefix.len() + direction.len() + 24);
+        why.push_str(&self.why_prefix);
+        why.push_str(direction);
+        // Writing to a String cannot fail.
+        let _ = write!(why, "{}", candidate.price);
         let base = Decision {
             symbol: candidate.symbol.to_string(),
             action: close,
