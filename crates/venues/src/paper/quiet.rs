@@ -197,31 +197,28 @@ impl Band {
 
     /// Reached when the price falls to `level` (the bar's low at or below it).
     fn falls_to(&mut self, level: Decimal) {
-        self.low_above = Some(Level::of(
-            self.low_above.map_or(level, |x| x.price.max(level)),
-        ));
+        narrow(&mut self.low_above, level, Decimal::max);
     }
 
     /// Reached when the price rises to `level` (the bar's high at or above it).
     fn rises_to(&mut self, level: Decimal) {
-        self.high_below = Some(Level::of(
-            self.high_below.map_or(level, |x| x.price.min(level)),
-        ));
+        narrow(&mut self.high_below, level, Decimal::min);
     }
 
     /// Liquidation of a long is also checked at the bar's high: the high must stay above.
     fn high_stays_above(&mut self, level: Decimal) {
-        self.high_above = Some(Level::of(
-            self.high_above.map_or(level, |x| x.price.max(level)),
-        ));
+        narrow(&mut self.high_above, level, Decimal::max);
     }
 
     /// Liquidation of a short is also checked at the bar's low: the low must stay below.
     fn low_stays_below(&mut self, level: Decimal) {
-        self.low_below = Some(Level::of(
-            self.low_below.map_or(level, |x| x.price.min(level)),
-        ));
+        narrow(&mut self.low_below, level, Decimal::min);
     }
+}
+
+/// Set `bound` to `level`, or to the tighter of the two as `tighter` picks it.
+fn narrow(bound: &mut Option<Level>, level: Decimal, tighter: fn(Decimal, Decimal) -> Decimal) {
+    *bound = Some(Level::of(bound.map_or(level, |x| tighter(x.price, level))));
 }
 
 /// The band of every symbol with a position or an open order, as of one account state.
