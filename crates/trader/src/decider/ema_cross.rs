@@ -77,7 +77,7 @@ impl EmaCross {
     /// Feed one closed candle if it leaves the EMAs on the side they were, the common case:
     /// true when it was taken in (no signal can come of it), false with the state untouched
     /// when it would cross or the state is not warm. `on_candle` on a copy would say the
-    /// same, but copying the state twice per candle was a third of a backtest's idle bar.
+    /// same, at the price of copying the state in and out for every candle of a backtest.
     pub fn take_if_no_cross(&mut self, high: f64, low: f64, close: f64) -> bool {
         let (Some(fast), Some(slow), Some(above)) =
             (self.fast.peek(close), self.slow.peek(close), self.above)
