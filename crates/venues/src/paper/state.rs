@@ -71,16 +71,17 @@ impl PartialEq for ClientIds {
 }
 
 /// Liquidation prices as last computed, each a division of 28-digit decimals that every sync
-/// and every backtest bar would otherwise repeat. They stay valid while `next_id` does (only
-/// fills move positions and the wallet, and every fill draws an id) and while at most one
-/// position is cross margined: only a cross position's price depends on the others' marks.
+/// and every backtest bar would otherwise repeat. They stay valid while the number of fills
+/// does (only `apply_fill` moves positions and the wallet, and it records a fill each time;
+/// placing a stop or a target does not invalidate them) and while at most one position is
+/// cross margined: only a cross position's price depends on the others' marks.
 /// A cache, not state: it never takes part in equality.
 #[derive(Debug, Default)]
 struct LiquidationCache(std::sync::Mutex<LiquidationPrices>);
 
 #[derive(Debug, Default, Clone)]
 struct LiquidationPrices {
-    next_id: u64,
+    fills: usize,
     mmr: Decimal,
     prices: Vec<(Symbol, PositionSide, Option<Decimal>)>,
 }
@@ -294,8 +295,8 @@ impl PaperState {
         if cross > 1 {
             return compute();
         }
-        if cache.next_id != self.next_id || cache.mmr != mmr {
-            cache.next_id = self.next_id;
+        if cache.fills != self.fills.len() || cache.mmr != mmr {
+            cache.fills = self.fills.len();
             cache.mmr = mmr;
             cache.prices.clear();
         }

@@ -92,6 +92,46 @@ async fn a_leveraged_long_opens_holds_and_closes_with_the_right_fees_pnl_and_liq
     assert_eq!(fills[1].realized_pnl, dec!(200));
 }
 
+/// Liquidation prices are cached between fills; a fill that adds to the position moves it,
+/// and a stop placed meanwhile (an order without a fill) does not.
+#[tokio::test]
+async fn the_liquidation_price_follows_every_fill() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
+    ex.set_leverage(&btc(), 10).await.unwrap();
+    ex.set_margin_mode(&btc(), MarginMode::Isolated)
+        .await
+        .unwrap();
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open-1"))
+        .await
+        .unwrap();
+    let first = ex.positions().await.unwrap()[0].liquidation_price;
+    let stop = OrderRequest::trigger(
+        btc(),
+        OrderType::StopMarket,
+        Side::Sell,
+        dec!(0.1),
+        dec!(40000),
+        "sl-1",
+    );
+    ex.place_order(&stop).await.unwrap();
+    assert_eq!(ex.positions().await.unwrap()[0].liquidation_price, first);
+
+    rig.market.set_price(&btc(), dec!(52000));
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.05), "add-1"))
+        .await
+        .unwrap();
+    let after = ex.positions().await.unwrap()[0].liquidation_price;
+    assert_ne!(after, first);
+    // As a state without any cached price computes it.
+    let fresh = ex
+        .state()
+        .await
+        .positions_view(PaperConfig::default().maintenance_margin_rate);
+    assert_eq!(after, fresh[0].liquidation_price);
+}
+
 #[tokio::test]
 async fn a_cross_position_is_backed_by_the_whole_wallet() {
     let rig = Rig::new();
