@@ -92,46 +92,6 @@ async fn a_leveraged_long_opens_holds_and_closes_with_the_right_fees_pnl_and_liq
     assert_eq!(fills[1].realized_pnl, dec!(200));
 }
 
-/// Liquidation prices are cached between fills; a fill that adds to the position moves it,
-/// and a stop placed meanwhile (an order without a fill) does not.
-#[tokio::test]
-async fn the_liquidation_price_follows_every_fill() {
-    let rig = Rig::new();
-    rig.market.set_price(&btc(), dec!(50000));
-    let ex = rig.open(PaperConfig::with_balance(dec!(1000))).await;
-    ex.set_leverage(&btc(), 10).await.unwrap();
-    ex.set_margin_mode(&btc(), MarginMode::Isolated)
-        .await
-        .unwrap();
-    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open-1"))
-        .await
-        .unwrap();
-    let first = ex.positions().await.unwrap()[0].liquidation_price;
-    let stop = OrderRequest::trigger(
-        btc(),
-        OrderType::StopMarket,
-        Side::Sell,
-        dec!(0.1),
-        dec!(40000),
-        "sl-1",
-    );
-    ex.place_order(&stop).await.unwrap();
-    assert_eq!(ex.positions().await.unwrap()[0].liquidation_price, first);
-
-    rig.market.set_price(&btc(), dec!(52000));
-    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.05), "add-1"))
-        .await
-        .unwrap();
-    let after = ex.positions().await.unwrap()[0].liquidation_price;
-    assert_ne!(after, first);
-    // As a state without any cached price computes it.
-    let fresh = ex
-        .state()
-        .await
-        .positions_view(PaperConfig::default().maintenance_margin_rate);
-    assert_eq!(after, fresh[0].liquidation_price);
-}
-
 #[tokio::test]
 async fn a_cross_position_is_backed_by_the_whole_wallet() {
     let rig = Rig::new();
@@ -453,6 +413,35 @@ mod bars {
         );
         ex.place_order(&tp).await.unwrap();
         ex
+    }
+
+    /// Liquidation prices are cached between fills: another stop (an order without a fill)
+    /// leaves the price as it was, a fill that adds to the position moves it.
+    #[tokio::test]
+    async fn the_liquidation_price_follows_every_fill() {
+        let rig = Rig::new();
+        let ex = long_with_stop(&rig, dec!(48000)).await;
+        let first = ex.positions().await.unwrap()[0].liquidation_price;
+        let another = OrderRequest::trigger(
+            btc(),
+            OrderType::StopMarket,
+            Side::Sell,
+            dec!(0.1),
+            dec!(47000),
+            "sl-2",
+        );
+        ex.place_order(&another).await.unwrap();
+        assert_eq!(ex.positions().await.unwrap()[0].liquidation_price, first);
+
+        rig.market.set_price(&btc(), dec!(52000));
+        let add = OrderRequest::market(btc(), Side::Buy, dec!(0.05), "add-1");
+        ex.place_order(&add).await.unwrap();
+        let after = ex.positions().await.unwrap()[0].liquidation_price;
+        assert_ne!(after, first);
+        // As a state without any cached price computes it.
+        let mmr = PaperConfig::default().maintenance_margin_rate;
+        let fresh = ex.state().await.positions_view(mmr);
+        assert_eq!(after, fresh[0].liquidation_price);
     }
 
     /// A cross short on BTC with a stop and a target, leveraged so that bars reach its
