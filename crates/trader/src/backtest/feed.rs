@@ -25,12 +25,13 @@ struct Page {
     gapless: usize,
 }
 
-/// How many leading candles follow each other exactly `step` apart (one for a lone candle).
+/// How many leading candles follow each other exactly `step` apart.
 fn gapless_prefix(candles: &[Candle], step: i64) -> usize {
-    1 + candles
+    let joined = candles
         .windows(2)
         .take_while(|w| w[0].open_time_ms.checked_add(step) == Some(w[1].open_time_ms))
-        .count()
+        .count();
+    (joined + 1).min(candles.len())
 }
 
 pub(super) struct BarFeed<'a> {
@@ -147,7 +148,7 @@ impl<'a> BarFeed<'a> {
             }
             if page.gapless <= page.next {
                 let rest = page.candles.get(page.next..).unwrap_or_default();
-                page.gapless = page.next + gapless_prefix(rest, step).min(rest.len());
+                page.gapless = page.next + gapless_prefix(rest, step);
             }
             let page = &*page;
             let rest = page.candles.get(page.next..)?;

@@ -280,16 +280,11 @@ impl Decider for BuiltinDecider {
         {
             return false;
         }
-        if !state
-            .cross
-            .take_if_no_cross(candle.high_f64(), candle.low_f64(), candle.close_f64())
-        {
+        let (high, low, close) = (candle.high_f64(), candle.low_f64(), candle.close_f64());
+        if !state.cross.take_if_no_cross(high, low, close) {
             // Maybe a cross, maybe equal EMAs: `on_candle` decides, on a copy.
             let mut cross = state.cross;
-            if cross
-                .on_candle(candle.high_f64(), candle.low_f64(), candle.close_f64())
-                .is_some()
-            {
+            if cross.on_candle(high, low, close).is_some() {
                 return false;
             }
             state.cross = cross;
