@@ -5,8 +5,8 @@
 //! step only moves the marks and the equity. [`SimulatedVenue::take_quiet_steps`] lets the
 //! trading cycle take a run of such steps in one call, holding the account once, instead of a
 //! bar call and an account read (each behind a lock and an await) per step. It takes a step
-//! only when the venue's own rules say the bar works nothing, and only when the cycle agrees
-//! the step is idle; the first step that does anything is left to the ordinary path.
+//! only when the venue's own rules say the bar works nothing, and only as far as the cycle
+//! found the steps idle; the first step that does anything is left to the ordinary path.
 
 use nofxi_domain::market::{Candle, Symbol};
 use rust_decimal::Decimal;
@@ -41,18 +41,20 @@ impl<'a> BarRun<'a> {
 }
 
 /// A venue whose account lives in this process and is driven by a replay's bars.
+///
+/// A run is taken in two questions, so the caller can ask its own side (the decider) how far
+/// it is idle in between without the venue calling back per step: which symbols are held
+/// (they decide the cycle's candidates), then how many leading steps, up to the caller's
+/// count, work nothing here.
 pub trait SimulatedVenue: Send + Sync {
-    /// Take leading steps of `run` while each works nothing at the venue — no order reached,
-    /// no position liquidated, exactly as the bar-by-bar path would find — and `idle(t,
-    /// held)` agrees (the caller's say on step `t`, given the symbols with a position).
+    /// The symbols with a position, in position order; `None` when the account is busy.
+    fn held_symbols(&self) -> Option<Vec<Symbol>>;
+
+    /// Take leading steps of `run`, at most `max`, while each works nothing at the venue —
+    /// no order reached, no position liquidated, exactly as the bar-by-bar path would find.
     /// Each step taken marks the bars' closes and pushes the equity after it onto `equity`.
     /// Returns how many steps were taken; the rest of the run is left as it was. Zero when
     /// the venue cannot vouch for any step (a symbol that needs a price is not in the run,
     /// or the account is busy).
-    fn take_quiet_steps(
-        &self,
-        run: &BarRun<'_>,
-        idle: &mut dyn FnMut(usize, &[Symbol]) -> bool,
-        equity: &mut Vec<Decimal>,
-    ) -> usize;
+    fn take_quiet_steps(&self, run: &BarRun<'_>, max: usize, equity: &mut Vec<Decimal>) -> usize;
 }

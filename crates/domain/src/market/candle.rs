@@ -26,18 +26,22 @@ impl Candle {
     }
 
     /// `f64` view for indicator maths (the only place `f64` is allowed).
+    #[inline]
     pub fn close_f64(&self) -> f64 {
         decimal_to_f64(self.close)
     }
 
+    #[inline]
     pub fn high_f64(&self) -> f64 {
         decimal_to_f64(self.high)
     }
 
+    #[inline]
     pub fn low_f64(&self) -> f64 {
         decimal_to_f64(self.low)
     }
 
+    #[inline]
     pub fn volume_f64(&self) -> f64 {
         decimal_to_f64(self.volume)
     }

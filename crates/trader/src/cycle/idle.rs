@@ -86,6 +86,9 @@ impl TraderCycle {
     /// closes at `first_close_ms + t` intervals. Returns the steps taken; zero when the venue
     /// is not simulated, the fast path is off, or the first step is not idle (run it with
     /// `run_bar`).
+    ///
+    /// The decider is asked first how far it is idle, without taking anything in; the venue
+    /// then takes that many steps or fewer; the decider takes in exactly the steps taken.
     pub fn run_idle_steps(
         &mut self,
         strategy: &StrategyConfig,
@@ -101,31 +104,34 @@ impl TraderCycle {
         if !self.idle_fast_path {
             return Ok(0);
         }
+        let Some(held) = venue.held_symbols() else {
+            return Ok(0);
+        };
         self.coins.refresh(strategy);
-        let coins = &self.coins;
+        // The candidates' bars in the run. The candidates are the same at every step:
+        // nothing that changes the positions happens during a run. A candidate without bars
+        // in the run is never idle here.
+        let mut series = Vec::new();
+        for symbol in self.coins.candidates(&held) {
+            let Some(candles) = run.index_of(symbol).and_then(|k| run.candles.get(k)) else {
+                return Ok(0);
+            };
+            series.push((symbol, *candles));
+        }
+        // Steps every candidate is idle on; each asks no further than the one before found.
+        let mut idle = run.len();
+        for (symbol, candles) in &series {
+            if idle == 0 {
+                return Ok(0);
+            }
+            idle = decider.idle_prefix(symbol, interval, &candles[..idle.min(candles.len())]);
+        }
         let mut equity = std::mem::take(&mut self.idle_equity);
         equity.clear();
-        // The candidates, and where they are in the run, are the same at every step: nothing
-        // that changes the positions happens during a run. A candidate without bars in the
-        // run is never idle here.
-        let mut placed: Option<Option<Vec<(usize, &Symbol)>>> = None;
-        let mut idle = |t: usize, held: &[Symbol]| {
-            let placed = placed.get_or_insert_with(|| {
-                coins
-                    .candidates(held)
-                    .map(|s| {
-                        let k = run.index_of(s)?;
-                        Some((k, run.symbols.get(k)?))
-                    })
-                    .collect()
-            });
-            let Some(placed) = placed else {
-                return false;
-            };
-            let candles = placed.iter().map(|&(k, symbol)| (symbol, run.bar(k, t)));
-            is_idle(candles, interval, decider)
-        };
-        let taken = venue.take_quiet_steps(run, &mut idle, &mut equity);
+        let taken = venue.take_quiet_steps(run, idle, &mut equity);
+        for (symbol, candles) in &series {
+            decider.take_idle(symbol, interval, &candles[..taken.min(candles.len())]);
+        }
         // The cycle number of the first step is the next one, as `run_bar` would count it.
         self.cycle_number += u64::from(taken > 0);
         let result = self

@@ -67,6 +67,17 @@ pub struct BuiltinDecider {
     /// Per symbol. A strategy trades tens of symbols at most, and a linear scan of them beats
     /// hashing the symbol on every bar of a backtest.
     states: Vec<(Symbol, SymbolState)>,
+    /// What the last `idle_prefix` found, for `take_idle` to adopt.
+    screened: Option<Screened>,
+}
+
+/// The state of `states[index]` after `taken` idle candles from `from_open` on.
+struct Screened {
+    index: usize,
+    interval: Interval,
+    from_open: i64,
+    taken: usize,
+    cross: EmaCross,
 }
 
 impl BuiltinDecider {
@@ -76,6 +87,7 @@ impl BuiltinDecider {
             reward_ratio: Decimal::from_f64(params.signal.reward_ratio).unwrap_or_default(),
             why_prefix: format!("EMA{}/{} crossed ", params.signal.fast, params.signal.slow),
             states: Vec::new(),
+            screened: None,
         }
     }
 
@@ -212,6 +224,21 @@ impl BuiltinDecider {
     }
 }
 
+/// Take `candle` into `cross` if no cross happens on it; otherwise leave `cross` as it was.
+fn idle_step(cross: &mut EmaCross, candle: &Candle) -> bool {
+    let (high, low, close) = (candle.high_f64(), candle.low_f64(), candle.close_f64());
+    if cross.take_if_no_cross(high, low, close) {
+        return true;
+    }
+    // Maybe a cross, maybe equal EMAs: `on_candle` decides, on a copy.
+    let mut copy = *cross;
+    if copy.on_candle(high, low, close).is_some() {
+        return false;
+    }
+    *cross = copy;
+    true
+}
+
 /// Stop and target `distance` and `ratio` × the risk away from `price`, the cycle's price the
 /// guard checks the plan against. The stop is rounded towards the price and the target away
 /// from it, so rounding to 8 places never leaves the reward short of `ratio` × the risk (the
@@ -280,17 +307,68 @@ impl Decider for BuiltinDecider {
         {
             return false;
         }
-        let (high, low, close) = (candle.high_f64(), candle.low_f64(), candle.close_f64());
-        if !state.cross.take_if_no_cross(high, low, close) {
-            // Maybe a cross, maybe equal EMAs: `on_candle` decides, on a copy.
-            let mut cross = state.cross;
-            if cross.on_candle(high, low, close).is_some() {
-                return false;
-            }
-            state.cross = cross;
+        if !idle_step(&mut state.cross, candle) {
+            return false;
         }
         state.last_open_ms = candle.open_time_ms;
         true
+    }
+
+    /// `idle_on` over the candles in turn, on a copy of the state that `take_idle` adopts
+    /// when it is handed the same candles.
+    fn idle_prefix(&mut self, symbol: &Symbol, interval: Interval, candles: &[Candle]) -> usize {
+        self.screened = None;
+        let Some(index) = self.states.iter().position(|(s, _)| s == symbol) else {
+            return 0;
+        };
+        let state = &self.states[index].1;
+        if state.interval != interval || !state.cross.is_warm() {
+            return 0;
+        }
+        let step = interval.millis();
+        let (from_open, mut cross) = (state.last_open_ms, state.cross);
+        let mut last = from_open;
+        let taken = candles
+            .iter()
+            .take_while(|c| {
+                let next = last.checked_add(step) == Some(c.open_time_ms);
+                let idle = next && idle_step(&mut cross, c);
+                last = c.open_time_ms;
+                idle
+            })
+            .count();
+        if taken > 0 {
+            self.screened = Some(Screened {
+                index,
+                interval,
+                from_open,
+                taken,
+                cross,
+            });
+        }
+        taken
+    }
+
+    fn take_idle(&mut self, symbol: &Symbol, interval: Interval, candles: &[Candle]) {
+        let Some(newest) = candles.last() else {
+            return;
+        };
+        if let Some(screened) = self.screened.take()
+            && screened.taken == candles.len()
+            && screened.interval == interval
+            && let Some((s, state)) = self.states.get_mut(screened.index)
+            && s == symbol
+            && state.interval == interval
+            && state.last_open_ms == screened.from_open
+        {
+            // The state the screen left after these very candles.
+            state.cross = screened.cross;
+            state.last_open_ms = newest.open_time_ms;
+            return;
+        }
+        for candle in candles {
+            self.idle_on(symbol, interval, candle);
+        }
     }
 
     async fn decide(&mut self, input: &CycleInput<'_>) -> Result<DeciderOutput, DeciderError> {

@@ -87,7 +87,12 @@ impl EmaCross {
         if fast == slow || (fast > slow) != above {
             return false;
         }
-        self.on_candle(high, low, close).is_none()
+        // What `on_candle` does with this candle, less the signal logic that cannot fire:
+        // the EMAs take the values just peeked (the same expression), the ATR its update.
+        self.fast.accept(fast);
+        self.slow.accept(slow);
+        self.atr.update(high, low, close);
+        true
     }
 
     /// Feed one closed candle; returns a signal on the candle where the EMAs cross.

@@ -33,6 +33,12 @@ impl Ema {
             .map(|prev| self.alpha * x + (1.0 - self.alpha) * prev)
     }
 
+    /// Take in the `x` whose [`Ema::peek`] gave `peeked`: `update(x)` without computing the
+    /// value twice.
+    pub fn accept(&mut self, peeked: f64) {
+        self.value = Some(peeked);
+    }
+
     pub fn update(&mut self, x: f64) -> Option<f64> {
         self.value = match self.value {
             Some(prev) => Some(self.alpha * x + (1.0 - self.alpha) * prev),

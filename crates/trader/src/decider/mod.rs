@@ -107,4 +107,20 @@ pub trait Decider: Send {
     fn idle_on(&mut self, _symbol: &Symbol, _interval: Interval, _candle: &Candle) -> bool {
         false
     }
+
+    /// How many of `candles` — `symbol`'s next `interval` candles, one per step — this
+    /// decider would be idle on one after another, as [`Decider::idle_on`] would answer them
+    /// in turn; it takes none of them in. A backtest asks this once per run of steps instead
+    /// of once per step. The default, 0, leaves every step to `idle_on`.
+    fn idle_prefix(&mut self, _symbol: &Symbol, _interval: Interval, _candles: &[Candle]) -> usize {
+        0
+    }
+
+    /// Take in `candles`, a prefix of what [`Decider::idle_prefix`] last called idle, exactly
+    /// as `idle_on` would have one by one.
+    fn take_idle(&mut self, symbol: &Symbol, interval: Interval, candles: &[Candle]) {
+        for candle in candles {
+            self.idle_on(symbol, interval, candle);
+        }
+    }
 }

@@ -327,12 +327,12 @@ impl PaperExchange {
 }
 
 impl SimulatedVenue for PaperExchange {
-    fn take_quiet_steps(
-        &self,
-        run: &BarRun<'_>,
-        idle: &mut dyn FnMut(usize, &[Symbol]) -> bool,
-        equity: &mut Vec<Decimal>,
-    ) -> usize {
+    fn held_symbols(&self) -> Option<Vec<Symbol>> {
+        let st = self.state.try_lock().ok()?;
+        Some(st.positions.iter().map(|p| p.symbol.clone()).collect())
+    }
+
+    fn take_quiet_steps(&self, run: &BarRun<'_>, max: usize, equity: &mut Vec<Decimal>) -> usize {
         if self.config.quotes != Quotes::Bars {
             return 0;
         }
@@ -342,8 +342,8 @@ impl SimulatedVenue for PaperExchange {
         quiet::take_quiet_steps(
             &mut st,
             run,
+            max,
             self.config.maintenance_margin_rate,
-            idle,
             equity,
         )
     }

@@ -78,16 +78,19 @@ pub(super) fn settled_at_marks(st: &mut PaperState, mmr: Decimal) -> bool {
 
 /// [`crate::SimulatedVenue::take_quiet_steps`] on the paper account: a step is taken when
 /// every bar of it is quiet ([`bar_is_quiet`]) and the account is settled at its closes
-/// ([`settled_at_marks`]), the two checks the bar-by-bar path makes, and the caller agrees.
+/// ([`settled_at_marks`]), the two checks the bar-by-bar path makes, up to `max` steps.
 /// Nothing changes between taken steps but the marks, so the bands and the positions hold
 /// for the whole run, and the equity is taken at each step's closes.
 pub(super) fn take_quiet_steps(
     st: &mut PaperState,
     run: &BarRun<'_>,
+    max: usize,
     mmr: Decimal,
-    idle: &mut dyn FnMut(usize, &[Symbol]) -> bool,
     equity: &mut Vec<Decimal>,
 ) -> usize {
+    if max == 0 {
+        return 0;
+    }
     refresh_bands(st, mmr);
     // A symbol something rests on but that has no bars here keeps its mark, and whether that
     // mark is settled is the bar-by-bar path's question.
@@ -107,10 +110,10 @@ pub(super) fn take_quiet_steps(
     else {
         return 0;
     };
-    let held: Vec<Symbol> = st.positions.iter().map(|p| p.symbol.clone()).collect();
-    let Some(at) = held
+    let Some(at) = st
+        .positions
         .iter()
-        .map(|s| run.index_of(s))
+        .map(|p| run.index_of(&p.symbol))
         .collect::<Option<Vec<usize>>>()
     else {
         return 0;
@@ -128,13 +131,17 @@ pub(super) fn take_quiet_steps(
             })
         })
     };
-    let mut taken = 0;
-    while taken < run.len() && quiet(taken) && idle(taken, &held) {
-        let t = taken;
-        // `at` has one entry per position, so every position finds its close.
-        let close = |i: usize| at.get(i).and_then(|&k| run.bar(k, t)).map(|c| c.close);
-        equity.push(st.equity_at(|i, _| close(i).unwrap_or_default()));
-        taken += 1;
+    let taken = (0..run.len().min(max)).take_while(|&t| quiet(t)).count();
+    if st.positions.is_empty() {
+        // Without a position every step's equity is the same sum: take it once.
+        let flat = st.equity_at(|_, _| Decimal::ZERO);
+        equity.extend(std::iter::repeat_n(flat, taken));
+    } else {
+        for t in 0..taken {
+            // `at` has one entry per position, so every position finds its close.
+            let close = |i: usize| at.get(i).and_then(|&k| run.bar(k, t)).map(|c| c.close);
+            equity.push(st.equity_at(|i, _| close(i).unwrap_or_default()));
+        }
     }
     if let Some(last) = taken.checked_sub(1) {
         for (k, symbol) in run.symbols.iter().enumerate() {

@@ -568,16 +568,15 @@ mod bars {
                     .into_iter()
                     .map(|p| p.symbol)
                     .collect();
+                assert_eq!(by_run.held_symbols(), Some(held_now));
                 let (symbols, candles) = ([btc()], [&walk[t..]]);
                 let run = BarRun {
                     symbols: &symbols,
                     candles: &candles,
                 };
-                let mut idle = |step: usize, held: &[Symbol]| {
-                    assert_eq!(held, held_now.as_slice());
-                    (t + step) % 11 != 5
-                };
-                let taken = by_run.take_quiet_steps(&run, &mut idle, &mut equity);
+                // The caller's idle steps end before every step 5 mod 11.
+                let idle = (0..).take_while(|step| (t + step) % 11 != 5).count();
+                let taken = by_run.take_quiet_steps(&run, idle, &mut equity);
                 run_steps += taken;
                 t += taken;
                 if let Some(bar) = walk.get(t) {
@@ -586,7 +585,9 @@ mod bars {
                     t += 1;
                 }
             }
-            assert_eq!(equity, expected, "seed {seed}");
+            // To the digit: the same value at another scale prints differently in a report.
+            let digits = |e: &[Decimal]| e.iter().map(|d| d.serialize()).collect::<Vec<_>>();
+            assert_eq!(digits(&equity), digits(&expected), "seed {seed}");
             assert_eq!(by_run.state().await, by_bar.state().await, "seed {seed}");
         }
         assert!(
