@@ -32,6 +32,12 @@ pub trait Exchange: Send + Sync {
     async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError>;
     async fn positions(&self) -> Result<Vec<Position>, VenueError>;
 
+    /// [`Exchange::account`] and [`Exchange::positions`], as a cycle reads them together.
+    /// A venue that can answer both at once (the paper account, under one lock) overrides it.
+    async fn account_and_positions(&self) -> Result<(AccountSnapshot, Vec<Position>), VenueError> {
+        Ok((self.account().await?, self.positions().await?))
+    }
+
     async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError>;
     async fn set_margin_mode(&self, symbol: &Symbol, mode: MarginMode) -> Result<(), VenueError>;
     async fn position_mode(&self) -> Result<PositionMode, VenueError>;

@@ -10,6 +10,7 @@ use nofxi_domain::trading::{
 };
 use nofxi_venues::{Exchange, VenueError};
 use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
 
 use super::record::Execution;
 use crate::guard::{Approved, Intent};
@@ -368,12 +369,13 @@ pub fn quantity_for(notional: Decimal, price: Decimal) -> Decimal {
     if price <= Decimal::ZERO {
         return Decimal::ZERO;
     }
-    let integer_digits = price.trunc().to_string().trim_start_matches('-').len() as u32;
-    let digits = if price < Decimal::ONE {
-        0
-    } else {
-        integer_digits
-    };
+    // Digits before the point (the price is positive; below one counts as none).
+    let mut digits = 0u32;
+    let mut whole = price.trunc().to_u128().unwrap_or(0);
+    while whole > 0 {
+        digits += 1;
+        whole /= 10;
+    }
     let dp = digits.saturating_sub(2);
     (notional / price).round_dp_with_strategy(dp, rust_decimal::RoundingStrategy::ToZero)
 }

@@ -345,7 +345,7 @@ async fn finish(record: &mut CycleRecord, world: &CycleWorld<'_>) {
 async fn read_account(
     exchange: &dyn Exchange,
 ) -> Result<(AccountSnapshot, Vec<Position>), VenueError> {
-    Ok((exchange.account().await?, exchange.positions().await?))
+    exchange.account_and_positions().await
 }
 
 /// The strategy's coin lists, parsed once per change of the lists.

@@ -45,6 +45,13 @@ impl Exchange for PaperExchange {
         Ok(st.positions_view(self.config.maintenance_margin_rate))
     }
 
+    async fn account_and_positions(&self) -> Result<(AccountSnapshot, Vec<Position>), VenueError> {
+        let mut st = self.state.lock().await;
+        self.sync_locked(&mut st).await?;
+        let positions = st.positions_view(self.config.maintenance_margin_rate);
+        Ok((st.account(), positions))
+    }
+
     async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError> {
         if leverage == 0 || leverage > self.config.max_leverage {
             return Err(VenueError::InvalidRequest(format!(

@@ -18,6 +18,7 @@
 mod api;
 mod bar;
 mod config;
+mod exact;
 pub mod margin;
 mod matching;
 mod quiet;

@@ -16,6 +16,7 @@ use nofxi_domain::market::{Candle, Symbol, decimal_to_f64, exceeds};
 use nofxi_domain::trading::{MarginMode, Order, OrderType, PositionSide, Side};
 use rust_decimal::Decimal;
 
+use super::exact::RunEquity;
 use super::state::{PaperPosition, PaperState};
 use super::{bar, matching, set_mark};
 use crate::BarRun;
@@ -137,10 +138,16 @@ pub(super) fn take_quiet_steps(
         let flat = st.equity_at(|_, _| Decimal::ZERO);
         equity.extend(std::iter::repeat_n(flat, taken));
     } else {
+        let exact = RunEquity::of(st);
         for t in 0..taken {
             // `at` has one entry per position, so every position finds its close.
-            let close = |i: usize| at.get(i).and_then(|&k| run.bar(k, t)).map(|c| c.close);
-            equity.push(st.equity_at(|i, _| close(i).unwrap_or_default()));
+            let close = |i: usize| {
+                at.get(i)
+                    .and_then(|&k| run.bar(k, t))
+                    .map_or(Decimal::ZERO, |c| c.close)
+            };
+            let e = exact.at(close);
+            equity.push(e.unwrap_or_else(|| st.equity_at(|i, _| close(i))));
         }
     }
     if let Some(last) = taken.checked_sub(1) {
