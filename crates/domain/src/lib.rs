@@ -12,6 +12,7 @@ pub mod indicators;
 pub mod interval;
 pub mod market;
 pub mod model;
+pub mod plain;
 pub mod provider;
 pub mod resource;
 pub mod secret;

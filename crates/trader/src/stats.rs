@@ -97,7 +97,16 @@ where
     // to floats once, and the drawdown's exact comparisons are mostly settled by those floats.
     let mut drawdown = Drawdown::default();
     let mut sharpe = Sharpe::default();
+    // A flat account repeats its equity, digit for digit, for long stretches: a repeat moves
+    // neither peak nor trough and is a zero return.
+    let mut previous = None;
     for e in equity {
+        let digits = e.serialize();
+        if previous == Some(digits) {
+            sharpe.repeat();
+            continue;
+        }
+        previous = Some(digits);
         let f = decimal_to_f64(e);
         drawdown.push(e, f);
         sharpe.push(f);
@@ -182,12 +191,23 @@ impl Sharpe {
         if let Some(previous) = self.previous.replace(v)
             && previous > 0.0
         {
-            let r = v / previous - 1.0;
-            self.n += 1.0;
-            let delta = r - self.mean;
-            self.mean += delta / self.n;
-            self.m2 += delta * (r - self.mean);
+            self.add_return(v / previous - 1.0);
         }
+    }
+
+    /// `push` of the value pushed last: a return of exactly zero (a finite positive `v`
+    /// over itself is exactly 1).
+    fn repeat(&mut self) {
+        if self.previous.is_some_and(|p| p > 0.0) {
+            self.add_return(0.0);
+        }
+    }
+
+    fn add_return(&mut self, r: f64) {
+        self.n += 1.0;
+        let delta = r - self.mean;
+        self.mean += delta / self.n;
+        self.m2 += delta * (r - self.mean);
     }
 
     fn ratio(&self, periods_per_year: f64) -> Option<f64> {

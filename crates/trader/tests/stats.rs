@@ -144,7 +144,10 @@ fn max_drawdown_matches_its_definition() {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     for curve in 0..300 {
         let start = if curve % 5 == 0 { -50 } else { 1_000 };
-        let equity = random_curve(&mut x, start, 200, 10_000);
+        let mut equity = random_curve(&mut x, start, 200, 10_000);
+        if curve % 3 == 0 {
+            equity = with_flat_stretches(&equity);
+        }
         assert_eq!(
             max_drawdown_pct(equity.iter().copied()),
             naive(&equity),
@@ -165,6 +168,15 @@ fn random_curve(x: &mut u64, start: i64, len: usize, cents: i64) -> Vec<Decimal>
             e += Decimal::new((*x % (2 * cents as u64 + 1)) as i64 - cents, 2);
             e
         })
+        .collect()
+}
+
+/// The curve with every fifth point held for 20 periods, as a flat account holds its equity.
+fn with_flat_stretches(equity: &[Decimal]) -> Vec<Decimal> {
+    equity
+        .iter()
+        .enumerate()
+        .flat_map(|(i, e)| std::iter::repeat_n(*e, if i % 5 == 0 { 20 } else { 1 }))
         .collect()
 }
 
@@ -192,7 +204,10 @@ fn sharpe_matches_its_definition() {
     for curve in 0..100 {
         // Every seventh curve starts near zero and dips below it now and then.
         let start = if curve % 7 == 0 { 30 } else { 1_000 };
-        let equity = random_curve(&mut x, start, 500, 1_000);
+        let mut equity = random_curve(&mut x, start, 500, 1_000);
+        if curve % 3 == 0 {
+            equity = with_flat_stretches(&equity);
+        }
         let ours = compute(&[], Decimal::ZERO, equity.iter().copied(), 525_600.0)
             .sharpe_ratio
             .unwrap();

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::plain::Plain;
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_domain::trading::{Position, PositionSide};
 use rust_decimal::prelude::FromPrimitive;
@@ -185,7 +186,7 @@ impl BuiltinDecider {
         why.push_str(&self.why_prefix);
         why.push_str(direction);
         // Writing to a String cannot fail.
-        let _ = write!(why, "{}", candidate.price);
+        let _ = write!(why, "{}", Plain(candidate.price));
         let base = Decision {
             symbol: candidate.symbol.to_string(),
             action: close,

@@ -1,6 +1,8 @@
 //! Why the guard refused a decision, in words that go into the journal and, through the
-//! assistant, to the user ("why didn't my trader open BTC?").
+//! assistant, to the user ("why didn't my trader open BTC?"). Amounts are written with
+//! [`Plain`]: the same digits as `Display`, cheaper, since a backtest refuses thousands.
 
+use nofxi_domain::plain::Plain;
 use nofxi_domain::trading::PositionSide;
 use rust_decimal::Decimal;
 
@@ -18,11 +20,20 @@ pub enum Refusal {
     PositionExists,
     #[error("position_size_usd is missing or not positive")]
     MissingSize,
-    #[error("position size {given} USDT is below the minimum {min} USDT")]
+    #[error("position size {} USDT is below the minimum {} USDT", Plain(*.given), Plain(*.min))]
     BelowMinimumSize { given: Decimal, min: Decimal },
-    #[error("position value {given} USDT is over {max} USDT (equity × max position value ratio)")]
+    #[error(
+        "position value {} USDT is over {} USDT (equity × max position value ratio)",
+        Plain(*.given),
+        Plain(*.max)
+    )]
     OverMaximumValue { given: Decimal, max: Decimal },
-    #[error("margin {needed} USDT would take margin use over {limit} USDT (available {available})")]
+    #[error(
+        "margin {} USDT would take margin use over {} USDT (available {})",
+        Plain(*.needed),
+        Plain(*.limit),
+        Plain(*.available)
+    )]
     MarginUsage {
         needed: Decimal,
         limit: Decimal,
@@ -30,19 +41,27 @@ pub enum Refusal {
     },
     #[error("stop_loss and take_profit are both required to open a position")]
     MissingStops,
-    #[error("stop_loss {stop_loss} is on the wrong side of the price {price} for a {side}")]
+    #[error(
+        "stop_loss {} is on the wrong side of the price {} for a {side}",
+        Plain(*.stop_loss),
+        Plain(*.price)
+    )]
     StopLossWrongSide {
         stop_loss: Decimal,
         price: Decimal,
         side: PositionSide,
     },
-    #[error("take_profit {take_profit} is on the wrong side of the price {price} for a {side}")]
+    #[error(
+        "take_profit {} is on the wrong side of the price {} for a {side}",
+        Plain(*.take_profit),
+        Plain(*.price)
+    )]
     TakeProfitWrongSide {
         take_profit: Decimal,
         price: Decimal,
         side: PositionSide,
     },
-    #[error("risk/reward {ratio} is below the strategy's minimum {min}")]
+    #[error("risk/reward {} is below the strategy's minimum {}", Plain(*.ratio), Plain(*.min))]
     RiskRewardTooLow { ratio: Decimal, min: Decimal },
     #[error("confidence {given} is below the strategy's minimum {min}")]
     LowConfidence { given: u32, min: u32 },
