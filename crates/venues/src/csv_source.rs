@@ -24,7 +24,7 @@
 //! [`crate::ManualClock`] sees the series unfold bar by bar. The ticker is the
 //! latest visible candle's close; there is no order book beyond that price and no funding.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -34,6 +34,7 @@ use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{BookLevel, Candle, FundingRate, OrderBook, Symbol, Ticker};
 use rust_decimal::Decimal;
+use rustc_hash::FxHashMap;
 
 use crate::{Clock, KlineQuery, MarketData, VenueError};
 
@@ -181,14 +182,14 @@ fn gallop<T>(all: &[T], near: usize, pred: impl Fn(&T) -> bool) -> usize {
 pub struct CsvMarket {
     /// Per symbol, its series by interval, finest first (`Interval` orders by length). Keyed
     /// by symbol alone so a lookup borrows the symbol instead of building a key per call.
-    series: HashMap<Symbol, BTreeMap<Interval, Arc<Series>>>,
+    series: FxHashMap<Symbol, BTreeMap<Interval, Arc<Series>>>,
     clock: Arc<dyn Clock>,
 }
 
 impl CsvMarket {
     pub fn new(clock: Arc<dyn Clock>) -> CsvMarket {
         CsvMarket {
-            series: HashMap::new(),
+            series: FxHashMap::default(),
             clock,
         }
     }

@@ -12,7 +12,7 @@
 mod open_checks;
 mod refusal;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use nofxi_domain::market::Symbol;
 use nofxi_domain::strategy_config::RiskControl;
@@ -80,7 +80,8 @@ pub struct GuardedPlan {
 
 pub fn guard(decisions: Vec<Decision>, ctx: &GuardContext<'_>) -> GuardedPlan {
     let mut plan = GuardedPlan::default();
-    let mut seen = BTreeSet::new();
+    // (symbol, opens) pairs decided so far; an answer holds a handful, so a list does.
+    let mut seen: Vec<(Symbol, bool)> = Vec::new();
     let mut opens = Vec::new();
     for decision in decisions {
         if matches!(decision.action, DecisionAction::Hold | DecisionAction::Wait) {
@@ -92,10 +93,12 @@ pub fn guard(decisions: Vec<Decision>, ctx: &GuardContext<'_>) -> GuardedPlan {
             continue;
         };
         // One open and one close per symbol: together they are a reversal (close first).
-        if !seen.insert((symbol.clone(), decision.action.opens())) {
+        let key = (symbol.clone(), decision.action.opens());
+        if seen.contains(&key) {
             plan.refused.push((decision, Refusal::DuplicateSymbol));
             continue;
         }
+        seen.push(key);
         if decision.action.opens() {
             opens.push((symbol, decision));
         } else {

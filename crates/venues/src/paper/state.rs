@@ -62,7 +62,7 @@ pub struct PaperState {
 /// The client order ids of `orders`, built on first use (see [`PaperState::knows_client_id`]).
 /// A cache, not state: it never takes part in equality.
 #[derive(Debug, Clone, Default)]
-struct ClientIds(Option<std::collections::HashSet<String>>);
+struct ClientIds(Option<rustc_hash::FxHashSet<String>>);
 
 impl PartialEq for ClientIds {
     fn eq(&self, _: &ClientIds) -> bool {
