@@ -361,6 +361,11 @@ impl Decider for BuiltinDecider {
             && s == symbol
             && state.interval == interval
             && state.last_open_ms == screened.from_open
+            && i64::try_from(candles.len())
+                .ok()
+                .and_then(|n| interval.millis().checked_mul(n))
+                .and_then(|span| screened.from_open.checked_add(span))
+                == Some(newest.open_time_ms)
         {
             // The state the screen left after these very candles.
             state.cross = screened.cross;
