@@ -74,6 +74,21 @@ pub fn compute<E>(trades: &[Decimal], total_fee: Decimal, equity: E, periods_per
 where
     E: DoubleEndedIterator<Item = Decimal> + Clone,
 {
+    compute_held(trades, total_fee, equity.map(|e| (e, 1)), periods_per_year)
+}
+
+/// [`compute`] over a curve given as `(equity, periods held)`: a flat account's stretch is
+/// one item however long it lasts. Items held zero periods count as none.
+pub fn compute_held<E>(
+    trades: &[Decimal],
+    total_fee: Decimal,
+    equity: E,
+    periods_per_year: f64,
+) -> Stats
+where
+    E: DoubleEndedIterator<Item = (Decimal, u64)> + Clone,
+{
+    let equity = equity.filter(|(_, n)| *n > 0);
     let wins: Vec<Decimal> = trades
         .iter()
         .copied()
@@ -90,7 +105,7 @@ where
         (!xs.is_empty()).then(|| (xs.iter().sum::<Decimal>() / Decimal::from(xs.len())).round_dp(8))
     };
     let total_pnl = match (equity.clone().next(), equity.clone().next_back()) {
-        (Some(first), Some(last)) => last - first,
+        (Some((first, _)), Some((last, _))) => last - first,
         _ => trades.iter().sum(),
     };
     // One pass over the curve for both statistics: a backtest's million points are converted
@@ -100,16 +115,17 @@ where
     // A flat account repeats its equity, digit for digit, for long stretches: a repeat moves
     // neither peak nor trough and is a zero return.
     let mut previous = None;
-    for e in equity {
+    for (e, held) in equity {
         let digits = e.serialize();
         if previous == Some(digits) {
-            sharpe.repeat();
+            sharpe.repeat(held);
             continue;
         }
         previous = Some(digits);
         let f = decimal_to_f64(e);
         drawdown.push(e, f);
         sharpe.push(f);
+        sharpe.repeat(held - 1);
     }
     Stats {
         total_trades: trades.len(),
@@ -195,12 +211,23 @@ impl Sharpe {
         }
     }
 
-    /// `push` of the value pushed last: a return of exactly zero (a finite positive `v`
-    /// over itself is exactly 1).
-    fn repeat(&mut self) {
-        if self.previous.is_some_and(|p| p > 0.0) {
-            self.add_return(0.0);
+    /// `push` of the value pushed last, `times` times: returns of exactly zero (a finite
+    /// positive `v` over itself is exactly 1), added as one batch.
+    fn repeat(&mut self, times: u64) {
+        if times == 0 || !self.previous.is_some_and(|p| p > 0.0) {
+            return;
         }
+        if times == 1 {
+            self.add_return(0.0);
+            return;
+        }
+        // Chan et al.'s merge of two sets' mean and M2; the batch's own are zero.
+        let k = times as f64;
+        let n = self.n + k;
+        let delta = -self.mean;
+        self.mean += delta * k / n;
+        self.m2 += delta * delta * self.n * k / n;
+        self.n = n;
     }
 
     fn add_return(&mut self, r: f64) {

@@ -59,7 +59,7 @@ async fn a_week_of_fifteen_minute_candles_trades_and_is_repeatable() {
     assert!(first.stats.total_fee > Decimal::ZERO);
     assert_eq!(
         first.stats.total_pnl,
-        first.equity.last().unwrap().1 - first.equity[0].1
+        first.equity.last().unwrap().1 - first.equity.first().unwrap().1
     );
     assert!(!first.sparkline(40).is_empty());
     assert!(first.equity_csv().lines().count() as u64 == first.cycles + 1);

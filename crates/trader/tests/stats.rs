@@ -4,7 +4,7 @@
 
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{Fill, Side};
-use nofxi_trader::stats::{compute, max_drawdown_pct, trades_from_fills};
+use nofxi_trader::stats::{Stats, compute, compute_held, max_drawdown_pct, trades_from_fills};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
@@ -215,6 +215,48 @@ fn sharpe_matches_its_definition() {
         assert!(
             (ours - want).abs() <= 1e-9 * want.abs().max(1.0),
             "curve {curve}: {ours} vs {want}"
+        );
+    }
+}
+
+/// A curve given as `(value, periods held)` has the stats of the curve written out point by
+/// point: the same drawdown and P&L exactly, the same Sharpe ratio to float precision (a
+/// held stretch goes into the running variance as one batch).
+#[test]
+fn held_stretches_are_the_points_they_stand_for() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for curve in 0..50 {
+        let start = if curve % 7 == 0 { 30 } else { 1_000 };
+        let values = random_curve(&mut x, start, 400, 1_000);
+        // Every fourth value held for 1 to 60 periods, the rest for one; now and then a
+        // value held zero periods, which is no point at all.
+        let held: Vec<(Decimal, u64)> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, if i % 4 == 0 { (i as u64 * 7) % 61 } else { 1 }))
+            .collect();
+        let points: Vec<Decimal> = held
+            .iter()
+            .flat_map(|(v, n)| std::iter::repeat_n(*v, *n as usize))
+            .collect();
+        let trades = [dec!(5), dec!(-2)];
+        let ours = compute_held(&trades, dec!(1), held.iter().copied(), 525_600.0);
+        let want = compute(&trades, dec!(1), points.iter().copied(), 525_600.0);
+        let (a, b) = (ours.sharpe_ratio.unwrap(), want.sharpe_ratio.unwrap());
+        assert!(
+            (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+            "curve {curve}: {a} vs {b}"
+        );
+        assert_eq!(
+            Stats {
+                sharpe_ratio: None,
+                ..ours
+            },
+            Stats {
+                sharpe_ratio: None,
+                ..want
+            },
+            "curve {curve}"
         );
     }
 }

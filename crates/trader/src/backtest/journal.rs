@@ -1,5 +1,6 @@
 //! A backtest's journal: millions of cycles would not fit as full records, and most are idle.
-//! It keeps the equity of every cycle (idle ones included) and counts refusals; records
+//! It keeps the equity of every cycle (idle ones included, as an [`EquityCurve`]) and counts
+//! refusals; records
 //! themselves are dropped. A backtest runs start to end in one process and is never resumed,
 //! so no record is kept for [`Journal::last`] either: copying every trading cycle's record
 //! twice for a resume that cannot happen was a tenth of a trading cycle's cost.
@@ -9,6 +10,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use rust_decimal::Decimal;
 
+use super::curve::EquityCurve;
 use crate::cycle::{CyclePhase, CycleRecord, Journal, JournalError};
 
 #[derive(Debug, Default)]
@@ -18,7 +20,7 @@ pub struct BacktestJournal {
 
 #[derive(Debug, Default)]
 struct Inner {
-    equity: Vec<(i64, Decimal)>,
+    equity: EquityCurve,
     refused: usize,
 }
 
@@ -27,14 +29,14 @@ impl BacktestJournal {
     pub fn with_capacity(points: usize) -> BacktestJournal {
         BacktestJournal {
             inner: Mutex::new(Inner {
-                equity: Vec::with_capacity(points),
+                equity: EquityCurve::with_capacity(points),
                 ..Inner::default()
             }),
         }
     }
 
     /// The equity curve, taken out of the journal (a million points need not be copied).
-    pub fn take_equity(&self) -> Vec<(i64, Decimal)> {
+    pub fn take_equity(&self) -> EquityCurve {
         self.inner
             .lock()
             .map(|mut i| std::mem::take(&mut i.equity))
@@ -55,7 +57,7 @@ impl Journal for BacktestJournal {
             .map_err(|_| JournalError("backtest journal poisoned".into()))?;
         if record.phase == CyclePhase::Done {
             if let Some(equity) = record.equity() {
-                inner.equity.push((record.started_ms, equity));
+                inner.equity.push(record.started_ms, equity);
             }
             inner.refused += record.refused.len();
         }
@@ -74,8 +76,7 @@ impl Journal for BacktestJournal {
             .inner
             .lock()
             .map_err(|_| JournalError("backtest journal poisoned".into()))?;
-        let times = (0i64..).map(|i| first_ms.saturating_add(i.saturating_mul(step_ms)));
-        inner.equity.extend(times.zip(equity.iter().copied()));
+        inner.equity.extend_regular(first_ms, step_ms, equity);
         Ok(())
     }
 

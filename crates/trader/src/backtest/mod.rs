@@ -11,6 +11,7 @@
 //! Stretches where nothing happens are taken as runs of idle steps (`cycle::idle`); the
 //! first bar that does anything, and every bar with `full_cycles`, goes bar by bar.
 
+mod curve;
 mod feed;
 mod journal;
 pub mod report;
@@ -26,12 +27,13 @@ use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange, Quotes
 use nofxi_venues::{BarRun, Exchange, ManualClock, MarketData, VenueError};
 use rust_decimal::Decimal;
 
+pub use curve::EquityCurve;
 pub use journal::BacktestJournal;
 pub use report::BacktestReport;
 
 use crate::cycle::{Bar, CycleOutcome, CycleWorld, ExecutionSettings, JournalError, TraderCycle};
 use crate::decider::Decider;
-use crate::stats::{compute, trades_from_fills};
+use crate::stats::{compute_held, trades_from_fills};
 
 #[derive(Debug, Clone)]
 pub struct BacktestConfig {
@@ -184,12 +186,7 @@ pub async fn run_backtest(
     let trades = trades_from_fills(&fills);
     let equity = journal.take_equity();
     let periods_per_year = (365.0 * 24.0 * 3_600_000.0) / step as f64;
-    let stats = compute(
-        &trades,
-        total_fee,
-        equity.iter().map(|(_, e)| *e),
-        periods_per_year,
-    );
+    let stats = compute_held(&trades, total_fee, equity.held(), periods_per_year);
     // The speed counts the statistics too: a backtest is not done before its results are.
     let elapsed = started.elapsed();
     Ok(BacktestReport {

@@ -5,16 +5,16 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use nofxi_domain::trading::{AccountSnapshot, Fill};
-use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
+use super::EquityCurve;
 use crate::stats::Stats;
 
 #[derive(Debug, Clone)]
 pub struct BacktestReport {
     pub stats: Stats,
     /// `(time, equity)` at every cycle.
-    pub equity: Vec<(i64, Decimal)>,
+    pub equity: EquityCurve,
     pub cycles: u64,
     /// Candles replayed: cycles × symbols.
     pub candles: u64,
@@ -53,7 +53,7 @@ impl BacktestReport {
 
     pub fn equity_csv(&self) -> String {
         let mut out = String::from("timestamp_ms,equity\n");
-        for (t, e) in &self.equity {
+        for (t, e) in self.equity.points() {
             let _ = writeln!(out, "{t},{e}");
         }
         out
@@ -85,13 +85,22 @@ impl BacktestReport {
     }
 
     fn sampled(&self, width: usize) -> Vec<f64> {
-        let all: Vec<f64> = self.equity.iter().filter_map(|(_, e)| e.to_f64()).collect();
-        if all.len() <= width || width == 0 {
-            return all;
+        let len = self.equity.len();
+        let values = self.equity.points().filter_map(|(_, e)| e.to_f64());
+        if len <= width || width == 0 {
+            return values.collect();
         }
-        (0..width)
-            .map(|i| all[i * (all.len() - 1) / (width - 1).max(1)])
-            .collect()
+        // Point i * (len - 1) / (width - 1) for each i: increasing, so one walk picks them.
+        let mut wanted = (0..width)
+            .map(|i| i * (len - 1) / (width - 1).max(1))
+            .peekable();
+        let mut out = Vec::with_capacity(width);
+        for (k, v) in values.enumerate() {
+            while wanted.next_if_eq(&k).is_some() {
+                out.push(v);
+            }
+        }
+        out
     }
 }
 
