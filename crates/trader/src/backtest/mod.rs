@@ -177,11 +177,13 @@ pub async fn run_backtest(
     }
     progress(total, total);
 
-    let mut fills = Vec::new();
-    for symbol in &config.symbols {
-        fills.extend(paper.fills(symbol, None).await?);
-    }
-    fills.sort_by_key(|f| f.time_ms);
+    // The account after the last bar (settled at its marks), then its fills, moved out of
+    // the exchange: by time, and at one time in the order of `config.symbols`.
+    let final_account = paper.account().await?;
+    let mut fills = paper.into_state().fills;
+    let rank = |symbol: &Symbol| config.symbols.iter().position(|s| s == symbol);
+    fills.retain(|f| rank(&f.symbol).is_some());
+    fills.sort_by_cached_key(|f| (f.time_ms, rank(&f.symbol)));
     let total_fee = fills.iter().map(|f| f.fee).sum();
     let trades = trades_from_fills(&fills);
     let equity = journal.take_equity();
@@ -199,6 +201,6 @@ pub async fn run_backtest(
         fills: fills.len(),
         fill_log: fills,
         idle_cycles,
-        final_account: paper.account().await?,
+        final_account,
     })
 }

@@ -132,7 +132,14 @@ pub(super) fn take_quiet_steps(
             })
         })
     };
-    let taken = (0..run.len().min(max)).take_while(|&t| quiet(t)).count();
+    let steps = run.len().min(max);
+    // Nothing rests anywhere (a flat account without orders): every step of the run (each
+    // has a bar of every symbol) is quiet, as `quiet` would find one by one.
+    let taken = if bands.iter().all(Band::is_unbounded) {
+        steps
+    } else {
+        (0..steps).take_while(|&t| quiet(t)).count()
+    };
     if st.positions.is_empty() {
         // Without a position every step's equity is the same sum: take it once.
         let flat = st.equity_at(|_, _| Decimal::ZERO);
