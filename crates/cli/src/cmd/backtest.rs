@@ -6,7 +6,7 @@
 //! kept in `$NOFXI_HOME/cache/answers/` by prompt hash, so running the same backtest again
 //! replays them without calling (or paying) the model.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
@@ -237,8 +237,7 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
             bail!("--csv {spec:?} needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv");
         };
         let symbol = Symbol::parse(symbol)?;
-        let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-        let candles = nofxi_venues::csv_source::parse_candles(std::io::BufReader::new(file))?;
+        let candles = nofxi_venues::csv_source::read_candles_file(Path::new(path))?;
         if let (Some(first), Some(last)) = (candles.first(), candles.last()) {
             let (lo, hi) = range.unwrap_or((first.open_time_ms, last.open_time_ms));
             range = Some((lo.min(first.open_time_ms), hi.max(last.open_time_ms)));

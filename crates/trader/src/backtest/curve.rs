@@ -219,8 +219,8 @@ mod tests {
                 x ^= x >> 7;
                 x ^= x << 17;
                 // Mostly regular times, sometimes a gap; mostly repeats, sometimes a move.
-                t += if x % 17 == 0 { 7 } else { 60 };
-                if x % 3 == 0 {
+                t += if x.is_multiple_of(17) { 7 } else { 60 };
+                if x.is_multiple_of(3) {
                     e += (x >> 20) as i64 % 11 - 5;
                 }
                 points.push((t, e));
