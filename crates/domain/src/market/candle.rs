@@ -47,10 +47,11 @@ impl Candle {
     }
 }
 
-/// Mantissa over a power of ten: within one rounding of `Decimal::to_f64` and several times
+/// Mantissa over a power of ten: within a few ulps of `Decimal::to_f64` and several times
 /// faster, which matters because a snapshot converts every candle of a series and a backtest
-/// converts three prices per bar. With a mantissa under 2^53 it is exactly the correctly
-/// rounded value (both operands are exact, and IEEE division rounds once).
+/// converts three prices per bar (and its statistics every equity point). With a mantissa
+/// under 2^53 it is exactly the correctly rounded value (both operands are exact, and IEEE
+/// division rounds once).
 #[inline]
 pub fn decimal_to_f64(d: Decimal) -> f64 {
     // The 96-bit mantissa's words straight from the representation: prices fit in the low
@@ -58,10 +59,17 @@ pub fn decimal_to_f64(d: Decimal) -> f64 {
     let b = d.serialize();
     let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
     let (scale, negative) = (usize::from(b[2]), b[3] & 0x80 != 0);
-    let (Some(&power), 0) = (POWERS_OF_TEN.get(scale), word(12)) else {
+    let Some(&power) = POWERS_OF_TEN.get(scale) else {
         return d.to_f64().unwrap_or(f64::NAN);
     };
-    let magnitude = (u64::from(word(8)) << 32 | u64::from(word(4))) as f64 / power;
+    let low = (u64::from(word(8)) << 32 | u64::from(word(4))) as f64;
+    // A large account's equity at many places fills the top word: 2^64 times it is exact,
+    // and the sum rounds once more.
+    let mantissa = match word(12) {
+        0 => low,
+        high => f64::from(high) * 18_446_744_073_709_551_616.0 + low,
+    };
+    let magnitude = mantissa / power;
     // `0.0 - x` rather than `-x`: a negative zero decimal is plain zero, as before.
     if negative { 0.0 - magnitude } else { magnitude }
 }
@@ -123,6 +131,27 @@ mod tests {
         );
         assert_eq!(decimal_to_f64(-Decimal::ZERO).to_bits(), 0.0f64.to_bits());
         assert_eq!(decimal_to_f64(Decimal::new(-15, 1)), -1.5);
+    }
+
+    /// Mantissas past 64 bits (a large account's equity at many places) convert within two
+    /// ulps of the correctly rounded value, at every scale the fast path takes.
+    #[test]
+    fn wide_mantissas_convert_within_two_ulps() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let high = (x >> 40) as u128 % (1 << 31) + 1;
+            let mantissa = (high << 64 | u128::from(x.rotate_left(17))) as i128;
+            let d = Decimal::from_i128_with_scale(mantissa, (x % 23) as u32);
+            let want: f64 = d.to_string().parse().unwrap();
+            let got = decimal_to_f64(d);
+            assert!(
+                (got - want).abs() <= 2.0 * (want.abs() * f64::EPSILON),
+                "{d}: {got} vs {want}"
+            );
+        }
     }
 
     /// The float screen never changes an answer: pairs far apart, a few ulps apart and
