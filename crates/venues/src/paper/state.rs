@@ -332,7 +332,7 @@ impl PaperState {
 
     /// Book one execution against the position it belongs to and record the fill.
     /// `position_side` is where it lands: opening side in hedge mode, or for one-way mode the
-    /// side derived from the existing position. Returns the fill.
+    /// side derived from the existing position.
     #[allow(clippy::too_many_arguments)]
     pub fn apply_fill(
         &mut self,
@@ -343,7 +343,7 @@ impl PaperState {
         is_maker: bool,
         config: &PaperConfig,
         now_ms: i64,
-    ) -> Fill {
+    ) {
         let rate = if is_maker {
             config.maker_fee_rate
         } else {
@@ -394,8 +394,9 @@ impl PaperState {
             }
         }
         self.wallet_balance += realized - paid;
-        let fill = Fill {
-            trade_id: self.next_id(),
+        let trade_id = self.next_id();
+        self.fills.push(Fill {
+            trade_id,
             order_id: order.order_id.clone(),
             client_order_id: order.client_order_id.clone(),
             symbol: order.symbol.clone(),
@@ -407,9 +408,7 @@ impl PaperState {
             realized_pnl: realized,
             is_maker,
             time_ms: now_ms,
-        };
-        self.fills.push(fill.clone());
-        fill
+        });
     }
 }
 
