@@ -37,9 +37,13 @@ struct Exact {
     s: u32,
 }
 
-/// `a × b` where both fit 64 bits, so the product fits 128 without a check.
+/// `a × b`: one 64-by-64-bit multiplication when both fit 64 bits (prices, sizes), which
+/// cannot overflow 128; a checked one when not (a large wallet at many places).
 fn wide_mul(a: u128, b: u128) -> Option<u128> {
-    Some(u128::from(u64::try_from(a).ok()?) * u128::from(u64::try_from(b).ok()?))
+    match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(a), Ok(b)) => Some(u128::from(a) * u128::from(b)),
+        _ => a.checked_mul(b),
+    }
 }
 
 impl Exact {
@@ -187,6 +191,13 @@ mod tests {
             };
             Decimal::new(m, scale)
         }
+
+        /// A wallet after thousands of fees: up to 27 digits at up to 20 places.
+        fn wide(&mut self) -> Decimal {
+            let m = u128::from(self.next()) << 26 | u128::from(self.next() >> 38);
+            let m = m % 10u128.pow(1 + (self.next() % 27) as u32);
+            Decimal::from_i128_with_scale(m as i128, (self.next() % 21) as u32)
+        }
     }
 
     /// Whenever the integer path answers, its answer is `equity_at`'s to the digit (the same
@@ -196,9 +207,10 @@ mod tests {
         let mut cases = Cases(0x9E37_79B9_7F4A_7C15);
         let mut st = PaperState::new(&crate::paper::PaperConfig::default());
         let symbol = Symbol::parse("BTCUSDT").unwrap();
-        let mut answered = 0;
+        let (mut answered, mut wide_answered) = (0, 0);
         for round in 0..40_000 {
-            st.wallet_balance = cases.decimal();
+            let wide = round % 4 == 0;
+            st.wallet_balance = if wide { cases.wide() } else { cases.decimal() };
             st.positions = (0..1 + round % 3)
                 .map(|k| PaperPosition {
                     symbol: symbol.clone(),
@@ -229,6 +241,7 @@ mod tests {
             let expected = st.equity_at(|i, _| marks[i]);
             if let Some(got) = run.at(|i| marks[i]) {
                 answered += 1;
+                wide_answered += usize::from(wide && st.wallet_balance.mantissa() > 1 << 64);
                 assert_eq!(
                     got.serialize(),
                     expected.serialize(),
@@ -237,8 +250,9 @@ mod tests {
                 );
             }
         }
-        // The rest are zeros, products past 28 places and mantissas past 64 bits, which the
+        // The rest are zeros, products past 28 places and sums past 96 bits, which the
         // `Decimal` path takes; a backtest's prices and sizes stay well inside.
         assert!(answered > 2_000, "{answered} answered");
+        assert!(wide_answered > 200, "{wide_answered} wide wallets answered");
     }
 }
