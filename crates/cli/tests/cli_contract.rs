@@ -200,3 +200,30 @@ fn paths_shows_the_vault_key() {
     assert!(text.contains("NOFXI_MASTER_KEY"), "{text}");
     assert!(!text.contains(&"ab".repeat(32)), "never print the key");
 }
+
+/// `exit` on a line of its own ends an interactive chat; what follows is never read.
+#[test]
+fn exit_ends_the_chat() {
+    let home = tempfile::tempdir().unwrap();
+    let chat = |input: &str| {
+        let mut child = nofxi(home.path(), &["chat"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The first run's question takes the first line: yes, create paper, builtin and default.
+    let listed = chat("y\nlist exchanges\n");
+    assert!(listed.contains("1. paper"), "{listed}");
+    let after_exit = chat("exit\nlist exchanges\n");
+    assert!(!after_exit.contains("1. paper"), "{after_exit}");
+}

@@ -50,11 +50,16 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         if let Some(h) = &history {
             let _ = editor.load_history(h);
         }
-        println!("nofxi chat — 说中文或英文都可以；Ctrl-D 退出。 (Ctrl-D to quit)");
-        // Ctrl-D, Ctrl-C or a closed terminal end the session.
+        println!(
+            "nofxi chat — 说中文或英文都可以；输入 exit 或按 Ctrl-D 退出。 (exit or Ctrl-D to quit)"
+        );
+        // `exit`, Ctrl-D, Ctrl-C or a closed terminal end the session.
         while let Ok(line) = editor.readline("› ") {
             if line.trim().is_empty() {
                 continue;
+            }
+            if is_quit(&line) {
+                break;
             }
             let _ = editor.add_history_entry(line.as_str());
             // Model-written answers appear token by token; the full reply follows only when
@@ -81,6 +86,13 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         }
         Ok(())
     })?
+}
+
+/// A line that is only a quit word ends the session: what people type at a prompt before
+/// they look for Ctrl-D. Anything more ("exit the task", "退出任务") is for the assistant.
+fn is_quit(line: &str) -> bool {
+    let word = line.trim().trim_start_matches('/').to_lowercase();
+    matches!(word.as_str(), "exit" | "quit" | "退出")
 }
 
 fn request(global: &GlobalArgs, conversation: &Option<String>, message: String) -> TurnRequest {
