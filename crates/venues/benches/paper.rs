@@ -1,0 +1,121 @@
+//! The paper exchange's per-call cost, as a backtest's trading cycle pays it: the twelve calls
+//! of a reversal (read the account, close, list and cancel the old stop and target, read the
+//! symbol's rules, set margin mode and leverage, open, place the new stop and target, read the
+//! account again), against an
+//! account quoting from bars. This is the layer a faster backtest has to make cheaper, so it
+//! is measured on its own.
+//!
+//! cargo bench -p nofxi-venues --bench paper -- --warm-up-time 1 --measurement-time 3
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use nofxi_domain::Interval;
+use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::trading::{MarginMode, OrderRequest, OrderType, Side};
+use nofxi_venues::csv_source::CsvMarket;
+use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange, Quotes};
+use nofxi_venues::{Exchange, ManualClock};
+use rust_decimal::Decimal;
+
+const OPEN_MS: i64 = 1_767_225_600_000;
+
+fn candle() -> Candle {
+    let price = Decimal::from(30_000);
+    Candle {
+        open_time_ms: OPEN_MS,
+        open: price,
+        high: price + Decimal::from(10),
+        low: price - Decimal::from(10),
+        close: price,
+        volume: Decimal::ONE,
+    }
+}
+
+fn calls(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let btc = Symbol::parse("BTCUSDT").unwrap();
+    let clock = Arc::new(ManualClock::new(OPEN_MS + Interval::M1.millis()));
+    let market =
+        CsvMarket::new(clock.clone()).with_candles(btc.clone(), Interval::M1, vec![candle()]);
+    let config = PaperConfig {
+        initial_balance: Decimal::from(1_000_000_000),
+        quotes: Quotes::Bars,
+        ..PaperConfig::default()
+    };
+    let paper = rt
+        .block_on(PaperExchange::open(
+            "bench",
+            config,
+            Arc::new(market),
+            clock,
+            Arc::new(EphemeralPaperRepo),
+        ))
+        .unwrap();
+    rt.block_on(paper.process_bar(&btc, &candle())).unwrap();
+
+    let mut group = c.benchmark_group("paper exchange");
+    group.bench_function("account and positions", |b| {
+        b.iter(|| rt.block_on(paper.account_and_positions()).unwrap())
+    });
+    // Each iteration reverses a position: twelve calls, as a trading cycle of a backtest
+    // makes them. Client ids are fresh each time, as the executor's are.
+    let quantity = Decimal::new(1, 2);
+    let mut n = 0u64;
+    let mut side = Side::Buy;
+    group.throughput(Throughput::Elements(12));
+    group.bench_function("a reversal's twelve calls", |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                n += 1;
+                let id = |leg: &str| format!("b{n}{leg}");
+                let held = paper.account_and_positions().await.unwrap().1;
+                if let Some(p) = held.first() {
+                    let close =
+                        OrderRequest::market(btc.clone(), side.opposite(), p.quantity, &id("c"))
+                            .reduce_only();
+                    paper.place_order(&close).await.unwrap();
+                    for o in paper.open_orders(Some(&btc)).await.unwrap() {
+                        paper.cancel_order(&btc, &o.client_order_id).await.unwrap();
+                    }
+                }
+                side = side.opposite();
+                paper.symbol_rules(&btc).await.unwrap();
+                paper
+                    .set_margin_mode(&btc, MarginMode::Cross)
+                    .await
+                    .unwrap();
+                paper.set_leverage(&btc, 3).await.unwrap();
+                let open = OrderRequest::market(btc.clone(), side, quantity, &id("o"));
+                paper.place_order(&open).await.unwrap();
+                let (stop, target) = match side {
+                    Side::Buy => (Decimal::from(29_000), Decimal::from(33_000)),
+                    Side::Sell => (Decimal::from(31_000), Decimal::from(27_000)),
+                };
+                for (kind, trigger, leg) in [
+                    (OrderType::StopMarket, stop, "s"),
+                    (OrderType::TakeProfitMarket, target, "t"),
+                ] {
+                    let request = OrderRequest::trigger(
+                        btc.clone(),
+                        kind,
+                        side.opposite(),
+                        quantity,
+                        trigger,
+                        &id(leg),
+                    );
+                    paper.place_order(&request).await.unwrap();
+                }
+                paper.account_and_positions().await.unwrap();
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, calls);
+criterion_main!(benches);
