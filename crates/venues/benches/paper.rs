@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nofxi_domain::Interval;
@@ -19,6 +20,10 @@ use nofxi_venues::csv_source::CsvMarket;
 use nofxi_venues::paper::{EphemeralPaperRepo, PaperConfig, PaperExchange, Quotes};
 use nofxi_venues::{Exchange, ManualClock};
 use rust_decimal::Decimal;
+
+/// The shipping binary's allocator: these calls allocate many small strings.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const OPEN_MS: i64 = 1_767_225_600_000;
 
@@ -34,11 +39,8 @@ fn candle() -> Candle {
     }
 }
 
-fn calls(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    let btc = Symbol::parse("BTCUSDT").unwrap();
+/// A paper account quoting from one bar of BTCUSDT, with 1e9 USDT.
+async fn account(btc: &Symbol) -> PaperExchange {
     let clock = Arc::new(ManualClock::new(OPEN_MS + Interval::M1.millis()));
     let market =
         CsvMarket::new(clock.clone()).with_candles(btc.clone(), Interval::M1, vec![candle()]);
@@ -47,71 +49,91 @@ fn calls(c: &mut Criterion) {
         quotes: Quotes::Bars,
         ..PaperConfig::default()
     };
-    let paper = rt
-        .block_on(PaperExchange::open(
-            "bench",
-            config,
-            Arc::new(market),
-            clock,
-            Arc::new(EphemeralPaperRepo),
-        ))
-        .unwrap();
-    rt.block_on(paper.process_bar(&btc, &candle())).unwrap();
+    let paper = PaperExchange::open(
+        "bench",
+        config,
+        Arc::new(market),
+        clock,
+        Arc::new(EphemeralPaperRepo),
+    )
+    .await
+    .unwrap();
+    paper.process_bar(btc, &candle()).await.unwrap();
+    paper
+}
 
+/// Reverse the position (or open one): the calls a backtest's trading cycle makes, with
+/// client ids fresh each time, as the executor's are. `n` numbers the reversal.
+async fn reverse(paper: &PaperExchange, btc: &Symbol, n: u64) {
+    let id = |leg: &str| format!("b{n}{leg}");
+    let quantity = Decimal::new(1, 2);
+    let side = if n.is_multiple_of(2) { Side::Buy } else { Side::Sell };
+    let held = paper.account_and_positions().await.unwrap().1;
+    if let Some(p) = held.first() {
+        let close = OrderRequest::market(btc.clone(), side, p.quantity, &id("c")).reduce_only();
+        paper.place_order(&close).await.unwrap();
+        for o in paper.open_orders(Some(btc)).await.unwrap() {
+            paper.cancel_order(btc, &o.client_order_id).await.unwrap();
+        }
+    }
+    paper.symbol_rules(btc).await.unwrap();
+    paper.set_margin_mode(btc, MarginMode::Cross).await.unwrap();
+    paper.set_leverage(btc, 3).await.unwrap();
+    let open = OrderRequest::market(btc.clone(), side, quantity, &id("o"));
+    paper.place_order(&open).await.unwrap();
+    let (stop, target) = match side {
+        Side::Buy => (Decimal::from(29_000), Decimal::from(33_000)),
+        Side::Sell => (Decimal::from(31_000), Decimal::from(27_000)),
+    };
+    for (kind, trigger, leg) in [
+        (OrderType::StopMarket, stop, "s"),
+        (OrderType::TakeProfitMarket, target, "t"),
+    ] {
+        let request = OrderRequest::trigger(
+            btc.clone(),
+            kind,
+            side.opposite(),
+            quantity,
+            trigger,
+            &id(leg),
+        );
+        paper.place_order(&request).await.unwrap();
+    }
+    paper.account_and_positions().await.unwrap();
+}
+
+/// Reversals per fresh account: a backtest's account holds tens of thousands of fills, not
+/// the millions a long measurement would pile into one.
+const REVERSALS_PER_ACCOUNT: u64 = 1_000;
+
+fn calls(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let btc = Symbol::parse("BTCUSDT").unwrap();
     let mut group = c.benchmark_group("paper exchange");
+    let paper = rt.block_on(account(&btc));
     group.bench_function("account and positions", |b| {
         b.iter(|| rt.block_on(paper.account_and_positions()).unwrap())
     });
-    // Each iteration reverses a position: twelve calls, as a trading cycle of a backtest
-    // makes them. Client ids are fresh each time, as the executor's are.
-    let quantity = Decimal::new(1, 2);
-    let mut n = 0u64;
-    let mut side = Side::Buy;
     group.throughput(Throughput::Elements(12));
     group.bench_function("a reversal's twelve calls", |b| {
-        b.iter(|| {
-            rt.block_on(async {
-                n += 1;
-                let id = |leg: &str| format!("b{n}{leg}");
-                let held = paper.account_and_positions().await.unwrap().1;
-                if let Some(p) = held.first() {
-                    let close =
-                        OrderRequest::market(btc.clone(), side.opposite(), p.quantity, &id("c"))
-                            .reduce_only();
-                    paper.place_order(&close).await.unwrap();
-                    for o in paper.open_orders(Some(&btc)).await.unwrap() {
-                        paper.cancel_order(&btc, &o.client_order_id).await.unwrap();
+        b.iter_custom(|iters| {
+            let mut spent = Duration::ZERO;
+            let mut done = 0;
+            while done < iters {
+                let paper = rt.block_on(account(&btc));
+                let batch = REVERSALS_PER_ACCOUNT.min(iters - done);
+                let started = Instant::now();
+                rt.block_on(async {
+                    for n in 0..batch {
+                        reverse(&paper, &btc, n).await;
                     }
-                }
-                side = side.opposite();
-                paper.symbol_rules(&btc).await.unwrap();
-                paper
-                    .set_margin_mode(&btc, MarginMode::Cross)
-                    .await
-                    .unwrap();
-                paper.set_leverage(&btc, 3).await.unwrap();
-                let open = OrderRequest::market(btc.clone(), side, quantity, &id("o"));
-                paper.place_order(&open).await.unwrap();
-                let (stop, target) = match side {
-                    Side::Buy => (Decimal::from(29_000), Decimal::from(33_000)),
-                    Side::Sell => (Decimal::from(31_000), Decimal::from(27_000)),
-                };
-                for (kind, trigger, leg) in [
-                    (OrderType::StopMarket, stop, "s"),
-                    (OrderType::TakeProfitMarket, target, "t"),
-                ] {
-                    let request = OrderRequest::trigger(
-                        btc.clone(),
-                        kind,
-                        side.opposite(),
-                        quantity,
-                        trigger,
-                        &id(leg),
-                    );
-                    paper.place_order(&request).await.unwrap();
-                }
-                paper.account_and_positions().await.unwrap();
-            })
+                });
+                spent += started.elapsed();
+                done += batch;
+            }
+            spent
         })
     });
     group.finish();
