@@ -62,15 +62,25 @@ async fn account(btc: &Symbol) -> PaperExchange {
     paper
 }
 
+/// The client ids of reversal `n`: close, open, stop, target. Made before the clock starts:
+/// the executor builds its own without `format!`.
+fn client_ids(n: u64) -> [String; 4] {
+    ["c", "o", "s", "t"].map(|leg| format!("b{n}{leg}"))
+}
+
 /// Reverse the position (or open one): the calls a backtest's trading cycle makes, with
 /// client ids fresh each time, as the executor's are. `n` numbers the reversal.
-async fn reverse(paper: &PaperExchange, btc: &Symbol, n: u64) {
-    let id = |leg: &str| format!("b{n}{leg}");
+async fn reverse(paper: &PaperExchange, btc: &Symbol, n: u64, ids: &[String; 4]) {
+    let [close_id, open_id, stop_id, target_id] = ids;
     let quantity = Decimal::new(1, 2);
-    let side = if n.is_multiple_of(2) { Side::Buy } else { Side::Sell };
+    let side = if n.is_multiple_of(2) {
+        Side::Buy
+    } else {
+        Side::Sell
+    };
     let held = paper.account_and_positions().await.unwrap().1;
     if let Some(p) = held.first() {
-        let close = OrderRequest::market(btc.clone(), side, p.quantity, &id("c")).reduce_only();
+        let close = OrderRequest::market(btc.clone(), side, p.quantity, close_id).reduce_only();
         paper.place_order(&close).await.unwrap();
         for o in paper.open_orders(Some(btc)).await.unwrap() {
             paper.cancel_order(btc, &o.client_order_id).await.unwrap();
@@ -79,24 +89,18 @@ async fn reverse(paper: &PaperExchange, btc: &Symbol, n: u64) {
     paper.symbol_rules(btc).await.unwrap();
     paper.set_margin_mode(btc, MarginMode::Cross).await.unwrap();
     paper.set_leverage(btc, 3).await.unwrap();
-    let open = OrderRequest::market(btc.clone(), side, quantity, &id("o"));
+    let open = OrderRequest::market(btc.clone(), side, quantity, open_id);
     paper.place_order(&open).await.unwrap();
     let (stop, target) = match side {
         Side::Buy => (Decimal::from(29_000), Decimal::from(33_000)),
         Side::Sell => (Decimal::from(31_000), Decimal::from(27_000)),
     };
-    for (kind, trigger, leg) in [
-        (OrderType::StopMarket, stop, "s"),
-        (OrderType::TakeProfitMarket, target, "t"),
+    for (kind, trigger, id) in [
+        (OrderType::StopMarket, stop, stop_id),
+        (OrderType::TakeProfitMarket, target, target_id),
     ] {
-        let request = OrderRequest::trigger(
-            btc.clone(),
-            kind,
-            side.opposite(),
-            quantity,
-            trigger,
-            &id(leg),
-        );
+        let request =
+            OrderRequest::trigger(btc.clone(), kind, side.opposite(), quantity, trigger, id);
         paper.place_order(&request).await.unwrap();
     }
     paper.account_and_positions().await.unwrap();
@@ -124,10 +128,11 @@ fn calls(c: &mut Criterion) {
             while done < iters {
                 let paper = rt.block_on(account(&btc));
                 let batch = REVERSALS_PER_ACCOUNT.min(iters - done);
+                let ids: Vec<[String; 4]> = (0..batch).map(client_ids).collect();
                 let started = Instant::now();
                 rt.block_on(async {
-                    for n in 0..batch {
-                        reverse(&paper, &btc, n).await;
+                    for (n, ids) in (0..batch).zip(&ids) {
+                        reverse(&paper, &btc, n, ids).await;
                     }
                 });
                 spent += started.elapsed();

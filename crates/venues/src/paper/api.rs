@@ -9,7 +9,7 @@ use nofxi_domain::trading::{
 };
 use rust_decimal::Decimal;
 
-use super::{PaperExchange, Quotes, VENUE, matching, no_position_change, save};
+use super::{PaperExchange, Quotes, VENUE, matching, no_position_change, save, set_mark};
 use crate::{Exchange, RejectKind, SimulatedVenue, VenueError};
 
 #[async_trait]
@@ -110,7 +110,7 @@ impl Exchange for PaperExchange {
             return Ok(existing.clone());
         }
         let (bid, ask, mark) = self.quote(&st, &request.symbol).await?;
-        st.marks.insert(request.symbol.clone(), mark);
+        set_mark(&mut st, &request.symbol, mark);
         let taker = matching::taker_price(request.side, bid, ask, &self.config);
         matching::validate(&st, request, taker, &self.config)?;
         let now = self.clock.now_ms();

@@ -1,6 +1,7 @@
 //! Turning orders into fills: the checks an exchange makes before accepting an order, and the
 //! execution of market, limit and trigger orders against a quote.
 
+use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
     Order, OrderRequest, OrderStatus, OrderType, PositionMode, PositionSide, Side,
 };
@@ -8,7 +9,7 @@ use rust_decimal::Decimal;
 
 use super::PaperConfig;
 use super::margin::{fee, initial_margin};
-use super::state::{PaperState, one_way_split};
+use super::state::{PaperState, Parts, one_way_split};
 use crate::{RejectKind, VenueError};
 
 const VENUE: &str = "paper";
@@ -17,15 +18,19 @@ fn reject(kind: RejectKind, message: &str) -> VenueError {
     VenueError::rejected(VENUE, kind, message)
 }
 
-/// Which positions `quantity` of `order` touches, closing parts first.
+/// Which positions `quantity` of an order (`symbol`, `side`, `position_side`, `reduce_only`)
+/// touches, closing parts first.
 pub fn plan(
     state: &PaperState,
-    order: &Order,
+    symbol: &Symbol,
+    side: Side,
+    position_side: Option<PositionSide>,
+    reduce_only: bool,
     quantity: Decimal,
-) -> Result<Vec<(PositionSide, Decimal)>, VenueError> {
-    let mut parts = match (state.position_mode, order.position_side) {
-        (PositionMode::OneWay, None) => one_way_split(state, &order.symbol, order.side, quantity),
-        (PositionMode::Hedge, Some(ps)) => vec![(ps, quantity)],
+) -> Result<Parts, VenueError> {
+    let mut parts = match (state.position_mode, position_side) {
+        (PositionMode::OneWay, None) => one_way_split(state, symbol, side, quantity),
+        (PositionMode::Hedge, Some(ps)) => [Some((ps, quantity)), None],
         (PositionMode::OneWay, Some(_)) | (PositionMode::Hedge, None) => {
             return Err(reject(
                 RejectKind::PositionModeMismatch,
@@ -36,18 +41,22 @@ pub fn plan(
             ));
         }
     };
-    if order.reduce_only {
+    if reduce_only {
         // Keep only what closes, capped at the position held.
-        parts.retain(|(ps, _)| order.side != ps.opening_side());
-        for (ps, q) in &mut parts {
-            let held = state
-                .position(&order.symbol, *ps)
-                .map(|p| p.quantity)
-                .unwrap_or_default();
-            *q = (*q).min(held);
+        for part in &mut parts {
+            *part = part.and_then(|(ps, q)| {
+                if side == ps.opening_side() {
+                    return None;
+                }
+                let held = state
+                    .position(symbol, ps)
+                    .map(|p| p.quantity)
+                    .unwrap_or_default();
+                let q = q.min(held);
+                (q > Decimal::ZERO).then_some((ps, q))
+            });
         }
-        parts.retain(|(_, q)| *q > Decimal::ZERO);
-        if parts.is_empty() {
+        if parts.iter().all(Option::is_none) {
             return Err(VenueError::Rejected {
                 venue: VENUE.into(),
                 kind: RejectKind::Other,
@@ -92,10 +101,17 @@ pub fn validate(
             "client order id must be 1 to 36 characters".into(),
         ));
     }
-    let probe = draft(req, String::new(), 0);
-    let parts = plan(state, &probe, req.quantity)?;
+    let parts = plan(
+        state,
+        &req.symbol,
+        req.side,
+        req.position_side,
+        req.reduce_only,
+        req.quantity,
+    )?;
     let opening: Decimal = parts
         .iter()
+        .flatten()
         .filter(|(ps, _)| req.side == ps.opening_side())
         .map(|(_, q)| *q)
         .sum();
@@ -116,7 +132,7 @@ pub fn validate(
     let leverage = state.leverage_of(&req.symbol, config);
     let needed =
         initial_margin(at, opening, leverage) + fee(at, req.quantity, config.taker_fee_rate);
-    let available = state.account().available;
+    let available = state.available();
     if needed > available {
         return Err(reject(
             RejectKind::InsufficientMargin,
@@ -169,8 +185,15 @@ pub fn execute(
     now_ms: i64,
 ) -> Result<(), VenueError> {
     let remaining = order.quantity - order.executed_quantity;
-    let parts = plan(state, order, remaining)?;
-    for (ps, q) in parts {
+    let parts = plan(
+        state,
+        &order.symbol,
+        order.side,
+        order.position_side,
+        order.reduce_only,
+        remaining,
+    )?;
+    for (ps, q) in parts.into_iter().flatten() {
         state.apply_fill(order, ps, price, q, is_maker, config, now_ms);
         let done = order.executed_quantity + q;
         order.average_price = (order.average_price * order.executed_quantity + price * q) / done;

@@ -245,17 +245,24 @@ impl PaperState {
     }
 
     pub fn account(&self) -> AccountSnapshot {
-        let upnl = self.unrealized_total();
-        let equity = self.wallet_balance + upnl;
-        let used = self.margin_used();
+        let (upnl, used) = (self.unrealized_total(), self.margin_used());
         AccountSnapshot {
             asset: "USDT".into(),
             wallet_balance: self.wallet_balance,
             unrealized_pnl: upnl,
-            equity,
-            available: (equity - used).max(Decimal::ZERO),
+            equity: self.wallet_balance + upnl,
+            available: self.available_given(upnl, used),
             margin_used: used,
         }
+    }
+
+    /// [`PaperState::account`]'s `available` alone, for the margin check of every order.
+    pub fn available(&self) -> Decimal {
+        self.available_given(self.unrealized_total(), self.margin_used())
+    }
+
+    fn available_given(&self, upnl: Decimal, used: Decimal) -> Decimal {
+        (self.wallet_balance + upnl - used).max(Decimal::ZERO)
     }
 
     /// The margin that backs `p` against liquidation: its isolated wallet, or for cross the
@@ -414,12 +421,7 @@ impl PaperState {
 
 /// How an order maps onto positions in one-way mode: the part that closes the opposite
 /// position, then the part that opens (or adds to) the order's own side.
-pub fn one_way_split(
-    state: &PaperState,
-    symbol: &Symbol,
-    side: Side,
-    quantity: Decimal,
-) -> Vec<(PositionSide, Decimal)> {
+pub fn one_way_split(state: &PaperState, symbol: &Symbol, side: Side, quantity: Decimal) -> Parts {
     let opposite = match side {
         Side::Buy => PositionSide::Short,
         Side::Sell => PositionSide::Long,
@@ -433,12 +435,14 @@ pub fn one_way_split(
         .map(|p| p.quantity)
         .unwrap_or_default();
     let closing = held.min(quantity);
-    let mut parts = Vec::new();
-    if closing > Decimal::ZERO {
-        parts.push((opposite, closing));
-    }
-    if quantity > closing {
-        parts.push((own, quantity - closing));
-    }
-    parts
+    [
+        (closing > Decimal::ZERO).then_some((opposite, closing)),
+        (quantity > closing).then(|| (own, quantity - closing)),
+    ]
 }
+
+/// The positions one execution touches, closing part first: at most the close of one side
+/// and the open of the other (a one-way reversal). A pair, not a list: every order is
+/// planned twice (validated, then executed), and allocating a list each time cost more than
+/// the planning.
+pub type Parts = [Option<(PositionSide, Decimal)>; 2];
