@@ -5,16 +5,13 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::Stdio;
-
 use serde_json::Value;
 use support::*;
 
 #[test]
 fn secrets_from_stdin_and_environment_are_stored_not_printed() {
     let home = tempfile::tempdir().unwrap();
-    let mut child = nofxi(
+    let mut cmd = nofxi(
         home.path(),
         &[
             "exchange",
@@ -28,20 +25,9 @@ fn secrets_from_stdin_and_environment_are_stored_not_printed() {
             "--passphrase",
             "-",
         ],
-    )
-    .env("NOFXI_SECRET_KEY", S)
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{K}\npassphrase-from-stdin\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    );
+    cmd.env("NOFXI_SECRET_KEY", S);
+    let out = with_input(&mut cmd, &format!("{K}\npassphrase-from-stdin\n"));
     assert!(
         out.status.success(),
         "{}",
@@ -206,18 +192,7 @@ fn paths_shows_the_vault_key() {
 fn exit_ends_the_chat() {
     let home = tempfile::tempdir().unwrap();
     let chat = |input: &str| {
-        let mut child = nofxi(home.path(), &["chat"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = with_input(&mut nofxi(home.path(), &["chat"]), input);
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stdout).unwrap()
     };

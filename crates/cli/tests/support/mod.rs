@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -37,6 +38,23 @@ pub fn nofxi(home: &Path, args: &[&str]) -> Command {
 
 pub fn run(home: &Path, args: &[&str]) -> Output {
     nofxi(home, args).output().unwrap()
+}
+
+/// Run `cmd` with `input` on its standard input, capturing its output.
+pub fn with_input(cmd: &mut Command, input: &str) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// A fresh home; keep the guard alive for as long as the path is used.
