@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use nofxi_domain::market::decimal_to_f64;
 use nofxi_domain::trading::{AccountSnapshot, Fill};
-use rust_decimal::prelude::ToPrimitive;
 
 use super::EquityCurve;
 use crate::stats::Stats;
@@ -84,11 +84,13 @@ impl BacktestReport {
         )
     }
 
+    /// `width` points of the curve, evenly spaced, as floats; all of them if fewer. Only the
+    /// points picked are converted: a million-point curve is walked, not converted.
     fn sampled(&self, width: usize) -> Vec<f64> {
         let len = self.equity.len();
-        let values = self.equity.points().filter_map(|(_, e)| e.to_f64());
+        let values = self.equity.points().map(|(_, e)| e);
         if len <= width || width == 0 {
-            return values.collect();
+            return values.map(decimal_to_f64).collect();
         }
         // Point i * (len - 1) / (width - 1) for each i: increasing, so one walk picks them.
         let mut wanted = (0..width)
@@ -97,7 +99,7 @@ impl BacktestReport {
         let mut out = Vec::with_capacity(width);
         for (k, v) in values.enumerate() {
             while wanted.next_if_eq(&k).is_some() {
-                out.push(v);
+                out.push(decimal_to_f64(v));
             }
         }
         out
