@@ -4,7 +4,9 @@
 #
 #   scripts/bench-backtest.sh [CANDLES]        (default 1000000)
 #
-# nofxi is built with the `dist` profile (about 11 minutes the first time on 2 cores).
+# nofxi is the shipping build, `dist` guided by a profile (scripts/build-pgo.sh, about 25
+# minutes on 2 cores); NOFXI_BENCH_BUILD=dist measures the plain `dist` build instead (about
+# 11 minutes the first time); NOFXI_BENCH_BIN=PATH measures a binary already built.
 # The peers run the EMA 12/26 cross, long/short, 4 bp fees, from ../shared/bench/peer_backtest.py,
 # which also writes the candles to CSV; nofxi replays that CSV through its live cycle code
 # (builtin EMA 12/26 decider, risk guard, paper exchange with margin and ATR stops).
@@ -28,14 +30,22 @@ echo "== peers ($n one-minute candles)"
 "$work/peers/bin/python" "$peer_script" "$n" "$csv" | tee "$work/peers.txt"
 
 echo "== nofxi"
-# The shipping build (`dist`: whole-program LTO, one codegen unit; see Cargo.toml).
-cargo build --profile dist -q -p nofxi-cli
+if [ -n "${NOFXI_BENCH_BIN:-}" ]; then
+  nofxi=$NOFXI_BENCH_BIN
+elif [ "${NOFXI_BENCH_BUILD:-pgo}" = dist ]; then
+  # Whole-program LTO, one codegen unit (see Cargo.toml), without the profile.
+  cargo build --profile dist -q -p nofxi-cli
+  nofxi=$target/dist/nofxi
+else
+  nofxi=$("$root/scripts/build-pgo.sh")
+fi
+echo "binary: $nofxi"
 # Twice: with nofxi's default account (10,000 USDT; fees eat it, and once it is below the
 # minimum order size the guard refuses every open), and with the peers' (1e9 of cash, so
 # every cross trades, as it does for them). The second is the like-for-like workload.
 for run in default:10000 peers:1000000000; do
   home=$(mktemp -d)
-  NOFXI_HOME=$home "$target/dist/nofxi" backtest --csv "BTCUSDT=$csv" --interval 1m \
+  NOFXI_HOME=$home "$nofxi" backtest --csv "BTCUSDT=$csv" --interval 1m \
     --fee-bps 4 --initial-balance "${run#*:}" --quiet --json > "$work/nofxi-${run%%:*}.json"
   rm -rf "$home"
 done
