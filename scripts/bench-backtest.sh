@@ -4,7 +4,7 @@
 #
 #   scripts/bench-backtest.sh [CANDLES]        (default 1000000)
 #
-# nofxi is the shipping build, `dist` guided by a profile (scripts/build-pgo.sh, about 25
+# nofxi is the shipping build, `dist` guided by a profile (scripts/build-pgo.sh, about 30
 # minutes on 2 cores); NOFXI_BENCH_BUILD=dist measures the plain `dist` build instead (about
 # 11 minutes the first time); NOFXI_BENCH_BIN=PATH measures a binary already built.
 # The peers run the EMA 12/26 cross, long/short, 4 bp fees, from ../shared/bench/peer_backtest.py,

@@ -12,7 +12,7 @@
 # CSV, so the benchmark measures a build that has not seen it. The profile is not kept in
 # the repository: it is made fresh by every build, so it cannot go stale.
 #
-# About twice a plain `dist` build (≈ 25 minutes on 2 cores). Needs `llvm-profdata` from the
+# About 2.5 plain `dist` builds (≈ 30 minutes on 2 cores). Needs `llvm-profdata` from the
 # LLVM that rustc uses (`rustc -vV`); on Debian it is installed (`apt-get install llvm-NN`)
 # when missing.
 set -euo pipefail
