@@ -35,6 +35,7 @@ pub(super) async fn execute(
     let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
     let mut vars = Map::new();
     let mut texts_out: Vec<String> = Vec::new();
+    let stores_secret = stores_secret(action, &exec_slots);
     for step in action.plan(&exec_slots) {
         let tool = step.tool.to_string();
         let v = vars.clone();
@@ -153,7 +154,30 @@ pub(super) async fn execute(
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
     let text = action.success.render(lang, lookup(&shown, &vars));
     turn.say(text);
+    if stores_secret {
+        turn.say(texts::t(
+            lang,
+            "凭证已加密保存，不会再显示。",
+            "The credentials are stored encrypted and will not be shown again.",
+        ));
+    }
     finish(turn, TaskStatus::Completed, None)
+}
+
+/// Whether a step of the plan passes a secret the user gave (an API key, a private key):
+/// only then does the reply say one was stored. A builtin model or a paper account has none,
+/// and a reply claiming otherwise would be wrong about the user's secrets.
+fn stores_secret(action: &Action, slots: &Map<String, Value>) -> bool {
+    let given = |name: &String| {
+        action.slot(name).is_some_and(|s| s.is_secret())
+            && slots
+                .get(name)
+                .is_some_and(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+    };
+    action
+        .plan(slots)
+        .iter()
+        .any(|step| step.with.iter().any(given))
 }
 
 /// Pops the finished task and decides whether the one below continues.
