@@ -202,3 +202,21 @@ fn exit_ends_the_chat() {
     let after_exit = chat("exit\nlist exchanges\n");
     assert!(!after_exit.contains("1. paper"), "{after_exit}");
 }
+
+/// A first line that answers the first-run question with neither yes nor no is the user's
+/// first message: nothing is created on a guess, and the line gets its answer.
+#[test]
+fn a_first_line_that_is_not_an_answer_is_a_message() {
+    let home = tempfile::tempdir().unwrap();
+    let out = with_input(&mut nofxi(home.path(), &["chat"]), "list exchanges\n");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("Created paper"), "{text}");
+    assert!(!text.contains("1. paper"), "{text}");
+    // The list request was answered, and it found no exchange account.
+    assert!(text.contains("exchange"), "{text}");
+    assert_eq!(
+        json(home.path(), &["exchange", "list"]),
+        serde_json::json!([])
+    );
+}

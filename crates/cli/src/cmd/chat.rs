@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use nofxi_assistant::nlu::words::{CONFIRM, DENY, is_exactly};
 use nofxi_assistant::{Assistant, AssistantOptions};
 use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec};
 use nofxi_protocol::{TurnRequest, TurnResponse};
@@ -43,7 +44,9 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
             return json_mode(global, &assistant, conversation, args.stream).await;
         }
-        first_run(global, &store).await?;
+        // An answer to the first-run question that is neither yes nor no is the user's first
+        // message: it is handled as one, not taken as a yes.
+        let mut pending = first_run(global, &store).await?;
         let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
         let mut editor = rustyline::DefaultEditor::new()?;
         let history = global.home_dir().ok().map(|h| h.join("chat_history.txt"));
@@ -54,7 +57,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             "nofxi chat — 说中文或英文都可以；输入 exit 或按 Ctrl-D 退出。 (exit or Ctrl-D to quit)"
         );
         // `exit`, Ctrl-D, Ctrl-C or a closed terminal end the session.
-        while let Ok(line) = editor.readline("› ") {
+        while let Some(line) = pending.take().or_else(|| editor.readline("› ").ok()) {
             if line.trim().is_empty() {
                 continue;
             }
@@ -158,14 +161,16 @@ fn print_task(response: &TurnResponse) {
 }
 
 /// On an empty home, offer a paper exchange, the builtin model and a default strategy, so
-/// a first trader is two sentences away.
-async fn first_run(global: &GlobalArgs, store: &Store) -> Result<()> {
+/// a first trader is two sentences away. Creates them on a yes (or Enter); returns the line
+/// when it answers neither yes nor no ("hi", "add my Binance account"): the user skipped the
+/// question, and nothing is created on a guess.
+async fn first_run(global: &GlobalArgs, store: &Store) -> Result<Option<String>> {
     let user = &global.user;
     let empty = store.list_exchanges(user, false).await?.is_empty()
         && store.list_models(user, false).await?.is_empty()
         && store.list_strategies(user, false).await?.is_empty();
     if !empty {
-        return Ok(());
+        return Ok(None);
     }
     print!(
         "第一次使用：要创建一个模拟盘交易所（paper）、内置模型（builtin）和一个默认策略吗？\nFirst run: create a paper exchange, the builtin model and a default strategy? [Y/n] "
@@ -173,11 +178,13 @@ async fn first_run(global: &GlobalArgs, store: &Store) -> Result<()> {
     std::io::stdout().flush()?;
     let mut answer = String::new();
     std::io::stdin().read_line(&mut answer)?;
-    if matches!(
-        answer.trim().to_lowercase().as_str(),
-        "n" | "no" | "不" | "否"
-    ) {
-        return Ok(());
+    // The assistant's own yes and no words, so the question reads answers as the chat does.
+    let answer = answer.trim();
+    if is_exactly(answer, DENY) {
+        return Ok(None);
+    }
+    if !(answer.is_empty() || is_exactly(answer, CONFIRM)) {
+        return Ok(Some(answer.to_string()));
     }
     let actor = Actor::new(user.clone(), Channel::Chat, true);
     let spec = ExchangeSpec {
@@ -201,5 +208,5 @@ async fn first_run(global: &GlobalArgs, store: &Store) -> Result<()> {
     strategy.is_active = true;
     store.create_strategy(&actor, strategy).await?;
     println!("已创建 paper、builtin 和 default。Created paper, builtin and default.");
-    Ok(())
+    Ok(None)
 }
