@@ -57,6 +57,22 @@ fn one(command: Command, confidence: f32) -> Understanding {
     }
 }
 
+/// The guidance entry whose `whole_message` phrases include the message itself, ignoring case
+/// and surrounding punctuation.
+fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
+    let m = trim_punct(message).to_lowercase();
+    if m.is_empty() {
+        return None;
+    }
+    library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Guidance)
+        .flat_map(|s| s.meta.knowledge.iter())
+        .find(|k| k.whole_message && k.phrases.iter().any(|p| p.to_lowercase() == m))
+        .map(|k| k.id.clone())
+}
+
 impl RuleUnderstander {
     pub fn understand_now(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let lower = message.to_lowercase();
@@ -101,6 +117,16 @@ impl RuleUnderstander {
                 }
                 return one(Command::Deny, 0.9);
             }
+        }
+        // "hi", "help", "谢谢": a whole message a guidance entry answers; any task stays put.
+        if let Some(topic) = whole_message_entry(cx.library, message) {
+            return one(
+                Command::AnswerQuestion {
+                    kind: AnswerKind::Glossary,
+                    topic,
+                },
+                0.95,
+            );
         }
         // A pasted error or code: explained like a new goal; the task resumes after.
         let it_at = REFERENCE

@@ -104,6 +104,11 @@ pub struct Knowledge {
     pub why: Option<Text>,
     #[serde(default)]
     pub fix: Option<Text>,
+    /// The entry answers a message that is one of its phrases and nothing else ("hi", "帮助",
+    /// "thanks"), wherever the conversation is. Such phrases are not questions and carry no
+    /// question word, and a substring match would take "help me add a model" for one.
+    #[serde(default)]
+    pub whole_message: bool,
 }
 
 /// Where a skill came from, for messages and for `skills list`.
