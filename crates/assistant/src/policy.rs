@@ -373,10 +373,19 @@ pub fn reprompt(turn: &mut Turn<'_>) {
             &format!("(Still waiting for your answer on whether to first: {label}.)"),
         )
     } else if !task.asked.is_empty() {
+        let action = turn.engine.library.action(&task.skill, &task.action);
+        let labels: Vec<String> = task
+            .asked
+            .iter()
+            .map(|n| match action.and_then(|a| a.slot(n)) {
+                Some(slot) => slot.label().get(lang).to_string(),
+                None => n.clone(),
+            })
+            .collect();
         texts::t(
             lang,
-            &format!("回到刚才的任务：还需要 {}。", task.asked.join("、")),
-            &format!("Back to the task: I still need {}.", task.asked.join(", ")),
+            &format!("回到刚才的任务：还需要 {}。", labels.join("、")),
+            &format!("Back to the task: I still need {}.", labels.join(", ")),
         )
     } else {
         return;

@@ -39,15 +39,29 @@ pub fn gone(lang: Lang, name: &str) -> String {
     }
 }
 
+/// A boolean setting as a reply shows it.
+pub fn yes_no(lang: Lang, value: bool) -> &'static str {
+    match (lang, value) {
+        (Lang::Zh, true) => "是",
+        (Lang::Zh, false) => "否",
+        (Lang::En, true) => "yes",
+        (Lang::En, false) => "no",
+    }
+}
+
+/// `defaults`: each slot's label and its default value.
 pub fn defaults_note(lang: Lang, defaults: &[(String, String)]) -> Option<String> {
     if defaults.is_empty() {
         return None;
     }
     let list = defaults
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(label, v)| match lang {
+            Lang::Zh => format!("{label}：{v}"),
+            Lang::En => format!("{label}: {v}"),
+        })
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(t(lang, "，", ", ").as_str());
     Some(match lang {
         Lang::Zh => format!("其余使用默认值（{list}），需要改的话直接说。"),
         Lang::En => format!("The rest uses defaults ({list}); say so to change any."),

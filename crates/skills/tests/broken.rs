@@ -203,3 +203,32 @@ fn a_user_skill_loads_beside_the_builtins_and_recoveries_are_checked() {
     assert_eq!(d.kind, DiagnosticKind::UnknownAction, "{err}");
     assert_eq!(d.line, 48, "{d}");
 }
+
+/// A label for a slot no action has (a typo) is an error naming it; labels are optional.
+#[test]
+fn a_label_for_an_unknown_slot_is_reported() {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills/trader-management/SKILL.md");
+    let source = std::fs::read_to_string(file).unwrap();
+    let typo = source.replacen(
+        "  labels:\n",
+        "  labels:\n    scan_intervall: {zh: \"间隔\", en: \"interval\"}\n",
+        1,
+    );
+    assert_ne!(typo, source, "the skill has a labels block");
+    let diagnostics = match parse_skill(
+        &typo,
+        "trader-management/SKILL.md",
+        "trader-management",
+        false,
+    ) {
+        Ok(_) => panic!("a label for an unknown slot parsed"),
+        Err(e) => e.diagnostics,
+    };
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::UnknownSlot && d.message.contains("scan_intervall")),
+        "{diagnostics:?}"
+    );
+}

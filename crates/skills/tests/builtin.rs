@@ -64,6 +64,34 @@ fn builtin_library_has_every_management_action() {
     );
 }
 
+/// Replies name slots by their labels ("扫描间隔", "scan interval"), never by identifiers such as
+/// `scan_interval_minutes`: every slot of a built-in management skill has one in each language.
+#[test]
+fn every_builtin_slot_has_a_label() {
+    let lib = lib();
+    for s in lib
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+    {
+        for action in &s.actions {
+            for slot in &action.slots {
+                assert!(
+                    s.meta.labels.contains_key(&slot.name),
+                    "{}.{} slot `{}` has no label",
+                    s.id,
+                    action.name,
+                    slot.name
+                );
+                let label = slot.label();
+                for text in [label.get(Lang::Zh), label.get(Lang::En)] {
+                    assert!(!text.contains('_'), "{}: label {text:?}", slot.name);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn confirmation_rules_follow_seed_000() {
     let lib = lib();

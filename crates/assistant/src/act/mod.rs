@@ -205,9 +205,12 @@ fn summary(
         .iter()
         .filter(|k| k.as_str() != "target")
         .filter_map(|k| {
+            let label = action
+                .slot(k)
+                .map_or_else(|| k.clone(), |s| s.label().get(lang).to_string());
             shown.get(k).map(|v| {
                 format!(
-                    "{k} → {}",
+                    "{label} → {}",
                     v.as_str().map(str::to_string).unwrap_or(v.to_string())
                 )
             })

@@ -179,10 +179,20 @@ pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
         .filter(|s| !task.slots.contains_key(&s.name))
         .filter_map(|s| {
             s.default.as_ref().map(|d| {
-                (
-                    s.name.clone(),
-                    d.as_str().map(str::to_string).unwrap_or(d.to_string()),
-                )
+                let plain = |v: &Value| match v {
+                    Value::Bool(b) => texts::yes_no(lang, *b).to_string(),
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let shown = match d {
+                    Value::Array(items) => items
+                        .iter()
+                        .map(plain)
+                        .collect::<Vec<_>>()
+                        .join(texts::t(lang, "、", ", ").as_str()),
+                    other => plain(other),
+                };
+                (s.label().get(lang).to_string(), shown)
             })
         })
         .collect();

@@ -106,6 +106,7 @@ pub(crate) fn skill(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnostic>)
         }
     }
     parts::knowledge(skill, loc, out);
+    parts::labels(skill, loc, out);
     let mut seen = HashSet::new();
     for (i, action) in skill.actions.iter_mut().enumerate() {
         if !seen.insert(action.name.clone()) {

@@ -1,4 +1,4 @@
-//! Checks of functions (JSON Schema), constraints and knowledge entries.
+//! Checks of functions (JSON Schema), constraints, knowledge entries and slot labels.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -234,6 +234,28 @@ pub(super) fn knowledge(skill: &Skill, loc: &Locator, out: &mut Vec<Diagnostic>)
             if let Some(t) = t {
                 text(loc, &format!("{at}.{key}"), t, out);
             }
+        }
+    }
+}
+
+/// Every label names a slot of the skill's actions; each slot gets its label. A slot without
+/// one is called by its name in replies (a user's own skill may have no labels).
+pub(super) fn labels(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnostic>) {
+    let labels = skill.meta.labels.clone();
+    for (name, label) in &labels {
+        let at = format!("skill.labels.{name}");
+        text(loc, &at, label, out);
+        if !skill.actions.iter().any(|a| a.slot(name).is_some()) {
+            out.push(loc.diag(
+                &at,
+                DiagnosticKind::UnknownSlot,
+                format!("label for `{name}`, which is no slot of this skill's actions"),
+            ));
+        }
+    }
+    for action in &mut skill.actions {
+        for slot in &mut action.slots {
+            slot.label = labels.get(&slot.name).cloned();
         }
     }
 }

@@ -82,6 +82,10 @@ pub struct SkillMeta {
     /// Guidance and diagnosis entries.
     #[serde(default)]
     pub knowledge: Vec<Knowledge>,
+    /// What each slot is called in a reply (`scan_interval_minutes` → 扫描间隔 / scan interval),
+    /// once per skill for all its actions. A reply never shows a slot's identifier to a user.
+    #[serde(default)]
+    pub labels: BTreeMap<String, Text>,
 }
 
 /// One glossary term or one error explanation. Diagnosis entries fill `what`/`why`/`fix`

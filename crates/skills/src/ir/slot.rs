@@ -162,9 +162,21 @@ pub struct Slot {
     pub ask: Option<Text>,
     #[serde(skip)]
     pub(crate) compiled_pattern: Option<regex::Regex>,
+    /// The skill's `labels` entry for this slot, set when the skill is checked.
+    #[serde(skip)]
+    pub(crate) label: Option<Text>,
 }
 
 impl Slot {
+    /// What the slot is called in a reply: its label, or its name with spaces for a skill
+    /// without labels (the checks require them for management skills).
+    pub fn label(&self) -> Text {
+        self.label.clone().unwrap_or_else(|| {
+            let spaced = self.name.replace('_', " ");
+            Text::new(spaced.clone(), spaced)
+        })
+    }
+
     pub fn is_secret(&self) -> bool {
         self.secret || self.ty == SlotType::Secret
     }

@@ -179,8 +179,11 @@ impl ArgError {
         }
     }
 
+    /// `label` is what the message calls the field: a slot's label for a user, the
+    /// identifier for a tool call.
     pub(crate) fn out_of_range(
         field: &str,
+        label: &Text,
         value: &Value,
         min: Option<f64>,
         max: Option<f64>,
@@ -191,8 +194,8 @@ impl ArgError {
             field: field.into(),
             problem: Problem::OutOfRange { min, max },
             message: Text::new(
-                format!("「{field}」必须在 {range} 范围内，收到 {shown}"),
-                format!("`{field}` must be within {range}, got {shown}"),
+                format!("「{}」必须在 {range} 范围内，收到 {shown}", label.zh),
+                format!("{} must be within {range}, got {shown}", label.en),
             ),
         }
     }
@@ -209,6 +212,7 @@ impl ArgError {
 impl Adjustment {
     pub(crate) fn clamped(
         field: &str,
+        label: &Text,
         from: Value,
         to: Value,
         min: Option<f64>,
@@ -219,8 +223,11 @@ impl Adjustment {
         Adjustment {
             field: field.into(),
             message: Text::new(
-                format!("「{field}」的值 {f} 超出允许范围 {range}，已调整为 {t}"),
-                format!("`{field}` {f} is outside the allowed range {range}; adjusted to {t}"),
+                format!("{}的值 {f} 超出允许范围 {range}，已调整为 {t}", label.zh),
+                format!(
+                    "{} {f} is outside the allowed range {range}; adjusted to {t}",
+                    label.en
+                ),
             ),
             from,
             to,

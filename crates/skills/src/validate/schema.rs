@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{ArgError, InvalidArguments, Validated, show};
 use crate::ir::Function;
+use crate::text::Text;
 
 impl Function {
     /// Validate a tool call's arguments before any network call; fill schema defaults.
@@ -120,7 +121,9 @@ fn check_property(name: &str, prop: &Value, value: &Value) -> Result<(), ArgErro
         let min = prop.get("minimum").and_then(Value::as_f64);
         let max = prop.get("maximum").and_then(Value::as_f64);
         if min.is_some_and(|m| n < m) || max.is_some_and(|m| n > m) {
-            return Err(ArgError::out_of_range(name, value, min, max));
+            let label = format!("`{name}`");
+            let label = Text::new(label.clone(), label);
+            return Err(ArgError::out_of_range(name, &label, value, min, max));
         }
     }
     if let (Some(items), Some(values)) = (prop.get("items"), value.as_array()) {

@@ -152,12 +152,19 @@ impl Slot {
         };
         if below || above {
             if !self.clamp {
-                return Err(ArgError::out_of_range(name, value, self.min, self.max));
+                return Err(ArgError::out_of_range(
+                    name,
+                    &self.label(),
+                    value,
+                    self.min,
+                    self.max,
+                ));
             }
             let bound = if below { self.min } else { self.max };
             let to = to_json(bound.unwrap_or(parsed));
             let from = to_json(parsed);
-            let adj = Adjustment::clamped(name, from, to.clone(), self.min, self.max);
+            let label = self.label();
+            let adj = Adjustment::clamped(name, &label, from, to.clone(), self.min, self.max);
             return Ok((to, Some(adj)));
         }
         Ok((to_json(parsed), None))
