@@ -27,6 +27,14 @@ pub fn route(
     it_kind: Option<(ResourceKind, usize)>,
 ) -> Option<Route> {
     let mentioned = names.mentioned(lower);
+    // "btc price", "看看 BTC 价格": a word that is only part of a name (btc of btc-bot) beside
+    // a function skill's subject (price, 行情) is that subject's word, not the resource's name.
+    let function_subject = library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Function)
+        .flat_map(|s| s.meta.nouns.iter())
+        .any(|n| find_phrase(lower, &n.to_lowercase()).is_some());
     // (position of the first noun or name, skill index, by name)
     let mut candidates: Vec<(usize, usize, bool, bool)> = Vec::new();
     for (i, skill) in library.skills().iter().enumerate() {
@@ -45,8 +53,11 @@ pub fn route(
             .filter(|(e, _, _)| Some(e.kind) == kind)
             .map(|(_, at, _)| *at)
             .min();
-        let name_at =
-            name_at.or_else(|| kind.and_then(|k| names.partial(lower, k)).map(|(_, at)| at));
+        let name_at = name_at.or_else(|| {
+            kind.filter(|_| !function_subject)
+                .and_then(|k| names.partial(lower, k))
+                .map(|(_, at)| at)
+        });
         let noun_at = noun_at.or_else(|| {
             kind.and_then(|k| lexicon.class_in(k, lower))
                 .map(|(_, at, _)| at)
