@@ -139,6 +139,42 @@ fn users_are_separate_and_traders_bind_by_name() {
     let trader = json(h, &["trader", "show", "bot"]);
     assert_eq!(trader["scan_interval_minutes"], 3);
     assert_eq!(trader["initial_balance"], "1000");
+    // The text view names what the trader is bound to, as the user created them.
+    let shown = ok(h, &["trader", "show", "bot"]);
+    for line in [
+        "model           rules",
+        "exchange        paper (paper)",
+        "strategy        trend",
+    ] {
+        assert!(shown.contains(line), "{shown}");
+    }
+    // Without --initial-balance the trader starts from the default 1000 USDT; 0 is refused
+    // with the field, the expectation and the flag.
+    let args = [
+        "trader",
+        "add",
+        "--model",
+        "rules",
+        "--exchange",
+        "paper",
+        "--strategy",
+        "trend",
+    ];
+    ok(h, &[&args[..], &["--name", "bot2"]].concat());
+    assert_eq!(
+        json(h, &["trader", "show", "bot2"])["initial_balance"],
+        "1000"
+    );
+    let err = fails(
+        h,
+        &[&args[..], &["--name", "bot3", "--initial-balance", "0"]].concat(),
+    );
+    assert!(
+        err.contains("initial_balance")
+            && err.contains("positive")
+            && err.contains("--initial-balance"),
+        "{err}"
+    );
     let err = fails(h, &["model", "delete", "rules"]);
     assert!(err.contains("bot"), "{err}");
 

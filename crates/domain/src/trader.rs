@@ -18,6 +18,9 @@ use crate::validation::{Adjustment, Problem, Problems, ValidationError};
 pub const SCAN_INTERVAL_MIN: i64 = 3;
 pub const SCAN_INTERVAL_MAX: i64 = 60;
 pub const SCAN_INTERVAL_DEFAULT: i64 = 5;
+/// The balance P&L is measured against when none is given (USDT): the paper account's size
+/// in the README's first session, and what the assistant proposes.
+pub const INITIAL_BALANCE_DEFAULT: Decimal = Decimal::ONE_THOUSAND;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraderSpec {
@@ -128,9 +131,8 @@ impl TraderSpec {
         if self.initial_balance <= Decimal::ZERO {
             p.push(
                 "initial_balance",
-                Problem::OutOfRange {
-                    min: "more than 0".into(),
-                    max: "any amount".into(),
+                Problem::Malformed {
+                    expected: "a positive amount of USDT (e.g. 1000)".into(),
                     got: self.initial_balance.to_string(),
                 },
             );

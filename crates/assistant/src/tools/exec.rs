@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use nofxi_domain::trader::INITIAL_BALANCE_DEFAULT;
 use nofxi_domain::{
     Actor, Channel, CredentialField, Credentials, ExchangePatch, ExchangeSpec, ModelPatch,
     ModelSpec, Problem, ResourceKind, Secret, StrategyConfig, StrategyPatch, StrategySpec,
@@ -452,7 +453,7 @@ impl ToolRunner {
                 }
             },
         };
-        let balance = dec(a, "initial_balance").unwrap_or(Decimal::from(1000));
+        let balance = dec(a, "initial_balance").unwrap_or(INITIAL_BALANCE_DEFAULT);
         let mut spec = TraderSpec::new(
             s(a, "name").unwrap_or_default(),
             model.id,

@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use nofxi_domain::trader::INITIAL_BALANCE_DEFAULT;
 use nofxi_domain::{ResourceKind, Trader, TraderPatch, TraderSpec};
 use rust_decimal::Decimal;
 
@@ -60,7 +61,7 @@ pub struct TraderFields {
     /// Strategy, by name or id.
     #[arg(long)]
     pub strategy: Option<String>,
-    /// Starting balance in USDT the P&L is measured against (> 0).
+    /// Starting balance in USDT the P&L is measured against (> 0; default 1000).
     #[arg(long)]
     pub initial_balance: Option<Decimal>,
     /// Minutes between scans, 3–60 (default 5; values outside are clamped, with a note).
@@ -112,7 +113,19 @@ async fn run_async(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
             if global.json {
                 return print_json(&trader);
             }
-            show(&trader);
+            // Names, not ids: what the user created them as. A binding whose resource is gone
+            // (deleted to the trash) shows its id.
+            let model = store.get_model(user, &trader.spec.ai_model_id).await;
+            let exchange = store.get_exchange(user, &trader.spec.exchange_id).await;
+            let strategy = store.get_strategy(user, &trader.spec.strategy_id).await;
+            let bound = Bound {
+                model: model.map_or(trader.spec.ai_model_id.clone(), |m| m.spec.name),
+                exchange: exchange.map_or(trader.spec.exchange_id.clone(), |e| {
+                    format!("{} ({})", e.spec.account_name, e.spec.exchange_type)
+                }),
+                strategy: strategy.map_or(trader.spec.strategy_id.clone(), |s| s.spec.name),
+            };
+            show(&trader, &bound);
             Ok(())
         }
         TraderCommand::Add(fields) => {
@@ -121,7 +134,7 @@ async fn run_async(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
                 fields.model.unwrap_or_default(),
                 fields.exchange.unwrap_or_default(),
                 fields.strategy.unwrap_or_default(),
-                fields.initial_balance.unwrap_or_default(),
+                fields.initial_balance.unwrap_or(INITIAL_BALANCE_DEFAULT),
             );
             if let Some(minutes) = fields.scan_interval {
                 spec.scan_interval_minutes = minutes;
@@ -162,12 +175,19 @@ fn done(global: &GlobalArgs, verb: &str, t: &Trader) -> Result<()> {
     Ok(())
 }
 
-fn show(t: &Trader) {
+/// What a trader is bound to, by name.
+struct Bound {
+    model: String,
+    exchange: String,
+    strategy: String,
+}
+
+fn show(t: &Trader, bound: &Bound) {
     println!("name            {}", t.spec.name);
     println!("id              {}", t.id);
-    println!("model           {}", t.spec.ai_model_id);
-    println!("exchange        {}", t.spec.exchange_id);
-    println!("strategy        {}", t.spec.strategy_id);
+    println!("model           {}", bound.model);
+    println!("exchange        {}", bound.exchange);
+    println!("strategy        {}", bound.strategy);
     println!("initial_balance {}", t.spec.initial_balance);
     println!("scan_interval   {} minutes", t.spec.scan_interval_minutes);
     println!("cross_margin    {}", yes_no(t.spec.is_cross_margin));
