@@ -9,6 +9,12 @@ use nofxi_domain::ExchangeType;
 use nofxi_skills::{ConfirmCondition, ConfirmRule, Lang, Library, Risk, Skill, SkillKind};
 use serde_json::{Map, Value, json};
 
+fn management(lib: &Library) -> impl Iterator<Item = &Skill> {
+    lib.skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+}
+
 fn lib() -> Library {
     match Library::builtin() {
         Ok(lib) => lib,
@@ -69,11 +75,7 @@ fn builtin_library_has_every_management_action() {
 #[test]
 fn every_builtin_slot_has_a_label() {
     let lib = lib();
-    for s in lib
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == SkillKind::Management)
-    {
+    for s in management(&lib) {
         for action in &s.actions {
             for slot in &action.slots {
                 assert!(
@@ -146,11 +148,7 @@ fn confirmation_rules_follow_seed_000() {
 #[test]
 fn every_management_skill_has_fifteen_examples_in_both_languages() {
     let lib = lib();
-    for s in lib
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == SkillKind::Management)
-    {
+    for s in management(&lib) {
         let zh = s.examples.iter().filter(|e| e.lang() == Lang::Zh).count();
         let en = s.examples.iter().filter(|e| e.lang() == Lang::En).count();
         assert!(zh + en >= 15, "{} has {} examples", s.id, zh + en);
