@@ -232,3 +232,23 @@ fn a_label_for_an_unknown_slot_is_reported() {
         "{diagnostics:?}"
     );
 }
+
+/// A Chinese text folded from two lines (`>-`) reads "强平。 降低": the space is reported.
+#[test]
+fn a_space_after_chinese_punctuation_is_reported() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills/glossary/SKILL.md");
+    let source = std::fs::read_to_string(file).unwrap();
+    let folded = source.replacen("通常还会收取强平费用。", "通常还会收取强平费用。 ", 1);
+    assert_ne!(folded, source, "the glossary has the liquidation entry");
+    let diagnostics = match parse_skill(&folded, "glossary/SKILL.md", "glossary", false) {
+        Ok(_) => panic!("a folded Chinese text parsed"),
+        Err(e) => e.diagnostics,
+    };
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::InvalidValue
+                && d.message.contains("space after Chinese punctuation")),
+        "{diagnostics:?}"
+    );
+}

@@ -126,7 +126,7 @@ pub(crate) fn skill(skill: &mut Skill, loc: &Locator, out: &mut Vec<Diagnostic>)
     examples::check(skill, loc, out);
 }
 
-/// Both languages present and not blank.
+/// Both languages present and not blank, and no Chinese text broken by a stray space.
 pub(crate) fn text(loc: &Locator, path: &str, t: &Text, out: &mut Vec<Diagnostic>) {
     for (lang, s) in [("zh", &t.zh), ("en", &t.en)] {
         if s.trim().is_empty() {
@@ -139,6 +139,28 @@ pub(crate) fn text(loc: &Locator, path: &str, t: &Text, out: &mut Vec<Diagnostic
             ));
         }
     }
+    if let Some(at) = space_between_chinese(&t.zh) {
+        out.push(loc.diag(
+            &format!("{path}.zh"),
+            DiagnosticKind::InvalidValue,
+            format!(
+                "`{path}.zh` has a space after Chinese punctuation (…{at}…), which readers see as \
+                 a gap; a folded YAML block (`>-`) joins lines with one: write the text on one line"
+            ),
+        ));
+    }
+}
+
+/// The first "，X" with a space between: full-width punctuation, a space, then a Chinese
+/// character or punctuation. Chinese puts no space after its punctuation, so such a space
+/// is a folded line break, not a choice ("例如 趋势跟踪" before a name is one, and is fine).
+fn space_between_chinese(s: &str) -> Option<String> {
+    let punct = |c: char| matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}');
+    let wide = |c: char| punct(c) || matches!(c, '\u{4E00}'..='\u{9FFF}');
+    let chars: Vec<char> = s.chars().collect();
+    chars
+        .windows(3)
+        .find_map(|w| (w[1] == ' ' && punct(w[0]) && wide(w[2])).then(|| w.iter().collect()))
 }
 
 pub(crate) fn is_snake(s: &str) -> bool {
