@@ -39,13 +39,23 @@ pub fn gone(lang: Lang, name: &str) -> String {
     }
 }
 
-/// A boolean setting as a reply shows it.
-pub fn yes_no(lang: Lang, value: bool) -> &'static str {
-    match (lang, value) {
-        (Lang::Zh, true) => "是",
-        (Lang::Zh, false) => "否",
-        (Lang::En, true) => "yes",
-        (Lang::En, false) => "no",
+/// A slot value as a reply shows it: yes/no (是/否) for a boolean, a list joined, text as
+/// written.
+pub fn value(lang: Lang, v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Bool(b) => t(
+            lang,
+            if *b { "是" } else { "否" },
+            if *b { "yes" } else { "no" },
+        ),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| value(lang, item))
+            .collect::<Vec<_>>()
+            .join(&t(lang, "、", ", ")),
+        other => other.to_string(),
     }
 }
 

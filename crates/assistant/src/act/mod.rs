@@ -208,12 +208,9 @@ fn summary(
             let label = action
                 .slot(k)
                 .map_or_else(|| k.clone(), |s| s.label().get(lang).to_string());
-            shown.get(k).map(|v| {
-                format!(
-                    "{label} → {}",
-                    v.as_str().map(str::to_string).unwrap_or(v.to_string())
-                )
-            })
+            shown
+                .get(k)
+                .map(|v| format!("{label} → {}", texts::value(lang, v)))
         })
         .collect::<Vec<_>>()
         .join(", ");

@@ -36,6 +36,7 @@ pub(super) async fn execute(
     let mut vars = Map::new();
     let mut texts_out: Vec<String> = Vec::new();
     let stores_secret = stores_secret(action, &exec_slots);
+    let mut said_by_steps: Vec<&nofxi_skills::Text> = Vec::new();
     for step in action.plan(&exec_slots) {
         let tool = step.tool.to_string();
         let v = vars.clone();
@@ -101,6 +102,7 @@ pub(super) async fn execute(
                 if let Some(text) = out.text {
                     texts_out.push(text);
                 }
+                said_by_steps.extend(&step.say);
                 for adj in out.adjustments {
                     turn.say(texts::t(
                         lang,
@@ -154,6 +156,9 @@ pub(super) async fn execute(
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
     let text = action.success.render(lang, lookup(&shown, &vars));
     turn.say(text);
+    for say in said_by_steps {
+        turn.say(say.render(lang, lookup(&shown, &vars)));
+    }
     if stores_secret {
         turn.say(texts::t(
             lang,

@@ -178,22 +178,9 @@ pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
         .iter()
         .filter(|s| !task.slots.contains_key(&s.name))
         .filter_map(|s| {
-            s.default.as_ref().map(|d| {
-                let plain = |v: &Value| match v {
-                    Value::Bool(b) => texts::yes_no(lang, *b).to_string(),
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                let shown = match d {
-                    Value::Array(items) => items
-                        .iter()
-                        .map(plain)
-                        .collect::<Vec<_>>()
-                        .join(texts::t(lang, "、", ", ").as_str()),
-                    other => plain(other),
-                };
-                (s.label().get(lang).to_string(), shown)
-            })
+            s.default
+                .as_ref()
+                .map(|d| (s.label().get(lang).to_string(), texts::value(lang, d)))
         })
         .collect();
     if let Some(note) = texts::defaults_note(lang, &defaults) {

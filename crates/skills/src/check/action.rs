@@ -217,6 +217,9 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         if let Some(cond) = &step.when {
             condition(loc, &format!("{sp}.when"), cond, &names, None, out);
         }
+        if let Some(say) = &step.say {
+            text(loc, &format!("{sp}.say"), say, out);
+        }
     }
     if action.steps.is_empty() {
         out.push(loc.diag(
@@ -236,6 +239,11 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
     if let Some(s) = &action.summary {
         text(loc, &format!("{at}.summary"), s, out);
         messages.push((format!("{at}.summary"), s));
+    }
+    for (k, step) in action.steps.iter().enumerate() {
+        if let Some(say) = &step.say {
+            messages.push((format!("{at}.steps[{k}].say"), say));
+        }
     }
     let mut codes = HashSet::new();
     for (k, f) in action.failures.iter().enumerate() {

@@ -165,6 +165,10 @@ pub struct Step {
     /// Run only when this holds.
     #[serde(default)]
     pub when: Option<Condition>,
+    /// Said after the action's success message when this step ran: what an optional step
+    /// did ("it is running"), which the success message cannot know.
+    #[serde(default)]
+    pub say: Option<Text>,
 }
 
 /// A fix sub-task the assistant offers when a step fails for a known reason. When it
