@@ -22,7 +22,7 @@ impl Assistant {
         message: &str,
         rules: Understanding,
     ) -> Understanding {
-        if trigger::is_open_question(&rules, message) {
+        if trigger::is_open_question(&rules, message, &self.engine.library) {
             return Understanding {
                 commands: vec![Command::AnswerQuestion {
                     kind: AnswerKind::Open,
@@ -86,6 +86,10 @@ impl Assistant {
     ) {
         let Some(provider) = self.provider(turn).await else {
             turn.say(texts_llm::open_question_needs_model(turn.lang));
+            let lower = message.to_lowercase();
+            if crate::nlu::route::names_function_subject(&self.engine.library, &lower) {
+                turn.say(texts_llm::market_data_without_model(turn.lang));
+            }
             policy::reprompt(turn);
             return;
         };

@@ -36,6 +36,15 @@ pub fn model_unusable(lang: Lang, why: &str) -> String {
     )
 }
 
+/// Where market data is without an assistant model: the command line reads it directly.
+pub fn market_data_without_model(lang: Lang) -> String {
+    t(
+        lang,
+        "行情可以先在命令行查看：`nofxi market price BTC --source binance`（币安实时报价），K 线用 `nofxi market klines BTC --source binance`。",
+        "Market data is on the command line meanwhile: `nofxi market price BTC --source binance` (Binance's live quote), candles with `nofxi market klines BTC --source binance`.",
+    )
+}
+
 pub fn open_question_needs_model(lang: Lang) -> String {
     t(
         lang,

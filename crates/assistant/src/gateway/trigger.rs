@@ -8,7 +8,7 @@ use nofxi_skills::Library;
 
 use crate::nlu::CONFIDENCE_THRESHOLD;
 use crate::nlu::names::Names;
-use crate::nlu::route::is_question;
+use crate::nlu::route::{is_question, names_function_subject};
 
 /// Words that pick a resource by comparing data: the rules can match names, not rank results.
 const RANKING_WORDS: &[&str] = &[
@@ -99,7 +99,9 @@ const OPEN_STARTS: &[&str] = &[
     "我的",
 ];
 
-pub fn is_open_question(understanding: &Understanding, message: &str) -> bool {
+/// A message the rules could not place is an open question when it asks something, or when
+/// it names market data ("btc price"): both are answered over composed facts.
+pub fn is_open_question(understanding: &Understanding, message: &str, library: &Library) -> bool {
     let only_cannot = matches!(
         understanding.commands.as_slice(),
         [Command::CannotHandle { .. }]
@@ -111,4 +113,5 @@ pub fn is_open_question(understanding: &Understanding, message: &str) -> bool {
     is_question(&m)
         || OPEN_ENDINGS.iter().any(|e| m.ends_with(e))
         || OPEN_STARTS.iter().any(|s| m.starts_with(s))
+        || names_function_subject(library, &m)
 }

@@ -18,6 +18,17 @@ pub struct Route {
     pub has_name: bool,
 }
 
+/// Whether `lower` names a function skill's subject (price, 行情, K线): market data, which no
+/// management task reads.
+pub fn names_function_subject(library: &Library, lower: &str) -> bool {
+    library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Function)
+        .flat_map(|s| s.meta.nouns.iter())
+        .any(|n| find_phrase(lower, &n.to_lowercase()).is_some())
+}
+
 /// `it_kind`: the kind "it"/"that one" stands for, when the message has such a word.
 pub fn route(
     library: &Library,
@@ -29,12 +40,7 @@ pub fn route(
     let mentioned = names.mentioned(lower);
     // "btc price", "看看 BTC 价格": a word that is only part of a name (btc of btc-bot) beside
     // a function skill's subject (price, 行情) is that subject's word, not the resource's name.
-    let function_subject = library
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == SkillKind::Function)
-        .flat_map(|s| s.meta.nouns.iter())
-        .any(|n| find_phrase(lower, &n.to_lowercase()).is_some());
+    let function_subject = names_function_subject(library, lower);
     // (position of the first noun or name, skill index, by name)
     let mut candidates: Vec<(usize, usize, bool, bool)> = Vec::new();
     for (i, skill) in library.skills().iter().enumerate() {
