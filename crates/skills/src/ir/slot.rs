@@ -169,7 +169,7 @@ pub struct Slot {
 
 impl Slot {
     /// What the slot is called in a reply: its label, or its name with spaces for a skill
-    /// without labels (the checks require them for management skills).
+    /// without labels (a user's own skill; the built-in ones label every slot, a test says so).
     pub fn label(&self) -> Text {
         self.label.clone().unwrap_or_else(|| {
             let spaced = self.name.replace('_', " ");

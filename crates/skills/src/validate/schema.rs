@@ -121,8 +121,8 @@ fn check_property(name: &str, prop: &Value, value: &Value) -> Result<(), ArgErro
         let min = prop.get("minimum").and_then(Value::as_f64);
         let max = prop.get("maximum").and_then(Value::as_f64);
         if min.is_some_and(|m| n < m) || max.is_some_and(|m| n > m) {
-            let label = format!("`{name}`");
-            let label = Text::new(label.clone(), label);
+            // A tool call's argument: the model knows it by its identifier.
+            let label = Text::new(name, format!("`{name}`"));
             return Err(ArgError::out_of_range(name, &label, value, min, max));
         }
     }
