@@ -135,13 +135,19 @@ fn longest_first<'a>(nouns: &[&'a String]) -> Vec<&'a String> {
     sorted
 }
 
-/// The ASCII word right after a noun ("交易员 alpha2", "the model mistral").
+/// The word right after a noun: an ASCII word ("交易员 alpha2", "the model mistral"), or any
+/// word after a colon ("新建策略：保守"), which names the resource in either language.
 pub fn word_after(text: &str, nouns: &[&String]) -> Option<String> {
     for noun in longest_first(nouns) {
         let n = noun.to_lowercase();
         let Some(at) = find_phrase(text, &n) else {
             continue;
         };
+        if let Some(w) = word_after_colon(&text[at + n.len()..])
+            && !is_noun(w, nouns)
+        {
+            return Some(w.to_string());
+        }
         let after = text[at + n.len()..].trim_start_matches('s');
         if let Some(w) = after
             .split_whitespace()
@@ -154,6 +160,28 @@ pub fn word_after(text: &str, nouns: &[&String]) -> Option<String> {
         }
     }
     None
+}
+
+/// The word right after a colon that opens `after` ("：保守", ": alpha"), up to the next
+/// stop; not a connective or a particle ("：用 binance" names nothing), and short, as names are.
+fn word_after_colon(after: &str) -> Option<&str> {
+    let rest = after.trim_start();
+    let rest = rest.strip_prefix('：').or_else(|| rest.strip_prefix(':'))?;
+    let rest = rest.trim_start().trim_start_matches(['"', '「', '\'']);
+    let word = &rest[..rest.find(STOP).unwrap_or(rest.len())];
+    let connective = SKIP.iter().map(|s| s.trim_end()).any(|s| {
+        if s.is_ascii() {
+            word == s
+        } else {
+            word.starts_with(s)
+        }
+    });
+    let named = if word.is_ascii() {
+        is_name_word(word)
+    } else {
+        (1..=12).contains(&word.chars().count()) && !NOT_CJK_NAMES.contains(&word)
+    };
+    (named && !connective).then_some(word)
 }
 
 /// An ASCII word right after or right before a noun ("the model mistral", "the kraken
