@@ -4,6 +4,7 @@
 //! accept a fix offer, answer a side question and return to the task.
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, Event, TaskStatus};
+use nofxi_skills::Risk;
 use serde_json::{Map, Value};
 
 use crate::act::{advance, finish, resume_below};
@@ -260,6 +261,25 @@ async fn deny(turn: &mut Turn<'_>) {
     if task.offer.is_some() {
         finish(turn, TaskStatus::Cancelled, None);
         turn.say(texts::t(turn.lang, "好的，不做了。", "OK, I won't."));
+        return;
+    }
+    // A delete, start or stop has nothing to change but its target: "no" ends it. Kept open,
+    // it would ask again later, and a "yes" meant for something else would carry it out.
+    let risk = turn
+        .engine
+        .library
+        .action(&task.skill, &task.action)
+        .map(|a| a.risk);
+    if matches!(risk, Some(Risk::Delete | Risk::Start | Risk::Stop)) {
+        let resumed = finish(turn, TaskStatus::Cancelled, None);
+        turn.say(texts::t(
+            turn.lang,
+            "好的，已取消，什么都没有改。",
+            "OK, cancelled; nothing was changed.",
+        ));
+        if resumed {
+            advance(turn).await;
+        }
         return;
     }
     let id = task.id.clone();

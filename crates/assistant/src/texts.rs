@@ -78,6 +78,15 @@ pub fn defaults_note(lang: Lang, defaults: &[(String, String)]) -> Option<String
     })
 }
 
+/// The question for a slot the skill gives no `ask` text for (an optional one whose value
+/// was refused, say): by its label.
+pub fn ask_by_label(lang: Lang, label: &str) -> String {
+    match lang {
+        Lang::Zh => format!("请提供{label}。"),
+        Lang::En => format!("What should the {label} be?"),
+    }
+}
+
 /// The names a reference question can be answered with, after the question: all of them up
 /// to six, then how many more. None when there are none.
 pub fn existing_note(lang: Lang, names: &[&str]) -> Option<String> {

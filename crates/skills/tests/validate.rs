@@ -75,7 +75,7 @@ fn limit_out_of_range_and_missing_symbol_are_both_reported() {
         .unwrap_err();
     let fields: Vec<&str> = err.errors.iter().map(|e| e.field.as_str()).collect();
     assert_eq!(fields, ["limit", "symbol"]);
-    assert!(err.message(Lang::En).contains("1–1000"));
+    assert!(err.message(Lang::En).contains("between 1 and 1000"));
     assert!(err.message(Lang::Zh).contains("缺少必填参数「symbol」"));
 }
 

@@ -78,13 +78,18 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     if !resolve_refs(turn, &action) {
         return false;
     }
-    check_values(turn, &action);
+    let rejected = check_values(turn, &action);
     let slots = effective(turn, false);
-    let missing: Vec<String> = action
+    let mut missing: Vec<String> = action
         .missing_slots(&slots)
         .iter()
         .map(|s| s.name.clone())
         .collect();
+    for slot in rejected {
+        if !missing.contains(&slot) {
+            missing.push(slot);
+        }
+    }
     if !missing.is_empty() {
         ask(turn, &action, missing);
         return false;

@@ -97,9 +97,15 @@ fn task_id(turn: &Turn<'_>) -> nofxi_protocol::TaskId {
 }
 
 /// Normalizes values by the slot rules; clamps are reported, invalid values dropped and said.
-pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) {
+/// Returns the slots whose values were dropped: they must be asked again, even where a
+/// default exists — the user asked for something else, and running on the default would
+/// do what they did not say.
+pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) -> Vec<String> {
     let lang = turn.lang;
-    let Some(task) = turn.conv.top() else { return };
+    let mut rejected = Vec::new();
+    let Some(task) = turn.conv.top() else {
+        return rejected;
+    };
     let id = task.id.clone();
     let checks: Vec<(String, Value)> = task
         .slots
@@ -136,9 +142,11 @@ pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) {
                     task.slots.remove(&name);
                     task.given.remove(&name);
                 }
+                rejected.push(name);
             }
         }
     }
+    rejected
 }
 
 pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
@@ -151,7 +159,7 @@ pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
                 .ask
                 .as_ref()
                 .map(|t| t.get(lang).to_string())
-                .unwrap_or_else(|| s.name.clone());
+                .unwrap_or_else(|| texts::ask_by_label(lang, s.label().get(lang)));
             // A reference is answered by naming one that exists: list them, so a new user
             // with one exchange account sees its name instead of having to recall it.
             let existing: Vec<&str> = s
@@ -176,7 +184,7 @@ pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
     let defaults: Vec<(String, String)> = action
         .slots
         .iter()
-        .filter(|s| !task.slots.contains_key(&s.name))
+        .filter(|s| !task.slots.contains_key(&s.name) && !missing.contains(&s.name))
         .filter_map(|s| {
             s.default
                 .as_ref()

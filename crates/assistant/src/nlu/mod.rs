@@ -171,6 +171,11 @@ impl RuleUnderstander {
             && routed
                 .as_ref()
                 .is_none_or(|r| !r.has_verb || !(r.has_noun || r.has_name))
+            // "initial balance 500" while a task collects values is a value for it: a bare
+            // code there reports an error only with words that say so.
+            && !(!self.values_for_top(message, cx).is_empty()
+                && !k.phrase_in(&lower)
+                && !ERROR_WORDS.iter().any(|w| find_phrase(&lower, w).is_some()))
         {
             return one(
                 Command::AnswerQuestion {
@@ -250,15 +255,8 @@ impl RuleUnderstander {
                 );
             }
         }
-        if let Some((skill, action, asked, _)) = cx.top {
-            let mut slots = self.slots_for(skill, action, message, cx);
-            if let Some(act) = cx.library.action(skill, action) {
-                for (k, v) in
-                    extract::bare_answer(act, asked, message, cx.names, cx.lexicon, &slots)
-                {
-                    slots.insert(k, v);
-                }
-            }
+        if let Some((skill, action, ..)) = cx.top {
+            let mut slots = self.values_for_top(message, cx);
             // "start it" while a key rotation waits names a target, but with another action's
             // verb: a request of its own, which must not retarget the waiting task.
             let target_only = slots.len() == 1 && slots.contains_key("target");
@@ -291,6 +289,21 @@ impl RuleUnderstander {
             },
             0.2,
         )
+    }
+
+    /// Values the message gives the active task: slots read by their phrases, then a bare
+    /// answer to what it just asked ("500" after "what initial balance?").
+    fn values_for_top(&self, message: &str, cx: &Context<'_>) -> Map<String, serde_json::Value> {
+        let Some((skill, action, asked, _)) = cx.top else {
+            return Map::new();
+        };
+        let mut slots = self.slots_for(skill, action, message, cx);
+        if let Some(act) = cx.library.action(skill, action) {
+            for (k, v) in extract::bare_answer(act, asked, message, cx.names, cx.lexicon, &slots) {
+                slots.insert(k, v);
+            }
+        }
+        slots
     }
 
     pub(crate) fn slots_for(

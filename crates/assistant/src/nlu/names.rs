@@ -134,8 +134,11 @@ impl Names {
         let containing: Vec<&&NameEntry> = pool
             .iter()
             .filter(|e| {
+                // The name inside what was said only as a whole word: "btc-bot3" is not
+                // btc-bot, it is a name that does not exist.
                 said_lower.chars().count() >= 2
-                    && (e.lower.contains(&said_lower) || said_lower.contains(&e.lower))
+                    && (e.lower.contains(&said_lower)
+                        || find_phrase(&said_lower, &e.lower).is_some())
             })
             .collect();
         if let Some(found) = one_or_many(&containing) {

@@ -138,6 +138,23 @@ pub const NEGATIVE: &[&str] = &[
 ];
 
 /// Question markers: a message with one of these and a glossary match is a side question.
+/// Words that say a message reports an error, so a bare code in it ("500") is one.
+pub const ERROR_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "failed",
+    "fails",
+    "failure",
+    "code",
+    "status",
+    "http",
+    "报错",
+    "错误",
+    "失败",
+    "错误码",
+    "返回",
+];
+
 pub const QUESTION: &[&str] = &[
     "?",
     "？",

@@ -115,6 +115,16 @@ pub struct Knowledge {
     pub whole_message: bool,
 }
 
+impl Knowledge {
+    /// Whether one of the entry's phrases occurs in `lower` (lower-cased), as
+    /// [`Skill::knowledge_matching`] counts it.
+    pub fn phrase_in(&self, lower: &str) -> bool {
+        self.phrases
+            .iter()
+            .any(|p| contains_phrase(lower, &p.to_lowercase()))
+    }
+}
+
 /// Where a skill came from, for messages and for `skills list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Source {

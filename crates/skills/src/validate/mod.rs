@@ -188,14 +188,22 @@ impl ArgError {
         min: Option<f64>,
         max: Option<f64>,
     ) -> ArgError {
-        let range = range_text(min, max);
         let shown = show(value);
+        let (zh, en) = match (min, max) {
+            (Some(a), Some(b)) => (
+                format!("在 {}–{} 之间", num(a), num(b)),
+                format!("between {} and {}", num(a), num(b)),
+            ),
+            (Some(a), None) => (format!("不小于 {}", num(a)), format!("at least {}", num(a))),
+            (None, Some(b)) => (format!("不大于 {}", num(b)), format!("at most {}", num(b))),
+            (None, None) => (String::new(), String::new()),
+        };
         ArgError {
             field: field.into(),
             problem: Problem::OutOfRange { min, max },
             message: Text::new(
-                format!("「{}」必须在 {range} 范围内，收到 {shown}", label.zh),
-                format!("{} must be within {range}, got {shown}", label.en),
+                format!("「{}」必须{zh}，收到 {shown}", label.zh),
+                format!("{} must be {en}, got {shown}", label.en),
             ),
         }
     }

@@ -135,15 +135,15 @@ fn longest_first<'a>(nouns: &[&'a String]) -> Vec<&'a String> {
     sorted
 }
 
-/// The word right after a noun: an ASCII word ("交易员 alpha2", "the model mistral"), or any
-/// word after a colon ("新建策略：保守"), which names the resource in either language.
+/// The word right after a noun: an ASCII word ("交易员 alpha2", "the model mistral"), or a
+/// word set off by a colon or a space ("新建策略：保守", "新建交易员 稳健一号").
 pub fn word_after(text: &str, nouns: &[&String]) -> Option<String> {
     for noun in longest_first(nouns) {
         let n = noun.to_lowercase();
         let Some(at) = find_phrase(text, &n) else {
             continue;
         };
-        if let Some(w) = word_after_colon(&text[at + n.len()..])
+        if let Some(w) = word_set_off(&text[at + n.len()..])
             && !is_noun(w, nouns)
         {
             return Some(w.to_string());
@@ -162,11 +162,20 @@ pub fn word_after(text: &str, nouns: &[&String]) -> Option<String> {
     None
 }
 
-/// The word right after a colon that opens `after` ("：保守", ": alpha"), up to the next
-/// stop; not a connective or a particle ("：用 binance" names nothing), and short, as names are.
-fn word_after_colon(after: &str) -> Option<&str> {
-    let rest = after.trim_start();
-    let rest = rest.strip_prefix('：').or_else(|| rest.strip_prefix(':'))?;
+/// A name set off after a noun: any word after a colon ("：保守", ": alpha"), or a Chinese
+/// word after a space ("交易员 稳健一号"), up to the next stop. Not a connective ("：用
+/// binance" names nothing), not a particle, short as names are; a Chinese word after a mere
+/// space must also not read as part of a sentence ("交易员 我想要稳健的").
+fn word_set_off(after: &str) -> Option<&str> {
+    let trimmed = after.trim_start();
+    let (rest, colon) = match trimmed
+        .strip_prefix('：')
+        .or_else(|| trimmed.strip_prefix(':'))
+    {
+        Some(rest) => (rest, true),
+        None if trimmed.len() < after.len() => (trimmed, false),
+        None => return None,
+    };
     let rest = rest.trim_start().trim_start_matches(['"', '「', '\'']);
     let word = &rest[..rest.find(STOP).unwrap_or(rest.len())];
     let connective = SKIP.iter().map(|s| s.trim_end()).any(|s| {
@@ -176,13 +185,22 @@ fn word_after_colon(after: &str) -> Option<&str> {
             word.starts_with(s)
         }
     });
+    let chars = word.chars().count();
     let named = if word.is_ascii() {
-        is_name_word(word)
+        colon && is_name_word(word)
+    } else if colon {
+        (1..=12).contains(&chars) && !NOT_CJK_NAMES.contains(&word)
     } else {
-        (1..=12).contains(&word.chars().count()) && !NOT_CJK_NAMES.contains(&word)
+        (1..=8).contains(&chars)
+            && !NOT_CJK_NAMES.contains(&word)
+            && !word.contains(|c: char| c.is_ascii() || SENTENCE_CHARS.contains(c))
     };
     (named && !connective).then_some(word)
 }
+
+/// Characters that make a Chinese word part of a sentence, not a name: pronouns and
+/// request verbs ("我想要", "帮我", "请给").
+const SENTENCE_CHARS: &str = "我你他她要想帮请把给让";
 
 /// An ASCII word right after or right before a noun ("the model mistral", "the kraken
 /// account"): what the user called a resource that may not exist. Resolution then says
