@@ -65,17 +65,19 @@ pub fn token_after(text: &str, at: usize) -> Option<(String, usize, usize)> {
 }
 
 /// The first credential-looking token after a phrase ("rotate the API key on main to
-/// ak-987654321"): six or more characters with a digit, `-` or `_`, within a few words.
+/// ak-987654321"): six or more characters with a digit, `-` or `_`, within a few words; or,
+/// right after the phrase, any unbroken run of eight or more ("secret AbCdEfGhIjKl").
 pub fn key_after(text: &str, at: usize) -> Option<(usize, usize)> {
     let mut pos = at;
-    for _ in 0..6 {
+    for word in 0..6 {
         let (_, s, e) = token_after(text, pos)?;
         let token = &text[s..e];
-        let looks_like_key = token.chars().count() >= 6
+        let keyish = token.chars().count() >= 6
             && token
                 .chars()
-                .any(|c| c.is_ascii_digit() || c == '-' || c == '_')
-            && !token.starts_with("http");
+                .any(|c| c.is_ascii_digit() || c == '-' || c == '_');
+        let long_run = word == 0 && token.len() >= 8 && token.chars().all(|c| c.is_ascii_graphic());
+        let looks_like_key = (keyish || long_run) && !token.starts_with("http");
         if looks_like_key {
             return Some((s, e));
         }
