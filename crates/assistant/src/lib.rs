@@ -116,18 +116,13 @@ impl Assistant {
         let started = Instant::now();
         let user = request.user.as_str();
         let conv = match &request.conversation_id {
-            Some(id) => match self.engine.store.get_conversation(user, id).await? {
-                Some(row) => serde_json::from_value::<Conversation>(row.state).map_err(|e| {
-                    AssistantError::CorruptConversation {
-                        id: id.clone(),
-                        detail: e.to_string(),
-                    }
-                })?,
-                None => Conversation {
+            Some(id) => self
+                .load_conversation(user, id)
+                .await?
+                .unwrap_or_else(|| Conversation {
                     id: id.clone(),
                     ..Conversation::new()
-                },
-            },
+                }),
             None => Conversation::new(),
         };
         let lang = if request.message.chars().any(|c| c.is_alphabetic()) {
@@ -192,7 +187,7 @@ impl Assistant {
                 .ok()
             })
             .collect();
-        let stack = self.views(&turn);
+        let stack = self.views(&turn.conv);
         let masked_message = secrets.redact(&request.message);
         turn.conv.remember(masked_message.clone(), reply.clone());
         let trace_id = uuid::Uuid::now_v7().to_string();
@@ -268,19 +263,41 @@ impl Assistant {
         self.rules.understand_now(message, &cx)
     }
 
-    fn views(&self, turn: &Turn<'_>) -> Vec<TaskView> {
+    /// The open tasks of a stored conversation, as a turn would report them: what a client
+    /// shows when it continues the conversation, so an unfinished task is not a surprise.
+    pub async fn open_tasks(
+        &self,
+        user: &str,
+        conversation_id: &str,
+    ) -> Result<Vec<TaskView>, AssistantError> {
+        let conv = self.load_conversation(user, conversation_id).await?;
+        Ok(conv.map(|c| self.views(&c)).unwrap_or_default())
+    }
+
+    async fn load_conversation(
+        &self,
+        user: &str,
+        id: &str,
+    ) -> Result<Option<Conversation>, AssistantError> {
+        let Some(row) = self.engine.store.get_conversation(user, id).await? else {
+            return Ok(None);
+        };
+        serde_json::from_value::<Conversation>(row.state)
+            .map(Some)
+            .map_err(|e| AssistantError::CorruptConversation {
+                id: id.to_string(),
+                detail: e.to_string(),
+            })
+    }
+
+    fn views(&self, conv: &Conversation) -> Vec<TaskView> {
         let mut out = Vec::new();
-        for task in &turn.conv.stack {
+        for task in &conv.stack {
             let missing = match self.engine.library.action(&task.skill, &task.action) {
                 Some(action) => {
                     let mut slots = task.slots.clone();
                     for s in &task.secret_slots {
-                        if self
-                            .engine
-                            .secrets
-                            .get(&turn.conv.id, &task.id.0, s)
-                            .is_none()
-                        {
+                        if self.engine.secrets.get(&conv.id, &task.id.0, s).is_none() {
                             slots.remove(s);
                         }
                     }

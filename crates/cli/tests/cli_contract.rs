@@ -256,3 +256,23 @@ fn a_first_line_that_is_not_an_answer_is_a_message() {
         serde_json::json!([])
     );
 }
+
+/// A key typed in answer to the assistant's question is not kept in the chat's history file
+/// (nor anywhere else in the home), and a later chat says which task is still open.
+#[test]
+fn chat_history_keeps_no_key_and_a_later_chat_names_the_open_task() {
+    let home = tempfile::tempdir().unwrap();
+    let chat = |input: &str| {
+        let out = with_input(&mut nofxi(home.path(), &["chat"]), input);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let asked = chat("n\nadd a binance exchange account called b9\nqwertyASDFGH1234\n");
+    assert!(asked.contains("secret key"), "{asked}");
+    let history = std::fs::read_to_string(home.path().join("chat_history.txt")).unwrap();
+    assert!(history.contains("called b9"), "{history}");
+    assert_home_clean(home.path(), &["qwertyASDFGH1234"]);
+    let later = chat("exit\n");
+    assert!(later.contains("still open"), "{later}");
+    assert!(later.contains("cancel"), "{later}");
+}

@@ -8,9 +8,12 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_assistant::nlu::words::{CONFIRM, DENY, is_exactly};
+use nofxi_assistant::scrub::scrub;
+use nofxi_assistant::texts::task_label;
 use nofxi_assistant::{Assistant, AssistantOptions};
 use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec};
-use nofxi_protocol::{TurnRequest, TurnResponse};
+use nofxi_protocol::{TaskView, TurnRequest, TurnResponse};
+use nofxi_skills::{Lang, Library};
 use nofxi_store::Store;
 
 use super::common::{block_on, open_store};
@@ -47,7 +50,8 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         // An answer to the first-run question that is neither yes nor no is the user's first
         // message: it is handled as one, not taken as a yes.
         let mut pending = first_run(global, &store).await?;
-        let assistant = Assistant::open(store, library, AssistantOptions::default()).await?;
+        let assistant =
+            Assistant::open(store, library.clone(), AssistantOptions::default()).await?;
         let mut editor = rustyline::DefaultEditor::new()?;
         let history = global.home_dir().ok().map(|h| h.join("chat_history.txt"));
         if let Some(h) = &history {
@@ -56,6 +60,16 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         println!(
             "nofxi chat — 说中文或英文都可以；输入 exit 或按 Ctrl-D 退出。 (exit or Ctrl-D to quit)"
         );
+        // Continuing a conversation continues its unfinished task: say so, or the next line
+        // would be taken as an answer to a question asked in an earlier session.
+        let mut asks_secret = false;
+        if let Some(id) = &conversation {
+            let open = assistant.open_tasks(&global.user, id).await?;
+            if let Some(task) = open.last() {
+                println!("{}", continuing_note(&library, task));
+                asks_secret = asks_for_secret(&library, task);
+            }
+        }
         // `exit`, Ctrl-D, Ctrl-C or a closed terminal end the session.
         while let Some(line) = pending.take().or_else(|| editor.readline("› ").ok()) {
             if line.trim().is_empty() {
@@ -64,7 +78,11 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             if is_quit(&line) {
                 break;
             }
-            let _ = editor.add_history_entry(line.as_str());
+            // The history file keeps no secret: not an answer to a question for one, and
+            // nothing secret-shaped in any other line.
+            if !asks_secret {
+                let _ = editor.add_history_entry(scrub(&line).as_str());
+            }
             // Model-written answers appear token by token; the full reply follows only when
             // nothing was streamed.
             let streamed = std::sync::atomic::AtomicBool::new(false);
@@ -77,6 +95,9 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 .turn_streaming(request(global, &conversation, line), &print_delta)
                 .await?;
             conversation = Some(response.conversation_id.clone());
+            asks_secret = response
+                .active_task()
+                .is_some_and(|t| asks_for_secret(&library, t));
             if streamed.load(std::sync::atomic::Ordering::Relaxed) {
                 println!();
                 print_task(&response);
@@ -89,6 +110,32 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         }
         Ok(())
     })?
+}
+
+/// Whether `task` is waiting for a secret (an API key, a passphrase …).
+fn asks_for_secret(library: &Library, task: &TaskView) -> bool {
+    library.action(&task.skill, &task.action).is_some_and(|a| {
+        task.missing
+            .iter()
+            .any(|m| a.slot(m).is_some_and(|s| s.is_secret()))
+    })
+}
+
+/// What `chat` says when the conversation it continues has a task open.
+fn continuing_note(library: &Library, task: &TaskView) -> String {
+    let label = |lang| task_label(library, &task.skill, &task.action, lang);
+    let missing = if task.missing.is_empty() {
+        String::new()
+    } else {
+        format!(" · missing: {}", task.missing.join(", "))
+    };
+    format!(
+        "继续上次的对话：「{}」还没有完成，说“取消”可以放弃它。\n\
+         Continuing your last conversation: \"{}\" is still open{missing}. Say \"cancel\" to \
+         drop it, or start afresh with `nofxi chat --new`.",
+        label(Lang::Zh),
+        label(Lang::En),
+    )
 }
 
 /// A line that is only a quit word ends the session: what people type at a prompt before
