@@ -132,6 +132,13 @@ pub(super) async fn execute(
                     None => action.failure.render(lang, lookup(&shown, &vars)),
                 };
                 turn.say(message);
+                if let Some(slot) = failure.and_then(|f| f.ask.clone()) {
+                    if let Some(task) = turn.conv.top_mut() {
+                        task.confirmed = None;
+                    }
+                    super::slots::ask(turn, action, vec![slot]);
+                    return false;
+                }
                 if let Some(rec) = failure.and_then(|f| f.recovery.clone()) {
                     let v2 = vars.clone();
                     let slots = rec.initial_slots(&shown, &|n| {

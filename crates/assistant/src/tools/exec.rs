@@ -438,20 +438,25 @@ impl ToolRunner {
         }
         let strategy_id = match s(a, "strategy") {
             Some(id) => id,
-            None => match st
-                .list_strategies(user, false)
-                .await?
-                .into_iter()
-                .find(|x| x.spec.is_active)
-            {
-                Some(x) => x.id,
-                None => {
-                    return Err(Failure::Tool(ToolError::new(
-                        "no_active_strategy",
-                        "no active strategy",
-                    )));
+            None => {
+                let strategies = st.list_strategies(user, false).await?;
+                match strategies.iter().find(|x| x.spec.is_active) {
+                    Some(x) => x.id.clone(),
+                    // Strategies exist but none is active: which one is the user's to say.
+                    None if !strategies.is_empty() => {
+                        return Err(Failure::Tool(ToolError::new(
+                            "strategy_needed",
+                            "no active strategy",
+                        )));
+                    }
+                    None => {
+                        return Err(Failure::Tool(ToolError::new(
+                            "no_active_strategy",
+                            "no strategy",
+                        )));
+                    }
                 }
-            },
+            }
         };
         let balance = dec(a, "initial_balance").unwrap_or(INITIAL_BALANCE_DEFAULT);
         let mut spec = TraderSpec::new(

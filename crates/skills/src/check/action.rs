@@ -257,6 +257,19 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         }
         text(loc, &format!("{fp}.message"), &f.message, out);
         messages.push((format!("{fp}.message"), &f.message));
+        if let Some(slot) = &f.ask
+            && action.slot(slot).is_none()
+        {
+            out.push(loc.diag(
+                &format!("{fp}.ask"),
+                DiagnosticKind::UnknownSlot,
+                format!(
+                    "`ask: {slot}` names no slot of `{}`; expected one of {}",
+                    action.name,
+                    names.join(", ")
+                ),
+            ));
+        }
         if let Some(r) = &f.recovery {
             text(loc, &format!("{fp}.recovery.offer"), &r.offer, out);
             messages.push((format!("{fp}.recovery.offer"), &r.offer));

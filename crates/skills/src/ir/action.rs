@@ -203,6 +203,10 @@ pub struct Failure {
     pub message: Text,
     #[serde(default)]
     pub recovery: Option<Recovery>,
+    /// A slot whose value gets past the failure (a strategy to use when none is active):
+    /// the task stays open and asks for it, listing the names that exist.
+    #[serde(default)]
+    pub ask: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
