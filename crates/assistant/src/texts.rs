@@ -78,6 +78,20 @@ pub fn defaults_note(lang: Lang, defaults: &[(String, String)]) -> Option<String
     })
 }
 
+/// An update that names no field it can change: which ones it can.
+pub fn what_to_change(lang: Lang, target: &str, fields: &[String]) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "没有听出要修改「{target}」的哪一项。可以改：{}。",
+            fields.join("、")
+        ),
+        Lang::En => format!(
+            "I did not catch what to change on \"{target}\". It can change: {}.",
+            fields.join(", ")
+        ),
+    }
+}
+
 /// The question for a slot the skill gives no `ask` text for (an optional one whose value
 /// was refused, say): by its label.
 pub fn ask_by_label(lang: Lang, label: &str) -> String {

@@ -3,7 +3,7 @@
 //! then report, offer a fix sub-task, or resume the task below.
 
 use nofxi_protocol::{Event, TaskStatus};
-use nofxi_skills::{Action, Lang, ResourceKind};
+use nofxi_skills::{Action, Lang, ResourceKind, Risk};
 use serde_json::{Map, Value};
 
 mod run;
@@ -93,6 +93,25 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     if !missing.is_empty() {
         ask(turn, &action, missing);
         return false;
+    }
+    // A change that changes nothing ("set btc-bot leverage to 500", when leverage is no
+    // field of a trader) must not report an update: ask what to change instead.
+    if action.risk == Risk::Update && !slots.keys().any(|k| k != "target") {
+        let fields: Vec<String> = action
+            .slots
+            .iter()
+            .filter(|s| s.name != "target")
+            .map(|s| s.label().get(lang).to_string())
+            .collect();
+        if !fields.is_empty() {
+            let target = slots.get("target").and_then(Value::as_str).unwrap_or("");
+            turn.say(texts::what_to_change(lang, target, &fields));
+            if let Some(task) = turn.conv.top_mut() {
+                task.status = TaskStatus::Collecting;
+                task.asked.clear();
+            }
+            return false;
+        }
     }
     let names = turn.names.clone();
     let Some(task) = turn.conv.top() else {

@@ -14,7 +14,7 @@ pub mod route;
 pub mod words;
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, Understanding};
-use nofxi_skills::{Library, ResourceKind, SkillKind};
+use nofxi_skills::{Knowledge, Library, ResourceKind, SkillKind};
 use serde_json::Map;
 
 use self::lexicon::Lexicon;
@@ -60,17 +60,29 @@ fn one(command: Command, confidence: f32) -> Understanding {
 /// The guidance entry whose `whole_message` phrases include the message itself, ignoring case
 /// and surrounding punctuation.
 fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
-    let m = trim_punct(message).to_lowercase();
-    if m.is_empty() {
-        return None;
+    let entry_of = |part: &str| {
+        library
+            .skills()
+            .iter()
+            .filter(|s| s.meta.kind == SkillKind::Guidance)
+            .flat_map(|s| s.meta.knowledge.iter())
+            .find(|k| k.whole_message && k.phrases.iter().any(|p| p.to_lowercase() == part))
+    };
+    // "hi, what can you do?" is two such phrases: every part must be one, and the longest
+    // part (the question, not the greeting) is answered.
+    let mut best: Option<(usize, &Knowledge)> = None;
+    for part in message.split([',', '，', '.', '。', '!', '！', '?', '？', ';', '；']) {
+        let part = trim_punct(part).to_lowercase();
+        if part.is_empty() {
+            continue;
+        }
+        let k = entry_of(&part)?;
+        let len = part.chars().count();
+        if best.is_none_or(|(l, _)| len > l) {
+            best = Some((len, k));
+        }
     }
-    library
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == SkillKind::Guidance)
-        .flat_map(|s| s.meta.knowledge.iter())
-        .find(|k| k.whole_message && k.phrases.iter().any(|p| p.to_lowercase() == m))
-        .map(|k| k.id.clone())
+    best.map(|(_, k)| k.id.clone())
 }
 
 impl RuleUnderstander {
@@ -217,6 +229,9 @@ impl RuleUnderstander {
             if let Some(u) = repair::settings_without_verb(self, &r, message, cx) {
                 return u;
             }
+            if let Some(u) = repair::answer_to_asked_ref(self, &r, message, cx) {
+                return u;
+            }
             if !same {
                 let slots = self.slots_for(&r.skill, &r.action, message, cx);
                 let confidence = if r.has_verb { 0.9 } else { 0.6 };
@@ -293,7 +308,11 @@ impl RuleUnderstander {
 
     /// Values the message gives the active task: slots read by their phrases, then a bare
     /// answer to what it just asked ("500" after "what initial balance?").
-    fn values_for_top(&self, message: &str, cx: &Context<'_>) -> Map<String, serde_json::Value> {
+    pub(crate) fn values_for_top(
+        &self,
+        message: &str,
+        cx: &Context<'_>,
+    ) -> Map<String, serde_json::Value> {
         let Some((skill, action, asked, _)) = cx.top else {
             return Map::new();
         };

@@ -7,11 +7,13 @@
 //! - *settings without a verb*: "minimum position 20u for scalper", "它不要交易 DOGE" name a
 //!   resource and settings of it but no verb; that is a change, not a look-up — unless it is
 //!   a question ("is main on testnet?").
+//! - *an answer said with another verb*: "use strategy scalper" answers a trader create's
+//!   "which strategy?"; it does not activate scalper for everyone.
 //! - *a question about a resource*: "is main on testnet?" names a resource and one of its
 //!   fields, so it is a look-up, not a glossary question about testnets.
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
-use nofxi_skills::{Library, SlotType};
+use nofxi_skills::{Library, Risk, SlotType};
 
 use super::route::{Route, is_question};
 use super::words::find_phrase;
@@ -52,6 +54,45 @@ pub fn correction_of_top(
     }
     let slots = rules.slots_for(skill, action, message, cx);
     (!slots.is_empty()).then(|| {
+        one(
+            Command::SetSlots {
+                slots: slots.into_iter().collect(),
+            },
+            0.8,
+        )
+    })
+}
+
+/// The answer to a reference the task in progress asked for, said with another skill's verb:
+/// "use strategy scalper" when a trader being created asked which strategy. It picks one of
+/// the user's resources for the task; activating, changing or looking that resource up was
+/// not asked. Creating or deleting one is a request of its own and is left to the router.
+pub fn answer_to_asked_ref(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let (skill, action, asked, _) = cx.top?;
+    if skill == r.skill || !r.has_name {
+        return None;
+    }
+    let routed_risk = cx.library.action(&r.skill, &r.action)?.risk;
+    if !matches!(routed_risk, Risk::Update | Risk::Query) {
+        return None;
+    }
+    let top = cx.library.action(skill, action)?;
+    let domain = &cx.library.get(&r.skill)?.meta.domain;
+    let asked_here = asked.iter().any(|name| {
+        top.slot(name)
+            .and_then(|s| s.ref_kind)
+            .is_some_and(|kind| kind.as_str() == domain)
+    });
+    if !asked_here {
+        return None;
+    }
+    let slots = rules.values_for_top(message, cx);
+    asked.iter().any(|a| slots.contains_key(a)).then(|| {
         one(
             Command::SetSlots {
                 slots: slots.into_iter().collect(),
