@@ -276,3 +276,34 @@ fn chat_history_keeps_no_key_and_a_later_chat_names_the_open_task() {
     assert!(later.contains("still open"), "{later}");
     assert!(later.contains("cancel"), "{later}");
 }
+
+/// A backtest that ends with a position open says so: its unrealized P&L and the entry fees
+/// already paid are in the total P&L and in no trade, and with them the numbers add up.
+#[test]
+fn a_backtest_accounts_for_the_position_open_at_its_end() {
+    use rust_decimal::Decimal;
+    let home = tempfile::tempdir().unwrap();
+    let args = [
+        "backtest",
+        "--symbols",
+        "btc",
+        "--from",
+        "2026-01-01",
+        "--to",
+        "2026-01-03",
+    ];
+    let report = json(home.path(), &args);
+    let dec = |v: &Value| -> Decimal { v.as_str().unwrap().parse().unwrap() };
+    let stats = &report["stats"];
+    let open = dec(&report["open_at_end_pnl"]);
+    let fees = dec(&report["open_at_end_fees"]);
+    assert!(!open.is_zero() && fees > Decimal::ZERO, "{report}");
+    let wins = Decimal::from(stats["wins"].as_u64().unwrap());
+    let losses = Decimal::from(stats["losses"].as_u64().unwrap());
+    let closed = dec(&stats["avg_win"]) * wins + dec(&stats["avg_loss"]) * losses;
+    // The averages are rounded to 8 places; the sum is exact to well under a cent.
+    let gap = (closed + open - fees - dec(&stats["total_pnl"])).abs();
+    assert!(gap < Decimal::new(1, 4), "gap {gap}: {report}");
+    let text = ok(home.path(), &args[..7]);
+    assert!(text.contains("open at end"), "{text}");
+}

@@ -15,12 +15,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::strategy_config::StrategyConfig;
-use nofxi_trader::backtest::{BacktestConfig, run_backtest};
+use nofxi_trader::backtest::{BacktestConfig, BacktestReport, run_backtest};
 use nofxi_trader::decider::Decider;
 use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
 use nofxi_trader::decider::llm::AnswerCache;
 use nofxi_trader::runtime::connect::sim_seed;
 use nofxi_trader::runtime::preflight::{answer_cache_file_name, replay_decider};
+use nofxi_trader::stats::trades_from_fills;
 use nofxi_venues::csv_source::CsvMarket;
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, ManualClock, MarketData};
@@ -84,6 +85,11 @@ struct Summary {
     fills: usize,
     refused: usize,
     final_equity: Decimal,
+    /// Positions still open after the last candle: their unrealized P&L and the entry fees
+    /// already paid for them. Both are in the total P&L (the equity's change) and in no
+    /// trade (trades are closed positions), so trades plus these make the total.
+    open_at_end_pnl: Decimal,
+    open_at_end_fees: Decimal,
     /// Model calls, when `--model` named a model config.
     #[serde(skip_serializing_if = "Option::is_none")]
     model_answers: Option<ModelAnswers>,
@@ -183,6 +189,9 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         fills: report.fills,
         refused: report.refused,
         final_equity: report.final_account.equity,
+        open_at_end_pnl: report.final_account.unrealized_pnl,
+        open_at_end_fees: report.final_account.unrealized_pnl + closed_pnl(&report)
+            - report.stats.total_pnl,
         model_answers: cache.map(|(cache, cache_file)| ModelAnswers {
             replayed: cache.replayed(),
             asked: cache.asked(),
@@ -199,6 +208,14 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         args.initial_balance
     );
     print_stats(&report.stats, args.initial_balance);
+    if !summary.open_at_end_pnl.is_zero() || !summary.open_at_end_fees.is_zero() {
+        println!(
+            "open at end     {} USDT unrealized, {} USDT entry fees paid: in the total P&L, \
+             not in the trades (closed positions)",
+            summary.open_at_end_pnl.round_dp(2),
+            summary.open_at_end_fees.round_dp(2)
+        );
+    }
     println!(
         "fills           {} ({} decisions refused by the risk guard)",
         report.fills, report.refused
@@ -216,6 +233,11 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The P&L of the closed positions, net of their fees.
+fn closed_pnl(report: &BacktestReport) -> Decimal {
+    trades_from_fills(&report.fill_log).iter().sum()
 }
 
 type MarketParts = (Arc<dyn MarketData>, Vec<Symbol>, Option<(i64, i64)>);
