@@ -220,7 +220,7 @@ pub async fn market(symbol: &Symbol) -> Option<Fact> {
     })
 }
 
-fn time(ms: i64) -> String {
+pub(crate) fn time(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms)
         .map(|t| t.strftime("%Y-%m-%d %H:%M UTC").to_string())
         .unwrap_or_else(|_| ms.to_string())

@@ -16,6 +16,7 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::render::*;
+use super::trader_detail::trader_detail;
 use super::{ToolCall, ToolError, ToolOutput, inspect};
 
 pub struct ToolRunner {
@@ -175,9 +176,7 @@ impl ToolRunner {
         match call.tool {
             "trader.get" | "trader.status" => {
                 let t = st.get_trader(user, &target).await?;
-                let text = trader_line(lang, 0, &t)
-                    .trim_start_matches("1. ")
-                    .to_string();
+                let text = trader_detail(st, user, lang, &t).await;
                 Ok(ToolOutput {
                     resource_id: Some(t.id),
                     resource_name: Some(t.spec.name),

@@ -5,6 +5,7 @@
 mod exec;
 mod probes;
 mod render;
+mod trader_detail;
 
 use nofxi_skills::Lang;
 use serde_json::{Map, Value};
