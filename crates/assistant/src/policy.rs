@@ -4,11 +4,13 @@
 //! accept a fix offer, answer a side question and return to the task.
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, Event, TaskStatus};
-use nofxi_skills::Risk;
+use nofxi_skills::{ResourceKind, Risk};
 use serde_json::{Map, Value};
 
 use crate::act::{advance, finish, resume_below};
 use crate::conversation::{Pending, Task};
+use crate::nlu::NOT_FOUND_REASON;
+use crate::nlu::names::Resolution;
 use crate::texts;
 use crate::turn::Turn;
 
@@ -34,12 +36,34 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             turn.say(question);
         }
         Command::AnswerQuestion { kind, topic } => answer(turn, kind, &topic),
-        Command::CannotHandle { .. } => {
-            let text = texts::cannot_handle(turn.lang);
+        Command::CannotHandle { reason } => {
+            let text = match reason.strip_prefix(NOT_FOUND_REASON) {
+                Some(word) => texts::nothing_called(turn.lang, word, &similar_names(turn, word)),
+                None => texts::cannot_handle(turn.lang),
+            };
             turn.say(text);
             reprompt(turn);
         }
     }
+}
+
+/// Names of any kind close to `word` (a typo of one), for "did you mean".
+fn similar_names(turn: &Turn<'_>, word: &str) -> Vec<String> {
+    let kinds = [
+        ResourceKind::Trader,
+        ResourceKind::Exchange,
+        ResourceKind::Model,
+        ResourceKind::Strategy,
+    ];
+    let mut out = Vec::new();
+    for kind in kinds {
+        match turn.names.resolve(kind, word, None, false) {
+            Resolution::Found(e) => out.push(e.name),
+            Resolution::Ambiguous(many) => out.extend(many.into_iter().map(|e| e.name)),
+            Resolution::NotFound => {}
+        }
+    }
+    out
 }
 
 /// Brings an interrupted task back to the top; the one it replaces is interrupted in turn.

@@ -17,6 +17,26 @@ pub fn not_found(lang: Lang, kind: &str, said: &str) -> String {
     }
 }
 
+/// A verb on a name that no trader, exchange account, model or strategy has; `similar` are
+/// names close to it, offered, never taken.
+pub fn nothing_called(lang: Lang, word: &str, similar: &[String]) -> String {
+    let mut out = match lang {
+        Lang::Zh => format!("没有叫「{word}」的交易员、交易所账户、模型或策略。"),
+        Lang::En => format!(
+            "Nothing is called \"{word}\": no trader, exchange account, model or strategy has that name."
+        ),
+    };
+    match (lang, similar.is_empty()) {
+        (_, true) => out.push_str(match lang {
+            Lang::Zh => "可以说“我的交易员有哪些”查看名字。",
+            Lang::En => " Say \"list my traders\" to see the names.",
+        }),
+        (Lang::Zh, false) => out.push_str(&format!("是不是指：{}？", similar.join("、"))),
+        (Lang::En, false) => out.push_str(&format!(" Did you mean {}?", similar.join(" or "))),
+    }
+    out
+}
+
 pub fn which_one(lang: Lang, options: &[String]) -> String {
     let list = options
         .iter()

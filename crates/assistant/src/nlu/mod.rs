@@ -43,6 +43,9 @@ pub trait Understander: Send + Sync {
     async fn understand(&self, message: &str, context: &Context<'_>) -> Understanding;
 }
 
+/// The reason of a `CannotHandle` for a verb on a name that nothing has, before that name.
+pub const NOT_FOUND_REASON: &str = "no resource is called ";
+
 /// Below this confidence a configured model would be asked (the LLM issue); with none, the
 /// rules' answer stands.
 pub const CONFIDENCE_THRESHOLD: f32 = 0.5;
@@ -297,6 +300,18 @@ impl RuleUnderstander {
             if is_exactly(message, CONFIRM) {
                 return one(Command::Confirm, 0.7);
             }
+        }
+        // "delete nosuchbot": a verb on a name no resource has. Said as such, not as a
+        // message that was not understood.
+        if let Some(word) = route::target_word_after_verb(cx.library, &lower)
+            && cx.names.entries.iter().all(|e| e.lower != word)
+        {
+            return one(
+                Command::CannotHandle {
+                    reason: format!("{NOT_FOUND_REASON}{word}"),
+                },
+                0.3,
+            );
         }
         one(
             Command::CannotHandle {

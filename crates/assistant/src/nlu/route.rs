@@ -193,6 +193,35 @@ fn unnamed(
     }
 }
 
+/// The word a verb acts on when no noun says what it is ("delete nosuchbot", "rename foo to
+/// bar", "删除 foo"): a name the user believes exists. `None` when no verb of an action with
+/// a target is said, or nothing name-like follows it.
+pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> {
+    const NOT_NAMES: &[&str] = &["the", "my", "a", "an", "all", "it", "this", "that", "them"];
+    let verbs = library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+        .flat_map(|s| s.actions.iter())
+        .filter(|a| a.slot("target").is_some())
+        .flat_map(|a| a.verbs.iter())
+        .map(|v| v.to_lowercase());
+    verbs
+        .filter_map(|v| find_phrase(lower, &v).map(|at| (at, v)))
+        .min_by_key(|(at, v)| (*at, std::cmp::Reverse(v.len())))
+        .and_then(|(at, v)| {
+            let word: String = lower[at + v.len()..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            (word.len() >= 3
+                && word.chars().any(|c| c.is_ascii_alphabetic())
+                && !NOT_NAMES.contains(&word.as_str()))
+            .then_some(word)
+        })
+}
+
 /// A question about what exists ("哪些", "what is", a trailing "?").
 pub fn is_question(lower: &str) -> bool {
     let t = lower.trim_end();
