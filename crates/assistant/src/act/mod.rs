@@ -218,14 +218,38 @@ fn summary(
     slots: &Map<String, Value>,
     task: &crate::conversation::Task,
 ) -> String {
+    let shown = shown_slots(slots, task);
+    let mut vars = Map::new();
+    vars.insert(
+        "summary".into(),
+        Value::String(changes(action, lang, &shown, task)),
+    );
+    match &action.summary {
+        Some(text) => text.render(lang, lookup(&shown, &vars)),
+        None => texts::t(lang, "确认执行吗？", "Go ahead?"),
+    }
+}
+
+/// The task's values as a reply may show them: secrets as the task keeps them (masked).
+fn shown_slots(slots: &Map<String, Value>, task: &crate::conversation::Task) -> Map<String, Value> {
     let mut shown = task.slots.clone();
     for (k, v) in slots {
         if !task.secret_slots.contains(k) {
             shown.insert(k.clone(), v.clone());
         }
     }
-    let changes = task
-        .given
+    shown
+}
+
+/// What the user changed, "label → value" each: the `{summary}` of a confirmation and of an
+/// update's success ("name → eth-main").
+pub(super) fn changes(
+    action: &Action,
+    lang: Lang,
+    shown: &Map<String, Value>,
+    task: &crate::conversation::Task,
+) -> String {
+    task.given
         .iter()
         .filter(|k| k.as_str() != "target")
         .filter_map(|k| {
@@ -237,11 +261,5 @@ fn summary(
                 .map(|v| format!("{label} → {}", texts::value(lang, v)))
         })
         .collect::<Vec<_>>()
-        .join(", ");
-    let mut vars = Map::new();
-    vars.insert("summary".into(), Value::String(changes));
-    match &action.summary {
-        Some(text) => text.render(lang, lookup(&shown, &vars)),
-        None => texts::t(lang, "确认执行吗？", "Go ahead?"),
-    }
+        .join(", ")
 }

@@ -34,6 +34,10 @@ pub(super) async fn execute(
     let exec_slots = effective(turn, true);
     let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
     let mut vars = Map::new();
+    if let Some(task) = turn.conv.top() {
+        let changed = super::changes(action, lang, &shown, task);
+        vars.insert("summary".into(), Value::String(changed));
+    }
     let mut texts_out: Vec<String> = Vec::new();
     let stores_secret = stores_secret(action, &exec_slots);
     let mut said_by_steps: Vec<&nofxi_skills::Text> = Vec::new();
