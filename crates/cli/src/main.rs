@@ -96,7 +96,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {}", cmd::common::render_error(&err));
-            ExitCode::FAILURE
+            // Input the command can be fixed to give is a usage error, as clap's own are.
+            if cmd::common::is_invalid_input(&err) {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

@@ -64,9 +64,30 @@ fn usage_errors_exit_2() {
         &["exchange", "frobnicate"][..],
         &["exchange", "add", "--no-such-flag"],
         &["trader", "add", "--initial-balance", "lots"],
+        // Input the store refuses is a usage error too, said by the flags that fix it.
+        &["trader", "add", "--name", "x", "--initial-balance", "-5"],
+        &["exchange", "add", "--type", "binance", "--name", "b1"],
     ] {
         assert_eq!(run(home.path(), args).status.code(), Some(2), "{args:?}");
     }
+    let missing = refused(
+        home.path(),
+        &["trader", "add", "--name", "x", "--initial-balance", "-5"],
+    );
+    assert!(missing.contains("`--model` is required"), "{missing}");
+    assert!(
+        missing.contains("`--initial-balance` must be a positive"),
+        "{missing}"
+    );
+    assert!(!missing.contains("ai_model_id"), "{missing}");
+    let keys = refused(
+        home.path(),
+        &["exchange", "add", "--type", "binance", "--name", "b1"],
+    );
+    assert!(
+        keys.contains("NOFXI_API_KEY") && keys.contains("`--api-key -`"),
+        "{keys}"
+    );
 }
 
 #[test]
@@ -165,14 +186,12 @@ fn users_are_separate_and_traders_bind_by_name() {
         json(h, &["trader", "show", "bot2"])["initial_balance"],
         "1000"
     );
-    let err = fails(
+    let err = refused(
         h,
         &[&args[..], &["--name", "bot3", "--initial-balance", "0"]].concat(),
     );
     assert!(
-        err.contains("initial_balance")
-            && err.contains("positive")
-            && err.contains("--initial-balance"),
+        err.contains("positive") && err.contains("`--initial-balance`"),
         "{err}"
     );
     let err = fails(h, &["model", "delete", "rules"]);

@@ -43,7 +43,7 @@ fn added_exchange_lists_flags_and_no_key_material_anywhere() {
 #[test]
 fn okx_without_secret_and_passphrase_names_both_and_writes_nothing() {
     let home = tempfile::tempdir().unwrap();
-    let err = fails(
+    let err = refused(
         home.path(),
         &[
             "exchange",
@@ -56,8 +56,8 @@ fn okx_without_secret_and_passphrase_names_both_and_writes_nothing() {
             K,
         ],
     );
-    assert!(err.contains("`secret_key`"), "{err}");
-    assert!(err.contains("`passphrase`"), "{err}");
+    assert!(err.contains("`--secret-key`"), "{err}");
+    assert!(err.contains("`--passphrase`"), "{err}");
     assert!(
         err.contains("--secret-key") && err.contains("--passphrase"),
         "{err}"
@@ -74,7 +74,7 @@ fn okx_without_secret_and_passphrase_names_both_and_writes_nothing() {
 fn duplicate_name_http_url_and_leverage_each_name_the_field() {
     let home = tempfile::tempdir().unwrap();
     add_binance(home.path());
-    let err = fails(
+    let err = refused(
         home.path(),
         &[
             "exchange",
@@ -90,10 +90,10 @@ fn duplicate_name_http_url_and_leverage_each_name_the_field() {
         ],
     );
     assert!(
-        err.contains("`account_name`") && err.contains("already taken"),
+        err.contains("`--name`") && err.contains("already taken"),
         "{err}"
     );
-    let err = fails(
+    let err = refused(
         home.path(),
         &[
             "model",
@@ -108,7 +108,10 @@ fn duplicate_name_http_url_and_leverage_each_name_the_field() {
             "k",
         ],
     );
-    assert!(err.contains("`base_url`") && err.contains("https"), "{err}");
+    assert!(
+        err.contains("`--base-url`") && err.contains("https"),
+        "{err}"
+    );
     // Loopback http is fine (a local model).
     ok(
         home.path(),
@@ -125,7 +128,7 @@ fn duplicate_name_http_url_and_leverage_each_name_the_field() {
             "qwen3",
         ],
     );
-    let err = fails(
+    let err = refused(
         home.path(),
         &[
             "strategy",
@@ -136,8 +139,7 @@ fn duplicate_name_http_url_and_leverage_each_name_the_field() {
             "21",
         ],
     );
-    assert!(err.contains("`risk_control.altcoin_max_leverage`"), "{err}");
-    assert!(err.contains("--altcoin-max-leverage"), "{err}");
+    assert!(err.contains("`--altcoin-max-leverage`"), "{err}");
 }
 
 #[test]

@@ -57,12 +57,12 @@ pub struct BacktestArgs {
     /// Replay CSV candles: SYMBOL=PATH, repeatable (timestamp_ms,open,high,low,close,volume).
     #[arg(long, value_name = "SYMBOL=PATH")]
     pub csv: Vec<String>,
-    #[arg(long, default_value = "10000")]
+    #[arg(long, default_value = "10000", allow_negative_numbers = true)]
     pub initial_balance: Decimal,
     /// Fee per fill in basis points.
-    #[arg(long, default_value = "4")]
+    #[arg(long, default_value = "4", allow_negative_numbers = true)]
     pub fee_bps: Decimal,
-    #[arg(long, default_value = "0")]
+    #[arg(long, default_value = "0", allow_negative_numbers = true)]
     pub slippage_bps: Decimal,
     /// Write the equity curve as CSV here.
     #[arg(long)]
@@ -114,6 +114,7 @@ pub fn run(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
 }
 
 async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
+    check_amounts(&args)?;
     let clock = Arc::new(ManualClock::new(0));
     let (market, csv_symbols, csv_range) = market(&args, clock.clone())?;
     let (strategy, mut decider, cache) = strategy_and_decider(global, &args).await?;
@@ -231,6 +232,25 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
             m.asked,
             m.cache_file.display()
         );
+    }
+    Ok(())
+}
+
+/// The account and cost flags, refused before anything runs when they make no sense.
+fn check_amounts(args: &BacktestArgs) -> Result<()> {
+    if args.initial_balance <= Decimal::ZERO {
+        bail!(
+            "--initial-balance {} is not a positive amount of USDT: give one such as 10000",
+            args.initial_balance
+        );
+    }
+    for (flag, value) in [
+        ("--fee-bps", args.fee_bps),
+        ("--slippage-bps", args.slippage_bps),
+    ] {
+        if value < Decimal::ZERO {
+            bail!("{flag} {value} is negative: give 0 or more basis points (e.g. 4)");
+        }
     }
     Ok(())
 }

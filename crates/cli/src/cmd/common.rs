@@ -193,9 +193,38 @@ pub fn render_error(err: &anyhow::Error) -> String {
         n => format!("invalid input ({n} problems):"),
     };
     for p in &invalid.problems {
-        out.push_str(&format!("\n  - {p} (flag {})", flag_for(&p.field)));
+        // Said by the flag that fixes it, not by the stored field's name.
+        let flag = flag_for(&p.field);
+        // A field that only a `--config` file sets keeps its path, which says where in it.
+        let said = if flag == "--config" {
+            format!("{p} (in the --config file)")
+        } else {
+            p.to_string()
+                .replacen(&format!("`{}`", p.field), &format!("`{flag}`"), 1)
+        };
+        out.push_str(&format!("\n  - {said}{}", secret_hint(&flag)));
     }
     out
+}
+
+/// Whether `err` is bad input the user can fix by changing the command: a usage error.
+pub fn is_invalid_input(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<nofxi_store::StoreError>()
+        .and_then(|e| e.validation())
+        .is_some()
+}
+
+/// The other ways a secret flag takes its value: an environment variable, or standard input.
+fn secret_hint(flag: &str) -> String {
+    let name = flag.trim_start_matches("--");
+    if !matches!(
+        name,
+        "api-key" | "secret-key" | "passphrase" | "private-key"
+    ) {
+        return String::new();
+    }
+    let env = format!("NOFXI_{}", name.replace('-', "_").to_uppercase());
+    format!(" (or set {env}, or pass `{flag} -` to type it on standard input)")
 }
 
 /// The flag that sets a validated field.

@@ -72,18 +72,18 @@ pub struct StrategyFields {
     #[arg(long)]
     pub altcoin_max_leverage: Option<u32>,
     /// Position value limit as a multiple of equity.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_position_value_ratio: Option<Decimal>,
     /// Share of equity usable as margin, up to 1.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_margin_usage: Option<Decimal>,
     /// Smallest altcoin position in USDT.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub min_position_size: Option<Decimal>,
     /// Smallest BTC/ETH position in USDT.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub btc_eth_min_position_size: Option<Decimal>,
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub min_risk_reward_ratio: Option<Decimal>,
     /// Model confidence needed to open, 50–100.
     #[arg(long)]

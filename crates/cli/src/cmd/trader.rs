@@ -62,7 +62,7 @@ pub struct TraderFields {
     #[arg(long)]
     pub strategy: Option<String>,
     /// Starting balance in USDT the P&L is measured against (> 0; default 1000).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub initial_balance: Option<Decimal>,
     /// Minutes between scans, 3–60 (default 5; values outside are clamped, with a note).
     #[arg(long, allow_negative_numbers = true)]

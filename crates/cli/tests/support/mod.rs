@@ -101,6 +101,17 @@ pub fn json(home: &Path, args: &[&str]) -> Value {
     serde_json::from_str(&ok(home, &all)).unwrap()
 }
 
+/// Runs a command that must be refused as a usage error (exit 2); its stderr.
+pub fn refused(home: &Path, args: &[&str]) -> String {
+    let out = run(home, args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "nofxi {args:?} should be refused with 2"
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
+
 pub fn fails(home: &Path, args: &[&str]) -> String {
     let out = run(home, args);
     assert_eq!(
