@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use nofxi_domain::{Actor, Adjustment, Channel, Secret};
 use nofxi_store::Store;
 use serde::Serialize;
+use unicode_width::UnicodeWidthStr;
 use zeroize::Zeroizing;
 
 use crate::home::GlobalArgs;
@@ -87,11 +88,12 @@ pub fn print_table(headers: &[&str], rows: &[Vec<String>]) {
         println!("(none)");
         return;
     }
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    // Columns by display width: a Chinese character takes two terminal cells.
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.width()).collect();
     for row in rows {
         for (i, cell) in row.iter().enumerate() {
             if let Some(w) = widths.get_mut(i) {
-                *w = (*w).max(cell.chars().count());
+                *w = (*w).max(cell.width());
             }
         }
     }
@@ -100,8 +102,12 @@ pub fn print_table(headers: &[&str], rows: &[Vec<String>]) {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let w = widths.get(i).copied().unwrap_or(0);
-                format!("{c:<w$}")
+                let pad = widths
+                    .get(i)
+                    .copied()
+                    .unwrap_or(0)
+                    .saturating_sub(c.width());
+                format!("{c}{}", " ".repeat(pad))
             })
             .collect();
         println!("{}", padded.join("  ").trim_end());

@@ -226,28 +226,78 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         .iter()
         .filter(|s| s.list && s.ty == SlotType::Symbol)
     {
-        for p in &slot.phrases {
-            let lp = p.to_lowercase();
-            if let Some(at) = find_phrase(&scan.text, &lp) {
-                let coins: Vec<Value> = scan
-                    .original
-                    .get(at + lp.len()..)
-                    .unwrap_or_default()
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .filter(|w| {
-                        (2..=10).contains(&w.len()) && w.chars().all(|c| c.is_ascii_alphabetic())
-                    })
-                    .take_while(|w| !matches!(w.to_lowercase().as_str(), "and" | "with"))
-                    .map(|w| Value::String(usdt_pair(w)))
-                    .collect();
-                if !coins.is_empty() {
-                    slots.insert(slot.name.clone(), Value::Array(coins));
-                    break;
-                }
+        // After the slot's own phrase ("coins doge pepe") any coin-shaped word counts; after
+        // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins.
+        let by_phrase = slot.phrases.iter().map(|p| (p.to_lowercase(), false));
+        let by_lead = COIN_LEADS.iter().map(|p| (p.to_string(), true));
+        for (lp, strict) in by_phrase.chain(by_lead) {
+            let Some(at) = find_phrase(&scan.text, &lp) else {
+                continue;
+            };
+            let after = scan.original.get(at + lp.len()..).unwrap_or_default();
+            let coins = coin_run(after, strict);
+            if !coins.is_empty() {
+                slots.insert(slot.name.clone(), Value::Array(coins));
+                break;
             }
         }
     }
 }
+
+/// Words that lead into a coin list without naming the slot.
+const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade"];
+
+/// Words joining coins in a list.
+const COIN_JOINS: &[&str] = &["and", "or", "&", "plus"];
+
+/// Coins common enough to be read in lower case after a loose lead ("for btc and sol").
+const KNOWN_COINS: &[&str] = &[
+    "btc", "eth", "sol", "bnb", "xrp", "doge", "ada", "avax", "link", "dot", "ltc", "trx", "ton",
+    "sui", "arb", "op", "apt", "near", "atom", "fil", "bch", "uni", "pepe", "shib", "wif",
+];
+
+/// The coins that open `text`, as pairs: words joined by spaces, commas, "and" or 和, up to
+/// the first word that is no coin ("BTC and SOL on 5m candles" → BTCUSDT, SOLUSDT).
+fn coin_run(text: &str, strict: bool) -> Vec<Value> {
+    let mut coins = Vec::new();
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let lower = word.to_lowercase();
+        if word.is_empty() || COIN_JOINS.contains(&lower.as_str()) {
+            continue;
+        }
+        let shaped =
+            (2..=10).contains(&word.len()) && word.chars().all(|c| c.is_ascii_alphabetic());
+        let sure =
+            KNOWN_COINS.contains(&lower.as_str()) || word.chars().all(|c| c.is_ascii_uppercase());
+        if !shaped || (strict && !sure) || STOP_WORDS.contains(&lower.as_str()) {
+            break;
+        }
+        coins.push(Value::String(usdt_pair(word)));
+    }
+    coins
+}
+
+/// Words after a coin list that end it.
+const STOP_WORDS: &[&str] = &[
+    "with",
+    "on",
+    "at",
+    "in",
+    "using",
+    "leverage",
+    "candles",
+    "candle",
+    "timeframe",
+    "only",
+    "min",
+    "max",
+    "minimum",
+    "maximum",
+    "every",
+    "scan",
+    "called",
+    "named",
+];
 
 /// A coin as the USDⓈ-M pair nofxi trades: "doge" → DOGEUSDT; a pair stays as it is.
 fn usdt_pair(coin: &str) -> String {
