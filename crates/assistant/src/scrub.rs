@@ -22,7 +22,7 @@ use regex::{Captures, Regex};
 
 static CUE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(api[ _-]?key|apikey|secret(?:[ _-]?key)?|pass(?:phrase|word)|private[ _-]?key|access[ _-]?token|token|key|密钥|私钥|秘钥|密码|口令)(\s*(?:[:：=]|is|是|为)?\s*)([A-Za-z0-9][^\s,，;；。、)）]*)",
+        r"(?i)(api[ _-]?key|apikey|secret(?:[ _-]?key)?|pass(?:phrase|word)|private[ _-]?key|access[ _-]?token|token|key|密钥|私钥|秘钥|密码|口令)((?:\s+(?:of|on|for)\s+\S+)?\s*(?:[:：=]|is|to|as|是|为|改成|换成|改为|设为)?\s*)([A-Za-z0-9][^\s,，;；。、)）]*)",
     )
     .ok()
 });
@@ -42,7 +42,10 @@ pub fn scrub(text: &str) -> String {
         out = re
             .replace_all(&out, |c: &Captures| {
                 let (cue, sep, value) = (&c[1], &c[2], &c[3]);
-                if looks_secret(cue, value) {
+                // "secret key to X", "passphrase of ok: X": a value the words hand over is
+                // the secret whatever it looks like.
+                let handed_over = !sep.trim().is_empty() && value.chars().count() >= 6;
+                if (handed_over && !is_mask(value)) || looks_secret(cue, value) {
                     format!("{cue}{sep}{}", mask(value))
                 } else {
                     c[0].to_string()
@@ -109,6 +112,13 @@ mod tests {
             "{out}"
         );
         assert!(out.starts_with("帮我加一个币安账户 api key "), "{out}");
+        for said in [
+            "change ok secret key to zxcvbnmlkjhgf",
+            "set the api key of ok to zxcvbnmlkjhgf",
+            "把 ok 的 passphrase 改成 zxcvbnmlkjhgf",
+        ] {
+            assert!(!scrub(said).contains("zxcvbnmlkjhgf"), "{said}");
+        }
         let out = scrub("密钥是 Abc123xyz789QQ，密码：hunter");
         assert!(
             !out.contains("Abc123xyz789QQ") && !out.contains("hunter"),

@@ -294,6 +294,9 @@ fn chat_history_keeps_no_key_and_a_later_chat_names_the_open_task() {
     let later = chat("exit\n");
     assert!(later.contains("still open"), "{later}");
     assert!(later.contains("cancel"), "{later}");
+    // A secret said in a change ("… secret key to X") is not kept either.
+    chat("cancel\nchange b9 secret key to zxcvbnmlkjhgf\n");
+    assert_home_clean(home.path(), &["qwertyASDFGH1234", "zxcvbnmlkjhgf"]);
 }
 
 /// A backtest that ends with a position open says so: its unrealized P&L and the entry fees

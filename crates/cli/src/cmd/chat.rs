@@ -78,11 +78,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             if is_quit(&line) {
                 break;
             }
-            // The history file keeps no secret: not an answer to a question for one, and
-            // nothing secret-shaped in any other line.
-            if !asks_secret {
-                let _ = editor.add_history_entry(scrub(&line).as_str());
-            }
+            let answers_secret_question = asks_secret;
             // Model-written answers appear token by token; the full reply follows only when
             // nothing was streamed.
             let streamed = std::sync::atomic::AtomicBool::new(false);
@@ -92,8 +88,17 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 let _ = std::io::stdout().flush();
             };
             let response = assistant
-                .turn_streaming(request(global, &conversation, line), &print_delta)
+                .turn_streaming(request(global, &conversation, line.clone()), &print_delta)
                 .await?;
+            // The history file keeps no secret: not an answer to a question for one, not a
+            // line a secret was read from or that speaks of one ("change the passphrase of ok
+            // to …"), and nothing secret-shaped in any other line.
+            if !answers_secret_question
+                && !sets_secret(&library, &response)
+                && !mentions_credential(&line)
+            {
+                let _ = editor.add_history_entry(scrub(&line).as_str());
+            }
             conversation = Some(response.conversation_id.clone());
             asks_secret = response
                 .active_task()
@@ -119,6 +124,41 @@ fn asks_for_secret(library: &Library, task: &TaskView) -> bool {
             .iter()
             .any(|m| a.slot(m).is_some_and(|s| s.is_secret()))
     })
+}
+
+/// Whether the turn set a secret slot (its value is masked in the event, but the line held it).
+fn sets_secret(library: &Library, response: &TurnResponse) -> bool {
+    let secret = |slot: &str| {
+        library.skills().iter().any(|s| {
+            s.actions
+                .iter()
+                .flat_map(|a| a.slots.iter())
+                .any(|x| x.name == slot && x.is_secret())
+        })
+    };
+    response.events.iter().any(|e| match e {
+        nofxi_protocol::Event::SlotSet { slot, .. } => secret(slot),
+        _ => false,
+    })
+}
+
+/// Whether a line speaks of a credential: it may hold one the rules did not read.
+fn mentions_credential(line: &str) -> bool {
+    const CUES: &[&str] = &[
+        "key",
+        "secret",
+        "passphrase",
+        "password",
+        "token",
+        "private",
+        "密钥",
+        "私钥",
+        "秘钥",
+        "密码",
+        "口令",
+    ];
+    let lower = line.to_lowercase();
+    CUES.iter().any(|c| lower.contains(c))
 }
 
 /// What `chat` says when the conversation it continues has a task open.
