@@ -45,7 +45,7 @@ pub use error::AssistantError;
 
 use crate::conversation::{Conversation, Pending};
 use crate::nlu::lexicon::Lexicon;
-use crate::nlu::words::{ORDINALS, trim_punct};
+use crate::nlu::words::{CONFIRM, ORDINALS, is_exactly, trim_punct};
 use crate::nlu::{Context, RuleUnderstander};
 use crate::turn::{Engine, Turn};
 
@@ -361,7 +361,9 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
                 .iter()
                 .position(|(name, _)| name.to_lowercase() == m)
         })
-        .or_else(|| options.iter().position(|(_, id)| id == &m));
+        .or_else(|| options.iter().position(|(_, id)| id == &m))
+        // One name offered ("did you mean btc-bot?"): a yes takes it.
+        .or_else(|| (options.len() == 1 && is_exactly(message, CONFIRM)).then_some(0));
     let Some((name, id)) = index.and_then(|i| options.get(i).cloned()) else {
         turn.conv.pending = None;
         return false;

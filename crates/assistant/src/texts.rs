@@ -37,6 +37,14 @@ pub fn nothing_called(lang: Lang, word: &str, similar: &[String]) -> String {
     out
 }
 
+/// The one name close to what was said, offered: "yes" or the name takes it.
+pub fn did_you_mean(lang: Lang, name: &str) -> String {
+    match lang {
+        Lang::Zh => format!("你是指「{name}」吗？是的话回复“是”或它的名字。"),
+        Lang::En => format!("Did you mean \"{name}\"? Say yes or its name to go on."),
+    }
+}
+
 pub fn which_one(lang: Lang, options: &[String]) -> String {
     let list = options
         .iter()

@@ -64,14 +64,18 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
                 turn.events.push(Event::Clarification {
                     options: shown.clone(),
                 });
-                turn.say(texts::which_one(lang, &shown));
+                match shown.as_slice() {
+                    [only] => {
+                        let kind_word = kind_word(lang, kind);
+                        turn.say(texts::not_found(lang, &kind_word, &said));
+                        turn.say(texts::did_you_mean(lang, only));
+                    }
+                    _ => turn.say(texts::which_one(lang, &shown)),
+                }
                 return false;
             }
             Resolution::NotFound => {
-                let kind_word = match lang {
-                    Lang::Zh => to_domain(kind).zh().to_string(),
-                    Lang::En => kind.as_str().to_string(),
-                };
+                let kind_word = kind_word(lang, kind);
                 turn.say(texts::not_found(lang, &kind_word, &said));
                 if let Some(task) = turn.conv.top_mut() {
                     task.slots.remove(&slot);
@@ -87,6 +91,14 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
         }
     }
     true
+}
+
+/// What a reply calls a resource kind: 交易员, exchange …
+fn kind_word(lang: Lang, kind: ResourceKind) -> String {
+    match lang {
+        Lang::Zh => to_domain(kind).zh().to_string(),
+        Lang::En => kind.as_str().to_string(),
+    }
 }
 
 fn task_id(turn: &Turn<'_>) -> nofxi_protocol::TaskId {

@@ -141,15 +141,27 @@ impl Names {
                         || find_phrase(&said_lower, &e.lower).is_some())
             })
             .collect();
-        if let Some(found) = one_or_many(&containing) {
+        // Part of a name, or a near miss, is never taken on its own: "stop btc-bot2" must not
+        // stop btc-bot. One such name is offered as a choice, as several are.
+        if let Some(found) = offered(&containing) {
             return found;
         }
         let fuzzy: Vec<&&NameEntry> = pool
             .iter()
             .filter(|e| strsim::jaro_winkler(&e.lower, &said_lower) >= FUZZY_MIN)
             .collect();
-        one_or_many(&fuzzy).unwrap_or(Resolution::NotFound)
+        offered(&fuzzy).unwrap_or(Resolution::NotFound)
     }
+}
+
+/// Names that only resemble what was said, as a choice for the user.
+fn offered(found: &[&&NameEntry]) -> Option<Resolution> {
+    if found.is_empty() {
+        return None;
+    }
+    let mut all: Vec<NameEntry> = found.iter().map(|e| (**e).clone()).collect();
+    all.sort_by(|a, b| a.lower.cmp(&b.lower));
+    Some(Resolution::Ambiguous(all))
 }
 
 fn one_or_many(found: &[&&NameEntry]) -> Option<Resolution> {
