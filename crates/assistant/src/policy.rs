@@ -4,7 +4,7 @@
 //! accept a fix offer, answer a side question and return to the task.
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, Event, TaskStatus};
-use nofxi_skills::{ResourceKind, Risk};
+use nofxi_skills::ResourceKind;
 use serde_json::{Map, Value};
 
 use crate::act::{advance, finish, resume_below};
@@ -287,37 +287,21 @@ async fn deny(turn: &mut Turn<'_>) {
         turn.say(texts::t(turn.lang, "好的，不做了。", "OK, I won't."));
         return;
     }
-    // A delete, start or stop has nothing to change but its target: "no" ends it. Kept open,
-    // it would ask again later, and a "yes" meant for something else would carry it out.
-    let risk = turn
-        .engine
-        .library
-        .action(&task.skill, &task.action)
-        .map(|a| a.risk);
-    if matches!(risk, Some(Risk::Delete | Risk::Start | Risk::Stop)) {
-        let resumed = finish(turn, TaskStatus::Cancelled, None);
-        turn.say(texts::t(
-            turn.lang,
-            "好的，已取消，什么都没有改。",
-            "OK, cancelled; nothing was changed.",
-        ));
-        if resumed {
-            advance(turn).await;
-        }
-        return;
-    }
-    let id = task.id.clone();
-    if let Some(task) = turn.conv.top_mut() {
-        task.status = TaskStatus::Collecting;
-        task.confirmation = None;
-        task.confirmed = None;
-    }
-    turn.events.push(Event::Denied { task_id: id });
+    // "No" to a confirmation ends the task. Kept open, it would come back later with the
+    // values the user just refused, and a "yes" meant for something else would carry them
+    // out. A correction ("不对，我说的是 btc-pro") is read as one before it gets here.
+    turn.events.push(Event::Denied {
+        task_id: task.id.clone(),
+    });
+    let resumed = finish(turn, TaskStatus::Cancelled, None);
     turn.say(texts::t(
         turn.lang,
-        "好的，没有执行。要改什么可以直接告诉我，或者说“取消”。",
-        "OK, nothing was done. Tell me what to change, or say \"cancel\".",
+        "好的，已取消，什么都没有改。",
+        "OK, cancelled; nothing was changed.",
     ));
+    if resumed {
+        advance(turn).await;
+    }
 }
 
 async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
