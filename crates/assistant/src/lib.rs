@@ -125,7 +125,12 @@ impl Assistant {
                 }),
             None => Conversation::new(),
         };
-        let lang = if request.message.chars().any(|c| c.is_alphabetic()) {
+        // A bare token ("sk-…", "btc-bot", "500") answers in the conversation's language; it
+        // says nothing about the user's.
+        let bare_token = request.message.trim().is_ascii()
+            && !request.message.trim().contains(char::is_whitespace)
+            && conv.lang.is_some();
+        let lang = if request.message.chars().any(|c| c.is_alphabetic()) && !bare_token {
             Lang::detect(&request.message)
         } else {
             conv.lang.or(self.options.default_lang).unwrap_or(Lang::Zh)

@@ -25,6 +25,9 @@ pub fn bare_answer(
         .map(trim_punct)
         .filter(|p| !p.is_empty())
         .collect();
+    let secret_asked = asked
+        .iter()
+        .any(|n| action.slot(n).is_some_and(|s| s.is_secret()));
     for part in parts {
         let part = part
             .trim_start_matches("用")
@@ -55,7 +58,8 @@ pub fn bare_answer(
                 // A credential is one run of printable ASCII: a reply like "不是币安，是 OKX"
                 // to the api-key question is a correction, never the key.
                 _ if slot.is_secret() => looks_like_credential(part),
-                _ => !part.contains(' '),
+                // A pasted key is never a name, even when the name is asked first.
+                _ => !part.contains(' ') && !(secret_asked && crate::scrub::scrub(part) != part),
             };
             if fits {
                 let value = match slot.ty {
