@@ -112,6 +112,9 @@ fn secrets(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
     }
 }
 
+/// Slots that hold a resource's own (new) name, as the skills call them.
+const NEW_NAME_SLOTS: &[&str] = &["name", "new_name"];
+
 /// Strings named by a phrase ("叫 btc-bot", "called eth-scalper", "call it momentum").
 fn strings(action: &Action, scan: &mut Scan, names: &Names, slots: &mut Map<String, Value>) {
     for slot in action
@@ -131,6 +134,19 @@ fn strings(action: &Action, scan: &mut Scan, names: &Names, slots: &mut Map<Stri
                 && let Some((_, s, e)) = token_after_names(&scan.text, at + lp.len(), names)
             {
                 let value = scan.said(s, e);
+                // In a change, a name the user already has is the target, not a new value:
+                // "disable model ds" changes ds, it does not set a model name "ds". A new name
+                // that is taken ("duplicate scalper as swing") is still the new name, and its
+                // taker is said so.
+                let names_target = action.slot("target").is_some()
+                    && !NEW_NAME_SLOTS.contains(&slot.name.as_str())
+                    && names
+                        .entries
+                        .iter()
+                        .any(|n| n.lower == value.to_lowercase());
+                if names_target {
+                    continue;
+                }
                 let ok = slot.compiled_pattern().is_none_or(|re| re.is_match(&value));
                 if ok && !value.is_empty() {
                     slots.insert(slot.name.clone(), Value::String(value));
