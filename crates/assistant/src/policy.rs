@@ -263,6 +263,9 @@ async fn confirm(turn: &mut Turn<'_>) {
                 advance(turn).await;
             }
         }
+        // "Continue" to a task that came back waiting for its confirmation: show it now, in
+        // a message of its own. (A yes confirms only a summary already shown.)
+        _ if task.status == TaskStatus::Collecting => advance(turn).await,
         _ => {
             turn.say(texts::t(
                 turn.lang,

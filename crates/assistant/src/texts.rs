@@ -106,6 +106,16 @@ pub fn defaults_note(lang: Lang, defaults: &[(String, String)]) -> Option<String
     })
 }
 
+/// A task that needs a confirmation, reached in a reply that already says something else.
+pub fn confirmation_waits(lang: Lang, label: &str) -> String {
+    match lang {
+        Lang::Zh => format!("「{label}」还需要你确认，说“继续”查看要确认的内容。"),
+        Lang::En => format!(
+            "\"{label}\" still needs your confirmation; say \"continue\" to see what it will do."
+        ),
+    }
+}
+
 /// An update that names no field it can change: which ones it can.
 pub fn what_to_change(lang: Lang, target: &str, fields: &[String]) -> String {
     match lang {

@@ -128,6 +128,27 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     let summary_text = summary(&action, lang, &slots, task);
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
     let bound = binding(&action, &slots, task, &fingerprint);
+    let resumed_here = turn.events.iter().any(|e| match e {
+        Event::TaskCompleted { task_id }
+        | Event::TaskCancelled { task_id }
+        | Event::TaskFailed { task_id, .. } => *task_id != task.id,
+        _ => false,
+    });
+    if needs && task.confirmed.as_deref() != Some(bound.as_str()) && resumed_here {
+        // A confirmation is a message of its own: when another task's outcome is already in
+        // this reply (this one came back below it), only say that it waits.
+        let mut label = texts::task_label(&turn.engine.library, &task.skill, &task.action, lang);
+        if let Some(target) = slots.get("target").and_then(Value::as_str) {
+            label = format!("{label}: {target}");
+        }
+        turn.say(texts::confirmation_waits(lang, &label));
+        if let Some(task) = turn.conv.top_mut() {
+            task.status = TaskStatus::Collecting;
+            task.confirmed = None;
+            task.confirmation = None;
+        }
+        return false;
+    }
     if needs && task.confirmed.as_deref() != Some(bound.as_str()) {
         let id = task.id.clone();
         if let Some(task) = turn.conv.top_mut() {
