@@ -59,7 +59,10 @@ pub fn bare_answer(
                 // to the api-key question is a correction, never the key.
                 _ if slot.is_secret() => looks_like_credential(part),
                 // A pasted key is never a name, even when the name is asked first.
-                _ => !part.contains(' ') && !(secret_asked && crate::scrub::scrub(part) != part),
+                _ => {
+                    let pasted_key = secret_asked && crate::scrub::scrub(part) != part;
+                    !part.contains(' ') && !pasted_key
+                }
             };
             if fits {
                 let value = match slot.ty {
