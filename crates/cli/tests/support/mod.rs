@@ -103,21 +103,20 @@ pub fn json(home: &Path, args: &[&str]) -> Value {
 
 /// Runs a command that must be refused as a usage error (exit 2); its stderr.
 pub fn refused(home: &Path, args: &[&str]) -> String {
-    let out = run(home, args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "nofxi {args:?} should be refused with 2"
-    );
-    String::from_utf8(out.stderr).unwrap()
+    exits_with(home, args, 2)
 }
 
+/// Runs a command that must fail (exit 1); its stderr.
 pub fn fails(home: &Path, args: &[&str]) -> String {
+    exits_with(home, args, 1)
+}
+
+fn exits_with(home: &Path, args: &[&str], code: i32) -> String {
     let out = run(home, args);
     assert_eq!(
         out.status.code(),
-        Some(1),
-        "nofxi {args:?} should fail with 1"
+        Some(code),
+        "nofxi {args:?} should exit with {code}"
     );
     String::from_utf8(out.stderr).unwrap()
 }
