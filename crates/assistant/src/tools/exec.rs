@@ -205,7 +205,7 @@ impl ToolRunner {
             "strategy.get" => {
                 let x = st.get_strategy(user, &target).await?;
                 Ok(ToolOutput {
-                    text: Some(strategy_line(lang, 0, &x)[3..].to_string()),
+                    text: Some(strategy_detail(lang, &x)),
                     resource_id: Some(x.id),
                     resource_name: Some(x.spec.name),
                     ..Default::default()

@@ -88,6 +88,53 @@ pub fn strategy_line(lang: Lang, i: usize, s: &Strategy) -> String {
     format!("{}. {}{active}", i + 1, s.spec.name)
 }
 
+/// One strategy in full: the list line plus what decides its orders — coins, timeframe and
+/// the risk limits the guard holds every decision to.
+pub fn strategy_detail(lang: Lang, x: &Strategy) -> String {
+    let line = strategy_line(lang, 0, x);
+    let line = line.trim_start_matches("1. ");
+    let c = &x.spec.config;
+    let r = &c.risk_control;
+    let coins = c.coin_source.static_coins.join(", ");
+    let excluded = if c.coin_source.excluded_coins.is_empty() {
+        "-".to_string()
+    } else {
+        c.coin_source.excluded_coins.join(", ")
+    };
+    let timeframe = c.indicators.klines.primary_timeframe;
+    match lang {
+        Lang::Zh => format!(
+            "{line}\n币种：{coins}（排除：{excluded}）；主周期 {timeframe}\n\
+             杠杆上限 BTC/ETH {}x、山寨币 {}x；最多持仓 {}；最低信心度 {}；最低盈亏比 {}\n\
+             最小仓位 BTC/ETH {} USDT、山寨币 {} USDT；仓位价值上限 {} 倍权益；保证金使用上限 {}",
+            r.btc_eth_max_leverage,
+            r.altcoin_max_leverage,
+            r.max_positions,
+            r.min_confidence,
+            r.min_risk_reward_ratio,
+            r.btc_eth_min_position_size,
+            r.min_position_size,
+            r.max_position_value_ratio,
+            r.max_margin_usage,
+        ),
+        Lang::En => format!(
+            "{line}\ncoins: {coins} (excluded: {excluded}); primary timeframe {timeframe}\n\
+             max leverage BTC/ETH {}x, altcoins {}x; max positions {}; min confidence {}; \
+             min risk/reward {}\nmin position BTC/ETH {} USDT, altcoins {} USDT; position value \
+             up to {}× equity; margin usage up to {}",
+            r.btc_eth_max_leverage,
+            r.altcoin_max_leverage,
+            r.max_positions,
+            r.min_confidence,
+            r.min_risk_reward_ratio,
+            r.btc_eth_min_position_size,
+            r.min_position_size,
+            r.max_position_value_ratio,
+            r.max_margin_usage,
+        ),
+    }
+}
+
 pub fn empty(lang: Lang, kind: &str) -> String {
     match lang {
         Lang::Zh => format!("还没有任何{kind}。"),
