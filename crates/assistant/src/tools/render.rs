@@ -102,35 +102,25 @@ pub fn strategy_detail(lang: Lang, x: &Strategy) -> String {
         c.coin_source.excluded_coins.join(", ")
     };
     let timeframe = c.indicators.klines.primary_timeframe;
+    // Named once, so both languages show the same figures.
+    let (lev_major, lev_alt) = (r.btc_eth_max_leverage, r.altcoin_max_leverage);
+    let (positions, confidence, rr) = (r.max_positions, r.min_confidence, r.min_risk_reward_ratio);
+    let (size_major, size_alt) = (r.btc_eth_min_position_size, r.min_position_size);
+    let (value_ratio, margin) = (r.max_position_value_ratio, r.max_margin_usage);
     match lang {
         Lang::Zh => format!(
             "{line}\n币种：{coins}（排除：{excluded}）；主周期 {timeframe}\n\
-             杠杆上限 BTC/ETH {}x、山寨币 {}x；最多持仓 {}；最低信心度 {}；最低盈亏比 {}\n\
-             最小仓位 BTC/ETH {} USDT、山寨币 {} USDT；仓位价值上限 {} 倍权益；保证金使用上限 {}",
-            r.btc_eth_max_leverage,
-            r.altcoin_max_leverage,
-            r.max_positions,
-            r.min_confidence,
-            r.min_risk_reward_ratio,
-            r.btc_eth_min_position_size,
-            r.min_position_size,
-            r.max_position_value_ratio,
-            r.max_margin_usage,
+             杠杆上限 BTC/ETH {lev_major}x、山寨币 {lev_alt}x；最多持仓 {positions}；\
+             最低信心度 {confidence}；最低盈亏比 {rr}\n\
+             最小仓位 BTC/ETH {size_major} USDT、山寨币 {size_alt} USDT；\
+             仓位价值上限 {value_ratio} 倍权益；保证金使用上限 {margin}"
         ),
         Lang::En => format!(
             "{line}\ncoins: {coins} (excluded: {excluded}); primary timeframe {timeframe}\n\
-             max leverage BTC/ETH {}x, altcoins {}x; max positions {}; min confidence {}; \
-             min risk/reward {}\nmin position BTC/ETH {} USDT, altcoins {} USDT; position value \
-             up to {}× equity; margin usage up to {}",
-            r.btc_eth_max_leverage,
-            r.altcoin_max_leverage,
-            r.max_positions,
-            r.min_confidence,
-            r.min_risk_reward_ratio,
-            r.btc_eth_min_position_size,
-            r.min_position_size,
-            r.max_position_value_ratio,
-            r.max_margin_usage,
+             max leverage BTC/ETH {lev_major}x, altcoins {lev_alt}x; max positions {positions}; \
+             min confidence {confidence}; min risk/reward {rr}\n\
+             min position BTC/ETH {size_major} USDT, altcoins {size_alt} USDT; \
+             position value up to {value_ratio}× equity; margin usage up to {margin}"
         ),
     }
 }
