@@ -75,6 +75,26 @@ pub fn scrub(text: &str) -> String {
     out
 }
 
+/// Whether `text` speaks of a credential (api key, secret, 密钥 …): it may hold one that no
+/// rule read, so a client keeping text of its own (a line history) leaves it out.
+pub fn mentions_credential(text: &str) -> bool {
+    const CUES: &[&str] = &[
+        "key",
+        "secret",
+        "passphrase",
+        "password",
+        "token",
+        "private",
+        "密钥",
+        "私钥",
+        "秘钥",
+        "密码",
+        "口令",
+    ];
+    let lower = text.to_lowercase();
+    CUES.iter().any(|c| lower.contains(c))
+}
+
 fn looks_secret(cue: &str, value: &str) -> bool {
     if is_mask(value) || value.contains("://") {
         return false;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_assistant::nlu::words::{CONFIRM, DENY, is_exactly};
-use nofxi_assistant::scrub::scrub;
+use nofxi_assistant::scrub::{mentions_credential, scrub};
 use nofxi_assistant::texts::task_label;
 use nofxi_assistant::{Assistant, AssistantOptions};
 use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec};
@@ -140,25 +140,6 @@ fn sets_secret(library: &Library, response: &TurnResponse) -> bool {
         nofxi_protocol::Event::SlotSet { slot, .. } => secret(slot),
         _ => false,
     })
-}
-
-/// Whether a line speaks of a credential: it may hold one the rules did not read.
-fn mentions_credential(line: &str) -> bool {
-    const CUES: &[&str] = &[
-        "key",
-        "secret",
-        "passphrase",
-        "password",
-        "token",
-        "private",
-        "密钥",
-        "私钥",
-        "秘钥",
-        "密码",
-        "口令",
-    ];
-    let lower = line.to_lowercase();
-    CUES.iter().any(|c| lower.contains(c))
 }
 
 /// What `chat` says when the conversation it continues has a task open.
