@@ -183,13 +183,18 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
                 .min_by_key(|(at, _)| *at)
                 .map(|(_, name)| name);
         }
+        // By unit alone only when one open slot has that unit: "3 个" could be positions or
+        // candles, and changing the wrong setting is worse than asking which one.
         if chosen.is_none()
             && let Some(unit) = n.unit
         {
-            chosen = numeric
+            let mut by_unit = numeric
                 .iter()
-                .find(|s| s.unit == Some(unit) && !slots.contains_key(&s.name))
-                .map(|s| s.name.as_str());
+                .filter(|s| s.unit == Some(unit) && !slots.contains_key(&s.name));
+            chosen = match (by_unit.next(), by_unit.next()) {
+                (Some(only), None) => Some(only.name.as_str()),
+                _ => None,
+            };
         }
         if let Some(name) = chosen {
             let value = match n.text.parse::<i64>() {
