@@ -53,7 +53,56 @@ fn reference_column(kind: ResourceKind) -> Option<&'static str> {
     }
 }
 
+/// Why deleting the live resource `id` would be refused, if it would: live traders use it,
+/// or it is a running trader.
+async fn delete_refusal(
+    conn: &mut AnyConnection,
+    user: &str,
+    kind: ResourceKind,
+    id: &str,
+    name: &str,
+) -> Result<(), StoreError> {
+    if let Some(column) = reference_column(kind) {
+        let traders = traders_using(conn, user, column, id).await?;
+        if !traders.is_empty() {
+            return Err(StoreError::InUse {
+                kind,
+                name: name.to_string(),
+                traders,
+            });
+        }
+        return Ok(());
+    }
+    let running: bool = sqlx::query("SELECT is_running FROM traders WHERE user_id = $1 AND id = $2")
+        .bind(user)
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await
+        .and_then(|r| read_flag(&r, "is_running"))
+        .ctx("checking whether the trader runs")?;
+    if running {
+        return Err(StoreError::Running {
+            name: name.to_string(),
+        });
+    }
+    Ok(())
+}
+
 impl Store {
+    /// Whether [`Store::delete`] would refuse, without deleting: the error it would return.
+    /// Asked before a delete is put to the user for confirmation, so nobody confirms a
+    /// delete that then cannot happen.
+    pub async fn check_delete(
+        &self,
+        user: &str,
+        kind: ResourceKind,
+        reference: &str,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
+        let found = resolve(&mut conn, user, kind, reference, Where::Live).await?;
+        delete_refusal(&mut conn, user, kind, &found.id, &found.name).await
+    }
+
     /// Moves a live resource to the trash.
     pub async fn delete(
         &self,
@@ -63,28 +112,7 @@ impl Store {
     ) -> Result<Removed, StoreError> {
         let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, kind, reference, Where::Live).await?;
-        if let Some(column) = reference_column(kind) {
-            let traders = traders_using(&mut tx, &actor.user, column, &found.id).await?;
-            if !traders.is_empty() {
-                return Err(StoreError::InUse {
-                    kind,
-                    name: found.name,
-                    traders,
-                });
-            }
-        } else {
-            let running: bool =
-                sqlx::query("SELECT is_running FROM traders WHERE user_id = $1 AND id = $2")
-                    .bind(&actor.user)
-                    .bind(&found.id)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .and_then(|r| read_flag(&r, "is_running"))
-                    .ctx("checking whether the trader runs")?;
-            if running {
-                return Err(StoreError::Running { name: found.name });
-            }
-        }
+        delete_refusal(&mut tx, &actor.user, kind, &found.id, &found.name).await?;
         let now = self.clock.now_ms();
         sqlx::query(AssertSqlSafe(format!(
             "UPDATE {} SET deleted_at = $3, updated_at = $3 WHERE user_id = $1 AND id = $2",

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 mod run;
 mod slots;
 
-use self::run::execute;
+use self::run::{execute, refused_before_confirming};
 pub use self::run::{finish, resume_below};
 use self::slots::{ask, check_values, resolve_refs};
 use crate::conversation::PendingConfirmation;
@@ -134,7 +134,14 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         | Event::TaskFailed { task_id, .. } => *task_id != task.id,
         _ => false,
     });
-    if needs && task.confirmed.as_deref() != Some(bound.as_str()) && resumed_here {
+    let unconfirmed = needs && task.confirmed.as_deref() != Some(bound.as_str());
+    if unconfirmed && let Some(resume) = refused_before_confirming(turn, &action).await {
+        return resume;
+    }
+    let Some(task) = turn.conv.top() else {
+        return false;
+    };
+    if unconfirmed && resumed_here {
         // A confirmation is a message of its own: when another task's outcome is already in
         // this reply (this one came back below it), only say that it waits.
         let mut label = texts::task_label(&turn.engine.library, &task.skill, &task.action, lang);
@@ -149,7 +156,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         }
         return false;
     }
-    if needs && task.confirmed.as_deref() != Some(bound.as_str()) {
+    if unconfirmed {
         let id = task.id.clone();
         if let Some(task) = turn.conv.top_mut() {
             task.status = TaskStatus::AwaitingConfirmation;

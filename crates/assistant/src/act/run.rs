@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{effective, lookup};
 use crate::conversation::{Listed, Offer};
 use crate::texts;
-use crate::tools::ToolCall;
+use crate::tools::{ToolCall, ToolError};
 use crate::turn::Turn;
 
 pub(super) async fn execute(
@@ -126,41 +126,7 @@ pub(super) async fn execute(
                     resource_id: None,
                     error: Some(err.code.clone()),
                 });
-                vars.insert("error".into(), Value::String(err.message.clone()));
-                if let Some(r) = &err.resource {
-                    vars.insert("resource".into(), Value::String(r.clone()));
-                }
-                let failure = action.failure(&err.code);
-                let message = match failure {
-                    Some(f) => f.message.render(lang, lookup(&shown, &vars)),
-                    None => action.failure.render(lang, lookup(&shown, &vars)),
-                };
-                turn.say(message);
-                if let Some(slot) = failure.and_then(|f| f.ask.clone()) {
-                    if let Some(task) = turn.conv.top_mut() {
-                        task.confirmed = None;
-                    }
-                    super::slots::ask(turn, action, vec![slot]);
-                    return false;
-                }
-                if let Some(rec) = failure.and_then(|f| f.recovery.clone()) {
-                    let v2 = vars.clone();
-                    let slots = rec.initial_slots(&shown, &|n| {
-                        v2.get(n).and_then(Value::as_str).map(str::to_string)
-                    });
-                    turn.say(rec.offer.render(lang, lookup(&shown, &vars)));
-                    if let Some(task) = turn.conv.top_mut() {
-                        task.status = TaskStatus::Collecting;
-                        task.confirmed = None;
-                        task.offer = Some(Offer {
-                            task: rec.task.clone(),
-                            slots,
-                            resume_on_success: rec.resume_on_success,
-                        });
-                    }
-                    return false;
-                }
-                return finish(turn, TaskStatus::Failed, Some(err.code));
+                return failed(turn, action, err, &shown, vars);
             }
         }
     }
@@ -178,6 +144,76 @@ pub(super) async fn execute(
         ));
     }
     finish(turn, TaskStatus::Completed, None)
+}
+
+/// Asks the plan's tools whether they would refuse for a reason no confirmation changes
+/// ([`crate::tools::ToolRunner::precheck`]); on the first refusal, handles it as that tool's
+/// failure and returns what [`failed`] returned. `None` when every step would go ahead.
+pub(super) async fn refused_before_confirming(
+    turn: &mut Turn<'_>,
+    action: &Action,
+) -> Option<bool> {
+    let exec_slots = effective(turn, true);
+    for step in action.plan(&exec_slots) {
+        let tool = step.tool.to_string();
+        let args = step.arguments(&exec_slots, &|_| None);
+        let checked = turn
+            .engine
+            .tools
+            .precheck(&tool, &args, turn.user, turn.lang)
+            .await;
+        if let Err(err) = checked {
+            let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
+            return Some(failed(turn, action, err, &shown, Map::new()));
+        }
+    }
+    None
+}
+
+/// Says why `err` stopped the task and what comes next, as the action's failure for its code
+/// says: ask the slot that gets past it, offer the fix as a sub-task, or fail the task.
+pub(super) fn failed(
+    turn: &mut Turn<'_>,
+    action: &Action,
+    err: ToolError,
+    shown: &Map<String, Value>,
+    mut vars: Map<String, Value>,
+) -> bool {
+    let lang = turn.lang;
+    vars.insert("error".into(), Value::String(err.message.clone()));
+    if let Some(r) = &err.resource {
+        vars.insert("resource".into(), Value::String(r.clone()));
+    }
+    let failure = action.failure(&err.code);
+    let message = match failure {
+        Some(f) => f.message.render(lang, lookup(shown, &vars)),
+        None => action.failure.render(lang, lookup(shown, &vars)),
+    };
+    turn.say(message);
+    if let Some(slot) = failure.and_then(|f| f.ask.clone()) {
+        if let Some(task) = turn.conv.top_mut() {
+            task.confirmed = None;
+        }
+        super::slots::ask(turn, action, vec![slot]);
+        return false;
+    }
+    if let Some(rec) = failure.and_then(|f| f.recovery.clone()) {
+        let slots = rec.initial_slots(shown, &|n| {
+            vars.get(n).and_then(Value::as_str).map(str::to_string)
+        });
+        turn.say(rec.offer.render(lang, lookup(shown, &vars)));
+        if let Some(task) = turn.conv.top_mut() {
+            task.status = TaskStatus::Collecting;
+            task.confirmed = None;
+            task.offer = Some(Offer {
+                task: rec.task.clone(),
+                slots,
+                resume_on_success: rec.resume_on_success,
+            });
+        }
+        return false;
+    }
+    finish(turn, TaskStatus::Failed, Some(err.code))
 }
 
 /// Whether a step of the plan passes a secret the user gave (an API key, a private key):

@@ -301,6 +301,11 @@ impl RuleUnderstander {
                 return one(Command::Confirm, 0.7);
             }
         }
+        // A bare "yes" with nothing open: the policy says nothing waits for a confirmation,
+        // which tells the user more than "not understood".
+        if cx.top.is_none() && is_exactly(message, CONFIRM) {
+            return one(Command::Confirm, 0.5);
+        }
         // "delete nosuchbot": a verb on a name no resource has. Said as such, not as a
         // message that was not understood.
         if let Some(word) = route::target_word_after_verb(cx.library, &lower)

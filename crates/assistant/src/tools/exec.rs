@@ -142,6 +142,30 @@ impl ToolRunner {
         })
     }
 
+    /// Whether `tool` would be refused on these arguments for a reason no confirmation
+    /// changes (a strategy in use, a running trader), asked before the confirmation: the
+    /// refusal then comes instead of a question whose "yes" could only fail. Tools without
+    /// such a check pass.
+    pub async fn precheck(
+        &self,
+        tool: &str,
+        args: &Map<String, Value>,
+        user: &str,
+        lang: Lang,
+    ) -> Result<(), ToolError> {
+        let Some((resource, "delete")) = tool.split_once('.') else {
+            return Ok(());
+        };
+        let Ok(kind) = resource.parse::<ResourceKind>() else {
+            return Ok(());
+        };
+        let target = s(args, "target").unwrap_or_default();
+        self.store
+            .check_delete(user, kind, &target)
+            .await
+            .map_err(|e| store_error(&e, lang))
+    }
+
     async fn run(&self, call: &ToolCall<'_>, actor: &Actor) -> Result<ToolOutput, Failure> {
         let a = &call.args;
         let user = call.user;
@@ -149,12 +173,8 @@ impl ToolRunner {
         let st = &self.store;
         let target = s(a, "target").unwrap_or_default();
         let (resource, verb) = call.tool.split_once('.').unwrap_or((call.tool, ""));
-        let kind = match resource {
-            "trader" => ResourceKind::Trader,
-            "exchange" => ResourceKind::Exchange,
-            "model" => ResourceKind::Model,
-            _ => ResourceKind::Strategy,
-        };
+        // `inspect` let only the four resources through.
+        let kind = resource.parse().unwrap_or(ResourceKind::Strategy);
         let done = |id: String, name: String| ToolOutput {
             resource_id: Some(id),
             resource_name: Some(name),
