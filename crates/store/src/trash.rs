@@ -73,13 +73,14 @@ async fn delete_refusal(
         }
         return Ok(());
     }
-    let running: bool = sqlx::query("SELECT is_running FROM traders WHERE user_id = $1 AND id = $2")
-        .bind(user)
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await
-        .and_then(|r| read_flag(&r, "is_running"))
-        .ctx("checking whether the trader runs")?;
+    let running: bool =
+        sqlx::query("SELECT is_running FROM traders WHERE user_id = $1 AND id = $2")
+            .bind(user)
+            .bind(id)
+            .fetch_one(&mut *conn)
+            .await
+            .and_then(|r| read_flag(&r, "is_running"))
+            .ctx("checking whether the trader runs")?;
     if running {
         return Err(StoreError::Running {
             name: name.to_string(),

@@ -38,6 +38,16 @@ pub async fn traders_resolve_references_and_clamp(ts: TestStore, _clock: Arc<Man
         .unwrap_err();
     assert!(matches!(err, StoreError::InUse { .. }), "{err}");
     assert!(err.to_string().contains("bot"));
+    // The check asked before a confirmation refuses the same way, and changes nothing.
+    let err = ts
+        .check_delete("a", ResourceKind::Model, "ds")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::InUse { .. }), "{err}");
+    ts.check_delete("a", ResourceKind::Trader, "bot")
+        .await
+        .unwrap();
+    assert!(ts.get_trader("a", "bot").await.is_ok());
 
     let (t, adj) = ts
         .update_trader(
@@ -148,6 +158,11 @@ pub async fn traders_start_only_when_ready_and_running_ones_stay(
     );
     let err = ts
         .delete(&a, ResourceKind::Trader, "bot")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Running { .. }), "{err}");
+    let err = ts
+        .check_delete("a", ResourceKind::Trader, "bot")
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Running { .. }), "{err}");
