@@ -166,6 +166,39 @@ async fn paper_start_needs_no_confirmation() {
     );
 }
 
+/// The "yes" to a stop-all is for the traders its question named: one started from
+/// elsewhere (the CLI) while the question waited keeps running.
+#[tokio::test]
+async fn stop_all_stops_the_traders_its_confirmation_named() {
+    let mut chat = Chat::with_basics().await;
+    for name in ["p1", "p2"] {
+        chat.say(&format!("create a trader called {name} on sim with rules"))
+            .await;
+    }
+    chat.say("start p1").await;
+    let r = chat.say("stop all traders").await;
+    assert!(
+        r.reply.contains("p1") && !r.reply.contains("p2"),
+        "{}",
+        r.reply
+    );
+    let actor = Actor::new("default", Channel::Cli, true);
+    let p2 = chat.ts.store.get_trader("default", "p2").await.unwrap();
+    chat.ts
+        .store
+        .set_trader_running(&actor, &p2.id, true)
+        .await
+        .unwrap();
+    let r = chat.say("yes").await;
+    assert!(executed(&r, "trader.stop_all"), "{}", r.reply);
+    let running = |name: &'static str| {
+        let store = chat.ts.store.clone();
+        async move { store.get_trader("default", name).await.unwrap().is_running }
+    };
+    assert!(!running("p1").await);
+    assert!(running("p2").await, "{}", r.reply);
+}
+
 #[tokio::test]
 async fn error_question_interrupts_and_the_task_resumes() {
     let mut chat = Chat::with_basics().await;

@@ -34,7 +34,7 @@ fn builtin_library_has_every_management_action() {
         (
             "trader_management",
             &[
-                "create", "update", "start", "stop", "delete", "restore", "query",
+                "create", "update", "start", "stop", "stop_all", "delete", "restore", "query",
             ],
         ),
         (

@@ -38,15 +38,18 @@ pub fn effective(turn: &Turn<'_>, ids: bool) -> Map<String, Value> {
     out
 }
 
+/// A template's `{placeholder}` values: the task's slots, then runtime values, each as a
+/// reply shows it (lists joined, booleans as yes/no).
 pub(crate) fn lookup(
+    lang: Lang,
     slots: &Map<String, Value>,
     vars: &Map<String, Value>,
 ) -> impl Fn(&str) -> Option<String> {
     move |name: &str| {
-        slots.get(name).or_else(|| vars.get(name)).map(|v| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
+        slots
+            .get(name)
+            .or_else(|| vars.get(name))
+            .map(|v| texts::value(lang, v))
     }
 }
 
@@ -125,7 +128,6 @@ async fn step(turn: &mut Turn<'_>) -> bool {
             .is_some_and(|e| e.live)
     };
     let needs = action.needs_confirmation(&slots, &is_live);
-    let summary_text = summary(&action, lang, &slots, task);
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
     let bound = binding(&action, &slots, task, &fingerprint);
     let resumed_here = turn.events.iter().any(|e| match e {
@@ -138,9 +140,15 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     if unconfirmed && let Some(resume) = refused_before_confirming(turn, &action).await {
         return resume;
     }
+    // The check may have fixed values (the traders a stop-all will stop): the summary and
+    // what a "yes" binds to are taken after it.
+    let slots = effective(turn, false);
     let Some(task) = turn.conv.top() else {
         return false;
     };
+    let summary_text = summary(&action, lang, &slots, task);
+    let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
+    let bound = binding(&action, &slots, task, &fingerprint);
     if unconfirmed && resumed_here {
         // A confirmation is a message of its own: when another task's outcome is already in
         // this reply (this one came back below it), only say that it waits.
@@ -253,7 +261,7 @@ fn summary(
         Value::String(changes(action, lang, &shown, task)),
     );
     match &action.summary {
-        Some(text) => text.render(lang, lookup(&shown, &vars)),
+        Some(text) => text.render(lang, lookup(lang, &shown, &vars)),
         None => texts::t(lang, "确认执行吗？", "Go ahead?"),
     }
 }

@@ -131,10 +131,10 @@ pub(super) async fn execute(
         }
     }
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
-    let text = action.success.render(lang, lookup(&shown, &vars));
+    let text = action.success.render(lang, lookup(lang, &shown, &vars));
     turn.say(text);
     for say in said_by_steps {
-        turn.say(say.render(lang, lookup(&shown, &vars)));
+        turn.say(say.render(lang, lookup(lang, &shown, &vars)));
     }
     if stores_secret {
         turn.say(texts::t(
@@ -148,7 +148,8 @@ pub(super) async fn execute(
 
 /// Asks the plan's tools whether they would refuse for a reason no confirmation changes
 /// ([`crate::tools::ToolRunner::precheck`]); on the first refusal, handles it as that tool's
-/// failure and returns what [`failed`] returned. `None` when every step would go ahead.
+/// failure and returns what [`failed`] returned. `None` when every step would go ahead, with
+/// the values the tools fixed set on the task.
 pub(super) async fn refused_before_confirming(
     turn: &mut Turn<'_>,
     action: &Action,
@@ -162,9 +163,16 @@ pub(super) async fn refused_before_confirming(
             .tools
             .precheck(&tool, &args, turn.user, turn.lang)
             .await;
-        if let Err(err) = checked {
-            let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
-            return Some(failed(turn, action, err, &shown, Map::new()));
+        match checked {
+            Ok(fixed) => {
+                if let Some(task) = turn.conv.top_mut() {
+                    task.slots.extend(fixed);
+                }
+            }
+            Err(err) => {
+                let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
+                return Some(failed(turn, action, err, &shown, Map::new()));
+            }
         }
     }
     None
@@ -186,8 +194,8 @@ pub(super) fn failed(
     }
     let failure = action.failure(&err.code);
     let message = match failure {
-        Some(f) => f.message.render(lang, lookup(shown, &vars)),
-        None => action.failure.render(lang, lookup(shown, &vars)),
+        Some(f) => f.message.render(lang, lookup(lang, shown, &vars)),
+        None => action.failure.render(lang, lookup(lang, shown, &vars)),
     };
     turn.say(message);
     if let Some(slot) = failure.and_then(|f| f.ask.clone()) {
@@ -201,7 +209,7 @@ pub(super) fn failed(
         let slots = rec.initial_slots(shown, &|n| {
             vars.get(n).and_then(Value::as_str).map(str::to_string)
         });
-        turn.say(rec.offer.render(lang, lookup(shown, &vars)));
+        turn.say(rec.offer.render(lang, lookup(lang, shown, &vars)));
         if let Some(task) = turn.conv.top_mut() {
             task.status = TaskStatus::Collecting;
             task.confirmed = None;

@@ -138,8 +138,8 @@ pub fn route(
     })
 }
 
-/// Candidates when no noun and no known name is said: a field of one skill's resources with
-/// one of its verbs ("set min confidence on grid-master to 90" is about a strategy), else a
+/// Candidates when no noun and no known name is said: the verb of an action that needs
+/// nothing else, a field of one skill's resources with one of its verbs ("set min confidence on grid-master to 90" is about a strategy), else a
 /// made-up name with a verb only one skill has ("ghost-bot 现在怎么样" asks about a trader).
 /// Resolution then says the name is not found rather than the message not understood.
 fn unnamed(
@@ -154,6 +154,26 @@ fn unnamed(
         .filter(|(_, s)| s.meta.kind == SkillKind::Management)
         .map(|(i, _)| i)
         .collect();
+    // An action that needs nothing more than its verb ("全部停掉", "stop everything") is
+    // named by the verb alone, when one skill has it: the verb says what it acts on, as a
+    // noun would.
+    let whole: Vec<(usize, usize, bool, bool)> = managed
+        .iter()
+        .filter(|&&i| {
+            verb_of(i).is_some_and(|(_, action)| {
+                library.skills()[i].action(&action).is_some_and(|a| {
+                    a.slot("target").is_none()
+                        && a.slots
+                            .iter()
+                            .all(|s| !s.required && s.required_when.is_none())
+                })
+            })
+        })
+        .map(|&i| (0, i, true, false))
+        .collect();
+    if whole.len() == 1 {
+        return whole;
+    }
     // A field alone is a weak signal: it counts with a verb that changes something (not
     // "what is a funding rate?") and only when one skill has that field.
     let by_field: Vec<(usize, usize, bool, bool)> = managed

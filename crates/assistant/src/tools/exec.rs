@@ -16,6 +16,7 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::render::*;
+use super::stop_all;
 use super::trader_detail::trader_detail;
 use super::{ToolCall, ToolError, ToolOutput, inspect};
 
@@ -146,23 +147,36 @@ impl ToolRunner {
     /// changes (a strategy in use, a running trader), asked before the confirmation: the
     /// refusal then comes instead of a question whose "yes" could only fail. Tools without
     /// such a check pass.
+    ///
+    /// A tool may also fix values before the confirmation, returned to be set on the task
+    /// (`trader.stop_all` lists the traders it will stop), so the summary shows them and the
+    /// confirmation binds to them.
     pub async fn precheck(
         &self,
         tool: &str,
         args: &Map<String, Value>,
         user: &str,
         lang: Lang,
-    ) -> Result<(), ToolError> {
+    ) -> Result<Map<String, Value>, ToolError> {
+        let fixed = Map::new();
+        if tool == "trader.stop_all" {
+            return match stop_all::running(&self.store, user).await {
+                Ok(Some(names)) => Ok(Map::from_iter([("targets".to_string(), names)])),
+                Ok(None) => Err(ToolError::new("not_running", "no trader is running")),
+                Err(e) => Err(store_error(&e, lang)),
+            };
+        }
         let Some((resource, "delete")) = tool.split_once('.') else {
-            return Ok(());
+            return Ok(fixed);
         };
         let Ok(kind) = resource.parse::<ResourceKind>() else {
-            return Ok(());
+            return Ok(fixed);
         };
         let target = s(args, "target").unwrap_or_default();
         self.store
             .check_delete(user, kind, &target)
             .await
+            .map(|()| fixed)
             .map_err(|e| store_error(&e, lang))
     }
 
@@ -251,6 +265,13 @@ impl ToolRunner {
                 Ok(out)
             }
             "trader.start" => self.trader_start(actor, &target).await,
+            "trader.stop_all" => {
+                stop_all::stop_listed(st, actor, a, lang)
+                    .await?
+                    .ok_or_else(|| {
+                        Failure::Tool(ToolError::new("not_running", "no trader is running"))
+                    })
+            }
             "trader.stop" => {
                 let t = st.get_trader(user, &target).await?;
                 if !t.is_running {

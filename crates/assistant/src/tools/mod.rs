@@ -5,6 +5,7 @@
 mod exec;
 mod probes;
 mod render;
+mod stop_all;
 mod trader_detail;
 
 use nofxi_skills::Lang;
@@ -32,7 +33,7 @@ pub fn spec(tool: &str) -> Option<(String, RiskLevel)> {
             ("write", RiskLevel::Write)
         }
         "delete" => ("write", RiskLevel::High),
-        "start" | "stop" => ("write", RiskLevel::Write),
+        "start" | "stop" | "stop_all" => ("write", RiskLevel::Write),
         _ => return None,
     };
     Some((format!("{resource}:{access}"), risk))

@@ -104,6 +104,7 @@ pub const KNOWN_VERBS: &[&str] = &[
     "disable",
     "start",
     "stop",
+    "stop_all",
     "status",
     "test",
     "activate",
