@@ -226,15 +226,18 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
 
 /// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE").
 pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
-    for slot in action
+    let lists = action
         .slots
         .iter()
-        .filter(|s| s.list && s.ty == SlotType::Symbol)
-    {
+        .filter(|s| s.list && s.ty == SlotType::Symbol);
+    for (k, slot) in lists.enumerate() {
         // After the slot's own phrase ("coins doge pepe") any coin-shaped word counts; after
-        // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins.
+        // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins,
+        // and only for the first list, the coins traded: "trading BTC … excluding DOGE" must
+        // not put BTC among the excluded.
         let by_phrase = slot.phrases.iter().map(|p| (p.to_lowercase(), false));
-        let by_lead = COIN_LEADS.iter().map(|p| (p.to_string(), true));
+        let leads = if k == 0 { COIN_LEADS } else { &[] };
+        let by_lead = leads.iter().map(|p| (p.to_string(), true));
         for (lp, strict) in by_phrase.chain(by_lead) {
             let Some(at) = find_phrase(&scan.text, &lp) else {
                 continue;
@@ -253,7 +256,9 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
 const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade"];
 
 /// Words joining coins in a list.
-const COIN_JOINS: &[&str] = &["and", "or", "&", "plus"];
+const COIN_JOINS: &[&str] = &[
+    "and", "or", "&", "plus", "和", "与", "跟", "及", "以及", "或",
+];
 
 /// Coins common enough to be read in lower case after a loose lead ("for btc and sol").
 const KNOWN_COINS: &[&str] = &[
@@ -265,9 +270,9 @@ const KNOWN_COINS: &[&str] = &[
 /// the first word that is no coin ("BTC and SOL on 5m candles" → BTCUSDT, SOLUSDT).
 fn coin_run(text: &str, strict: bool) -> Vec<Value> {
     let mut coins = Vec::new();
-    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+    for word in list_words(text) {
         let lower = word.to_lowercase();
-        if word.is_empty() || COIN_JOINS.contains(&lower.as_str()) {
+        if COIN_JOINS.contains(&lower.as_str()) {
             continue;
         }
         let shaped =
@@ -280,6 +285,40 @@ fn coin_run(text: &str, strict: bool) -> Vec<Value> {
         coins.push(Value::String(usdt_pair(word)));
     }
     coins
+}
+
+/// The words of `text`: runs of ASCII letters and digits, and runs of other letters (Chinese),
+/// split at spaces and punctuation (，、 included). A Chinese word is a word too: "只做 BTC 和
+/// SOL，除了 DOGE" ends its list at 除了, not at the end of the message.
+fn list_words(text: &str) -> impl Iterator<Item = &str> {
+    let class = |c: char| {
+        if c.is_ascii_alphanumeric() {
+            1
+        } else if c.is_alphanumeric() {
+            2
+        } else {
+            0
+        }
+    };
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut current = 0;
+    for (i, c) in text.char_indices() {
+        let k = class(c);
+        if k != current {
+            if let Some(s) = start.take() {
+                words.push(&text[s..i]);
+            }
+            if k != 0 {
+                start = Some(i);
+            }
+            current = k;
+        }
+    }
+    if let Some(s) = start {
+        words.push(&text[s..]);
+    }
+    words.into_iter()
 }
 
 /// Words after a coin list that end it.
