@@ -369,10 +369,10 @@ impl ToolRunner {
             }
             "strategy.duplicate" => {
                 let from = st.get_strategy(user, &target).await?;
-                let name = s(a, "new_name").unwrap_or_else(|| match lang {
-                    Lang::Zh => format!("{} 副本", from.spec.name),
-                    Lang::En => format!("{} copy", from.spec.name),
-                });
+                let name = match s(a, "new_name") {
+                    Some(name) => name,
+                    None => free_copy_name(st, user, lang, &from.spec.name).await?,
+                };
                 let mut spec = from.spec.clone();
                 spec.name = name;
                 spec.is_active = false;
@@ -587,6 +587,31 @@ impl ToolRunner {
             ..Default::default()
         })
     }
+}
+
+/// The name a copy of strategy `of` gets when the user names none: "<of> copy", or "<of> copy
+/// 2", 3, … when that is taken, so a second copy does not fail on the first one's name.
+async fn free_copy_name(
+    st: &Store,
+    user: &str,
+    lang: Lang,
+    of: &str,
+) -> Result<String, StoreError> {
+    let taken: Vec<String> = st
+        .list_strategies(user, false)
+        .await?
+        .into_iter()
+        .map(|x| x.spec.name.to_lowercase())
+        .collect();
+    let base = match lang {
+        Lang::Zh => format!("{of} 副本"),
+        Lang::En => format!("{of} copy"),
+    };
+    let free = std::iter::once(base.clone())
+        .chain((2..).map(|n| format!("{base} {n}")))
+        .find(|name| !taken.contains(&name.to_lowercase()))
+        .unwrap_or(base);
+    Ok(free)
 }
 
 /// Why a tool did not run: the store refused, or the tool itself did.

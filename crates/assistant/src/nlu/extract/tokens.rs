@@ -26,6 +26,8 @@ const SKIP: &[&str] = &[
     "of ",
     "as ",
     "is ",
+    // "name it trend": the value comes after the pronoun.
+    "it ",
     "\"",
     "「",
     "'",
