@@ -61,6 +61,10 @@ pub struct Task {
     /// When this task completes, the task below resumes (a fix sub-task).
     #[serde(default)]
     pub resume_parent: bool,
+    /// Asked in the same message as the task above it ("stop t1 and delete t2") and waiting
+    /// its turn, rather than interrupted.
+    #[serde(default)]
+    pub queued: bool,
 }
 
 impl Task {
@@ -79,6 +83,7 @@ impl Task {
             confirmed: None,
             offer: None,
             resume_parent: false,
+            queued: false,
         }
     }
 

@@ -97,6 +97,10 @@ async fn resume(turn: &mut Turn<'_>, task_id: Option<nofxi_protocol::TaskId>) {
 }
 
 async fn start(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String, Value>) {
+    if started_this_turn(turn) {
+        queue(turn, skill, action, slots);
+        return;
+    }
     if let Some(top) = turn.conv.top_mut()
         && !top.status.is_finished()
     {
@@ -113,6 +117,36 @@ async fn start(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String
     turn.conv.stack.push(task);
     put_slots(turn, slots);
     advance(turn).await;
+}
+
+/// Whether the active task was started by this very message and still waits (for a value or a
+/// confirmation): a second request of the same message then waits its turn below it.
+fn started_this_turn(turn: &Turn<'_>) -> bool {
+    let Some(top) = turn.conv.top().filter(|t| !t.status.is_finished()) else {
+        return false;
+    };
+    turn.events
+        .iter()
+        .any(|e| matches!(e, Event::TaskStarted { task_id, .. } if *task_id == top.id))
+}
+
+/// Puts a task below the active one, with its values, to run when that one is done
+/// ([`crate::act::resume_below`] says "Next").
+fn queue(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String, Value>) {
+    let mut task = Task::new(skill, action);
+    task.status = TaskStatus::Interrupted;
+    task.queued = true;
+    turn.events.push(Event::TaskStarted {
+        task_id: task.id.clone(),
+        skill: skill.into(),
+        action: action.into(),
+    });
+    turn.conv.stack.push(task);
+    put_slots(turn, slots);
+    if let Some(task) = turn.conv.stack.pop() {
+        let below = turn.conv.stack.len().saturating_sub(1);
+        turn.conv.stack.insert(below, task);
+    }
 }
 
 /// Sets values on the active task; a value for a slot already given is a correction: it

@@ -274,10 +274,17 @@ pub fn resume_below(turn: &mut Turn<'_>, retry: bool) -> bool {
     }
     parent.offer = None;
     parent.status = TaskStatus::Collecting;
+    let queued = std::mem::take(&mut parent.queued);
     let id = parent.id.clone();
     let label = texts::task_label(&turn.engine.library, &parent.skill, &parent.action, lang);
     turn.events.push(Event::TaskResumed { task_id: id });
-    if !retry {
+    if queued {
+        turn.say(texts::t(
+            lang,
+            &format!("接下来（{label}）："),
+            &format!("Next ({label}):"),
+        ));
+    } else if !retry {
         turn.say(texts::t(
             lang,
             &format!("回到之前的任务（{label}）："),

@@ -88,8 +88,63 @@ fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
     best.map(|(_, k)| k.id.clone())
 }
 
+/// Words that join two requests in one message ("stop t1 and delete t2", "停止 t1 然后删除 t2").
+const REQUEST_JOINS: &[&str] = &[
+    " and then ",
+    ", then ",
+    " then ",
+    " and ",
+    "然后",
+    "接着",
+    "并且",
+    "，再",
+    "，并",
+    "；",
+    "; ",
+];
+
+/// `message` cut at the first join whose both sides are requests of their own: a verb and a
+/// name of the user's on each side. "create a trader … and start it" is one request (the
+/// second side names nothing), as is "trading BTC and ETH" (no verb after the join).
+fn two_requests<'m>(message: &'m str, cx: &Context<'_>) -> Option<(&'m str, &'m str)> {
+    let lower = message.to_lowercase();
+    let is_request = |part: &str| {
+        route::route(cx.library, part, cx.names, cx.lexicon, None)
+            .is_some_and(|r| r.has_verb && r.has_name)
+    };
+    REQUEST_JOINS.iter().find_map(|join| {
+        let at = lower.find(join)?;
+        let (first, second) = (message.get(..at)?, message.get(at + join.len()..)?);
+        let (lower_first, lower_second) = (lower.get(..at)?, lower.get(at + join.len()..)?);
+        (is_request(lower_first) && is_request(lower_second)).then_some((first, second))
+    })
+}
+
 impl RuleUnderstander {
+    /// A message of two requests gives both tasks, in order (the second waits for the first);
+    /// any other message is [`RuleUnderstander::understand_single`].
     pub fn understand_now(&self, message: &str, cx: &Context<'_>) -> Understanding {
+        let whole = self.understand_single(message, cx);
+        let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);
+        if starts_task && let Some((first, second)) = two_requests(message, cx) {
+            let (a, b) = (
+                self.understand_single(first, cx),
+                self.understand_single(second, cx),
+            );
+            if let ([first @ Command::StartTask { .. }], [second @ Command::StartTask { .. }]) =
+                (a.commands.as_slice(), b.commands.as_slice())
+            {
+                return Understanding {
+                    commands: vec![first.clone(), second.clone()],
+                    confidence: a.confidence.min(b.confidence),
+                    source: CommandSource::Rules,
+                };
+            }
+        }
+        whole
+    }
+
+    pub fn understand_single(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let lower = message.to_lowercase();
         let yes_no_pending = cx.engine_question || cx.top.is_some_and(|t| t.3);
         if is_exactly(message, CANCEL_ALL) || starts_short(message, CANCEL_ALL, 16) {
