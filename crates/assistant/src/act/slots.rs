@@ -4,12 +4,14 @@
 
 use nofxi_protocol::{Event, TaskStatus};
 use nofxi_skills::{Action, Lang, ResourceKind, SlotType};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::run::failed;
 use super::{finish, restores, to_domain};
 use crate::conversation::Pending;
 use crate::nlu::names::Resolution;
 use crate::texts;
+use crate::tools::ToolError;
 use crate::turn::Turn;
 
 /// Resolves ref slots not yet resolved; false when the turn must stop (a choice is asked).
@@ -72,6 +74,20 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
                     }
                     _ => turn.say(texts::which_one(lang, &shown)),
                 }
+                return false;
+            }
+            Resolution::NotFound
+                if restores(action)
+                    && matches!(
+                        turn.names.resolve(kind, &said, class.as_deref(), false),
+                        Resolution::Found(_)
+                    ) =>
+            {
+                // "restore default" while default is live: nothing to restore, said as such.
+                let mut shown = Map::new();
+                shown.insert(slot, Value::String(said));
+                let err = ToolError::new("not_deleted", "it is not deleted");
+                failed(turn, action, err, &shown, Map::new());
                 return false;
             }
             Resolution::NotFound => {
