@@ -88,6 +88,16 @@ fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
     best.map(|(_, k)| k.id.clone())
 }
 
+/// Whether one of the `asked` slots of the task takes a yes or a no (a boolean).
+fn asks_yes_no(library: &Library, skill: &str, action: &str, asked: &[String]) -> bool {
+    library.action(skill, action).is_some_and(|a| {
+        asked
+            .iter()
+            .filter_map(|name| a.slot(name))
+            .any(|slot| slot.ty == nofxi_skills::SlotType::Boolean)
+    })
+}
+
 /// Words that join two requests in one message ("stop t1 and delete t2", "停止 t1 然后删除 t2").
 const REQUEST_JOINS: &[&str] = &[
     " and then ",
@@ -328,6 +338,24 @@ impl RuleUnderstander {
                 );
             }
         }
+        // A bare yes or no while a task collects values is no value ("create a trader" → "no"
+        // must not name the trader "no"): no cancels, yes shows what is still missing. Unless
+        // a yes/no question is asked (start it right away?).
+        if let Some((skill, action, asked, _)) = cx.top
+            && !asks_yes_no(cx.library, skill, action, asked)
+        {
+            if is_exactly(message, DENY) {
+                return one(
+                    Command::Cancel {
+                        scope: CancelScope::Current,
+                    },
+                    0.8,
+                );
+            }
+            if is_exactly(message, CONFIRM) {
+                return one(Command::Confirm, 0.6);
+            }
+        }
         if let Some((skill, action, ..)) = cx.top {
             let mut slots = self.values_for_top(message, cx);
             // "start it" while a key rotation waits names a target, but with another action's
@@ -356,10 +384,19 @@ impl RuleUnderstander {
                 return one(Command::Confirm, 0.7);
             }
         }
-        // A bare "yes" with nothing open: the policy says nothing waits for a confirmation,
-        // which tells the user more than "not understood".
+        // A bare "yes" or "no" with nothing open: the policy says nothing waits for a
+        // confirmation, or that nothing is in progress, which tells the user more than "not
+        // understood".
         if cx.top.is_none() && is_exactly(message, CONFIRM) {
             return one(Command::Confirm, 0.5);
+        }
+        if cx.top.is_none() && is_exactly(message, DENY) {
+            return one(
+                Command::Cancel {
+                    scope: CancelScope::Current,
+                },
+                0.5,
+            );
         }
         // "delete nosuchbot": a verb on a name no resource has. Said as such, not as a
         // message that was not understood.

@@ -100,18 +100,31 @@ pub fn intervals(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value
         let Some(at) = find_phrase(&scan.text, interval) else {
             continue;
         };
+        let end = at + interval.len();
+        // The gap between a slot's phrase and the interval, then the longer phrase: in
+        // "longer timeframe 1d", "longer timeframe" (longer_timeframe) and "timeframe"
+        // (primary_timeframe) end at the same place, and the longer one is meant.
         let near = |s: &&nofxi_skills::Slot| {
             s.phrases
                 .iter()
-                .filter_map(|p| find_phrase(&scan.text, &p.to_lowercase()))
-                .map(|p| p.abs_diff(at))
+                .filter_map(|p| {
+                    let lp = p.to_lowercase();
+                    let from = find_phrase(&scan.text, &lp)?;
+                    let to = from + lp.len();
+                    let gap = if to <= at {
+                        at - to
+                    } else {
+                        from.saturating_sub(end)
+                    };
+                    Some((gap.min(64), std::cmp::Reverse(lp.len())))
+                })
                 .min()
-                .unwrap_or(usize::MAX)
+                .unwrap_or((64, std::cmp::Reverse(0)))
         };
         let chosen = interval_slots
             .iter()
             .filter(|s| !slots.contains_key(&s.name))
-            .min_by_key(|s| (near(s).min(64), 0))
+            .min_by_key(|s| near(s))
             .map(|s| s.name.clone());
         if let Some(name) = chosen {
             slots.insert(name, Value::String((*interval).to_string()));
@@ -134,13 +147,18 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
             |s: &&&nofxi_skills::Slot| n.unit.is_none() || s.unit.is_none_or(|u| Some(u) == n.unit);
         let mut chosen: Option<&str> = None;
         let mut nearest = usize::MAX;
+        let mut nearest_len = 0;
         for s in numeric.iter().filter(fits) {
             for p in &s.phrases {
                 let lp = p.to_lowercase();
                 if let Some(at) = text[..n.start].rfind(&lp) {
                     let dist = n.start - (at + lp.len());
-                    if dist < nearest && dist <= 24 && !slots.contains_key(&s.name) {
+                    // At one distance the longer phrase is meant: "altcoin leverage 3" is
+                    // not "leverage 3".
+                    let closer = dist < nearest || (dist == nearest && lp.len() > nearest_len);
+                    if closer && dist <= 24 && !slots.contains_key(&s.name) {
                         nearest = dist;
+                        nearest_len = lp.len();
                         chosen = Some(&s.name);
                     }
                 }
