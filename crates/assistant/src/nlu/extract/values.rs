@@ -248,6 +248,20 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         .slots
         .iter()
         .filter(|s| s.list && s.ty == SlotType::Symbol);
+    // Where the lists' own phrases stand: a lead inside one ("交易" of "不要交易", "trade" of
+    // "don't trade") belongs to that phrase, not to the coins traded.
+    let owned: Vec<(usize, usize)> = lists
+        .clone()
+        .flat_map(|s| s.phrases.iter())
+        .filter_map(|p| {
+            let lp = p.to_lowercase();
+            find_phrase(&scan.text, &lp).map(|at| (at, at + lp.len()))
+        })
+        .collect();
+    let lead_free = |at: usize| {
+        !owned.iter().any(|&(from, to)| from <= at && at < to)
+            && !preceded_by(&scan.text, at, NOT_TRADED)
+    };
     for (k, slot) in lists.enumerate() {
         // After the slot's own phrase ("coins doge pepe") any coin-shaped word counts; after
         // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins,
@@ -260,6 +274,9 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
             let Some(at) = find_phrase(&scan.text, &lp) else {
                 continue;
             };
+            if strict && !lead_free(at) {
+                continue;
+            }
             let after = scan.original.get(at + lp.len()..).unwrap_or_default();
             let coins = coin_run(after, strict);
             if !coins.is_empty() {
@@ -269,6 +286,11 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         }
     }
 }
+
+/// Words before a lead that say the coins after it are not traded ("don't trade DOGE").
+const NOT_TRADED: &[&str] = &[
+    "不要", "不", "别", "don't", "do not", "never", "not", "stop",
+];
 
 /// Words that lead into a coin list without naming the slot.
 const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade"];
@@ -341,6 +363,18 @@ fn list_words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Words after a coin list that end it.
 const STOP_WORDS: &[&str] = &[
+    "from",
+    "to",
+    "the",
+    "top",
+    "all",
+    "except",
+    "excluding",
+    "but",
+    "also",
+    "coins",
+    "pairs",
+    "symbols",
     "with",
     "on",
     "at",
