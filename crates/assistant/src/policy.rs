@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::act::{advance, finish, resume_below};
 use crate::conversation::{Pending, Task};
-use crate::nlu::NOT_FOUND_REASON;
 use crate::nlu::names::Resolution;
+use crate::nlu::{NOT_FOUND_REASON, PART_OF_REASON};
 use crate::texts;
 use crate::turn::Turn;
 
@@ -37,9 +37,12 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
         }
         Command::AnswerQuestion { kind, topic } => answer(turn, kind, &topic),
         Command::CannotHandle { reason } => {
-            let text = match reason.strip_prefix(NOT_FOUND_REASON) {
-                Some(word) => texts::nothing_called(turn.lang, word, &similar_names(turn, word)),
-                None => texts::cannot_handle(turn.lang),
+            let text = if let Some(word) = reason.strip_prefix(NOT_FOUND_REASON) {
+                texts::nothing_called(turn.lang, word, &similar_names(turn, word))
+            } else if let Some(whole) = reason.strip_prefix(PART_OF_REASON) {
+                texts::part_not_deleted(turn.lang, whole)
+            } else {
+                texts::cannot_handle(turn.lang)
             };
             turn.say(text);
             reprompt(turn);

@@ -19,6 +19,18 @@ pub fn not_found(lang: Lang, kind: &str, said: &str) -> String {
 
 /// A verb on a name that no trader, exchange account, model or strategy has; `similar` are
 /// names close to it, offered, never taken.
+/// "remove ETH from default": nothing was deleted, and how to say the change meant.
+pub fn part_not_deleted(lang: Lang, whole: &str) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "我没有删除「{whole}」。要不再交易某个币，可以说“{whole} 排除 ETH”；要换交易币种，可以说“把 {whole} 的币种改成 BTC、SOL”。"
+        ),
+        Lang::En => format!(
+            "I did not delete \"{whole}\". To stop trading a coin, say \"exclude ETH on {whole}\"; to change its coins, \"set the coins of {whole} to BTC, SOL\"."
+        ),
+    }
+}
+
 pub fn nothing_called(lang: Lang, word: &str, similar: &[String]) -> String {
     let mut out = match lang {
         Lang::Zh => format!("没有叫「{word}」的交易员、交易所账户、模型或策略。"),

@@ -46,6 +46,11 @@ pub trait Understander: Send + Sync {
 /// The reason of a `CannotHandle` for a verb on a name that nothing has, before that name.
 pub const NOT_FOUND_REASON: &str = "no resource is called ";
 
+/// The reason of a `CannotHandle` for a delete of part of a resource ("remove ETH from
+/// default"), before the resource's name: no task deletes a part, and deleting the whole
+/// would be the worst reading.
+pub const PART_OF_REASON: &str = "removing part of ";
+
 /// Below this confidence a configured model would be asked (the LLM issue); with none, the
 /// rules' answer stands.
 pub const CONFIDENCE_THRESHOLD: f32 = 0.5;
@@ -86,6 +91,17 @@ fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
         }
     }
     best.map(|(_, k)| k.id.clone())
+}
+
+/// The resource something is removed from ("remove ETH from default", "从 default 里删掉
+/// ETH"): a name of the user's after "from" / 从.
+fn removed_from(lower: &str, cx: &Context<'_>) -> Option<String> {
+    let from_at = ["from ", "从"].iter().filter_map(|w| lower.find(w)).min()?;
+    cx.names
+        .mentioned(lower)
+        .into_iter()
+        .find(|(_, at, _)| *at > from_at)
+        .map(|(entry, ..)| entry.name.clone())
 }
 
 /// Whether one of the `asked` slots of the task takes a yes or a no (a boolean).
@@ -290,6 +306,16 @@ impl RuleUnderstander {
         let start =
             routed.filter(|r| (r.has_verb || cx.top.is_none()) && (r.has_noun || r.has_name));
         if let Some(r) = start {
+            if r.action == "delete"
+                && let Some(whole) = removed_from(&lower, cx)
+            {
+                return one(
+                    Command::CannotHandle {
+                        reason: format!("{PART_OF_REASON}{whole}"),
+                    },
+                    0.9,
+                );
+            }
             let same = cx.top.is_some_and(|t| t.0 == r.skill && t.1 == r.action);
             if let Some(u) = repair::correction_of_top(self, &r, message, cx) {
                 return u;

@@ -278,7 +278,20 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
                 continue;
             }
             let after = scan.original.get(at + lp.len()..).unwrap_or_default();
-            let coins = coin_run(after, strict);
+            let mut coins = coin_run(after, strict);
+            // "the coins of default to BTC, SOL", "币种改成 BTC、SOL": the list follows a
+            // "to" a few words on.
+            if coins.is_empty() && !strict {
+                let lower_after = after.to_lowercase();
+                let to = SET_TO
+                    .iter()
+                    .filter_map(|w| lower_after.find(w).map(|i| i + w.len()))
+                    .filter(|i| *i <= 40)
+                    .min();
+                if let Some(to) = to {
+                    coins = coin_run(after.get(to..).unwrap_or_default(), false);
+                }
+            }
             if !coins.is_empty() {
                 slots.insert(slot.name.clone(), Value::Array(coins));
                 break;
@@ -286,6 +299,9 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         }
     }
 }
+
+/// Words between a list's phrase and its new value ("coins of default to BTC").
+const SET_TO: &[&str] = &[" to ", "改成", "改为", "换成", "设为", "设成"];
 
 /// Words before a lead that say the coins after it are not traded ("don't trade DOGE").
 const NOT_TRADED: &[&str] = &[
@@ -364,6 +380,7 @@ fn list_words(text: &str) -> impl Iterator<Item = &str> {
 /// Words after a coin list that end it.
 const STOP_WORDS: &[&str] = &[
     "from",
+    "of",
     "to",
     "the",
     "top",
