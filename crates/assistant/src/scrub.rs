@@ -10,7 +10,7 @@
 //! - the word after a credential cue (api key, secret, passphrase, private key, token, 密钥,
 //!   私钥, 密码 …), when it looks like a credential (ASCII, a digit, ≥ 8 chars) — or any word
 //!   of 4+ chars after a password/passphrase cue;
-//! - `sk-…` style keys;
+//! - `sk-…` and `ak-…` style keys;
 //! - a run of 20+ letters/digits with both letters and digits (API keys, private keys).
 //!
 //! Resource ids (UUIDs contain hyphens) and URLs are left alone.
@@ -27,8 +27,9 @@ static CUE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
+/// `sk-…` (model providers) and `ak-…` (access keys) with 8+ characters after the prefix.
 static SK_KEY: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"\bsk-[A-Za-z0-9_\-]{8,}").ok());
+    LazyLock::new(|| Regex::new(r"\b(?:sk|ak)-[A-Za-z0-9_\-]{8,}").ok());
 
 /// Key-like runs: letters and digits (base64's `+/` and `=` padding allowed), no `_`, so
 /// identifiers such as `scan_interval_minutes=5` in a reply are not mistaken for keys.
@@ -153,6 +154,9 @@ mod tests {
             !out.contains("leakmodel-5566") && !out.contains("abcdefABCDEF"),
             "{out}"
         );
+        // A pasted access key the rules took for a name: "I found no exchange called …".
+        let out = scrub("I found no exchange called \"ak-NEWKEY99999\".");
+        assert!(!out.contains("NEWKEY999"), "{out}");
     }
 
     #[test]
