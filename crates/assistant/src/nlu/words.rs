@@ -135,6 +135,10 @@ pub const NEGATIVE: &[&str] = &[
     "关闭",
     "不启用",
     "不要启动",
+    // Of testnet: the other network.
+    "mainnet",
+    "主网",
+    "正式网",
 ];
 
 /// Question markers: a message with one of these and a glossary match is a side question.

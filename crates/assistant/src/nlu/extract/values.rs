@@ -25,6 +25,12 @@ const NOT_THIS: &[&str] = &[
 const TURN_OFF: &[&str] = &[
     "不",
     "不要",
+    "不要用",
+    "不用",
+    "别用",
+    "don't use",
+    "stop using",
+    "no longer use",
     "关闭",
     "关掉",
     "去掉",
@@ -228,18 +234,47 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
 /// ("turn off bollinger", "不要启动") means false.
 pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
     let text = &scan.text;
+    // Each boolean slot's longest phrase said: (slot, start, end, phrase).
+    let mut said: Vec<(&str, usize, usize, String)> = Vec::new();
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Boolean) {
         let mut phrases: Vec<&String> = slot.phrases.iter().collect();
         phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        for phrase in phrases {
-            let lp = phrase.to_lowercase();
-            if let Some(at) = find_phrase(text, &lp) {
-                let negated = NEGATIVE.contains(&lp.as_str()) || preceded_by(text, at, TURN_OFF);
-                slots.insert(slot.name.clone(), Value::Bool(!negated));
-                break;
-            }
-        }
+        let hit = phrases.into_iter().find_map(|p| {
+            let lp = p.to_lowercase();
+            find_phrase(text, &lp).map(|at| (slot.name.as_str(), at, at + lp.len(), lp))
+        });
+        said.extend(hit);
     }
+    for (slot, at, end, lp) in &said {
+        // "disable testnet": the word turns testnet off; it does not disable the account.
+        let negates_another = TURN_OFF.contains(&lp.as_str())
+            && said.iter().any(|(other, from, ..)| {
+                other != slot && *from > *end && text[*end..*from].trim().is_empty()
+            });
+        if negates_another {
+            continue;
+        }
+        let negated = NEGATIVE.contains(&lp.as_str())
+            || preceded_by(text, *at, TURN_OFF)
+            || followed_by(text, *end, SET_FALSE);
+        slots.insert(slot.to_string(), Value::Bool(!negated));
+    }
+}
+
+/// Words right after a boolean's phrase that set it false ("testnet to false", "测试网 关").
+const SET_FALSE: &[&str] = &[
+    "to false", "false", "off", "to off", "to no", "= false", "关", "关闭", "否",
+];
+
+fn followed_by(text: &str, end: usize, words: &[&str]) -> bool {
+    let after = text.get(end..).unwrap_or_default().trim_start();
+    words.iter().any(|w| {
+        after.starts_with(w)
+            && after[w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_ascii_alphanumeric())
+    })
 }
 
 /// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE").
