@@ -74,7 +74,7 @@ pub fn extract(
     let mut slots = Map::new();
     let mut scan = Scan::new(message);
     secrets(action, &mut scan, &mut slots);
-    strings(action, &mut scan, names, &mut slots);
+    strings(action, nouns, &mut scan, names, &mut slots);
     values::intervals(action, &mut scan, &mut slots);
     refs(
         action, nouns, &mut scan, names, lexicon, current, &mut slots,
@@ -116,7 +116,21 @@ fn secrets(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
 const NEW_NAME_SLOTS: &[&str] = &["name", "new_name"];
 
 /// Strings named by a phrase ("叫 btc-bot", "called eth-scalper", "call it momentum").
-fn strings(action: &Action, scan: &mut Scan, names: &Names, slots: &mut Map<String, Value>) {
+fn strings(
+    action: &Action,
+    nouns: &[String],
+    scan: &mut Scan,
+    names: &Names,
+    slots: &mut Map<String, Value>,
+) {
+    // "rename strategy default to trend": the noun after the phrase is not the value.
+    let value_after = |text: &str, at: usize| {
+        let found = token_after_names(text, at, names)?;
+        match nouns.iter().any(|n| n.eq_ignore_ascii_case(&found.0)) {
+            true => token_after_names(text, found.2, names),
+            false => Some(found),
+        }
+    };
     for slot in action
         .slots
         .iter()
@@ -131,7 +145,7 @@ fn strings(action: &Action, scan: &mut Scan, names: &Names, slots: &mut Map<Stri
                 lp.push('d');
             }
             if let Some(at) = find_phrase(&scan.text, &lp)
-                && let Some((_, s, e)) = token_after_names(&scan.text, at + lp.len(), names)
+                && let Some((_, s, e)) = value_after(&scan.text, at + lp.len())
             {
                 let value = scan.said(s, e);
                 // In a change, a name the user already has is the target, not a new value:
