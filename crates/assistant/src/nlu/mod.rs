@@ -127,12 +127,19 @@ const REQUEST_JOINS: &[&str] = &[
     "，并",
     "；",
     "; ",
+    "，",
+    ", ",
+    " & ",
+    "和",
 ];
 
 /// `message` cut at the first join whose both sides are requests of their own: a verb and a
 /// name of the user's on each side. "create a trader … and start it" is one request (the
 /// second side names nothing), as is "trading BTC and ETH" (no verb after the join).
-fn two_requests<'m>(message: &'m str, cx: &Context<'_>) -> Option<(&'m str, &'m str)> {
+///
+/// A second side that is only another name of the same kind ("stop t1 and t2", "停止 t1 和
+/// t2") is the first request again on that name.
+fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
     let lower = message.to_lowercase();
     let is_request = |part: &str| {
         route::route(cx.library, part, cx.names, cx.lexicon, None)
@@ -142,8 +149,27 @@ fn two_requests<'m>(message: &'m str, cx: &Context<'_>) -> Option<(&'m str, &'m 
         let at = lower.find(join)?;
         let (first, second) = (message.get(..at)?, message.get(at + join.len()..)?);
         let (lower_first, lower_second) = (lower.get(..at)?, lower.get(at + join.len()..)?);
-        (is_request(lower_first) && is_request(lower_second)).then_some((first, second))
+        if !is_request(lower_first) {
+            return None;
+        }
+        if is_request(lower_second) {
+            return Some((first.to_string(), second.to_string()));
+        }
+        let again = same_request_on(lower_first, trim_punct(lower_second), cx)?;
+        Some((first.to_string(), again))
     })
+}
+
+/// `first` ("stop t1") on `name` instead of the name it names, when `name` is wholly a name
+/// of the same kind as that one: "stop t2".
+fn same_request_on(first: &str, name: &str, cx: &Context<'_>) -> Option<String> {
+    let (said, from, to) = cx.names.mentioned(first).into_iter().next()?;
+    let (other, ..) = cx
+        .names
+        .mentioned(name)
+        .into_iter()
+        .find(|(e, at, end)| *at == 0 && *end == name.len() && e.kind == said.kind)?;
+    Some(format!("{}{}{}", &first[..from], other.name, &first[to..]))
 }
 
 impl RuleUnderstander {
@@ -154,8 +180,8 @@ impl RuleUnderstander {
         let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);
         if starts_task && let Some((first, second)) = two_requests(message, cx) {
             let (a, b) = (
-                self.understand_single(first, cx),
-                self.understand_single(second, cx),
+                self.understand_single(&first, cx),
+                self.understand_single(&second, cx),
             );
             if let ([first @ Command::StartTask { .. }], [second @ Command::StartTask { .. }]) =
                 (a.commands.as_slice(), b.commands.as_slice())
