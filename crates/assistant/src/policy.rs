@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::act::{advance, finish, resume_below};
 use crate::conversation::{Pending, Task};
 use crate::nlu::names::Resolution;
-use crate::nlu::{NOT_FOUND_REASON, PART_OF_REASON};
+use crate::nlu::{ADD_TO_REASON, NOT_FOUND_REASON, PART_OF_REASON};
 use crate::texts;
 use crate::turn::Turn;
 
@@ -41,6 +41,8 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
                 texts::nothing_called(turn.lang, word, &similar_names(turn, word))
             } else if let Some(whole) = reason.strip_prefix(PART_OF_REASON) {
                 texts::part_not_deleted(turn.lang, whole)
+            } else if let Some(whole) = reason.strip_prefix(ADD_TO_REASON) {
+                texts::nothing_created(turn.lang, whole)
             } else {
                 texts::cannot_handle(turn.lang)
             };

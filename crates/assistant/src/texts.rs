@@ -31,6 +31,18 @@ pub fn part_not_deleted(lang: Lang, whole: &str) -> String {
     }
 }
 
+/// "add SOL to default": nothing was created, and how to say the change meant.
+pub fn nothing_created(lang: Lang, whole: &str) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "我没有新建任何东西。要改「{whole}」的交易币种，请说出完整的列表，例如“把 {whole} 的币种改成 BTC、ETH、SOL”。"
+        ),
+        Lang::En => format!(
+            "I did not create anything. To change the coins \"{whole}\" trades, give the whole list, e.g. \"set the coins of {whole} to BTC, ETH, SOL\"."
+        ),
+    }
+}
+
 pub fn nothing_called(lang: Lang, word: &str, similar: &[String]) -> String {
     let mut out = match lang {
         Lang::Zh => format!("没有叫「{word}」的交易员、交易所账户、模型或策略。"),

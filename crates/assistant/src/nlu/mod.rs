@@ -51,6 +51,10 @@ pub const NOT_FOUND_REASON: &str = "no resource is called ";
 /// would be the worst reading.
 pub const PART_OF_REASON: &str = "removing part of ";
 
+/// The reason of a `CannotHandle` for a create that adds to an existing resource ("add SOL to
+/// default"), before its name: the create would make a new resource named by the next reply.
+pub const ADD_TO_REASON: &str = "adding to ";
+
 /// Below this confidence a configured model would be asked (the LLM issue); with none, the
 /// rules' answer stands.
 pub const CONFIDENCE_THRESHOLD: f32 = 0.5;
@@ -93,10 +97,10 @@ fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
     best.map(|(_, k)| k.id.clone())
 }
 
-/// The resource something is removed from ("remove ETH from default", "从 default 里删掉
-/// ETH"): a name of the user's after "from" / 从.
-fn removed_from(lower: &str, cx: &Context<'_>) -> Option<String> {
-    let from_at = ["from ", "从"].iter().filter_map(|w| lower.find(w)).min()?;
+/// The resource something is removed from or added to ("remove ETH from default", "从
+/// default 里删掉 ETH", "add SOL to default"): a name of the user's after one of `words`.
+fn name_after(lower: &str, cx: &Context<'_>, words: &[&str]) -> Option<String> {
+    let from_at = words.iter().filter_map(|w| lower.find(w)).min()?;
     cx.names
         .mentioned(lower)
         .into_iter()
@@ -332,8 +336,19 @@ impl RuleUnderstander {
         let start =
             routed.filter(|r| (r.has_verb || cx.top.is_none()) && (r.has_noun || r.has_name));
         if let Some(r) = start {
+            if r.action == "create"
+                && !r.has_noun
+                && let Some(whole) = name_after(&lower, cx, &["to ", "到", "给"])
+            {
+                return one(
+                    Command::CannotHandle {
+                        reason: format!("{ADD_TO_REASON}{whole}"),
+                    },
+                    0.9,
+                );
+            }
             if r.action == "delete"
-                && let Some(whole) = removed_from(&lower, cx)
+                && let Some(whole) = name_after(&lower, cx, &["from ", "从"])
             {
                 return one(
                     Command::CannotHandle {
