@@ -79,6 +79,13 @@ pub fn route(
             candidates.push((at, i, noun_at.is_some(), name_at.is_some()));
         }
     }
+    // Verbs are looked for outside the names said: "把 测试账户 切回正式网" has no "测试"
+    // (test) verb, only a name that contains one.
+    let mut unnamed_text = lower.to_string();
+    for (_, from, to) in &mentioned {
+        super::extract::tokens::blank(&mut unnamed_text, *from, *to);
+    }
+    let verb_text = unnamed_text.as_str();
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
@@ -98,7 +105,8 @@ pub fn route(
                 a.verbs
                     .iter()
                     .filter_map(|v| {
-                        find_verb(lower, &v.to_lowercase(), terms).map(|at| (at, v.chars().count()))
+                        find_verb(verb_text, &v.to_lowercase(), terms)
+                            .map(|at| (at, v.chars().count()))
                     })
                     .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
                     .map(|(at, len)| ((at, len), a.name.clone()))

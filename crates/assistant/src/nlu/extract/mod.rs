@@ -8,7 +8,7 @@
 //! booleans, symbol lists), `bare` answers to a question just asked.
 
 mod bare;
-mod tokens;
+pub(crate) mod tokens;
 mod values;
 
 use nofxi_skills::{Action, ResourceKind, SlotType, Unit};
