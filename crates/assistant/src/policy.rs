@@ -113,15 +113,19 @@ async fn start(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String
         let id = top.id.clone();
         turn.events.push(Event::TaskInterrupted { task_id: id });
     }
-    let task = Task::new(skill, action);
+    push_started(turn, Task::new(skill, action), slots);
+    advance(turn).await;
+}
+
+/// Puts `task` on top of the stack as started, with its first values.
+fn push_started(turn: &mut Turn<'_>, task: Task, slots: Map<String, Value>) {
     turn.events.push(Event::TaskStarted {
         task_id: task.id.clone(),
-        skill: skill.into(),
-        action: action.into(),
+        skill: task.skill.clone(),
+        action: task.action.clone(),
     });
     turn.conv.stack.push(task);
     put_slots(turn, slots);
-    advance(turn).await;
 }
 
 /// Whether the active task was started by this very message and still waits (for a value or a
@@ -141,13 +145,7 @@ fn queue(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String, Valu
     let mut task = Task::new(skill, action);
     task.status = TaskStatus::Interrupted;
     task.queued = true;
-    turn.events.push(Event::TaskStarted {
-        task_id: task.id.clone(),
-        skill: skill.into(),
-        action: action.into(),
-    });
-    turn.conv.stack.push(task);
-    put_slots(turn, slots);
+    push_started(turn, task, slots);
     if let Some(task) = turn.conv.stack.pop() {
         let below = turn.conv.stack.len().saturating_sub(1);
         turn.conv.stack.insert(below, task);
@@ -276,13 +274,7 @@ async fn confirm(turn: &mut Turn<'_>) {
         }
         let mut sub = Task::new(skill, action);
         sub.resume_parent = offer.resume_on_success;
-        turn.events.push(Event::TaskStarted {
-            task_id: sub.id.clone(),
-            skill: skill.into(),
-            action: action.into(),
-        });
-        turn.conv.stack.push(sub);
-        put_slots(turn, offer.slots);
+        push_started(turn, sub, offer.slots);
         advance(turn).await;
         return;
     }

@@ -17,8 +17,6 @@ pub fn not_found(lang: Lang, kind: &str, said: &str) -> String {
     }
 }
 
-/// A verb on a name that no trader, exchange account, model or strategy has; `similar` are
-/// names close to it, offered, never taken.
 /// "remove ETH from default": nothing was deleted, and how to say the change meant.
 pub fn part_not_deleted(lang: Lang, whole: &str) -> String {
     match lang {
@@ -43,6 +41,8 @@ pub fn nothing_created(lang: Lang, whole: &str) -> String {
     }
 }
 
+/// A verb on a name that no trader, exchange account, model or strategy has; `similar` are
+/// names close to it, offered, never taken.
 pub fn nothing_called(lang: Lang, word: &str, similar: &[String]) -> String {
     let mut out = match lang {
         Lang::Zh => format!("没有叫「{word}」的交易员、交易所账户、模型或策略。"),
