@@ -159,9 +159,29 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         if is_request(lower_second) {
             return Some((first.to_string(), second.to_string()));
         }
+        if let Some(on_it) = request_on_it(lower_first, lower_second, cx)
+            && is_request(&on_it)
+        {
+            return Some((first.to_string(), on_it));
+        }
         let again = same_request_on(lower_first, trim_punct(lower_second), cx)?;
         Some((first.to_string(), again))
     })
+}
+
+/// "stop t1 and delete it": `second` with its "it" (它) replaced by the name `first` names.
+fn request_on_it(first: &str, second: &str, cx: &Context<'_>) -> Option<String> {
+    let (said, ..) = cx.names.mentioned(first).into_iter().next()?;
+    let (at, word) = REFERENCE
+        .iter()
+        .filter_map(|w| find_phrase(second, w).map(|at| (at, *w)))
+        .min()?;
+    Some(format!(
+        "{}{}{}",
+        &second[..at],
+        said.name,
+        &second[at + word.len()..]
+    ))
 }
 
 /// `first` ("stop t1") on `name` instead of the name it names, when `name` is wholly a name

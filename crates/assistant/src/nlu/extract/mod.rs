@@ -16,7 +16,9 @@ use serde_json::{Map, Value};
 
 pub use self::bare::bare_answer;
 pub use self::tokens::made_up_name;
-use self::tokens::{blank, cjk_between, key_after, token_after_names, word_after, word_beside};
+use self::tokens::{
+    blank, cjk_between, key_after, token_after, token_after_names, word_after, word_beside,
+};
 use super::lexicon::Lexicon;
 use super::names::Names;
 use super::numbers::numbers;
@@ -123,10 +125,16 @@ fn strings(
     names: &Names,
     slots: &mut Map<String, Value>,
 ) {
-    // "rename strategy default to trend": the noun after the phrase is not the value.
+    // "rename strategy default to trend": the noun before one of the user's names is not the
+    // value. A noun that is the value stays one ("a trader called bot").
     let value_after = |text: &str, at: usize| {
         let found = token_after_names(text, at, names)?;
-        match nouns.iter().any(|n| n.eq_ignore_ascii_case(&found.0)) {
+        let is_noun = nouns.iter().any(|n| n.eq_ignore_ascii_case(&found.0));
+        let name_follows = token_after(text, found.2).is_some_and(|(next, ..)| {
+            let next = next.to_lowercase();
+            names.entries.iter().any(|n| n.lower == next)
+        });
+        match is_noun && name_follows {
             true => token_after_names(text, found.2, names),
             false => Some(found),
         }

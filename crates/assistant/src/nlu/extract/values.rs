@@ -246,20 +246,64 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
         said.extend(hit);
     }
     for (slot, at, end, lp) in &said {
-        // "disable testnet": the word turns testnet off; it does not disable the account.
-        let negates_another = TURN_OFF.contains(&lp.as_str())
-            && said.iter().any(|(other, from, ..)| {
-                other != slot && *from > *end && text[*end..*from].trim().is_empty()
-            });
+        // "disable testnet", "禁用 main 的测试网": the word turns testnet off; it does not
+        // disable the account.
+        let negates_another = (TURN_OFF.contains(&lp.as_str()) || TURN_ON.contains(&lp.as_str()))
+            && said
+                .iter()
+                .any(|(other, from, ..)| other != slot && near_before(text, *end, *from));
         if negates_another {
             continue;
         }
         let negated = NEGATIVE.contains(&lp.as_str())
             || preceded_by(text, *at, TURN_OFF)
-            || followed_by(text, *end, SET_FALSE);
+            || NEAR_OFF.iter().any(|w| {
+                text[..*at]
+                    .rfind(w)
+                    .is_some_and(|i| near_before(text, i + w.len(), *at))
+            })
+            || followed_by(text, *end, SET_FALSE)
+            || SET_FALSE_LATER.iter().any(|w| {
+                text[*end..]
+                    .find(w)
+                    .is_some_and(|i| near_before(text, *end, *end + i))
+            });
         slots.insert(slot.to_string(), Value::Bool(!negated));
     }
 }
+
+/// At most this many bytes between a turn-off word and the phrase it turns off ("禁用 main 的
+/// 测试网", "turn off main's testnet"), or a phrase and its false ("testnet of main to false").
+const NEAR: usize = 16;
+
+/// Whether `to` follows `from` closely, in the same clause.
+fn near_before(text: &str, from: usize, to: usize) -> bool {
+    to >= from
+        && to - from <= NEAR
+        && text
+            .get(from..to)
+            .is_some_and(|gap| !gap.contains([',', '，', ';', '；']) && !gap.contains(" and "))
+}
+
+/// Turn-off words that reach over a name between them and the phrase; short ones (不, no)
+/// only count right before it.
+const NEAR_OFF: &[&str] = &[
+    "关掉",
+    "关闭",
+    "禁用",
+    "停用",
+    "去掉",
+    "disable",
+    "turn off",
+    "switch off",
+];
+
+/// Words that turn on whatever boolean phrase follows them ("enable testnet on main"), as
+/// well as naming the enabled slot when nothing follows.
+const TURN_ON: &[&str] = &["enable", "启用", "turn on", "switch on", "打开", "开启"];
+
+/// A false said a few words after the phrase ("testnet of main to false").
+const SET_FALSE_LATER: &[&str] = &[" to false", " to off", " to no", "= false", "为否", "成否"];
 
 /// Words right after a boolean's phrase that set it false ("testnet to false", "测试网 关").
 const SET_FALSE: &[&str] = &[
@@ -344,7 +388,7 @@ const NOT_TRADED: &[&str] = &[
 ];
 
 /// Words that lead into a coin list without naming the slot.
-const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade"];
+const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade", "with"];
 
 /// Words joining coins in a list.
 const COIN_JOINS: &[&str] = &[
