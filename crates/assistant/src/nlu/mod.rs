@@ -176,12 +176,12 @@ fn request_on_it(first: &str, second: &str, cx: &Context<'_>) -> Option<String> 
         .iter()
         .filter_map(|w| find_phrase(second, w).map(|at| (at, *w)))
         .min()?;
-    Some(format!(
-        "{}{}{}",
-        &second[..at],
-        said.name,
-        &second[at + word.len()..]
-    ))
+    Some(with_name(second, at, at + word.len(), &said.name))
+}
+
+/// `text` with `from..to` replaced by `name`.
+fn with_name(text: &str, from: usize, to: usize, name: &str) -> String {
+    format!("{}{name}{}", &text[..from], &text[to..])
 }
 
 /// `first` ("stop t1") on `name` instead of the name it names, when `name` is wholly a name
@@ -193,7 +193,7 @@ fn same_request_on(first: &str, name: &str, cx: &Context<'_>) -> Option<String> 
         .mentioned(name)
         .into_iter()
         .find(|(e, at, end)| *at == 0 && *end == name.len() && e.kind == said.kind)?;
-    Some(format!("{}{}{}", &first[..from], other.name, &first[to..]))
+    Some(with_name(first, from, to, &other.name))
 }
 
 impl RuleUnderstander {
@@ -425,11 +425,13 @@ impl RuleUnderstander {
                 );
             }
         }
-        // A bare yes or no while a task collects values is no value ("create a trader" → "no"
-        // must not name the trader "no"): no cancels, yes shows what is still missing. Unless
-        // a yes/no question is asked (start it right away?).
-        if let Some((skill, action, asked, _)) = cx.top
-            && !asks_yes_no(cx.library, skill, action, asked)
+        // A bare yes or no is no value ("create a trader" → "no" must not name the trader
+        // "no"), unless a yes/no question is asked (start it right away?): no cancels the task,
+        // yes shows what it still needs. With nothing open, the policy says nothing is in
+        // progress or waits for a confirmation, which tells more than "not understood".
+        if cx
+            .top
+            .is_none_or(|(skill, action, asked, _)| !asks_yes_no(cx.library, skill, action, asked))
         {
             if is_exactly(message, DENY) {
                 return one(
@@ -470,20 +472,6 @@ impl RuleUnderstander {
             if is_exactly(message, CONFIRM) {
                 return one(Command::Confirm, 0.7);
             }
-        }
-        // A bare "yes" or "no" with nothing open: the policy says nothing waits for a
-        // confirmation, or that nothing is in progress, which tells the user more than "not
-        // understood".
-        if cx.top.is_none() && is_exactly(message, CONFIRM) {
-            return one(Command::Confirm, 0.5);
-        }
-        if cx.top.is_none() && is_exactly(message, DENY) {
-            return one(
-                Command::Cancel {
-                    scope: CancelScope::Current,
-                },
-                0.5,
-            );
         }
         // "delete nosuchbot": a verb on a name no resource has. Said as such, not as a
         // message that was not understood.

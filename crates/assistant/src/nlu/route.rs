@@ -147,7 +147,8 @@ pub fn route(
 }
 
 /// Candidates when no noun and no known name is said: the verb of an action that needs
-/// nothing else, a field of one skill's resources with one of its verbs ("set min confidence on grid-master to 90" is about a strategy), else a
+/// nothing else ("全部停掉"), a field of one skill's resources with one of its verbs ("set min
+/// confidence on grid-master to 90" is about a strategy), else a
 /// made-up name with a verb only one skill has ("ghost-bot 现在怎么样" asks about a trader).
 /// Resolution then says the name is not found rather than the message not understood.
 fn unnamed(

@@ -305,10 +305,8 @@ const TURN_ON: &[&str] = &["enable", "启用", "turn on", "switch on", "打开",
 /// A false said a few words after the phrase ("testnet of main to false").
 const SET_FALSE_LATER: &[&str] = &[" to false", " to off", " to no", "= false", "为否", "成否"];
 
-/// Words right after a boolean's phrase that set it false ("testnet to false", "测试网 关").
-const SET_FALSE: &[&str] = &[
-    "to false", "false", "off", "to off", "to no", "= false", "关", "关闭", "否",
-];
+/// Words right after a boolean's phrase that set it false ("testnet false", "测试网 关").
+const SET_FALSE: &[&str] = &["false", "off", "关", "关闭", "否"];
 
 fn followed_by(text: &str, end: usize, words: &[&str]) -> bool {
     let after = text.get(end..).unwrap_or_default().trim_start();
