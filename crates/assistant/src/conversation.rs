@@ -65,6 +65,10 @@ pub struct Task {
     /// its turn, rather than interrupted.
     #[serde(default)]
     pub queued: bool,
+    /// What the fields an update changes hold now, read when its target is known: list edits
+    /// apply to these, and the summary shows them ("leverage → 5 (was 3)").
+    #[serde(default)]
+    pub before: Map<String, Value>,
 }
 
 impl Task {
@@ -84,6 +88,7 @@ impl Task {
             offer: None,
             resume_parent: false,
             queued: false,
+            before: Map::new(),
         }
     }
 

@@ -3,11 +3,11 @@
 //! confirm and deny (bound to the summary shown), cancel (asking about a waiting parent),
 //! accept a fix offer, answer a side question and return to the task.
 
-use nofxi_protocol::{AnswerKind, CancelScope, Command, Event, TaskStatus};
+use nofxi_protocol::{AnswerKind, CancelScope, Command, Event, ListEdit, TaskStatus};
 use nofxi_skills::ResourceKind;
 use serde_json::{Map, Value};
 
-use crate::act::{advance, finish, resume_below};
+use crate::act::{advance, finish, resume_below, same_item};
 use crate::conversation::{Pending, Task};
 use crate::nlu::names::Resolution;
 use crate::nlu::{ADD_TO_REASON, NOT_FOUND_REASON, PART_OF_REASON};
@@ -174,7 +174,7 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
             task.secret_slots.insert(name.clone());
             Value::String(turn.engine.secrets.put(&conv_id, &task.id.0, &name, &clear))
         } else {
-            value
+            edited(task.slots.get(&name), value)
         };
         task.resolved.remove(&name);
         task.confirmed = None;
@@ -192,6 +192,20 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
         task.status = TaskStatus::Collecting;
     }
     turn.events.extend(events);
+}
+
+/// A list edit on a task that already holds the list ("coins BTC" … "also SOL") applies to
+/// that list; one on a task without it stays an edit, for `act` to apply to the stored value.
+fn edited(old: Option<&Value>, value: Value) -> Value {
+    let Some(edit) = ListEdit::from_value(&value) else {
+        return value;
+    };
+    match old {
+        Some(Value::Array(list)) => Value::Array(edit.apply(list, same_item)),
+        Some(earlier) => ListEdit::from_value(earlier)
+            .map_or(value, |earlier| earlier.then(edit).to_value()),
+        None => value,
+    }
 }
 
 async fn set_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {

@@ -141,6 +141,15 @@ pub fn confirmation_waits(lang: Lang, label: &str) -> String {
 }
 
 /// An update that names no field it can change: which ones it can.
+/// The value a change replaces, after the new one: "(was 3)".
+pub fn was(lang: Lang, old: &str) -> String {
+    let old = if old.is_empty() { t(lang, "空", "none") } else { old.to_string() };
+    match lang {
+        Lang::Zh => format!("（原为 {old}）"),
+        Lang::En => format!("(was {old})"),
+    }
+}
+
 pub fn what_to_change(lang: Lang, target: &str, fields: &[String]) -> String {
     match lang {
         Lang::Zh => format!(

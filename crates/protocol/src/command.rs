@@ -89,3 +89,101 @@ pub struct Understanding {
     pub confidence: f32,
     pub source: CommandSource,
 }
+
+/// A change to a list slot relative to the list it changes ("also exclude SHIB", "remove ETH
+/// from default"). In `StartTask`, `SetSlots` and `CorrectSlot` a list slot's value is either
+/// the whole new list or one of these, as `{"add": [...]}` or `{"remove": [...]}`; the engine
+/// applies it to the value the task or the stored resource has, before anything is checked or
+/// confirmed, so "also" never silently drops what was there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListEdit {
+    Add(Vec<serde_json::Value>),
+    Remove(Vec<serde_json::Value>),
+}
+
+impl ListEdit {
+    /// The edit a slot value holds, if it is one.
+    pub fn from_value(value: &serde_json::Value) -> Option<ListEdit> {
+        serde_json::from_value(value.clone())
+            .ok()
+            .filter(|_| value.is_object())
+    }
+
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// `base` with the edit applied; items are the same when `same` says so (case, a quote
+    /// currency left out). Adding keeps the order and puts new items last.
+    pub fn apply(
+        &self,
+        base: &[serde_json::Value],
+        same: impl Fn(&serde_json::Value, &serde_json::Value) -> bool,
+    ) -> Vec<serde_json::Value> {
+        match self {
+            ListEdit::Add(items) => {
+                let mut out = base.to_vec();
+                for item in items {
+                    if !out.iter().any(|x| same(x, item)) {
+                        out.push(item.clone());
+                    }
+                }
+                out
+            }
+            ListEdit::Remove(items) => base
+                .iter()
+                .filter(|x| !items.iter().any(|item| same(x, item)))
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// Two edits said one after the other, as one: adds add up, removes add up, and a
+    /// different kind replaces the earlier one.
+    pub fn then(self, next: ListEdit) -> ListEdit {
+        match (self, next) {
+            (ListEdit::Add(mut a), ListEdit::Add(b)) => {
+                a.extend(b);
+                ListEdit::Add(a)
+            }
+            (ListEdit::Remove(mut a), ListEdit::Remove(b)) => {
+                a.extend(b);
+                ListEdit::Remove(a)
+            }
+            (_, next) => next,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::ListEdit;
+
+    #[test]
+    fn a_list_edit_is_an_add_or_remove_object_and_nothing_else() {
+        let add = json!({"add": ["SOLUSDT"]});
+        assert_eq!(
+            ListEdit::from_value(&add),
+            Some(ListEdit::Add(vec![json!("SOLUSDT")]))
+        );
+        assert_eq!(ListEdit::from_value(&add).map(|e| e.to_value()), Some(add));
+        assert_eq!(ListEdit::from_value(&json!(["SOLUSDT"])), None);
+        assert_eq!(ListEdit::from_value(&json!("add")), None);
+        assert_eq!(ListEdit::from_value(&json!({"put": ["SOLUSDT"]})), None);
+    }
+
+    #[test]
+    fn adding_keeps_what_was_there_and_removing_drops_only_the_items_named() {
+        let base = [json!("BTCUSDT"), json!("ETHUSDT")];
+        let same = |a: &serde_json::Value, b: &serde_json::Value| a == b;
+        let added = ListEdit::Add(vec![json!("SOLUSDT"), json!("BTCUSDT")]).apply(&base, same);
+        assert_eq!(added, [json!("BTCUSDT"), json!("ETHUSDT"), json!("SOLUSDT")]);
+        let removed = ListEdit::Remove(vec![json!("BTCUSDT")]).apply(&base, same);
+        assert_eq!(removed, [json!("ETHUSDT")]);
+        let both = ListEdit::Add(vec![json!("A")]).then(ListEdit::Add(vec![json!("B")]));
+        assert_eq!(both, ListEdit::Add(vec![json!("A"), json!("B")]));
+    }
+}

@@ -14,7 +14,7 @@ pub mod event;
 pub mod task;
 pub mod turn;
 
-pub use command::{CancelScope, Command, CommandSource, Understanding};
+pub use command::{CancelScope, Command, CommandSource, ListEdit, Understanding};
 pub use event::{AnswerKind, Event};
 pub use task::{TaskId, TaskStatus, TaskView};
 pub use turn::{Channel, LlmUsage, TurnRequest, TurnResponse};

@@ -6,9 +6,11 @@ use nofxi_protocol::{Event, TaskStatus};
 use nofxi_skills::{Action, Lang, ResourceKind, Risk};
 use serde_json::{Map, Value};
 
+mod edits;
 mod run;
 mod slots;
 
+pub(crate) use self::edits::same_item;
 use self::run::{execute, refused_before_confirming};
 pub use self::run::{finish, resume_below};
 use self::slots::{ask, check_values, resolve_refs};
@@ -80,6 +82,9 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     };
     if !resolve_refs(turn, &action) {
         return false;
+    }
+    if !edits::read_before_and_apply_edits(turn, &action).await {
+        return finish(turn, TaskStatus::Cancelled, None);
     }
     let rejected = check_values(turn, &action);
     let slots = effective(turn, false);
@@ -277,8 +282,9 @@ fn shown_slots(slots: &Map<String, Value>, task: &crate::conversation::Task) -> 
     shown
 }
 
-/// What the user changed, "label → value" each: the `{summary}` of a confirmation and of an
-/// update's success ("name → eth-main").
+/// What the user changed, "label → value" each, with the value it replaces when an update
+/// read it: the `{summary}` of a confirmation and of an update's success ("name → eth-main",
+/// "leverage → 5 (was 3)").
 pub(super) fn changes(
     action: &Action,
     lang: Lang,
@@ -292,9 +298,12 @@ pub(super) fn changes(
             let label = action
                 .slot(k)
                 .map_or_else(|| k.clone(), |s| s.label().get(lang).to_string());
-            shown
-                .get(k)
-                .map(|v| format!("{label} → {}", texts::value(lang, v)))
+            let now = texts::value(lang, shown.get(k)?);
+            let was = task.before.get(k).map(|old| texts::value(lang, old));
+            Some(match was.filter(|was| *was != now) {
+                Some(was) => format!("{label} → {now} {}", texts::was(lang, &was)),
+                None => format!("{label} → {now}"),
+            })
         })
         .collect::<Vec<_>>()
         .join(", ")

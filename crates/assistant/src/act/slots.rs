@@ -2,7 +2,7 @@
 //! on several matches, saying "not found" on none), values checked against the slot rules,
 //! and one question for everything still missing.
 
-use nofxi_protocol::{Event, TaskStatus};
+use nofxi_protocol::{Event, ListEdit, TaskStatus};
 use nofxi_skills::{Action, Lang, ResourceKind, SlotType};
 use serde_json::{Map, Value};
 
@@ -145,7 +145,8 @@ pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) -> Vec<String> 
         let Some(slot) = action.slot(&name) else {
             continue;
         };
-        if slot.ty == SlotType::Ref {
+        // A list edit waiting for its target's list is checked once applied.
+        if slot.ty == SlotType::Ref || ListEdit::from_value(&value).is_some() {
             continue;
         }
         match slot.check_value(&value) {

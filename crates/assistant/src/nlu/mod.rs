@@ -13,7 +13,7 @@ pub mod repair;
 pub mod route;
 pub mod words;
 
-use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, Understanding};
+use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, ListEdit, Understanding};
 use nofxi_skills::{Knowledge, Library, ResourceKind, SkillKind};
 use serde_json::Map;
 
@@ -106,6 +106,33 @@ fn name_after(lower: &str, cx: &Context<'_>, words: &[&str]) -> Option<String> {
         .into_iter()
         .find(|(_, at, _)| *at > from_at)
         .map(|(entry, ..)| entry.name.clone())
+}
+
+impl RuleUnderstander {
+    /// "add SOL to default", "remove ETH from default": an update of `whole` when it is a
+    /// resource whose update reads a list edit from the message; `None` otherwise (the
+    /// caller says that nothing was created or deleted).
+    fn list_edit_on(&self, whole: &str, message: &str, cx: &Context<'_>) -> Option<Understanding> {
+        let lower = whole.to_lowercase();
+        let kind = cx.names.entries.iter().find(|e| e.lower == lower && !e.deleted)?.kind;
+        let skill = cx.library.skills().iter().find(|s| {
+            s.meta.kind == SkillKind::Management && s.meta.domain == kind.as_str()
+        })?;
+        skill.action("update")?;
+        let mut slots = self.slots_for(&skill.id, "update", message, cx);
+        if !slots.values().any(|v| ListEdit::from_value(v).is_some()) {
+            return None;
+        }
+        slots.insert("target".into(), serde_json::Value::String(whole.to_string()));
+        Some(one(
+            Command::StartTask {
+                skill: skill.id.clone(),
+                action: "update".into(),
+                slots: slots.into_iter().collect(),
+            },
+            0.9,
+        ))
+    }
 }
 
 /// Whether one of the `asked` slots of the task takes a yes or a no (a boolean).
@@ -360,6 +387,9 @@ impl RuleUnderstander {
                 && !r.has_noun
                 && let Some(whole) = name_after(&lower, cx, &["to ", "到", "给"])
             {
+                if let Some(u) = self.list_edit_on(&whole, message, cx) {
+                    return u;
+                }
                 return one(
                     Command::CannotHandle {
                         reason: format!("{ADD_TO_REASON}{whole}"),
@@ -370,6 +400,9 @@ impl RuleUnderstander {
             if r.action == "delete"
                 && let Some(whole) = name_after(&lower, cx, &["from ", "从"])
             {
+                if let Some(u) = self.list_edit_on(&whole, message, cx) {
+                    return u;
+                }
                 return one(
                     Command::CannotHandle {
                         reason: format!("{PART_OF_REASON}{whole}"),

@@ -2,6 +2,7 @@
 //! scope it needs and a risk level. Every call passes one pipeline (goose-style inspectors):
 //! scope check → confirmation bound to the task → run → redaction of the result.
 
+mod current;
 mod exec;
 mod probes;
 mod render;

@@ -8,6 +8,7 @@
 //! booleans, symbol lists), `bare` answers to a question just asked.
 
 mod bare;
+mod lists;
 pub(crate) mod tokens;
 mod values;
 
@@ -84,7 +85,7 @@ pub fn extract(
     values::enums(action, &mut scan, &mut slots);
     values::numbers(action, &mut scan, &mut slots);
     values::booleans(action, &scan, &mut slots);
-    values::symbol_lists(action, &scan, &mut slots);
+    lists::symbol_lists(action, &scan, &mut slots);
     said_names(action, nouns, &scan, &mut slots);
     Extraction { slots }
 }

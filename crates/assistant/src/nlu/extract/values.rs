@@ -1,5 +1,5 @@
 //! Typed values: enum values and aliases (a negated one, "不是币安", is not the value),
-//! candle intervals, numbers by phrase or unit, booleans by phrase, symbol lists.
+//! candle intervals, numbers by phrase or unit, booleans by phrase (symbol lists: `lists`).
 
 use nofxi_skills::{Action, SlotType};
 use serde_json::{Map, Value};
@@ -44,7 +44,7 @@ const TURN_OFF: &[&str] = &[
     "without",
 ];
 
-fn preceded_by(text: &str, at: usize, words: &[&str]) -> bool {
+pub(super) fn preceded_by(text: &str, at: usize, words: &[&str]) -> bool {
     let before = text[..at].trim_end();
     words.iter().any(|w| {
         before.ends_with(w)
@@ -57,7 +57,7 @@ fn preceded_by(text: &str, at: usize, words: &[&str]) -> bool {
 }
 
 /// Every occurrence of `phrase` in `text` (whole words for ASCII).
-fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
+pub(super) fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(rel) = text.get(from..).and_then(|t| find_phrase(t, phrase)) {
@@ -317,187 +317,4 @@ fn followed_by(text: &str, end: usize, words: &[&str]) -> bool {
                 .next()
                 .is_none_or(|c| !c.is_ascii_alphanumeric())
     })
-}
-
-/// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE").
-pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
-    let lists = action
-        .slots
-        .iter()
-        .filter(|s| s.list && s.ty == SlotType::Symbol);
-    // Where the lists' own phrases stand: a lead inside one ("交易" of "不要交易", "trade" of
-    // "don't trade") belongs to that phrase, not to the coins traded.
-    let owned: Vec<(usize, usize)> = lists
-        .clone()
-        .flat_map(|s| s.phrases.iter())
-        .filter_map(|p| {
-            let lp = p.to_lowercase();
-            find_phrase(&scan.text, &lp).map(|at| (at, at + lp.len()))
-        })
-        .collect();
-    let lead_free = |at: usize| {
-        !owned.iter().any(|&(from, to)| from <= at && at < to)
-            && !preceded_by(&scan.text, at, NOT_TRADED)
-    };
-    for (k, slot) in lists.enumerate() {
-        // After the slot's own phrase ("coins doge pepe") any coin-shaped word counts; after
-        // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins,
-        // and only for the first list, the coins traded: "trading BTC … excluding DOGE" must
-        // not put BTC among the excluded.
-        let by_phrase = slot.phrases.iter().map(|p| (p.to_lowercase(), false));
-        let leads = if k == 0 { COIN_LEADS } else { &[] };
-        let by_lead = leads.iter().map(|p| (p.to_string(), true));
-        for (lp, strict) in by_phrase.chain(by_lead) {
-            let Some(at) = find_phrase(&scan.text, &lp) else {
-                continue;
-            };
-            if strict && !lead_free(at) {
-                continue;
-            }
-            let after = scan.original.get(at + lp.len()..).unwrap_or_default();
-            let mut coins = coin_run(after, strict);
-            // "the coins of default to BTC, SOL", "币种改成 BTC、SOL": the list follows a
-            // "to" a few words on.
-            if coins.is_empty() && !strict {
-                let lower_after = after.to_lowercase();
-                let to = SET_TO
-                    .iter()
-                    .filter_map(|w| lower_after.find(w).map(|i| i + w.len()))
-                    .filter(|i| *i <= 40)
-                    .min();
-                if let Some(to) = to {
-                    coins = coin_run(after.get(to..).unwrap_or_default(), false);
-                }
-            }
-            if !coins.is_empty() {
-                slots.insert(slot.name.clone(), Value::Array(coins));
-                break;
-            }
-        }
-    }
-}
-
-/// Words between a list's phrase and its new value ("coins of default to BTC").
-const SET_TO: &[&str] = &[" to ", "改成", "改为", "换成", "设为", "设成"];
-
-/// Words before a lead that say the coins after it are not traded ("don't trade DOGE").
-const NOT_TRADED: &[&str] = &[
-    "不要", "不", "别", "don't", "do not", "never", "not", "stop",
-];
-
-/// Words that lead into a coin list without naming the slot.
-const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade", "with"];
-
-/// Words joining coins in a list.
-const COIN_JOINS: &[&str] = &[
-    "and", "or", "&", "plus", "和", "与", "跟", "及", "以及", "或",
-];
-
-/// Coins common enough to be read in lower case after a loose lead ("for btc and sol").
-const KNOWN_COINS: &[&str] = &[
-    "btc", "eth", "sol", "bnb", "xrp", "doge", "ada", "avax", "link", "dot", "ltc", "trx", "ton",
-    "sui", "arb", "op", "apt", "near", "atom", "fil", "bch", "uni", "pepe", "shib", "wif",
-];
-
-/// The coins that open `text`, as pairs: words joined by spaces, commas, "and" or 和, up to
-/// the first word that is no coin ("BTC and SOL on 5m candles" → BTCUSDT, SOLUSDT).
-fn coin_run(text: &str, strict: bool) -> Vec<Value> {
-    let mut coins = Vec::new();
-    for word in list_words(text) {
-        let lower = word.to_lowercase();
-        if COIN_JOINS.contains(&lower.as_str()) {
-            continue;
-        }
-        let shaped =
-            (2..=10).contains(&word.len()) && word.chars().all(|c| c.is_ascii_alphabetic());
-        let sure =
-            KNOWN_COINS.contains(&lower.as_str()) || word.chars().all(|c| c.is_ascii_uppercase());
-        if !shaped || (strict && !sure) || STOP_WORDS.contains(&lower.as_str()) {
-            break;
-        }
-        coins.push(Value::String(usdt_pair(word)));
-    }
-    coins
-}
-
-/// The words of `text`: runs of ASCII letters and digits, and runs of other letters (Chinese),
-/// split at spaces and punctuation (，、 included). A Chinese word is a word too: "只做 BTC 和
-/// SOL，除了 DOGE" ends its list at 除了, not at the end of the message.
-fn list_words(text: &str) -> impl Iterator<Item = &str> {
-    let class = |c: char| {
-        if c.is_ascii_alphanumeric() {
-            1
-        } else if c.is_alphanumeric() {
-            2
-        } else {
-            0
-        }
-    };
-    let mut words = Vec::new();
-    let mut start = None;
-    let mut current = 0;
-    for (i, c) in text.char_indices() {
-        let k = class(c);
-        if k != current {
-            if let Some(s) = start.take() {
-                words.push(&text[s..i]);
-            }
-            if k != 0 {
-                start = Some(i);
-            }
-            current = k;
-        }
-    }
-    if let Some(s) = start {
-        words.push(&text[s..]);
-    }
-    words.into_iter()
-}
-
-/// Words after a coin list that end it.
-const STOP_WORDS: &[&str] = &[
-    "from",
-    "of",
-    "to",
-    "the",
-    "top",
-    "all",
-    "except",
-    "excluding",
-    "but",
-    "also",
-    "coins",
-    "pairs",
-    "symbols",
-    "with",
-    "on",
-    "at",
-    "in",
-    "using",
-    "leverage",
-    "candles",
-    "candle",
-    "timeframe",
-    "only",
-    "min",
-    "max",
-    "minimum",
-    "maximum",
-    "every",
-    "scan",
-    "called",
-    "named",
-];
-
-/// A coin as the USDⓈ-M pair nofxi trades: "doge" → DOGEUSDT; a pair stays as it is.
-fn usdt_pair(coin: &str) -> String {
-    let c = coin.to_uppercase();
-    if ["USDT", "USDC", "BUSD", "USD"]
-        .iter()
-        .any(|q| c.ends_with(q) && c.len() > q.len())
-    {
-        c
-    } else {
-        format!("{c}USDT")
-    }
 }

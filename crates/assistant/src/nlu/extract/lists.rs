@@ -1,0 +1,355 @@
+//! Symbol lists: the coins a strategy trades and the coins it excludes, after their phrase
+//! or a looser lead ("币种 BTC、ETH", "只做 BTC 和 SOL", "don't trade DOGE"), and whether the
+//! coins said are the new list or an edit of the one it has ("also exclude SHIB", "remove
+//! ETH from default").
+
+use nofxi_protocol::ListEdit;
+use nofxi_skills::{Action, Risk, Slot, SlotType};
+use serde_json::{Map, Value};
+
+use super::super::words::find_phrase;
+use super::Scan;
+use super::values::{occurrences, preceded_by};
+
+/// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE"). On an update, the
+/// coins may be an edit of the list the strategy has rather than the new list: see
+/// [`edit_of`] and [`edits_by_verb`].
+pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
+    let lists: Vec<&Slot> = action
+        .slots
+        .iter()
+        .filter(|s| s.list && s.ty == SlotType::Symbol)
+        .collect();
+    // Where the lists' own phrases stand: a lead inside one ("交易" of "不要交易", "trade" of
+    // "don't trade") belongs to that phrase, not to the coins traded.
+    let owned: Vec<(usize, usize)> = lists
+        .iter()
+        .flat_map(|s| s.phrases.iter())
+        .filter_map(|p| {
+            let lp = p.to_lowercase();
+            find_phrase(&scan.text, &lp).map(|at| (at, at + lp.len()))
+        })
+        .collect();
+    let lead_free = |at: usize| {
+        !owned.iter().any(|&(from, to)| from <= at && at < to)
+            && !preceded_by(&scan.text, at, NOT_TRADED)
+    };
+    let updates = action.risk == Risk::Update;
+    for (k, slot) in lists.iter().enumerate() {
+        // After the slot's own phrase ("coins doge pepe") any coin-shaped word counts; after
+        // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins,
+        // and only for the first list, the coins traded: "trading BTC … excluding DOGE" must
+        // not put BTC among the excluded.
+        let by_phrase = slot.phrases.iter().map(|p| (p.to_lowercase(), false));
+        let leads = if k == 0 { COIN_LEADS } else { &[] };
+        let by_lead = leads.iter().map(|p| (p.to_string(), true));
+        for (lp, strict) in by_phrase.chain(by_lead) {
+            let Some(at) = find_phrase(&scan.text, &lp) else {
+                continue;
+            };
+            if strict && !lead_free(at) {
+                continue;
+            }
+            let from = at + lp.len();
+            let mut run = coin_run(scan, from, strict);
+            // "the coins of default to BTC, SOL", "币种改成 BTC、SOL": the list follows a
+            // "to" a few words on.
+            let mut set_to = false;
+            if run.coins.is_empty() && !strict {
+                let after = scan.text.get(from..).unwrap_or_default();
+                let to = SET_TO
+                    .iter()
+                    .filter_map(|w| after.find(w).map(|i| i + w.len()))
+                    .filter(|i| *i <= 40)
+                    .min();
+                if let Some(to) = to {
+                    run = coin_run(scan, from + to, false);
+                    set_to = true;
+                }
+            }
+            if run.coins.is_empty() {
+                continue;
+            }
+            let said = Said { at, end: from, coins_end: run.end, set_to, excludes: k > 0 };
+            let value = match edit_of(&scan.text, &said).filter(|_| updates) {
+                Some(Edit::Add) => ListEdit::Add(run.coins).to_value(),
+                Some(Edit::Remove) => ListEdit::Remove(run.coins).to_value(),
+                None => Value::Array(run.coins),
+            };
+            slots.insert(slot.name.clone(), value);
+            break;
+        }
+    }
+    if updates {
+        edits_by_verb(&lists, scan, slots);
+    }
+}
+
+/// Where a list's coins were said: its phrase (or lead) and the end of the coins.
+struct Said {
+    at: usize,
+    end: usize,
+    coins_end: usize,
+    /// The coins came after a "to" ("the coins of default to BTC"): a new list.
+    set_to: bool,
+    /// The list is of coins not traded: naming coins there adds them ("exclude SHIB").
+    excludes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Edit {
+    Add,
+    Remove,
+}
+
+/// Whether coins said with a list's phrase change the list it has: "also exclude SHIB",
+/// "再排除 SHIB", "exclude SHIB too" add; "stop excluding DOGE", "不再排除 DOGE", "no longer
+/// trade ETH" remove; naming coins to exclude adds them unless a new list is said ("set the
+/// exclusions to DOGE", "只排除 DOGE"). `None` is a new list.
+fn edit_of(text: &str, said: &Said) -> Option<Edit> {
+    let before = text.get(..said.end).unwrap_or_default();
+    let touches = |w: &str| {
+        occurrences(before, w).into_iter().any(|o| {
+            let e = o + w.len();
+            e > said.at || text.get(e..said.at).is_some_and(|gap| gap.trim().is_empty())
+        })
+    };
+    if REMOVE_WORDS.iter().any(|w| touches(w)) {
+        return Some(Edit::Remove);
+    }
+    let after = text.get(said.coins_end..).unwrap_or_default().trim_start();
+    let too = ADD_AFTER
+        .iter()
+        .any(|w| after.starts_with(w) && !after[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+    if ADD_WORDS.iter().any(|w| touches(w)) || too {
+        return Some(Edit::Add);
+    }
+    let new_list = said.set_to || ONLY.iter().any(|w| touches(w));
+    (said.excludes && !new_list).then_some(Edit::Add)
+}
+
+/// Coins right after an add or remove word, for a list named later in the clause or, with
+/// none named, the coins traded: "add SOL to default", "remove DOGE from the exclusions",
+/// "default 去掉 ETH", "把 ETH 从 default 里删掉". Lists already said with their phrase keep
+/// what they got.
+fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>) {
+    let text = &scan.text;
+    let verbs = VERB_ADD
+        .iter()
+        .map(|w| (*w, Edit::Add))
+        .chain(REMOVE_WORDS.iter().map(|w| (*w, Edit::Remove)));
+    for (verb, edit) in verbs {
+        for at in occurrences(text, verb) {
+            let clause_start = text[..at].rfind(CLAUSE_ENDS).map_or(0, |i| i + 1);
+            let mut run = coin_run(scan, at + verb.len(), true);
+            // "把 ETH 从 default 里删掉": the coins come after 把, before the verb.
+            if run.coins.is_empty()
+                && let Some(ba) = text[clause_start..at].find('把')
+            {
+                run = coin_run(scan, clause_start + ba + '把'.len_utf8(), true);
+            }
+            if run.coins.is_empty() {
+                continue;
+            }
+            let rest = text.get(run.end..).unwrap_or_default();
+            let clause = &rest[..rest.find(CLAUSE_ENDS).unwrap_or(rest.len())];
+            let names_list = |s: &Slot| {
+                s.phrases
+                    .iter()
+                    .any(|p| find_phrase(clause, &p.to_lowercase()).is_some())
+            };
+            let slot = lists
+                .iter()
+                .skip(1)
+                .find(|s| names_list(s))
+                .or_else(|| lists.first());
+            let Some(slot) = slot else {
+                return;
+            };
+            if slots.contains_key(&slot.name) {
+                continue;
+            }
+            let value = match edit {
+                Edit::Add => ListEdit::Add(run.coins),
+                Edit::Remove => ListEdit::Remove(run.coins),
+            };
+            slots.insert(slot.name.clone(), value.to_value());
+        }
+    }
+}
+
+const CLAUSE_ENDS: &[char] = &[',', '，', ';', '；', '。'];
+
+/// Words right before a list's phrase that add its coins to the list ("also exclude SHIB").
+const ADD_WORDS: &[&str] = &[
+    "also", "add", "plus", "加上", "加入", "加进", "添加", "增加", "追加", "也", "再", "另外",
+];
+
+/// Words right after the coins that add them ("exclude SHIB too").
+const ADD_AFTER: &[&str] = &["too", "as well", "also"];
+
+/// Words right before coins that add them to the coins traded, or to the list named after
+/// them ("add SOL to default", "把 SHIB 加入黑名单").
+const VERB_ADD: &[&str] = &[
+    "add", "加上", "加入", "加进", "添加", "增加", "追加", "加",
+];
+
+/// Words that take the coins out of a list ("remove ETH", "stop excluding DOGE", "不再排除").
+const REMOVE_WORDS: &[&str] = &[
+    "remove",
+    "drop",
+    "take out",
+    "delete",
+    "no longer",
+    "stop excluding",
+    "un-exclude",
+    "去掉",
+    "删掉",
+    "删除",
+    "移除",
+    "移出",
+    "拿掉",
+    "不再",
+    "取消",
+];
+
+/// Words right before a list's phrase that make the coins the whole list ("只排除 DOGE").
+const ONLY: &[&str] = &["only", "just", "只", "仅"];
+
+/// Words between a list's phrase and its new value ("coins of default to BTC").
+const SET_TO: &[&str] = &[" to ", "改成", "改为", "换成", "设为", "设成"];
+
+/// Words before a lead that say the coins after it are not traded ("don't trade DOGE").
+const NOT_TRADED: &[&str] = &[
+    "不要", "不", "别", "don't", "do not", "never", "not", "stop",
+];
+
+/// Words that lead into a coin list without naming the slot.
+const COIN_LEADS: &[&str] = &["只做", "只交易", "交易", "for", "trading", "trade", "with"];
+
+/// Words joining coins in a list.
+const COIN_JOINS: &[&str] = &[
+    "and", "or", "&", "plus", "和", "与", "跟", "及", "以及", "或",
+];
+
+/// Coins common enough to be read in lower case after a loose lead ("for btc and sol").
+const KNOWN_COINS: &[&str] = &[
+    "btc", "eth", "sol", "bnb", "xrp", "doge", "ada", "avax", "link", "dot", "ltc", "trx", "ton",
+    "sui", "arb", "op", "apt", "near", "atom", "fil", "bch", "uni", "pepe", "shib", "wif",
+];
+
+/// The coins a list holds, and where they end in the message.
+struct Run {
+    coins: Vec<Value>,
+    end: usize,
+}
+
+/// The coins that open the message at `from`, as pairs: words joined by spaces, commas,
+/// "and" or 和, up to the first word that is no coin ("BTC and SOL on 5m candles" →
+/// BTCUSDT, SOLUSDT).
+fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
+    let text = scan.original.get(from..).unwrap_or_default();
+    let mut run = Run {
+        coins: Vec::new(),
+        end: from,
+    };
+    for word in list_words(text) {
+        let lower = word.to_lowercase();
+        if COIN_JOINS.contains(&lower.as_str()) {
+            continue;
+        }
+        let shaped =
+            (2..=10).contains(&word.len()) && word.chars().all(|c| c.is_ascii_alphabetic());
+        let sure =
+            KNOWN_COINS.contains(&lower.as_str()) || word.chars().all(|c| c.is_ascii_uppercase());
+        if !shaped || (strict && !sure) || STOP_WORDS.contains(&lower.as_str()) {
+            break;
+        }
+        run.coins.push(Value::String(usdt_pair(word)));
+        // Words are slices of `text`: their offset is where they start in it.
+        run.end = from + (word.as_ptr() as usize - text.as_ptr() as usize) + word.len();
+    }
+    run
+}
+
+/// The words of `text`: runs of ASCII letters and digits, and runs of other letters (Chinese),
+/// split at spaces and punctuation (，、 included). A Chinese word is a word too: "只做 BTC 和
+/// SOL，除了 DOGE" ends its list at 除了, not at the end of the message.
+fn list_words(text: &str) -> impl Iterator<Item = &str> {
+    let class = |c: char| {
+        if c.is_ascii_alphanumeric() {
+            1
+        } else if c.is_alphanumeric() {
+            2
+        } else {
+            0
+        }
+    };
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut current = 0;
+    for (i, c) in text.char_indices() {
+        let k = class(c);
+        if k != current {
+            if let Some(s) = start.take() {
+                words.push(&text[s..i]);
+            }
+            if k != 0 {
+                start = Some(i);
+            }
+            current = k;
+        }
+    }
+    if let Some(s) = start {
+        words.push(&text[s..]);
+    }
+    words.into_iter()
+}
+
+/// Words after a coin list that end it.
+const STOP_WORDS: &[&str] = &[
+    "from",
+    "of",
+    "to",
+    "the",
+    "top",
+    "all",
+    "except",
+    "excluding",
+    "but",
+    "also",
+    "coins",
+    "pairs",
+    "symbols",
+    "with",
+    "on",
+    "at",
+    "in",
+    "using",
+    "leverage",
+    "candles",
+    "candle",
+    "timeframe",
+    "only",
+    "min",
+    "max",
+    "minimum",
+    "maximum",
+    "every",
+    "scan",
+    "called",
+    "named",
+];
+
+/// A coin as the USDⓈ-M pair nofxi trades: "doge" → DOGEUSDT; a pair stays as it is.
+fn usdt_pair(coin: &str) -> String {
+    let c = coin.to_uppercase();
+    if ["USDT", "USDC", "BUSD", "USD"]
+        .iter()
+        .any(|q| c.ends_with(q) && c.len() > q.len())
+    {
+        c
+    } else {
+        format!("{c}USDT")
+    }
+}
