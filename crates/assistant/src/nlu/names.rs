@@ -84,8 +84,8 @@ impl Names {
         out
     }
 
-    /// An ASCII word (3+ characters) that is part of a name of `kind` but no whole name:
-    /// "delete btc" when btc-bot and btc-pro exist. Resolution then asks which one.
+    /// An ASCII word (3+ characters) that begins a part of a name of `kind` but is no whole
+    /// name: "delete btc" when btc-bot and btc-pro exist. Resolution then asks which one.
     pub fn partial(&self, lower: &str, kind: ResourceKind) -> Option<(String, usize)> {
         let mut at = 0;
         for word in lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')) {
@@ -94,9 +94,14 @@ impl Names {
             if word.len() < 3 || !word.is_ascii() {
                 continue;
             }
+            // Where a part of the name begins: "btc" in btc-bot, never "and" in sandbox.
+            let begins_part = |name: &str| {
+                name.split(['-', '_', ' ', '.'])
+                    .any(|part| part.starts_with(word))
+            };
             if self
                 .of_kind(kind)
-                .any(|e| !e.deleted && e.lower.contains(word) && e.lower != word)
+                .any(|e| !e.deleted && e.lower != word && begins_part(&e.lower))
             {
                 return Some((word.to_string(), pos));
             }

@@ -280,6 +280,8 @@ pub fn made_up_name(text: &str) -> Option<String> {
                 && (w.contains('-') || w.contains('_'))
                 && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
                 && w.chars().filter(|c| c.is_ascii_alphabetic()).count() >= 3
+                // A pasted key (sk-…, ak-…) is a value, never the name of something.
+                && crate::scrub::scrub(w) == *w
         })
         .map(str::to_string)
 }
