@@ -1,26 +1,49 @@
-//! Numbers with units as people write them: 10倍, 20x, 5分钟, every 15 minutes, 100u, 1000 USDT.
+//! Numbers with units as people write them: 10倍, 20x, 5分钟, every 15 minutes, 1 hour, 100u,
+//! 1000 USDT, $2,500, 10k, 1.5万, 五分钟, 半小时, １５分钟.
+//!
+//! A number is read whole or not at all: "2,500" is 2500, never 500 after a comma; "10k" is
+//! 10000, never 10. Reading part of an amount would change money by orders of magnitude, with
+//! a confirmation that shows a plausible-looking figure.
 
+use std::str::FromStr;
 use std::sync::LazyLock;
 
 use nofxi_skills::Unit;
 use regex::Regex;
+use rust_decimal::Decimal;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Number {
+    /// The value in the unit's base (minutes for durations), as a plain decimal: "2500",
+    /// "90", "1.5".
     pub text: String,
     pub unit: Option<Unit>,
     pub start: usize,
     pub end: usize,
 }
 
+/// `$`, the figure (thousands grouped by commas, or plain; Unicode digits), a multiplier,
+/// a unit. Group 1: `$`; 2: figure; 3: multiplier; 4: unit.
 static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(-?\d+(?:\.\d+)?)\s*(分钟|分|minutes|minute|mins|min|倍|x|usdt|u|刀|美元|%|个)?",
+        r"(?i)(\$\s*)?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(k|万|千)?\s*(个小时|小时|hours|hour|hrs|hr|h|分钟|分|minutes|minute|mins|min|m|倍|x|usdt|u|刀|美元|%|个)?",
     )
     .ok()
 });
 
+/// Chinese numerals people type for small counts and durations: 五分钟, 十五分钟, 两小时, 半小时.
+static CHINESE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个)").ok()
+});
+
 pub fn numbers(text: &str) -> Vec<Number> {
+    let mut out = digits(text);
+    out.extend(chinese(text));
+    out.sort_by_key(|n| n.start);
+    out
+}
+
+fn digits(text: &str) -> Vec<Number> {
     let Some(re) = NUMBER.as_ref() else {
         return Vec::new();
     };
@@ -28,7 +51,7 @@ pub fn numbers(text: &str) -> Vec<Number> {
     re.captures_iter(text)
         .filter_map(|c| {
             let whole = c.get(0)?;
-            let num = c.get(1)?;
+            let num = c.get(2)?;
             // A digit glued to letters (btc-bot2, ak-123456) is part of a name, not a number.
             let glued_before = num.start() > 0
                 && bytes
@@ -37,35 +60,160 @@ pub fn numbers(text: &str) -> Vec<Number> {
             if glued_before {
                 return None;
             }
-            let unit_text = c.get(2).map(|m| m.as_str().to_lowercase());
+            let figure = Decimal::from_str(&ascii_digits(num.as_str())).ok()?;
+            let glued = |m: regex::Match<'_>| {
+                m.as_str().is_ascii() && bytes.get(m.end()).is_some_and(u8::is_ascii_alphanumeric)
+            };
+            // "10 kg" or "3 kiwi" are no thousands; the figure alone stands.
+            let multiplier = match c.get(3) {
+                Some(m) if glued(m) => {
+                    return Some(plain(figure, num.start(), num.end()));
+                }
+                Some(m) => match m.as_str().to_lowercase().as_str() {
+                    "k" | "千" => Decimal::from(1000),
+                    _ => Decimal::from(10_000),
+                },
+                None => Decimal::ONE,
+            };
+            let value = figure * multiplier;
+            let dollar = c.get(1).is_some();
             // A unit letter glued to more letters (5 mins is fine, 5 xrp is not a leverage).
-            if let Some(m) = c.get(2)
-                && m.as_str().is_ascii()
-                && bytes
-                    .get(m.end())
-                    .is_some_and(|b| b.is_ascii_alphanumeric())
-            {
-                return Some(Number {
-                    text: num.as_str().to_string(),
-                    unit: None,
-                    start: num.start(),
-                    end: num.end(),
-                });
-            }
-            let unit = unit_text.as_deref().and_then(|u| match u {
-                "分钟" | "分" | "minutes" | "minute" | "mins" | "min" => Some(Unit::Minutes),
-                "倍" | "x" => Some(Unit::Times),
-                "usdt" | "u" | "刀" | "美元" => Some(Unit::Usdt),
-                "%" => Some(Unit::Percent),
-                "个" => Some(Unit::Count),
-                _ => None,
-            });
+            let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
+                let end = c.get(3).map_or(num.end(), |m| m.end());
+                let mut n = plain(value, whole.start(), end);
+                n.unit = dollar.then_some(Unit::Usdt);
+                return Some(n);
+            };
+            let (unit, per_unit) = unit_of(&unit_match.as_str().to_lowercase())?;
             Some(Number {
-                text: num.as_str().to_string(),
-                unit,
+                text: normalized(value * per_unit),
+                unit: Some(unit),
                 start: whole.start(),
                 end: whole.end(),
             })
         })
         .collect()
+}
+
+fn chinese(text: &str) -> Vec<Number> {
+    let Some(re) = CHINESE.as_ref() else {
+        return Vec::new();
+    };
+    re.captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let said = c.get(1)?.as_str();
+            let unit = c.get(2)?.as_str();
+            // 一个 is mostly "a" ("换一个策略"), not a count of one.
+            if said == "一" && unit == "个" {
+                return None;
+            }
+            let value = if said == "半" {
+                Decimal::new(5, 1)
+            } else {
+                Decimal::from(chinese_numeral(said)?)
+            };
+            let (unit, per_unit) = unit_of(unit)?;
+            Some(Number {
+                text: normalized(value * per_unit),
+                unit: Some(unit),
+                start: whole.start(),
+                end: whole.end(),
+            })
+        })
+        .collect()
+}
+
+/// A unit as said, and how many of its base unit one of it is (an hour is 60 minutes).
+fn unit_of(said: &str) -> Option<(Unit, Decimal)> {
+    Some(match said {
+        "个小时" | "小时" | "hours" | "hour" | "hrs" | "hr" | "h" => (Unit::Minutes, Decimal::from(60)),
+        "分钟" | "分" | "minutes" | "minute" | "mins" | "min" | "m" => (Unit::Minutes, Decimal::ONE),
+        "倍" | "x" => (Unit::Times, Decimal::ONE),
+        "usdt" | "u" | "刀" | "美元" => (Unit::Usdt, Decimal::ONE),
+        "%" => (Unit::Percent, Decimal::ONE),
+        "个" => (Unit::Count, Decimal::ONE),
+        _ => return None,
+    })
+}
+
+fn plain(value: Decimal, start: usize, end: usize) -> Number {
+    Number {
+        text: normalized(value),
+        unit: None,
+        start,
+        end,
+    }
+}
+
+/// "2,500" → "2500", "１５" → "15" (other scripts' digits fail to parse: no number).
+fn ascii_digits(said: &str) -> String {
+    said.chars()
+        .filter(|c| *c != ',')
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+/// A value as slots take it: no trailing zeros after the point ("2500", "1234.5").
+fn normalized(value: Decimal) -> String {
+    value.normalize().to_string()
+}
+
+/// 一 … 九十九: 五 → 5, 十 → 10, 十五 → 15, 二十 → 20, 三十五 → 35; anything else is none.
+fn chinese_numeral(said: &str) -> Option<u32> {
+    let digit = |c: char| "零一二三四五六七八九".find(c).map(|i| (i / 3) as u32).or((c == '两').then_some(2));
+    let chars: Vec<char> = said.chars().collect();
+    match chars.as_slice() {
+        [d] if *d != '十' => digit(*d),
+        ['十'] => Some(10),
+        ['十', u] => Some(10 + digit(*u)?),
+        [t, '十'] => Some(10 * digit(*t)?),
+        [t, '十', u] => Some(10 * digit(*t)? + digit(*u)?),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<(String, Option<Unit>)> {
+        numbers(text).into_iter().map(|n| (n.text, n.unit)).collect()
+    }
+
+    #[test]
+    fn amounts_are_read_whole() {
+        assert_eq!(read("balance 2,500 USDT"), [("2500".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("$2,500"), [("2500".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("give it $3k"), [("3000".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("10k"), [("10000".into(), None)]);
+        assert_eq!(read("2.5k u"), [("2500".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("1,234.50"), [("1234.5".into(), None)]);
+        assert_eq!(read("初始资金 1万"), [("10000".into(), None)]);
+        assert_eq!(read("1.5万 U"), [("15000".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("5千"), [("5000".into(), None)]);
+        assert_eq!(read("１５分钟"), [("15".into(), Some(Unit::Minutes))]);
+    }
+
+    #[test]
+    fn durations_are_minutes() {
+        assert_eq!(read("every 1 hour"), [("60".into(), Some(Unit::Minutes))]);
+        assert_eq!(read("1h"), [("60".into(), Some(Unit::Minutes))]);
+        assert_eq!(read("15m"), [("15".into(), Some(Unit::Minutes))]);
+        assert_eq!(read("1 小时"), [("60".into(), Some(Unit::Minutes))]);
+        assert_eq!(read("半小时"), [("30".into(), Some(Unit::Minutes))]);
+        assert_eq!(read("十五分钟"), [("15".into(), Some(Unit::Minutes))]);
+        assert_eq!(read("两个小时"), [("120".into(), Some(Unit::Minutes))]);
+    }
+
+    #[test]
+    fn a_figure_glued_to_letters_is_no_amount() {
+        assert_eq!(read("btc-bot2"), []);
+        assert_eq!(read("5 xrp"), [("5".into(), None)]);
+        assert_eq!(read("3 kiwis"), [("3".into(), None)]);
+        assert_eq!(read("20x"), [("20".into(), Some(Unit::Times))]);
+    }
 }
