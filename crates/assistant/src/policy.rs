@@ -162,10 +162,18 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
     };
     let action = library.action(&task.skill, &task.action);
     let mut events = Vec::new();
+    let mut said = Vec::new();
     for (name, value) in slots {
-        let secret = action
-            .and_then(|a| a.slot(&name))
-            .is_some_and(|s| s.is_secret());
+        let slot = action.and_then(|a| a.slot(&name));
+        let secret = slot.is_some_and(|s| s.is_secret());
+        // A secret is checked before it is kept: it is never shown again to be corrected,
+        // and "later" stored as a key makes an account that fails only when it trades.
+        if secret
+            && let Some(Err(e)) = slot.map(|s| s.check_value(&value))
+        {
+            said.push(e.message.get(turn.lang).to_string());
+            continue;
+        }
         let shown = if secret {
             let clear = value
                 .as_str()
@@ -192,6 +200,9 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
         task.status = TaskStatus::Collecting;
     }
     turn.events.extend(events);
+    for line in said {
+        turn.say(line);
+    }
 }
 
 /// A list edit on a task that already holds the list ("coins BTC" … "also SOL") applies to

@@ -45,7 +45,11 @@ pub fn scrub(text: &str) -> String {
                 let (cue, sep, value) = (&c[1], &c[2], &c[3]);
                 // "secret key to X", "passphrase of ok: X": a value the words hand over is
                 // the secret whatever it looks like.
-                let handed_over = !sep.trim().is_empty() && value.chars().count() >= 6;
+                // An ordinary word is no secret handed over: "the key is invalid", "no new key
+                // is needed" (a diagnosis must stay readable).
+                let handed_over = !sep.trim().is_empty()
+                    && value.chars().count() >= 6
+                    && !is_plain_word(value);
                 if (handed_over && !is_mask(value)) || looks_secret(cue, value) {
                     format!("{cue}{sep}{}", mask(value))
                 } else {
@@ -111,6 +115,12 @@ fn looks_secret(cue: &str, value: &str) -> bool {
     value.chars().count() >= 8 && (has_digit || mixed_case)
 }
 
+/// Lower-case letters only and shorter than a generated secret: a word of the language.
+fn is_plain_word(value: &str) -> bool {
+    let word = value.trim_end_matches(|c: char| c.is_ascii_punctuation());
+    word.chars().count() < 13 && word.chars().all(|c| c.is_ascii_lowercase())
+}
+
 /// Masks already produced (`sk-…a1b2`, `••••`) are not masked again.
 fn is_mask(text: &str) -> bool {
     text.contains('…') || text.contains('•')
@@ -167,6 +177,7 @@ mod tests {
             "base url https://api.deepseek.com/v1 model deepseek-chat",
             "创建一个交易员 btc-bot，杠杆 10 倍，每 5 分钟扫描",
             "the secret is out",
+            "the key is invalid, or the IP is not whitelisted. No new key is needed.",
             "api key sk-…a1b2 is stored",
             "请提供 API Key（Hyperliquid 为 agent 钱包私钥）。它会加密保存，不会再显示。",
             "Give the API key (for Hyperliquid, the agent wallet's private key).",

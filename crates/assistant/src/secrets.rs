@@ -59,10 +59,8 @@ impl SecretCache {
             return crate::scrub::scrub(text);
         };
         let mut out = text.to_string();
-        for (value, mask) in known.iter() {
-            if value.len() >= 4 && out.contains(value.as_str()) {
-                out = out.replace(value.as_str(), mask);
-            }
+        for (value, mask) in known.iter().filter(|(v, _)| v.len() >= 4) {
+            out = replace_ignoring_case(&out, value, mask);
         }
         crate::scrub::scrub(&out)
     }
@@ -81,5 +79,36 @@ impl SecretCache {
             ),
             other => other.clone(),
         }
+    }
+}
+
+/// `text` with every occurrence of `value` replaced by `mask`, whatever the case of its ASCII
+/// letters: a secret echoed lower-cased ("nothing is called \"s3cr3t…\"") is still that secret.
+fn replace_ignoring_case(text: &str, value: &str, mask: &str) -> String {
+    // ASCII lower-casing keeps every byte where it was, so offsets carry over to `text`.
+    let (lower, needle) = (text.to_ascii_lowercase(), value.to_ascii_lowercase());
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(rel) = lower.get(from..).and_then(|rest| rest.find(&needle)) {
+        let at = from + rel;
+        out.push_str(&text[from..at]);
+        out.push_str(mask);
+        from = at + needle.len();
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SecretCache;
+
+    #[test]
+    fn a_known_secret_is_masked_in_any_case() {
+        let cache = SecretCache::default();
+        let mask = cache.put("c", "t", "secret_key", "s3cr3tS3cr3tS3cr3t");
+        let out = cache.redact("Nothing is called \"s3cr3ts3cr3ts3cr3t\"; S3CR3TS3CR3TS3CR3T.");
+        assert!(!out.to_lowercase().contains("s3cr3ts3cr3t"), "{out}");
+        assert_eq!(out.matches(&mask).count(), 2, "{out}");
     }
 }

@@ -185,7 +185,7 @@ fn credentials_are_required_per_exchange_type() {
     let create = lib.action("exchange_management", "create").unwrap();
     let err = create
         .validate_args(&obj(
-            json!({"exchange_type": "欧易", "account_name": "主账户", "api_key": "ak-1"}),
+            json!({"exchange_type": "欧易", "account_name": "主账户", "api_key": "ak-0123456789"}),
         ))
         .unwrap_err();
     let missing: Vec<&str> = err.errors.iter().map(|e| e.field.as_str()).collect();
@@ -197,11 +197,28 @@ fn credentials_are_required_per_exchange_type() {
             ))
             .is_ok()
     );
-    let err = create.validate_args(&obj(json!({"exchange_type": "lighter", "account_name": "l", "wallet_addr": "0x1", "api_key_private_key": "k", "api_key_index": 300}))).unwrap_err();
+    let err = create.validate_args(&obj(json!({"exchange_type": "lighter", "account_name": "l", "wallet_addr": "0x1", "api_key_private_key": "k-0123456789", "api_key_index": 300}))).unwrap_err();
     assert!(
         matches!(err.errors[0].problem, Problem::OutOfRange { .. }),
         "{err}"
     );
+}
+
+#[test]
+fn a_word_is_refused_as_a_key_and_the_refusal_does_not_repeat_it() {
+    let lib = lib();
+    let create = lib.action("exchange_management", "create").unwrap();
+    let key = create.slot("api_key").unwrap();
+    for word in ["later", "wait", "tomorrow", "my key"] {
+        let err = key.check_value(&json!(word)).unwrap_err();
+        assert!(!err.message.en.contains(word), "{}", err.message.en);
+    }
+    for shaped in ["AKb1key0123456789", "sk-abcdefgh", "0123456789abcdefABCDEF"] {
+        assert!(key.check_value(&json!(shaped)).is_ok(), "{shaped}");
+    }
+    // A passphrase is made up by the user: any word will do.
+    let passphrase = create.slot("passphrase").unwrap();
+    assert!(passphrase.check_value(&json!("tomorrow")).is_ok());
 }
 
 #[test]

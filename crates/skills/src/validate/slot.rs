@@ -14,7 +14,27 @@ pub const INTERVALS: &[&str] = &[
     "1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "6h", "12h", "1d", "1w",
 ];
 
+/// Whether a value can be a generated credential (API key, secret, private key): one word
+/// of 8+ characters with a digit, mixed case or a `-`/`_`, or 16+ characters. "later",
+/// "wait" or "tomorrow" said while a key is asked are no key, and storing them would make a
+/// broken account that fails only when it trades.
+fn key_shaped(value: &str) -> bool {
+    let n = value.chars().count();
+    let has_digit = value.chars().any(|c| c.is_ascii_digit());
+    let mixed = value.chars().any(|c| c.is_ascii_uppercase())
+        && value.chars().any(|c| c.is_ascii_lowercase());
+    let joined = value.contains(['-', '_']);
+    !value.contains(char::is_whitespace) && (n >= 16 || (n >= 8 && (has_digit || mixed || joined)))
+}
+
 impl Slot {
+    /// Secrets the user makes up (passphrases, passwords) have no shape to check.
+    fn chosen_by_user(&self) -> bool {
+        ["passphrase", "password"]
+            .iter()
+            .any(|w| self.name.contains(w))
+    }
+
     /// Check and normalize one value: canonical enum value (aliases resolved), upper-cased
     /// symbol, numbers parsed from text, clamped numbers (reported), lists item by item.
     pub fn check_value(&self, value: &Value) -> Result<(Value, Option<Adjustment>), ArgError> {
@@ -54,6 +74,20 @@ impl Slot {
                         name,
                         format!("「{name}」不能为空"),
                         format!("`{name}` must not be empty"),
+                    ));
+                }
+                if self.ty == SlotType::Secret && !self.chosen_by_user() && !key_shaped(&s) {
+                    // Never the value itself: it may be a secret after all.
+                    return Err(ArgError::invalid(
+                        name,
+                        format!(
+                            "这不像是「{}」：交易所和模型的密钥是一长串字母和数字。请直接粘贴它，或者说“取消”。",
+                            self.label().get(crate::Lang::Zh)
+                        ),
+                        format!(
+                            "That does not look like the {}: exchange and model keys are long strings of letters and digits. Paste it as it is, or say cancel.",
+                            self.label().get(crate::Lang::En)
+                        ),
                     ));
                 }
                 Value::String(s)
