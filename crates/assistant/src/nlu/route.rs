@@ -126,6 +126,11 @@ pub fn route(
             if action == "create" && is_question(lower) && skill.action("query").is_some() {
                 action = "query".into();
             }
+            // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting
+            // of the trader, not on the trader.
+            if action != "update" && switches_a_setting(skill, verb_text) {
+                action = "update".into();
+            }
             return Some(Route {
                 skill: library.skills()[i].id.clone(),
                 action,
@@ -143,6 +148,34 @@ pub fn route(
         has_verb: false,
         has_noun: noun,
         has_name: name,
+    })
+}
+
+/// Words that switch something on or off.
+const SWITCHES: &[&str] = &[
+    "turn off", "turn on", "switch off", "switch on", "disable", "enable", "关闭", "关掉", "开启",
+    "打开",
+];
+
+/// Whether a switch word stands right before (a name between at most) a yes/no setting of
+/// the skill's update.
+fn switches_a_setting(skill: &nofxi_skills::Skill, text: &str) -> bool {
+    let Some(update) = skill.action("update") else {
+        return false;
+    };
+    let phrases: Vec<String> = update
+        .slots
+        .iter()
+        .filter(|s| s.ty == SlotType::Boolean)
+        .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
+        .collect();
+    SWITCHES.iter().any(|w| {
+        find_phrase(text, w).is_some_and(|at| {
+            let after = &text[at + w.len()..];
+            let window = &after[..after.floor_char_boundary(24.min(after.len()))];
+            !window.contains([',', '，', ';', '；'])
+                && phrases.iter().any(|p| find_phrase(window, p).is_some())
+        })
     })
 }
 

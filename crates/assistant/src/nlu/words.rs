@@ -223,11 +223,19 @@ pub fn find_verb(text: &str, verb: &str, terms: impl FnOnce() -> Vec<String>) ->
         .filter(|t| t.len() > verb.len() && t.contains(verb))
         .collect();
     positions.find(|&at| {
-        !covering.iter().any(|term| {
+        !progressive(text, at, verb)
+            && !covering.iter().any(|term| {
             phrase_positions(text, term)
                 .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
         })
     })
+}
+
+/// "在运行", "正在运行": the verb says what something is doing, not what to do. "现在启动"
+/// (start it now) is still a request.
+fn progressive(text: &str, at: usize, verb: &str) -> bool {
+    let before = text[..at].trim_end();
+    !verb.is_ascii() && before.ends_with('在') && !before.ends_with("现在")
 }
 
 /// Every place `phrase` occurs in `text` as [`find_phrase`] counts it.

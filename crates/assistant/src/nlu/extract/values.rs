@@ -29,6 +29,8 @@ const TURN_OFF: &[&str] = &[
     "不用",
     "别用",
     "don't use",
+    "not use",
+    "not to use",
     "stop using",
     "no longer use",
     "关闭",
@@ -255,8 +257,8 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
         if negates_another {
             continue;
         }
-        let negated = NEGATIVE.contains(&lp.as_str())
-            || preceded_by(text, *at, TURN_OFF)
+        // A negative phrase turned off is on: "should not use isolated margin" is cross.
+        let turned_off = preceded_by(text, *at, TURN_OFF)
             || NEAR_OFF.iter().any(|w| {
                 text[..*at]
                     .rfind(w)
@@ -268,6 +270,7 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
                     .find(w)
                     .is_some_and(|i| near_before(text, *end, *end + i))
             });
+        let negated = NEGATIVE.contains(&lp.as_str()) != turned_off;
         slots.insert(slot.to_string(), Value::Bool(!negated));
     }
 }
