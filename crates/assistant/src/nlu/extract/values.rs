@@ -149,7 +149,12 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         .iter()
         .filter(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
         .collect();
-    for n in find_numbers(text) {
+    let found = find_numbers(text);
+    for (k, n) in found.iter().enumerate() {
+        // "最低信心度从 78 调到 60", "from 1000 to 500": the first is what it was.
+        if is_old_value(text, n.start, found.get(k + 1).map(|next| next.start)) {
+            continue;
+        }
         // "10 分钟" never fills a USDT slot, whatever phrase is near.
         let fits =
             |s: &&&nofxi_skills::Slot| n.unit.is_none() || s.unit.is_none_or(|u| Some(u) == n.unit);
@@ -232,6 +237,32 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
     }
 }
 
+/// Words before a value that say it is the one being replaced ("from 10x to 3x", "从 78").
+const FROM: &[&str] = &["从", "from", "由"];
+
+/// Words between the old and the new value ("from 10x to 3x", "从 78 调到 60").
+const TO: &[&str] = &["to", "到", "改成", "改为", "换成", "调到", "降到", "升到", "提高到", "降低到", "变成", "成"];
+
+/// Whether the value at `at` is the old one of "from A to B": right after a from-word, with
+/// a to-word between it and the next value at `next`.
+fn is_old_value(text: &str, at: usize, next: Option<usize>) -> bool {
+    let Some(next) = next else {
+        return false;
+    };
+    let before = text[..at].trim_end();
+    let after_from = FROM.iter().any(|w| {
+        before.ends_with(w)
+            && before[..before.len() - w.len()]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_ascii_alphanumeric())
+    });
+    after_from
+        && text
+            .get(at..next)
+            .is_some_and(|gap| TO.iter().any(|w| find_phrase(gap, w).is_some()))
+}
+
 /// Booleans named by a phrase; a negative phrase (逐仓, 停用) or a negation before it
 /// ("turn off bollinger", "不要启动") means false.
 pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
@@ -241,11 +272,20 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Boolean) {
         let mut phrases: Vec<&String> = slot.phrases.iter().collect();
         phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        let hit = phrases.into_iter().find_map(|p| {
-            let lp = p.to_lowercase();
-            find_phrase(text, &lp).map(|at| (slot.name.as_str(), at, at + lp.len(), lp))
-        });
-        said.extend(hit);
+        let hits: Vec<(&str, usize, usize, String)> = phrases
+            .into_iter()
+            .filter_map(|p| {
+                let lp = p.to_lowercase();
+                find_phrase(text, &lp).map(|at| (slot.name.as_str(), at, at + lp.len(), lp))
+            })
+            .collect();
+        // "从全仓改成逐仓": of two phrases of one setting, the one after 从 is what it was.
+        let latest = hits.iter().map(|h| h.1).max();
+        let hit = hits
+            .iter()
+            .find(|h| !is_old_value(text, h.1, latest.filter(|l| *l > h.1)))
+            .or(hits.first());
+        said.extend(hit.cloned());
     }
     for (slot, at, end, lp) in &said {
         // "disable testnet", "禁用 main 的测试网": the word turns testnet off; it does not
