@@ -168,9 +168,7 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
         let secret = slot.is_some_and(|s| s.is_secret());
         // A secret is checked before it is kept: it is never shown again to be corrected,
         // and "later" stored as a key makes an account that fails only when it trades.
-        if secret
-            && let Some(Err(e)) = slot.map(|s| s.check_value(&value))
-        {
+        if secret && let Some(Err(e)) = slot.map(|s| s.check_value(&value)) {
             said.push(e.message.get(turn.lang).to_string());
             continue;
         }
@@ -213,8 +211,9 @@ fn edited(old: Option<&Value>, value: Value) -> Value {
     };
     match old {
         Some(Value::Array(list)) => Value::Array(edit.apply(list, same_item)),
-        Some(earlier) => ListEdit::from_value(earlier)
-            .map_or(value, |earlier| earlier.then(edit).to_value()),
+        Some(earlier) => {
+            ListEdit::from_value(earlier).map_or(value, |earlier| earlier.then(edit).to_value())
+        }
         None => value,
     }
 }

@@ -47,9 +47,8 @@ pub fn scrub(text: &str) -> String {
                 // the secret whatever it looks like.
                 // An ordinary word is no secret handed over: "the key is invalid", "no new key
                 // is needed" (a diagnosis must stay readable).
-                let handed_over = !sep.trim().is_empty()
-                    && value.chars().count() >= 6
-                    && !is_plain_word(value);
+                let handed_over =
+                    !sep.trim().is_empty() && value.chars().count() >= 6 && !is_plain_word(value);
                 if (handed_over && !is_mask(value)) || looks_secret(cue, value) {
                     format!("{cue}{sep}{}", mask(value))
                 } else {

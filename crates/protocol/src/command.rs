@@ -180,7 +180,10 @@ mod tests {
         let base = [json!("BTCUSDT"), json!("ETHUSDT")];
         let same = |a: &serde_json::Value, b: &serde_json::Value| a == b;
         let added = ListEdit::Add(vec![json!("SOLUSDT"), json!("BTCUSDT")]).apply(&base, same);
-        assert_eq!(added, [json!("BTCUSDT"), json!("ETHUSDT"), json!("SOLUSDT")]);
+        assert_eq!(
+            added,
+            [json!("BTCUSDT"), json!("ETHUSDT"), json!("SOLUSDT")]
+        );
         let removed = ListEdit::Remove(vec![json!("BTCUSDT")]).apply(&base, same);
         assert_eq!(removed, [json!("ETHUSDT")]);
         let both = ListEdit::Add(vec![json!("A")]).then(ListEdit::Add(vec![json!("B")]));

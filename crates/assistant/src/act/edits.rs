@@ -124,9 +124,17 @@ fn unchanged(lang: nofxi_skills::Lang, label: &str, edit: &ListEdit, base: &[Val
         now
     };
     match (lang, adding) {
-        (nofxi_skills::Lang::Zh, true) => format!("{label}里已经有 {items}，没有改动（现在是 {now}）。"),
-        (nofxi_skills::Lang::Zh, false) => format!("{label}里没有 {items}，没有改动（现在是 {now}）。"),
-        (nofxi_skills::Lang::En, true) => format!("{items} is already in {label}; nothing changed (it is {now})."),
-        (nofxi_skills::Lang::En, false) => format!("{items} is not in {label}; nothing changed (it is {now})."),
+        (nofxi_skills::Lang::Zh, true) => {
+            format!("{label}里已经有 {items}，没有改动（现在是 {now}）。")
+        }
+        (nofxi_skills::Lang::Zh, false) => {
+            format!("{label}里没有 {items}，没有改动（现在是 {now}）。")
+        }
+        (nofxi_skills::Lang::En, true) => {
+            format!("{items} is already in {label}; nothing changed (it is {now}).")
+        }
+        (nofxi_skills::Lang::En, false) => {
+            format!("{items} is not in {label}; nothing changed (it is {now}).")
+        }
     }
 }

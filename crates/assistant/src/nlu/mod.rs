@@ -114,16 +114,26 @@ impl RuleUnderstander {
     /// caller says that nothing was created or deleted).
     fn list_edit_on(&self, whole: &str, message: &str, cx: &Context<'_>) -> Option<Understanding> {
         let lower = whole.to_lowercase();
-        let kind = cx.names.entries.iter().find(|e| e.lower == lower && !e.deleted)?.kind;
-        let skill = cx.library.skills().iter().find(|s| {
-            s.meta.kind == SkillKind::Management && s.meta.domain == kind.as_str()
-        })?;
+        let kind = cx
+            .names
+            .entries
+            .iter()
+            .find(|e| e.lower == lower && !e.deleted)?
+            .kind;
+        let skill = cx
+            .library
+            .skills()
+            .iter()
+            .find(|s| s.meta.kind == SkillKind::Management && s.meta.domain == kind.as_str())?;
         skill.action("update")?;
         let mut slots = self.slots_for(&skill.id, "update", message, cx);
         if !slots.values().any(|v| ListEdit::from_value(v).is_some()) {
             return None;
         }
-        slots.insert("target".into(), serde_json::Value::String(whole.to_string()));
+        slots.insert(
+            "target".into(),
+            serde_json::Value::String(whole.to_string()),
+        );
         Some(one(
             Command::StartTask {
                 skill: skill.id.clone(),

@@ -21,7 +21,8 @@ pub struct NameEntry {
     /// Exchange type or model provider.
     pub class: Option<String>,
     pub enabled: bool,
-    /// Trades real money (non-paper exchange, or a trader on one).
+    /// Trades real money: a non-paper exchange, a trader on one, or a model a running
+    /// trader on one decides with.
     pub live: bool,
     pub running: bool,
     /// In the trash: only `restore` resolves to it.

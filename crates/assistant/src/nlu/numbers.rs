@@ -32,9 +32,8 @@ static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// Chinese numerals people type for small counts and durations: 五分钟, 十五分钟, 两小时, 半小时.
-static CHINESE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个)").ok()
-});
+static CHINESE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个)").ok());
 
 pub fn numbers(text: &str) -> Vec<Number> {
     let mut out = digits(text);
@@ -127,8 +126,12 @@ fn chinese(text: &str) -> Vec<Number> {
 /// A unit as said, and how many of its base unit one of it is (an hour is 60 minutes).
 fn unit_of(said: &str) -> Option<(Unit, Decimal)> {
     Some(match said {
-        "个小时" | "小时" | "hours" | "hour" | "hrs" | "hr" | "h" => (Unit::Minutes, Decimal::from(60)),
-        "分钟" | "分" | "minutes" | "minute" | "mins" | "min" | "m" => (Unit::Minutes, Decimal::ONE),
+        "个小时" | "小时" | "hours" | "hour" | "hrs" | "hr" | "h" => {
+            (Unit::Minutes, Decimal::from(60))
+        }
+        "分钟" | "分" | "minutes" | "minute" | "mins" | "min" | "m" => {
+            (Unit::Minutes, Decimal::ONE)
+        }
         "倍" | "x" => (Unit::Times, Decimal::ONE),
         "usdt" | "u" | "刀" | "美元" => (Unit::Usdt, Decimal::ONE),
         "%" => (Unit::Percent, Decimal::ONE),
@@ -164,7 +167,12 @@ fn normalized(value: Decimal) -> String {
 
 /// 一 … 九十九: 五 → 5, 十 → 10, 十五 → 15, 二十 → 20, 三十五 → 35; anything else is none.
 fn chinese_numeral(said: &str) -> Option<u32> {
-    let digit = |c: char| "零一二三四五六七八九".find(c).map(|i| (i / 3) as u32).or((c == '两').then_some(2));
+    let digit = |c: char| {
+        "零一二三四五六七八九"
+            .find(c)
+            .map(|i| (i / 3) as u32)
+            .or((c == '两').then_some(2))
+    };
     let chars: Vec<char> = said.chars().collect();
     match chars.as_slice() {
         [d] if *d != '十' => digit(*d),
@@ -181,12 +189,18 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Vec<(String, Option<Unit>)> {
-        numbers(text).into_iter().map(|n| (n.text, n.unit)).collect()
+        numbers(text)
+            .into_iter()
+            .map(|n| (n.text, n.unit))
+            .collect()
     }
 
     #[test]
     fn amounts_are_read_whole() {
-        assert_eq!(read("balance 2,500 USDT"), [("2500".into(), Some(Unit::Usdt))]);
+        assert_eq!(
+            read("balance 2,500 USDT"),
+            [("2500".into(), Some(Unit::Usdt))]
+        );
         assert_eq!(read("$2,500"), [("2500".into(), Some(Unit::Usdt))]);
         assert_eq!(read("give it $3k"), [("3000".into(), Some(Unit::Usdt))]);
         assert_eq!(read("10k"), [("10000".into(), None)]);

@@ -153,7 +153,15 @@ pub fn route(
 
 /// Words that switch something on or off.
 const SWITCHES: &[&str] = &[
-    "turn off", "turn on", "switch off", "switch on", "disable", "enable", "关闭", "关掉", "开启",
+    "turn off",
+    "turn on",
+    "switch off",
+    "switch on",
+    "disable",
+    "enable",
+    "关闭",
+    "关掉",
+    "开启",
     "打开",
 ];
 

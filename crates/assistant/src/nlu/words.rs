@@ -225,9 +225,9 @@ pub fn find_verb(text: &str, verb: &str, terms: impl FnOnce() -> Vec<String>) ->
     positions.find(|&at| {
         !progressive(text, at, verb)
             && !covering.iter().any(|term| {
-            phrase_positions(text, term)
-                .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
-        })
+                phrase_positions(text, term)
+                    .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
+            })
     })
 }
 

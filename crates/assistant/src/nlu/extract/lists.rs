@@ -70,7 +70,13 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
             if run.coins.is_empty() {
                 continue;
             }
-            let said = Said { at, end: from, coins_end: run.end, set_to, excludes: k > 0 };
+            let said = Said {
+                at,
+                end: from,
+                coins_end: run.end,
+                set_to,
+                excludes: k > 0,
+            };
             let value = match edit_of(&scan.text, &said).filter(|_| updates) {
                 Some(Edit::Add) => ListEdit::Add(run.coins).to_value(),
                 Some(Edit::Remove) => ListEdit::Remove(run.coins).to_value(),
@@ -111,16 +117,19 @@ fn edit_of(text: &str, said: &Said) -> Option<Edit> {
     let touches = |w: &str| {
         occurrences(before, w).into_iter().any(|o| {
             let e = o + w.len();
-            e > said.at || text.get(e..said.at).is_some_and(|gap| gap.trim().is_empty())
+            e > said.at
+                || text
+                    .get(e..said.at)
+                    .is_some_and(|gap| gap.trim().is_empty())
         })
     };
     if REMOVE_WORDS.iter().any(|w| touches(w)) {
         return Some(Edit::Remove);
     }
     let after = text.get(said.coins_end..).unwrap_or_default().trim_start();
-    let too = ADD_AFTER
-        .iter()
-        .any(|w| after.starts_with(w) && !after[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+    let too = ADD_AFTER.iter().any(|w| {
+        after.starts_with(w) && !after[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+    });
     if ADD_WORDS.iter().any(|w| touches(w)) || too {
         return Some(Edit::Add);
     }
@@ -190,9 +199,7 @@ const ADD_AFTER: &[&str] = &["too", "as well", "also"];
 
 /// Words right before coins that add them to the coins traded, or to the list named after
 /// them ("add SOL to default", "把 SHIB 加入黑名单").
-const VERB_ADD: &[&str] = &[
-    "add", "加上", "加入", "加进", "添加", "增加", "追加", "加",
-];
+const VERB_ADD: &[&str] = &["add", "加上", "加入", "加进", "添加", "增加", "追加", "加"];
 
 /// Words that take the coins out of a list ("remove ETH", "stop excluding DOGE", "不再排除").
 const REMOVE_WORDS: &[&str] = &[

@@ -241,7 +241,20 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
 const FROM: &[&str] = &["从", "from", "由"];
 
 /// Words between the old and the new value ("from 10x to 3x", "从 78 调到 60").
-const TO: &[&str] = &["to", "到", "改成", "改为", "换成", "调到", "降到", "升到", "提高到", "降低到", "变成", "成"];
+const TO: &[&str] = &[
+    "to",
+    "到",
+    "改成",
+    "改为",
+    "换成",
+    "调到",
+    "降到",
+    "升到",
+    "提高到",
+    "降低到",
+    "变成",
+    "成",
+];
 
 /// Whether the value at `at` is the old one of "from A to B": right after a from-word, with
 /// a to-word between it and the next value at `next`.
