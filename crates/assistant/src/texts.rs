@@ -141,9 +141,23 @@ pub fn confirmation_waits(lang: Lang, label: &str) -> String {
 }
 
 /// An update that names no field it can change: which ones it can.
+/// Said before the confirmation of a change that moves something onto a live account.
+pub fn binds_live(lang: Lang, account: &str) -> String {
+    match lang {
+        Lang::Zh => format!("注意：「{account}」是实盘账户，改过去之后的订单都是真实下单。"),
+        Lang::En => format!(
+            "Note: \"{account}\" is a live account; orders placed after this change are real."
+        ),
+    }
+}
+
 /// The value a change replaces, after the new one: "(was 3)".
 pub fn was(lang: Lang, old: &str) -> String {
-    let old = if old.is_empty() { t(lang, "空", "none") } else { old.to_string() };
+    let old = if old.is_empty() {
+        t(lang, "空", "none")
+    } else {
+        old.to_string()
+    };
     match lang {
         Lang::Zh => format!("（原为 {old}）"),
         Lang::En => format!("(was {old})"),

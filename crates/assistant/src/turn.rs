@@ -44,9 +44,27 @@ impl Engine {
                 deleted: e.deleted_at.is_some(),
             });
         }
+        let mut traders = st.list_traders(user, false).await?;
+        traders.extend(st.list_traders(user, true).await?);
+        let on_live = |exchange_id: &str| {
+            exchanges
+                .iter()
+                .any(|e| e.id == exchange_id && e.spec.exchange_type != "paper")
+        };
+        // A model a running trader decides with on a live account: disabling it stops real
+        // trading, so it is confirmed like a stop.
+        let live_model = |id: &str| {
+            traders.iter().any(|t| {
+                t.is_running
+                    && t.deleted_at.is_none()
+                    && t.spec.ai_model_id == id
+                    && on_live(&t.spec.exchange_id)
+            })
+        };
         let mut models = st.list_models(user, false).await?;
         models.extend(st.list_models(user, true).await?);
         for m in models {
+            let live = live_model(&m.id);
             entries.push(NameEntry {
                 kind: ResourceKind::Model,
                 lower: m.spec.name.to_lowercase(),
@@ -54,7 +72,7 @@ impl Engine {
                 name: m.spec.name,
                 class: Some(m.spec.provider),
                 enabled: m.spec.enabled,
-                live: false,
+                live,
                 running: false,
                 deleted: m.deleted_at.is_some(),
             });
@@ -74,12 +92,8 @@ impl Engine {
                 deleted: x.deleted_at.is_some(),
             });
         }
-        let mut traders = st.list_traders(user, false).await?;
-        traders.extend(st.list_traders(user, true).await?);
         for t in traders {
-            let live = exchanges
-                .iter()
-                .any(|e| e.id == t.spec.exchange_id && e.spec.exchange_type != "paper");
+            let live = on_live(&t.spec.exchange_id);
             entries.push(NameEntry {
                 kind: ResourceKind::Trader,
                 lower: t.spec.name.to_lowercase(),

@@ -151,7 +151,10 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     let Some(task) = turn.conv.top() else {
         return false;
     };
-    let summary_text = summary(&action, lang, &slots, task);
+    let mut summary_text = summary(&action, lang, &slots, task);
+    for name in live_bindings(turn, &action, task) {
+        summary_text = format!("{}\n{summary_text}", texts::binds_live(lang, &name));
+    }
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
     let bound = binding(&action, &slots, task, &fingerprint);
     if unconfirmed && resumed_here {
@@ -214,6 +217,30 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         }
     }
     execute(turn, &action, needs, bound).await
+}
+
+/// The live exchange accounts an update binds its target to ("switch alpha to exchange bin"):
+/// from then on its orders are real, which the update's own summary does not say.
+fn live_bindings(
+    turn: &Turn<'_>,
+    action: &Action,
+    task: &crate::conversation::Task,
+) -> Vec<String> {
+    if action.risk != Risk::Update {
+        return Vec::new();
+    }
+    task.given
+        .iter()
+        .filter(|k| *k != "target")
+        .filter(|k| {
+            action
+                .slot(k)
+                .is_some_and(|s| s.ref_kind == Some(ResourceKind::Exchange))
+        })
+        .filter_map(|k| turn.names.by_id(task.resolved.get(k)?))
+        .filter(|e| e.live)
+        .map(|e| e.name.clone())
+        .collect()
 }
 
 /// A restore works on resources in the trash.

@@ -26,9 +26,13 @@ impl ToolRunner {
         };
         let st = &self.store;
         let spec = match resource.parse::<ResourceKind>() {
-            Ok(ResourceKind::Strategy) => tree(st.get_strategy(user, target_id).await.map(|x| x.spec)),
+            Ok(ResourceKind::Strategy) => {
+                tree(st.get_strategy(user, target_id).await.map(|x| x.spec))
+            }
             Ok(ResourceKind::Trader) => tree(st.get_trader(user, target_id).await.map(|x| x.spec)),
-            Ok(ResourceKind::Exchange) => tree(st.get_exchange(user, target_id).await.map(|x| x.spec)),
+            Ok(ResourceKind::Exchange) => {
+                tree(st.get_exchange(user, target_id).await.map(|x| x.spec))
+            }
             Ok(ResourceKind::Model) => tree(st.get_model(user, target_id).await.map(|x| x.spec)),
             _ => None,
         };
@@ -38,6 +42,8 @@ impl ToolRunner {
         fields
             .iter()
             .filter_map(|f| field(&spec, f).map(|v| (f.clone(), v.clone())))
+            // Not set before: nothing to show as "was".
+            .filter(|(_, v)| !v.is_null())
             .collect()
     }
 }

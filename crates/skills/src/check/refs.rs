@@ -19,13 +19,13 @@ pub(super) fn confirm_condition(
             Some(s)
                 if !matches!(
                     s.ref_kind,
-                    Some(ResourceKind::Trader | ResourceKind::Exchange)
+                    Some(ResourceKind::Trader | ResourceKind::Exchange | ResourceKind::Model)
                 ) =>
             {
                 out.push(loc.diag(
                     path,
                     DiagnosticKind::InvalidValue,
-                    format!("`live: {slot}` needs a slot with `ref: trader` or `ref: exchange`"),
+                    format!("`live: {slot}` needs a slot with `ref: trader`, `ref: exchange` or `ref: model`"),
                 ))
             }
             Some(_) => {}

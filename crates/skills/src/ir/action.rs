@@ -56,7 +56,8 @@ pub enum ConfirmRule {
 #[serde(rename_all = "snake_case")]
 pub enum ConfirmCondition {
     /// The resource this `ref` slot names trades real money: an exchange whose type is not
-    /// `paper`, or a trader bound to such an exchange. The engine resolves the reference.
+    /// `paper`, a trader bound to such an exchange, or a model a running one decides with.
+    /// The engine resolves the reference.
     Live(String),
     /// The task sets any of these slots (order-affecting parameters, credentials).
     ChangedAny(Vec<String>),
