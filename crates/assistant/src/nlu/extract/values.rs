@@ -161,6 +161,7 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         let mut chosen: Option<&str> = None;
         let mut nearest = usize::MAX;
         let mut nearest_len = 0;
+        let mut chosen_phrase: Option<String> = None;
         for s in numeric.iter().filter(fits) {
             for p in &s.phrases {
                 let lp = p.to_lowercase();
@@ -173,6 +174,7 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
                         nearest = dist;
                         nearest_len = lp.len();
                         chosen = Some(&s.name);
+                        chosen_phrase = Some(lp.clone());
                     }
                 }
             }
@@ -187,16 +189,20 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
             .filter_map(|s| {
                 s.phrases
                     .iter()
-                    .filter_map(|p| find_phrase(after, &p.to_lowercase()))
-                    .filter(|at| after[..*at].trim().is_empty())
+                    .filter_map(|p| {
+                        let lp = p.to_lowercase();
+                        find_phrase(after, &lp).map(|at| (at, std::cmp::Reverse(lp.len()), lp))
+                    })
+                    .filter(|(at, ..)| after[..*at].trim().is_empty())
                     .min()
-                    .map(|at| (at, s.name.as_str()))
+                    .map(|(at, _, lp)| (at, s.name.as_str(), lp))
             })
-            .min_by_key(|(at, _)| *at);
-        if let Some((at, name)) = right_after
+            .min_by_key(|(at, _, lp)| (*at, std::cmp::Reverse(lp.len())));
+        if let Some((at, name, lp)) = right_after
             && at < nearest
         {
             chosen = Some(name);
+            chosen_phrase = Some(lp);
         }
         if chosen.is_none() {
             chosen = numeric
@@ -232,6 +238,19 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
                 Ok(i) => Value::from(i),
                 Err(_) => Value::String(n.text.clone()),
             };
+            // A phrase two settings share sets both: "杠杆 3 倍", "max leverage 20" is the
+            // leverage of BTC/ETH and of altcoins; "BTC 杠杆" or "altcoin leverage" is one.
+            let sharing = numeric.iter().filter(fits).filter(|s| {
+                s.name != name
+                    && !slots.contains_key(&s.name)
+                    && chosen_phrase
+                        .as_ref()
+                        .is_some_and(|lp| s.phrases.iter().any(|p| p.to_lowercase() == *lp))
+            });
+            let shared: Vec<String> = sharing.map(|s| s.name.clone()).collect();
+            for other in shared {
+                slots.insert(other, value.clone());
+            }
             slots.insert(name.to_string(), value);
         }
     }
