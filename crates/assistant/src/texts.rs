@@ -241,11 +241,13 @@ pub fn task_label(library: &Library, skill: &str, action: &str, lang: Lang) -> S
         .action(skill, action)
         .map(|a| a.description.get(lang).to_string())
         .unwrap_or_default();
+    // The first clause, up to what it lists: "修改交易员的名称、…" is "修改交易员", "Change a
+    // trader's name, …" is "Change a trader".
     let first = described
-        .split(['，', '。', '；', '：', ',', '.', ';', ':', '—', '('])
+        .split(['，', '。', '；', '：', ',', '.', ';', ':', '—', '(', '的'])
         .next()
-        .unwrap_or_default()
-        .trim();
+        .unwrap_or_default();
+    let first = first.split("'s ").next().unwrap_or_default().trim();
     if first.is_empty() {
         format!("{skill}.{action}")
     } else {

@@ -390,8 +390,14 @@ impl RuleUnderstander {
                 0.85,
             );
         }
-        let start =
-            routed.filter(|r| (r.has_verb || cx.top.is_none()) && (r.has_noun || r.has_name));
+        // "alpha 盈亏多少？" while a change of alpha waits for its yes: a side question, answered
+        // before the confirmation is asked again.
+        let side_question = |r: &route::Route| {
+            r.action == "query" && questioning && r.has_name && cx.top.is_some_and(|t| t.3)
+        };
+        let start = routed.filter(|r| {
+            (r.has_verb || cx.top.is_none() || side_question(r)) && (r.has_noun || r.has_name)
+        });
         if let Some(r) = start {
             if r.action == "create"
                 && !r.has_noun

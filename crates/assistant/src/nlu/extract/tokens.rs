@@ -13,6 +13,10 @@ const SKIP: &[&str] = &[
     "设为",
     "设成",
     "叫做",
+    // "名字就叫 稳健": 就 only leads to the value.
+    "就叫",
+    "就是",
+    "就用",
     "命名为",
     "是",
     "为",
@@ -32,6 +36,9 @@ const SKIP: &[&str] = &[
     "「",
     "'",
 ];
+/// Opening quotes among the skipped words, with their closing ones.
+const QUOTES: &[(&str, char)] = &[("\"", '"'), ("「", '」'), ("'", '\'')];
+
 const STOP: &[char] = &[
     ' ', '，', ',', '。', '的', '"', '」', '\'', '；', ';', '、', '吧', '）', ')',
 ];
@@ -51,17 +58,27 @@ pub fn blank(text: &mut String, start: usize, end: usize) {
 /// The token after `at`, skipping connective words; (value, start, end) in `text`.
 pub fn token_after(text: &str, at: usize) -> Option<(String, usize, usize)> {
     let mut i = at;
+    let mut closing = None;
     loop {
         let rest = text.get(i..)?;
         let trimmed = rest.trim_start();
         i += rest.len() - trimmed.len();
         match SKIP.iter().find(|s| trimmed.starts_with(**s)) {
-            Some(s) => i += s.len(),
+            Some(s) => {
+                i += s.len();
+                closing = QUOTES
+                    .iter()
+                    .find(|(open, _)| open == s)
+                    .map(|(_, close)| *close);
+            }
             None => break,
         }
     }
     let rest = text.get(i..)?;
-    let end = rest.find(STOP).unwrap_or(rest.len());
+    // A quoted value is read to its closing quote, spaces and all: rename to "my bot".
+    let end = closing
+        .and_then(|close| rest.find(close))
+        .unwrap_or_else(|| rest.find(STOP).unwrap_or(rest.len()));
     let value = rest[..end].trim();
     (!value.is_empty()).then(|| (value.to_string(), i, i + end))
 }
