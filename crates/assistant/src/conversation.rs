@@ -116,6 +116,9 @@ pub enum Pending {
         slot: String,
         options: Vec<(String, String)>,
     },
+    /// "Nothing is called alpah. Did you mean alpha?": a yes asks this again, the name put
+    /// right. Any other answer drops it.
+    Retry { message: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

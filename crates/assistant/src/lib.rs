@@ -150,12 +150,16 @@ impl Assistant {
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();
-        let commands = if choose(&mut turn, &request.message) {
+        // A yes to "did you mean alpha?" is the request again, with the name put right.
+        let retried = retry(&mut turn, &request.message);
+        let message = retried.as_deref().unwrap_or(&request.message);
+        let commands = if choose(&mut turn, message) {
             act::advance(&mut turn).await;
             vec![json!({"command": "choose"})]
         } else {
-            let rules = self.rule_understanding(&turn, &request.message);
-            let understanding = self.consult_model(&mut turn, &request.message, rules).await;
+            let rules = self.rule_understanding(&turn, message);
+            let understanding = self.consult_model(&mut turn, message, rules).await;
+            offer_retry(&mut turn, message, &understanding.commands);
             // The message's secrets are registered before anything is recorded.
             for c in &understanding.commands {
                 register_secrets(&mut turn, c);
@@ -170,10 +174,7 @@ impl Assistant {
                     Command::AnswerQuestion {
                         kind: AnswerKind::Open | AnswerKind::Facts,
                         ..
-                    } => {
-                        self.answer_open(&mut turn, &request.message, on_delta)
-                            .await
-                    }
+                    } => self.answer_open(&mut turn, message, on_delta).await,
                     c => policy::apply(&mut turn, c).await,
                 }
             }
@@ -342,6 +343,40 @@ fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
         {
             turn.engine.secrets.put(&turn.conv.id, "_seen", &k, clear);
         }
+    }
+}
+
+/// The message a yes retries ([`Pending::Retry`]); the offer is gone after this turn either way.
+fn retry(turn: &mut Turn<'_>, message: &str) -> Option<String> {
+    if !matches!(turn.conv.pending, Some(Pending::Retry { .. })) {
+        return None;
+    }
+    let Some(Pending::Retry { message: again }) = turn.conv.pending.take() else {
+        return None;
+    };
+    is_exactly(message, CONFIRM).then_some(again)
+}
+
+/// After "nothing is called alpah" with one near name, a yes will mean the same request on
+/// that name.
+fn offer_retry(turn: &mut Turn<'_>, message: &str, commands: &[Command]) {
+    let [Command::CannotHandle { reason }] = commands else {
+        return;
+    };
+    let Some(word) = reason.strip_prefix(nlu::NOT_FOUND_REASON) else {
+        return;
+    };
+    let similar = policy::similar_names(turn, word);
+    let [name] = similar.as_slice() else {
+        return;
+    };
+    let lower = message.to_lowercase();
+    // Lower-casing can move bytes outside ASCII; then the offer is left out.
+    if let Some(at) = lower.find(&word.to_lowercase())
+        && lower.len() == message.len()
+    {
+        let again = format!("{}{name}{}", &message[..at], &message[at + word.len()..]);
+        turn.conv.pending = Some(Pending::Retry { message: again });
     }
 }
 

@@ -53,7 +53,7 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
 }
 
 /// Names of any kind close to `word` (a typo of one), for "did you mean".
-fn similar_names(turn: &Turn<'_>, word: &str) -> Vec<String> {
+pub(crate) fn similar_names(turn: &Turn<'_>, word: &str) -> Vec<String> {
     let kinds = [
         ResourceKind::Trader,
         ResourceKind::Exchange,

@@ -244,7 +244,9 @@ pub fn task_label(library: &Library, skill: &str, action: &str, lang: Lang) -> S
     // The first clause, up to what it lists: "修改交易员的名称、…" is "修改交易员", "Change a
     // trader's name, …" is "Change a trader".
     let first = described
-        .split(['，', '。', '；', '：', ',', '.', ';', ':', '—', '(', '的'])
+        .split([
+            '，', '。', '；', '：', ',', '.', ';', ':', '—', '(', '（', '的',
+        ])
         .next()
         .unwrap_or_default();
     let first = first.split("'s ").next().unwrap_or_default().trim();

@@ -165,6 +165,8 @@ const REQUEST_JOINS: &[&str] = &[
     "接着",
     "并且",
     "，再",
+    // "停止 alpha 并删除 beta"; "…，并启动" stays one request (the second part names nothing).
+    "并",
     "，并",
     "；",
     "; ",
@@ -269,6 +271,24 @@ impl RuleUnderstander {
             );
         }
         if is_exactly(message, CANCEL) || starts_short(message, CANCEL, 12) {
+            // "算了，名字叫 bot2": never mind the value said before, here is another one.
+            let then_value = CANCEL.iter().any(|w| {
+                lower
+                    .trim_start()
+                    .strip_prefix(w)
+                    .is_some_and(|rest| rest.starts_with([',', '，']))
+            });
+            if then_value && let Some((skill, action, _, _)) = cx.top {
+                let slots = self.slots_for(skill, action, message, cx);
+                if !slots.is_empty() {
+                    return one(
+                        Command::SetSlots {
+                            slots: slots.into_iter().collect(),
+                        },
+                        0.85,
+                    );
+                }
+            }
             return one(
                 Command::Cancel {
                     scope: CancelScope::Current,

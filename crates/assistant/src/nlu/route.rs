@@ -85,6 +85,10 @@ pub fn route(
     for (_, from, to) in &mentioned {
         super::extract::tokens::blank(&mut unnamed_text, *from, *to);
     }
+    // Nor inside quotes: "重命名为「币安测试」" names something, it does not test it.
+    for (from, to) in quoted_spans(lower) {
+        super::extract::tokens::blank(&mut unnamed_text, from, to);
+    }
     let verb_text = unnamed_text.as_str();
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
@@ -119,6 +123,15 @@ pub fn route(
         candidates = unnamed(library, lower, &verb_of);
     }
     candidates.sort();
+    // "用 main、builtin 和 default 创建交易员 alpha": a verb right before a skill's noun says
+    // what is made, whatever names come first.
+    if let Some(pos) = candidates
+        .iter()
+        .position(|c| c.2 && verb_before_noun(&library.skills()[c.1], verb_text))
+    {
+        let first = candidates.remove(pos);
+        candidates.insert(0, first);
+    }
     for &(_, i, noun, name) in &candidates {
         if let Some((_, mut action)) = verb_of(i) {
             // "我配置了哪些交易所？" asks about what exists, whatever verb it uses.
@@ -149,6 +162,39 @@ pub fn route(
         has_noun: noun,
         has_name: name,
     })
+}
+
+/// Whether one of the skill's verbs is followed by one of its nouns ("创建交易员", "create a
+/// trader").
+fn verb_before_noun(skill: &nofxi_skills::Skill, text: &str) -> bool {
+    const ARTICLES: &[&str] = &["a ", "an ", "the ", "new ", "一个", "个"];
+    let nouns: Vec<String> = skill.meta.nouns.iter().map(|n| n.to_lowercase()).collect();
+    skill.actions.iter().flat_map(|a| a.verbs.iter()).any(|v| {
+        let v = v.to_lowercase();
+        find_phrase(text, &v).is_some_and(|at| {
+            let mut rest = text[at + v.len()..].trim_start();
+            if let Some(article) = ARTICLES.iter().find(|a| rest.starts_with(**a)) {
+                rest = rest[article.len()..].trim_start();
+            }
+            nouns.iter().any(|n| rest.starts_with(n.as_str()))
+        })
+    })
+}
+
+/// The byte spans of text between quotes: 「…」, "…", “…”.
+fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for (open, close) in [('「', '」'), ('"', '"'), ('“', '”')] {
+        let mut from = 0;
+        while let Some(start) = text[from..].find(open).map(|i| from + i + open.len_utf8()) {
+            let Some(end) = text[start..].find(close).map(|i| start + i) else {
+                break;
+            };
+            spans.push((start, end));
+            from = end + close.len_utf8();
+        }
+    }
+    spans
 }
 
 /// Words that switch something on or off.
