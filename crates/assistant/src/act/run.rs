@@ -41,6 +41,7 @@ pub(super) async fn execute(
     let mut texts_out: Vec<String> = Vec::new();
     let stores_secret = stores_secret(action, &exec_slots);
     let mut said_by_steps: Vec<&nofxi_skills::Text> = Vec::new();
+    let mut done = 0;
     for step in action.plan(&exec_slots) {
         let tool = step.tool.to_string();
         let v = vars.clone();
@@ -117,6 +118,7 @@ pub(super) async fn execute(
                 if out.mutated {
                     turn.refresh_names().await;
                 }
+                done += 1;
             }
             Err(err) => {
                 turn.events.push(Event::ToolExecuted {
@@ -126,6 +128,9 @@ pub(super) async fn execute(
                     resource_id: None,
                     error: Some(err.code.clone()),
                 });
+                if done > 0 {
+                    return failed_after_done(turn, action, &tool, err, &shown, vars);
+                }
                 return failed(turn, action, err, &shown, vars);
             }
         }
@@ -221,6 +226,48 @@ pub(super) fn failed(
         }
         return false;
     }
+    finish(turn, TaskStatus::Failed, Some(err.code))
+}
+
+/// A later step failed after earlier ones changed something ("create bot and start it": the
+/// trader exists, the start failed). The action's own failure ("could not create") would be
+/// wrong; the reply says what was done, then the failure as the failing tool's own action
+/// words it ("could not start"). The task ends there: its fix offers belong to that action.
+fn failed_after_done(
+    turn: &mut Turn<'_>,
+    action: &Action,
+    tool: &str,
+    err: ToolError,
+    shown: &Map<String, Value>,
+    mut vars: Map<String, Value>,
+) -> bool {
+    let lang = turn.lang;
+    turn.say(action.success.render(lang, lookup(lang, shown, &vars)));
+    vars.insert("error".into(), Value::String(err.message.clone()));
+    if let Some(r) = &err.resource {
+        vars.insert("resource".into(), Value::String(r.clone()));
+    }
+    let mut own = shown.clone();
+    if let Some(name) = shown.get("name").or_else(|| shown.get("target")) {
+        own.insert("target".into(), name.clone());
+    }
+    let library = turn.engine.library.clone();
+    let owner = library
+        .skills()
+        .iter()
+        .flat_map(|s| s.actions.iter())
+        .find(|a| {
+            a.name != action.name && a.steps.first().is_some_and(|s| s.tool.to_string() == tool)
+        });
+    let message = match owner {
+        Some(owner) => owner
+            .failure(&err.code)
+            .map(|f| &f.message)
+            .unwrap_or(&owner.failure)
+            .render(lang, lookup(lang, &own, &vars)),
+        None => err.message.clone(),
+    };
+    turn.say(message);
     finish(turn, TaskStatus::Failed, Some(err.code))
 }
 
