@@ -125,10 +125,11 @@ impl Assistant {
                 }),
             None => Conversation::new(),
         };
-        // A bare token ("sk-…", "btc-bot", "500") answers in the conversation's language; it
-        // says nothing about the user's.
+        // A bare token ("sk-…", "btc-bot", "500") or a pasted error answers in the
+        // conversation's language; it says nothing about the user's.
         let bare_token = request.message.trim().is_ascii()
-            && !request.message.trim().contains(char::is_whitespace)
+            && (!request.message.trim().contains(char::is_whitespace)
+                || pasted_error(&request.message))
             && conv.lang.is_some();
         let lang = if request.message.chars().any(|c| c.is_alphabetic()) && !bare_token {
             Lang::detect(&request.message)
@@ -344,6 +345,18 @@ fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
             turn.engine.secrets.put(&turn.conv.id, "_seen", &k, clear);
         }
     }
+}
+
+/// An error copied from an exchange or a model ("APIError(code=-2015): …", `{"code":-1022,…}`,
+/// "Error code: 401 - …"): the words are the machine's, not the user's language.
+fn pasted_error(message: &str) -> bool {
+    let m = message.trim().to_lowercase();
+    const MARKS: &[&str] = &["error(", "code=", "\"code\"", "error code", "exception", "status code"];
+    m.starts_with('{')
+        || MARKS.iter().any(|w| m.contains(w))
+        || m.split_whitespace()
+            .next()
+            .is_some_and(|w| w.len() == 3 && w.starts_with(['4', '5']) && w.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The message a yes retries ([`Pending::Retry`]); the offer is gone after this turn either way.
