@@ -351,12 +351,19 @@ fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
 /// "Error code: 401 - …"): the words are the machine's, not the user's language.
 fn pasted_error(message: &str) -> bool {
     let m = message.trim().to_lowercase();
-    const MARKS: &[&str] = &["error(", "code=", "\"code\"", "error code", "exception", "status code"];
+    const MARKS: &[&str] = &[
+        "error(",
+        "code=",
+        "\"code\"",
+        "error code",
+        "exception",
+        "status code",
+    ];
     m.starts_with('{')
         || MARKS.iter().any(|w| m.contains(w))
-        || m.split_whitespace()
-            .next()
-            .is_some_and(|w| w.len() == 3 && w.starts_with(['4', '5']) && w.chars().all(|c| c.is_ascii_digit()))
+        || m.split_whitespace().next().is_some_and(|w| {
+            w.len() == 3 && w.starts_with(['4', '5']) && w.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// The message a yes retries ([`Pending::Retry`]); the offer is gone after this turn either way.

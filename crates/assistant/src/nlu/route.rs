@@ -136,7 +136,15 @@ pub fn route(
         if let Some((_, mut action)) = verb_of(i) {
             // "我配置了哪些交易所？" asks about what exists, whatever verb it uses.
             let skill = &library.skills()[i];
-            if action == "create" && is_question(lower) && skill.action("query").is_some() {
+            // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
+            // alpha?": a question about the resource, not a request to change it. A request
+            // put as a question ("can you stop alpha?", "能帮我停掉 alpha 吗") stays one.
+            let asks_only = if action == "create" {
+                is_question(lower)
+            } else {
+                asks_about(lower) && !is_request_put_as_question(lower)
+            };
+            if action != "query" && asks_only && skill.action("query").is_some() {
                 action = "query".into();
             }
             // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting
@@ -339,6 +347,52 @@ pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> 
 }
 
 /// A question about what exists ("哪些", "what is", a trailing "?").
+/// "can you stop alpha?", "please start it?", "能帮我停掉 alpha 吗？": a request, though it
+/// ends in a question mark.
+fn is_request_put_as_question(lower: &str) -> bool {
+    const POLITE: &[&str] = &[
+        "can you",
+        "could you",
+        "would you",
+        "will you",
+        "can u",
+        "please",
+        "帮我",
+        "帮忙",
+        "请",
+        "能不能",
+        "能否",
+        "可以帮",
+        "麻烦",
+    ];
+    POLITE.iter().any(|w| lower.contains(w))
+}
+
+/// A question about how a resource stands or how something is done ("did alpha stop?",
+/// "alpha 启动了吗？", "how do I start alpha?", "要不要停掉 alpha？"), wider than
+/// [`is_question`]: a start, stop or delete must never run on one.
+fn asks_about(lower: &str) -> bool {
+    let t = lower.trim_start();
+    const OPENERS: &[&str] = &[
+        "did ",
+        "does ",
+        "has ",
+        "have ",
+        "is ",
+        "are ",
+        "was ",
+        "when ",
+        "how do i ",
+        "how to ",
+        "should i ",
+        "should we ",
+    ];
+    const MARKERS: &[&str] = &["了吗", "怎么", "什么时候", "要不要", "是否", "吗"];
+    is_question(lower)
+        || OPENERS.iter().any(|w| t.starts_with(w))
+        || MARKERS.iter().any(|w| lower.contains(w))
+}
+
 pub fn is_question(lower: &str) -> bool {
     let t = lower.trim_end();
     t.ends_with('?')

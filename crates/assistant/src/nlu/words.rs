@@ -224,10 +224,37 @@ pub fn find_verb(text: &str, verb: &str, terms: impl FnOnce() -> Vec<String>) ->
         .collect();
     positions.find(|&at| {
         !progressive(text, at, verb)
+            && !negated(text, at)
             && !covering.iter().any(|term| {
                 phrase_positions(text, term)
                     .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
             })
+    })
+}
+
+/// "don't stop alpha", "不要删除 beta", "never start it": the verb is what must not happen.
+fn negated(text: &str, at: usize) -> bool {
+    const NOT: &[&str] = &[
+        "don't",
+        "dont",
+        "do not",
+        "never",
+        "not",
+        "no need to",
+        "不要",
+        "别",
+        "不用",
+        "不必",
+        "勿",
+    ];
+    let before = text[..at].trim_end();
+    NOT.iter().any(|w| {
+        before.ends_with(w)
+            && (!w.is_ascii()
+                || before[..before.len() - w.len()]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_ascii_alphanumeric()))
     })
 }
 
