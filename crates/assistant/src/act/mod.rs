@@ -325,7 +325,11 @@ pub(super) fn changes(
             let label = action
                 .slot(k)
                 .map_or_else(|| k.clone(), |s| s.label().get(lang).to_string());
-            let now = texts::value(lang, shown.get(k)?);
+            let now = match texts::value(lang, shown.get(k)?) {
+                // An emptied list ("stop excluding DOGE", the only one) reads as none.
+                empty if empty.is_empty() => texts::t(lang, "空", "none"),
+                now => now,
+            };
             let was = task.before.get(k).map(|old| texts::value(lang, old));
             Some(match was.filter(|was| *was != now) {
                 Some(was) => format!("{label} → {now} {}", texts::was(lang, &was)),

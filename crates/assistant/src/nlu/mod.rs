@@ -419,13 +419,22 @@ impl RuleUnderstander {
             (r.has_verb || cx.top.is_none() || side_question(r)) && (r.has_noun || r.has_name)
         });
         if let Some(r) = start {
+            // "add SOL to default", "remove ETH in s3", "s3 里移除 ETH": coins in or out of a
+            // strategy's list, never a new strategy nor a deleted one.
+            if (r.action == "create" && !r.has_noun) || r.action == "delete" {
+                let edit = cx
+                    .names
+                    .mentioned(&lower)
+                    .into_iter()
+                    .find_map(|(e, ..)| self.list_edit_on(&e.name, message, cx));
+                if let Some(u) = edit {
+                    return u;
+                }
+            }
             if r.action == "create"
                 && !r.has_noun
                 && let Some(whole) = name_after(&lower, cx, &["to ", "到", "给"])
             {
-                if let Some(u) = self.list_edit_on(&whole, message, cx) {
-                    return u;
-                }
                 return one(
                     Command::CannotHandle {
                         reason: format!("{ADD_TO_REASON}{whole}"),
@@ -436,9 +445,6 @@ impl RuleUnderstander {
             if r.action == "delete"
                 && let Some(whole) = name_after(&lower, cx, &["from ", "从"])
             {
-                if let Some(u) = self.list_edit_on(&whole, message, cx) {
-                    return u;
-                }
                 return one(
                     Command::CannotHandle {
                         reason: format!("{PART_OF_REASON}{whole}"),

@@ -35,6 +35,9 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
             && !preceded_by(&scan.text, at, NOT_TRADED)
     };
     let updates = action.risk == Risk::Update;
+    // Where the coins read with a list's phrase end: a remove word over the same coins
+    // ("stop excluding DOGE") is that list's, not another edit.
+    let mut used = Vec::new();
     for (k, slot) in lists.iter().enumerate() {
         // After the slot's own phrase ("coins doge pepe") any coin-shaped word counts; after
         // a looser lead ("for BTC and SOL", "只做 BTC 和 SOL") only words that are surely coins,
@@ -67,9 +70,19 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
                     set_to = true;
                 }
             }
+            // "s1 把 BNB 也排除掉": the coins come after 把, before the phrase.
+            if run.coins.is_empty()
+                && !strict
+                && let Some(ba) = text_before_in_clause(&scan.text, at).rfind('把')
+            {
+                let clause_start = clause_start(&scan.text, at);
+                run = coin_run(scan, clause_start + ba + '把'.len_utf8(), true);
+                run.end = run.end.max(from);
+            }
             if run.coins.is_empty() {
                 continue;
             }
+            used.push(run.end);
             let said = Said {
                 at,
                 end: from,
@@ -87,8 +100,17 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         }
     }
     if updates {
-        edits_by_verb(&lists, scan, slots);
+        edits_by_verb(&lists, scan, slots, &used);
     }
+}
+
+/// Where the clause holding `at` starts.
+fn clause_start(text: &str, at: usize) -> usize {
+    text[..at].rfind(CLAUSE_ENDS).map_or(0, |i| i + 1)
+}
+
+fn text_before_in_clause(text: &str, at: usize) -> &str {
+    &text[clause_start(text, at)..at]
 }
 
 /// Where a list's coins were said: its phrase (or lead) and the end of the coins.
@@ -141,7 +163,7 @@ fn edit_of(text: &str, said: &Said) -> Option<Edit> {
 /// none named, the coins traded: "add SOL to default", "remove DOGE from the exclusions",
 /// "default 去掉 ETH", "把 ETH 从 default 里删掉". Lists already said with their phrase keep
 /// what they got.
-fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>) {
+fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>, used: &[usize]) {
     let text = &scan.text;
     let verbs = VERB_ADD
         .iter()
@@ -149,7 +171,7 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>) {
         .chain(REMOVE_WORDS.iter().map(|w| (*w, Edit::Remove)));
     for (verb, edit) in verbs {
         for at in occurrences(text, verb) {
-            let clause_start = text[..at].rfind(CLAUSE_ENDS).map_or(0, |i| i + 1);
+            let clause_start = clause_start(text, at);
             let mut run = coin_run(scan, at + verb.len(), true);
             // "把 ETH 从 default 里删掉": the coins come after 把, before the verb.
             if run.coins.is_empty()
@@ -157,20 +179,30 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>) {
             {
                 run = coin_run(scan, clause_start + ba + '把'.len_utf8(), true);
             }
-            if run.coins.is_empty() {
+            if run.coins.is_empty() || used.contains(&run.end) {
                 continue;
             }
             let rest = text.get(run.end..).unwrap_or_default();
             let clause = &rest[..rest.find(CLAUSE_ENDS).unwrap_or(rest.len())];
+            let whole_clause = &text[clause_start..run.end + clause.len()];
+            // A list named after the coins ("remove DOGE from the exclusions"), or named as a
+            // list anywhere in the clause ("从排除列表里移除 DOGE").
             let names_list = |s: &Slot| {
                 s.phrases
                     .iter()
                     .any(|p| find_phrase(clause, &p.to_lowercase()).is_some())
+                    || s.phrases
+                        .iter()
+                        .map(|p| p.to_lowercase())
+                        .filter(|p| LIST_NOUNS.contains(&p.as_str()))
+                        .any(|p| find_phrase(whole_clause, &p).is_some())
             };
+            // "unexclude DOGE", "不要排除 DOGE": the verb itself names the exclusions.
+            let of_exclusions = verb.contains("exclud") || verb.contains("排除");
             let slot = lists
                 .iter()
                 .skip(1)
-                .find(|s| names_list(s))
+                .find(|s| of_exclusions || names_list(s))
                 .or_else(|| lists.first());
             let Some(slot) = slot else {
                 return;
@@ -188,6 +220,16 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>) {
 }
 
 const CLAUSE_ENDS: &[char] = &[',', '，', ';', '；', '。'];
+
+/// Phrases that name a list as a thing, not an action on coins: they pick the list wherever
+/// they stand in the clause.
+const LIST_NOUNS: &[&str] = &[
+    "排除列表",
+    "黑名单",
+    "exclusions",
+    "exclusion list",
+    "blacklist",
+];
 
 /// Words right before a list's phrase that add its coins to the list ("also exclude SHIB").
 const ADD_WORDS: &[&str] = &[
@@ -209,7 +251,12 @@ const REMOVE_WORDS: &[&str] = &[
     "delete",
     "no longer",
     "stop excluding",
+    "don't exclude",
+    "do not exclude",
     "un-exclude",
+    "unexclude",
+    "不要排除",
+    "别排除",
     "去掉",
     "删掉",
     "删除",
@@ -315,6 +362,13 @@ fn list_words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Words after a coin list that end it.
 const STOP_WORDS: &[&str] = &[
+    "too",
+    "as",
+    "well",
+    "list",
+    "anymore",
+    "please",
+    "now",
     "from",
     "of",
     "to",
