@@ -163,6 +163,7 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
     let action = library.action(&task.skill, &task.action);
     let mut events = Vec::new();
     let mut said = Vec::new();
+    let secrets = &turn.engine.secrets;
     for (name, value) in slots {
         let slot = action.and_then(|a| a.slot(&name));
         let secret = slot.is_some_and(|s| s.is_secret());
@@ -170,6 +171,19 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
         // and "later" stored as a key makes an account that fails only when it trades.
         if secret && let Some(Err(e)) = slot.map(|s| s.check_value(&value)) {
             said.push(e.message.get(turn.lang).to_string());
+            continue;
+        }
+        // A key as a name ("rename live2 to akfakekey…") would be shown in every list, and
+        // masked in every reply: refused, without repeating it.
+        if !secret
+            && let Some(text) = value.as_str()
+            && (secrets.is_known(text) || crate::scrub::scrub(text) != text)
+        {
+            said.push(texts::t(
+                turn.lang,
+                "这个值看起来是一个密钥，不能用作名称或设置，换一个吧。",
+                "That value looks like a key; it cannot be a name or a setting. Please use another.",
+            ));
             continue;
         }
         let shown = if secret {

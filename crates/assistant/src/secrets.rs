@@ -52,6 +52,16 @@ impl SecretCache {
         }
     }
 
+    /// Whether `value` is a secret seen so far, in any case.
+    pub fn is_known(&self, value: &str) -> bool {
+        let value = value.trim().to_ascii_lowercase();
+        self.known.lock().is_ok_and(|known| {
+            known
+                .iter()
+                .any(|(v, _)| v.len() >= 4 && v.to_ascii_lowercase() == value)
+        })
+    }
+
     /// `text` with every secret seen so far replaced by its mask, and anything else that is
     /// shaped like a secret too ([`crate::scrub`]).
     pub fn redact(&self, text: &str) -> String {

@@ -26,17 +26,43 @@ pub struct Number {
 /// a unit. Group 1: `$`; 2: figure; 3: multiplier; 4: unit.
 static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(\$\s*)?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(k|万|千)?\s*(个小时|小时|hours|hour|hrs|hr|h|分钟|分|minutes|minute|mins|min|m|倍|x|usdt|u|刀|美元|%|个)?",
+        r"(?i)(\$\s*)?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(k|万|千)?\s*(个小时|小时|hours|hour|hrs|hr|h|分钟|分|minutes|minute|mins|min|m|倍|x|usdt|u|刀|美元|%|percent|pct|个)?",
     )
     .ok()
 });
+
+/// A risk/reward said as a ratio: "1:3", "1：2.5" is 3, 2.5 (a reward per unit of risk).
+static RATIO: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^\d.])(1\s*[:：]\s*(\d+(?:\.\d+)?))").ok());
+
+fn ratios(text: &str) -> Vec<Number> {
+    let Some(re) = RATIO.as_ref() else {
+        return Vec::new();
+    };
+    re.captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(1)?;
+            Some(Number {
+                text: c.get(2)?.as_str().to_string(),
+                unit: None,
+                start: whole.start(),
+                end: whole.end(),
+            })
+        })
+        .collect()
+}
 
 /// Chinese numerals people type for small counts and durations: 五分钟, 十五分钟, 两小时, 半小时.
 static CHINESE: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个)").ok());
 
 pub fn numbers(text: &str) -> Vec<Number> {
-    let mut out = digits(text);
+    let ratios = ratios(text);
+    let mut out: Vec<Number> = digits(text)
+        .into_iter()
+        .filter(|n| !ratios.iter().any(|r| n.start < r.end && r.start < n.end))
+        .collect();
+    out.extend(ratios);
     out.extend(chinese(text));
     out.sort_by_key(|n| n.start);
     out
@@ -134,7 +160,7 @@ fn unit_of(said: &str) -> Option<(Unit, Decimal)> {
         }
         "倍" | "x" => (Unit::Times, Decimal::ONE),
         "usdt" | "u" | "刀" | "美元" => (Unit::Usdt, Decimal::ONE),
-        "%" => (Unit::Percent, Decimal::ONE),
+        "%" | "percent" | "pct" => (Unit::Percent, Decimal::ONE),
         "个" => (Unit::Count, Decimal::ONE),
         _ => return None,
     })
@@ -210,6 +236,13 @@ mod tests {
         assert_eq!(read("1.5万 U"), [("15000".into(), Some(Unit::Usdt))]);
         assert_eq!(read("5千"), [("5000".into(), None)]);
         assert_eq!(read("１５分钟"), [("15".into(), Some(Unit::Minutes))]);
+    }
+
+    #[test]
+    fn a_ratio_is_the_reward_per_risk_and_percent_words_are_percent() {
+        assert_eq!(read("risk reward 1:3"), [("3".into(), None)]);
+        assert_eq!(read("盈亏比 1：2.5"), [("2.5".into(), None)]);
+        assert_eq!(read("50 percent"), [("50".into(), Some(Unit::Percent))]);
     }
 
     #[test]

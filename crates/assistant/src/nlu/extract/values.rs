@@ -234,9 +234,10 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
             };
         }
         if let Some(name) = chosen {
-            let value = match n.text.parse::<i64>() {
+            let text = as_fraction(&n.text, n.unit, action.slot(name).and_then(|s| s.max));
+            let value = match text.parse::<i64>() {
                 Ok(i) => Value::from(i),
-                Err(_) => Value::String(n.text.clone()),
+                Err(_) => Value::String(text),
             };
             // A phrase two settings share sets both: "杠杆 3 倍", "max leverage 20" is the
             // leverage of BTC/ETH and of altcoins; "BTC 杠杆" or "altcoin leverage" is one.
@@ -253,6 +254,23 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
             }
             slots.insert(name.to_string(), value);
         }
+    }
+}
+
+/// "80%" for a setting kept as a fraction (margin usage 0.01–1) is 0.8; a percent for any
+/// other setting is the figure itself.
+fn as_fraction(text: &str, unit: Option<nofxi_skills::Unit>, max: Option<f64>) -> String {
+    let fraction_slot = max.is_some_and(|m| m <= 1.0);
+    match (
+        unit,
+        fraction_slot,
+        rust_decimal::Decimal::from_str_exact(text),
+    ) {
+        (Some(nofxi_skills::Unit::Percent), true, Ok(v)) => (v
+            / rust_decimal::Decimal::ONE_HUNDRED)
+            .normalize()
+            .to_string(),
+        _ => text.to_string(),
     }
 }
 
