@@ -216,9 +216,10 @@ fn a_word_is_refused_as_a_key_and_the_refusal_does_not_repeat_it() {
     for shaped in ["AKb1key0123456789", "sk-abcdefgh", "0123456789abcdefABCDEF"] {
         assert!(key.check_value(&json!(shaped)).is_ok(), "{shaped}");
     }
-    // A passphrase is made up by the user: any word will do.
+    // A passphrase is made up by the user: any word will do, but "later" is no answer.
     let passphrase = create.slot("passphrase").unwrap();
-    assert!(passphrase.check_value(&json!("tomorrow")).is_ok());
+    assert!(passphrase.check_value(&json!("sunshine")).is_ok());
+    assert!(passphrase.check_value(&json!("later")).is_err());
 }
 
 #[test]

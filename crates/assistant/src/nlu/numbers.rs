@@ -53,8 +53,9 @@ fn ratios(text: &str) -> Vec<Number> {
 }
 
 /// Chinese numerals people type for small counts and durations: 五分钟, 十五分钟, 两小时, 半小时.
-static CHINESE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个)").ok());
+static CHINESE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个|千|万)").ok()
+});
 
 pub fn numbers(text: &str) -> Vec<Number> {
     let ratios = ratios(text);
@@ -73,7 +74,10 @@ fn digits(text: &str) -> Vec<Number> {
         return Vec::new();
     };
     let bytes = text.as_bytes();
-    re.captures_iter(text)
+    // Each number, and where a digit it took after 千/万 stands ("2千5"): the regex reads
+    // that digit again as a number of its own, whose unit ("1万5 U") is the whole one's.
+    let read: Vec<(Number, Option<usize>)> = re
+        .captures_iter(text)
         .filter_map(|c| {
             let whole = c.get(0)?;
             let num = c.get(2)?;
@@ -92,7 +96,7 @@ fn digits(text: &str) -> Vec<Number> {
             // "10 kg" or "3 kiwi" are no thousands; the figure alone stands.
             let multiplier = match c.get(3) {
                 Some(m) if glued(m) => {
-                    return Some(plain(figure, num.start(), num.end()));
+                    return Some((plain(figure, num.start(), num.end()), None));
                 }
                 Some(m) => match m.as_str().to_lowercase().as_str() {
                     "k" | "千" => Decimal::from(1000),
@@ -100,24 +104,54 @@ fn digits(text: &str) -> Vec<Number> {
                 },
                 None => Decimal::ONE,
             };
-            let value = figure * multiplier;
+            // "2千5", "1万5": a digit right after 千/万 is the next place down (2500, 15000).
+            let mut value = figure * multiplier;
+            let mut tail_end = c.get(3).map(|m| m.end());
+            if let Some(m) = c.get(3).filter(|m| !m.as_str().eq_ignore_ascii_case("k"))
+                && let [d, rest @ ..] = &bytes[m.end()..]
+                && d.is_ascii_digit()
+                && rest
+                    .first()
+                    .is_none_or(|b| !b.is_ascii_digit() && *b != b'.')
+            {
+                value += Decimal::from(d - b'0') * multiplier / Decimal::TEN;
+                tail_end = Some(m.end() + 1);
+            }
             let dollar = c.get(1).is_some();
             // A unit letter glued to more letters (5 mins is fine, 5 xrp is not a leverage).
+            let tail = tail_end
+                .filter(|_| value != figure * multiplier)
+                .map(|e| e - 1);
             let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
-                let end = c.get(3).map_or(num.end(), |m| m.end());
+                let end = tail_end.unwrap_or(num.end());
                 let mut n = plain(value, whole.start(), end);
                 n.unit = dollar.then_some(Unit::Usdt);
-                return Some(n);
+                return Some((n, tail));
             };
             let (unit, per_unit) = unit_of(&unit_match.as_str().to_lowercase())?;
-            Some(Number {
+            let n = Number {
                 text: normalized(value * per_unit),
                 unit: Some(unit),
                 start: whole.start(),
                 end: whole.end(),
-            })
+            };
+            Some((n, tail))
         })
-        .collect()
+        .collect();
+    let mut out: Vec<Number> = Vec::with_capacity(read.len());
+    let mut tail = None;
+    for (n, its_tail) in read {
+        if tail == Some(n.start) {
+            if let Some(whole) = out.last_mut() {
+                whole.unit = whole.unit.or(n.unit);
+                whole.end = n.end;
+            }
+        } else {
+            out.push(n);
+        }
+        tail = its_tail;
+    }
+    out
 }
 
 fn chinese(text: &str) -> Vec<Number> {
@@ -138,6 +172,15 @@ fn chinese(text: &str) -> Vec<Number> {
             } else {
                 Decimal::from(chinese_numeral(said)?)
             };
+            // 两千, 五万: an amount, in no unit.
+            let thousands = match unit {
+                "千" => Some(Decimal::from(1000)),
+                "万" => Some(Decimal::from(10_000)),
+                _ => None,
+            };
+            if let Some(m) = thousands {
+                return Some(plain(value * m, whole.start(), whole.end()));
+            }
             let (unit, per_unit) = unit_of(unit)?;
             Some(Number {
                 text: normalized(value * per_unit),
@@ -235,6 +278,10 @@ mod tests {
         assert_eq!(read("初始资金 1万"), [("10000".into(), None)]);
         assert_eq!(read("1.5万 U"), [("15000".into(), Some(Unit::Usdt))]);
         assert_eq!(read("5千"), [("5000".into(), None)]);
+        assert_eq!(read("2千5"), [("2500".into(), None)]);
+        assert_eq!(read("1万5 U"), [("15000".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("两千"), [("2000".into(), None)]);
+        assert_eq!(read("五万"), [("50000".into(), None)]);
         assert_eq!(read("１５分钟"), [("15".into(), Some(Unit::Minutes))]);
     }
 

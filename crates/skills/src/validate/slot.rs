@@ -14,6 +14,28 @@ pub const INTERVALS: &[&str] = &[
     "1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "6h", "12h", "1d", "1w",
 ];
 
+/// Words said instead of an answer ("later", "稍后"): no secret, not even a made-up one.
+const FILLERS: &[&str] = &[
+    "later",
+    "wait",
+    "tomorrow",
+    "skip",
+    "not now",
+    "no",
+    "none",
+    "n/a",
+    "idk",
+    "dunno",
+    "稍后",
+    "等等",
+    "等一下",
+    "明天",
+    "跳过",
+    "没有",
+    "不知道",
+    "待会",
+];
+
 /// Whether a value can be a generated credential (API key, secret, private key): one word
 /// of 8+ characters with a digit, mixed case or a `-`/`_`, or 16+ characters. "later",
 /// "wait" or "tomorrow" said while a key is asked are no key, and storing them would make a
@@ -76,7 +98,10 @@ impl Slot {
                         format!("`{name}` must not be empty"),
                     ));
                 }
-                if self.ty == SlotType::Secret && !self.chosen_by_user() && !key_shaped(&s) {
+                let filler = FILLERS.contains(&s.to_lowercase().as_str());
+                if self.ty == SlotType::Secret
+                    && (filler || !self.chosen_by_user() && !key_shaped(&s))
+                {
                     // Never the value itself: it may be a secret after all.
                     return Err(ArgError::invalid(
                         name,
