@@ -157,6 +157,10 @@ pub struct Slot {
     /// Secret values are masked everywhere; `type: secret` implies it.
     #[serde(default)]
     pub secret: bool,
+    /// Free text (a description, prompt instructions): the value is everything after the
+    /// phrase, spaces and commas included, not one word.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text: bool,
     /// The question asked when the slot is missing.
     #[serde(default)]
     pub ask: Option<Text>,

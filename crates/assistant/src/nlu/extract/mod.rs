@@ -156,7 +156,16 @@ fn strings(
             if let Some(at) = find_phrase(&scan.text, &lp)
                 && let Some((_, s, e)) = value_after(&scan.text, at + lp.len())
             {
-                let value = scan.said(s, e);
+                // Free text runs to the end: "提示词改成：只做多，不做空", "description to hello
+                // world" (a closing quote and a full stop are not part of it).
+                let e = if slot.text { scan.text.len() } else { e };
+                let mut value = scan.said(s, e);
+                if slot.text {
+                    value = value
+                        .trim_end_matches(['"', '」', '\'', '。', '.'])
+                        .trim()
+                        .to_string();
+                }
                 // In a change, a name the user already has is the target, not a new value:
                 // "disable model ds" changes ds, it does not set a model name "ds". A new name
                 // that is taken ("duplicate scalper as swing") is still the new name, and its
