@@ -67,10 +67,25 @@ impl Names {
             if e.lower.chars().count() < 2 {
                 continue;
             }
+            // "趋势 2" is 趋势2 when that name exists: a number after a name with a space.
+            let spaced = spaced_number(&e.lower);
             let mut from = 0;
-            while let Some(rel) = find_phrase(&lower[from..], &e.lower) {
+            while let Some((rel, len)) = find_phrase(&lower[from..], &e.lower)
+                .map(|rel| (rel, e.lower.len()))
+                .or_else(|| {
+                    // Only where the digits cannot be a value: before 的/'s, punctuation or
+                    // the end ("趋势 2 的最大持仓", "stop trend 2"), never "trend 2 positions".
+                    let spaced = spaced.as_deref()?;
+                    let rel = find_phrase(&lower[from..], spaced)?;
+                    let after = lower[from + rel + spaced.len()..].trim_start();
+                    let ends = after.is_empty()
+                        || after
+                            .starts_with(['的', '\'', '，', ',', '。', '.', '?', '？', '!', '！']);
+                    ends.then_some((rel, spaced.len()))
+                })
+            {
                 let at = from + rel;
-                let end = at + e.lower.len();
+                let end = at + len;
                 if !claimed.iter().any(|(s, t)| at < *t && end > *s) {
                     claimed.push((at, end));
                     out.push((e, at, end));
@@ -158,6 +173,15 @@ impl Names {
             .collect();
         offered(&fuzzy).unwrap_or(Resolution::NotFound)
     }
+}
+
+/// A name ending in digits after other characters, with a space put before the digits:
+/// "趋势2" → "趋势 2", "bot2" → "bot 2".
+fn spaced_number(name: &str) -> Option<String> {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let head = &name[..name.len() - digits];
+    (digits > 0 && !head.is_empty() && !head.ends_with([' ', '-', '_']))
+        .then(|| format!("{head} {}", &name[head.len()..]))
 }
 
 /// Names that only resemble what was said, as a choice for the user.

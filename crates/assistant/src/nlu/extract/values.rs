@@ -337,6 +337,9 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
             .or(hits.first());
         said.extend(hit.cloned());
     }
+    // In the order said, so "disable RSI and MACD" can hand the off on along the list.
+    said.sort_by_key(|(_, at, ..)| *at);
+    let mut previous: Option<(usize, bool)> = None;
     for (slot, at, end, lp) in &said {
         // "disable testnet", "禁用 main 的测试网": the word turns testnet off; it does not
         // disable the account.
@@ -360,10 +363,22 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
                     .find(w)
                     .is_some_and(|i| near_before(text, *end, *end + i))
             });
+        // "disable RSI and MACD", "关闭 RSI 和 MACD": a phrase joined to the one before it
+        // takes that one's switch when nothing of its own turns it.
+        let joined_off = previous.is_some_and(|(prev_end, off)| {
+            off && text
+                .get(prev_end..*at)
+                .is_some_and(|gap| JOINS.contains(&gap.trim()))
+        });
+        let turned_off = turned_off || joined_off;
         let negated = NEGATIVE.contains(&lp.as_str()) != turned_off;
+        previous = Some((*end, turned_off));
         slots.insert(slot.to_string(), Value::Bool(!negated));
     }
 }
+
+/// What joins two settings in one switch ("RSI and MACD", "RSI、MACD").
+const JOINS: &[&str] = &["and", "&", ",", "，", "、", "和", "与", "及", "or", "以及"];
 
 /// At most this many bytes between a turn-off word and the phrase it turns off ("禁用 main 的
 /// 测试网", "turn off main's testnet"), or a phrase and its false ("testnet of main to false").
