@@ -183,6 +183,14 @@ pub(super) async fn refused_before_confirming(
     None
 }
 
+/// `{error}` and `{resource}` of a failure's texts.
+fn add_failure_vars(vars: &mut Map<String, Value>, err: &ToolError) {
+    vars.insert("error".into(), Value::String(err.message.clone()));
+    if let Some(r) = &err.resource {
+        vars.insert("resource".into(), Value::String(r.clone()));
+    }
+}
+
 /// Says why `err` stopped the task and what comes next, as the action's failure for its code
 /// says: ask the slot that gets past it, offer the fix as a sub-task, or fail the task.
 pub(super) fn failed(
@@ -193,10 +201,7 @@ pub(super) fn failed(
     mut vars: Map<String, Value>,
 ) -> bool {
     let lang = turn.lang;
-    vars.insert("error".into(), Value::String(err.message.clone()));
-    if let Some(r) = &err.resource {
-        vars.insert("resource".into(), Value::String(r.clone()));
-    }
+    add_failure_vars(&mut vars, &err);
     let failure = action.failure(&err.code);
     let message = match failure {
         Some(f) => f.message.render(lang, lookup(lang, shown, &vars)),
@@ -243,10 +248,7 @@ fn failed_after_done(
 ) -> bool {
     let lang = turn.lang;
     turn.say(action.success.render(lang, lookup(lang, shown, &vars)));
-    vars.insert("error".into(), Value::String(err.message.clone()));
-    if let Some(r) = &err.resource {
-        vars.insert("resource".into(), Value::String(r.clone()));
-    }
+    add_failure_vars(&mut vars, &err);
     let mut own = shown.clone();
     if let Some(name) = shown.get("name").or_else(|| shown.get("target")) {
         own.insert("target".into(), name.clone());

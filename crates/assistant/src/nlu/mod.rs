@@ -109,6 +109,21 @@ fn name_after(lower: &str, cx: &Context<'_>, words: &[&str]) -> Option<String> {
 }
 
 impl RuleUnderstander {
+    /// The values the message gives the active task, as a correction ("不对，我说的是 X",
+    /// "算了，名字叫 Y"); `None` when it gives none.
+    fn values_as_correction(&self, message: &str, cx: &Context<'_>) -> Option<Understanding> {
+        let (skill, action, _, _) = cx.top?;
+        let slots = self.slots_for(skill, action, message, cx);
+        (!slots.is_empty()).then(|| {
+            one(
+                Command::SetSlots {
+                    slots: slots.into_iter().collect(),
+                },
+                0.85,
+            )
+        })
+    }
+
     /// "add SOL to default", "remove ETH from default": an update of `whole` when it is a
     /// resource whose update reads a list edit from the message; `None` otherwise (the
     /// caller says that nothing was created or deleted).
@@ -278,16 +293,8 @@ impl RuleUnderstander {
                     .strip_prefix(w)
                     .is_some_and(|rest| rest.starts_with([',', '，']))
             });
-            if then_value && let Some((skill, action, _, _)) = cx.top {
-                let slots = self.slots_for(skill, action, message, cx);
-                if !slots.is_empty() {
-                    return one(
-                        Command::SetSlots {
-                            slots: slots.into_iter().collect(),
-                        },
-                        0.85,
-                    );
-                }
+            if then_value && let Some(u) = self.values_as_correction(message, cx) {
+                return u;
             }
             return one(
                 Command::Cancel {
@@ -307,16 +314,8 @@ impl RuleUnderstander {
             }
             if starts_short(message, DENY, 24) {
                 // "不对，我说的是 btc-pro": a denial that carries a new value is a correction.
-                if let Some((skill, action, _, _)) = cx.top {
-                    let slots = self.slots_for(skill, action, message, cx);
-                    if !slots.is_empty() {
-                        return one(
-                            Command::SetSlots {
-                                slots: slots.into_iter().collect(),
-                            },
-                            0.85,
-                        );
-                    }
+                if let Some(u) = self.values_as_correction(message, cx) {
+                    return u;
                 }
                 return one(Command::Deny, 0.9);
             }

@@ -247,8 +247,14 @@ fn negated(text: &str, at: usize) -> bool {
         "不必",
         "勿",
     ];
+    preceded_by(text, at, NOT)
+}
+
+/// Whether one of `words` ends right before `at` (spaces between allowed; an ASCII word only
+/// as a whole word: "not" is not the end of "cannot").
+pub fn preceded_by(text: &str, at: usize, words: &[&str]) -> bool {
     let before = text[..at].trim_end();
-    NOT.iter().any(|w| {
+    words.iter().any(|w| {
         before.ends_with(w)
             && (!w.is_ascii()
                 || before[..before.len() - w.len()]

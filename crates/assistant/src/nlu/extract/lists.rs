@@ -8,8 +8,9 @@ use nofxi_skills::{Action, Risk, Slot, SlotType};
 use serde_json::{Map, Value};
 
 use super::super::words::find_phrase;
+use super::super::words::preceded_by;
 use super::Scan;
-use super::values::{occurrences, preceded_by};
+use super::values::occurrences;
 
 /// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE"). On an update, the
 /// coins may be an edit of the list the strategy has rather than the new list: see

@@ -5,7 +5,7 @@ use nofxi_skills::{Action, SlotType};
 use serde_json::{Map, Value};
 
 use super::super::numbers::numbers as find_numbers;
-use super::super::words::{NEGATIVE, find_phrase};
+use super::super::words::{NEGATIVE, find_phrase, preceded_by};
 use super::Scan;
 use super::tokens::blank;
 
@@ -45,18 +45,6 @@ const TURN_OFF: &[&str] = &[
     "disable",
     "without",
 ];
-
-pub(super) fn preceded_by(text: &str, at: usize, words: &[&str]) -> bool {
-    let before = text[..at].trim_end();
-    words.iter().any(|w| {
-        before.ends_with(w)
-            && (!w.is_ascii()
-                || before[..before.len() - w.len()]
-                    .chars()
-                    .next_back()
-                    .is_none_or(|c| !c.is_ascii_alphanumeric()))
-    })
-}
 
 /// Every occurrence of `phrase` in `text` (whole words for ASCII).
 pub(super) fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
