@@ -134,8 +134,12 @@ pub fn route(
     }
     for &(_, i, noun, name) in &candidates {
         if let Some((_, mut action)) = verb_of(i) {
-            // "我配置了哪些交易所？" asks about what exists, whatever verb it uses.
             let skill = &library.skills()[i];
+            // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting
+            // of the trader, not on the trader.
+            if action != "update" && switches_a_setting(skill, verb_text) {
+                action = "update".into();
+            }
             // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
             // alpha?": a question about the resource, not a request to change it. A request
             // put as a question ("can you stop alpha?", "能帮我停掉 alpha 吗") stays one.
@@ -146,11 +150,6 @@ pub fn route(
             };
             if action != "query" && asks_only && skill.action("query").is_some() {
                 action = "query".into();
-            }
-            // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting
-            // of the trader, not on the trader.
-            if action != "update" && switches_a_setting(skill, verb_text) {
-                action = "update".into();
             }
             return Some(Route {
                 skill: library.skills()[i].id.clone(),

@@ -23,6 +23,20 @@ const NOT_THIS: &[&str] = &[
 
 /// Words right before a boolean's phrase that turn it off.
 const TURN_OFF: &[&str] = &[
+    // A turn-on word said with a no: "don't enable bollinger", "不要开启布林带".
+    "don't enable",
+    "do not enable",
+    "never enable",
+    "don't turn on",
+    "do not turn on",
+    "不要开启",
+    "别开启",
+    "不开启",
+    "不要打开",
+    "别打开",
+    "不打开",
+    "不要启用",
+    "别启用",
     "不",
     "不要",
     "不要用",
