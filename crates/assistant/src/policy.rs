@@ -175,7 +175,9 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
         }
         // A key as a name ("rename live2 to akfakekey…") would be shown in every list, and
         // masked in every reply: refused, without repeating it.
+        let url = slot.is_some_and(|s| s.ty == nofxi_skills::SlotType::Url);
         if !secret
+            && !url
             && let Some(text) = value.as_str()
             && (secrets.is_known(text) || crate::scrub::scrub(text) != text)
         {
