@@ -69,6 +69,10 @@ pub struct Task {
     /// apply to these, and the summary shows them ("leverage → 5 (was 3)").
     #[serde(default)]
     pub before: Map<String, Value>,
+    /// The list edits applied to `before` (slot → `ListEdit` value): another target makes the
+    /// lists they gave stale, so the edits are applied again to that target's lists.
+    #[serde(default)]
+    pub edits: Map<String, Value>,
 }
 
 impl Task {
@@ -89,6 +93,7 @@ impl Task {
             resume_parent: false,
             queued: false,
             before: Map::new(),
+            edits: Map::new(),
         }
     }
 

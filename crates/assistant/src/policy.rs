@@ -196,8 +196,16 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
             task.secret_slots.insert(name.clone());
             Value::String(turn.engine.secrets.put(&conv_id, &task.id.0, &name, &clear))
         } else {
-            edited(task.slots.get(&name), value)
+            edited(task, &name, value)
         };
+        // Another target: what was read of the old one is stale, and the coin lists its edits
+        // gave are recomputed from the new one's lists.
+        if name == "target" && task.slots.get("target") != Some(&shown) {
+            task.before.clear();
+            for (slot, edit) in std::mem::take(&mut task.edits) {
+                task.slots.insert(slot, edit);
+            }
+        }
         task.resolved.remove(&name);
         task.confirmed = None;
         task.confirmation = None;
@@ -221,11 +229,16 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
 
 /// A list edit on a task that already holds the list ("coins BTC" … "also SOL") applies to
 /// that list; one on a task without it stays an edit, for `act` to apply to the stored value.
-fn edited(old: Option<&Value>, value: Value) -> Value {
+fn edited(task: &mut Task, name: &str, value: Value) -> Value {
     let Some(edit) = ListEdit::from_value(&value) else {
+        task.edits.remove(name);
         return value;
     };
-    match old {
+    if let Some(earlier) = task.edits.get(name).and_then(ListEdit::from_value) {
+        task.edits
+            .insert(name.to_string(), earlier.then(edit.clone()).to_value());
+    }
+    match task.slots.get(name) {
         Some(Value::Array(list)) => Value::Array(edit.apply(list, same_item)),
         Some(earlier) => {
             ListEdit::from_value(earlier).map_or(value, |earlier| earlier.then(edit).to_value())

@@ -75,6 +75,7 @@ pub(super) async fn read_before_and_apply_edits(turn: &mut Turn<'_>, action: &Ac
             task.slots.remove(&name);
             task.given.remove(&name);
         } else {
+            task.edits.insert(name.clone(), edit.to_value());
             let value = Value::Array(after);
             events.push(Event::SlotSet {
                 task_id: task.id.clone(),
