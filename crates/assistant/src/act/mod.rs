@@ -3,7 +3,7 @@
 //! then report, offer a fix sub-task, or resume the task below.
 
 use nofxi_protocol::{Event, TaskStatus};
-use nofxi_skills::{Action, Lang, ResourceKind, Risk};
+use nofxi_skills::{Action, Lang, ResourceKind, Risk, SlotType};
 use serde_json::{Map, Value};
 
 mod edits;
@@ -174,8 +174,25 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     }
     if unconfirmed {
         let id = task.id.clone();
+        // "no, 4", "不对，改成 4 个" before the yes: a bare number corrects the one number the
+        // change sets, as an answer to it would.
+        let numbers: Vec<String> = task
+            .given
+            .iter()
+            .filter(|k| {
+                action
+                    .slot(k)
+                    .is_some_and(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
+            })
+            .cloned()
+            .collect();
         if let Some(task) = turn.conv.top_mut() {
             task.status = TaskStatus::AwaitingConfirmation;
+            task.asked = if numbers.len() == 1 {
+                numbers
+            } else {
+                Vec::new()
+            };
             task.confirmed = None;
             task.confirmation = Some(PendingConfirmation {
                 summary: summary_text.clone(),

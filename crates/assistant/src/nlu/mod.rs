@@ -112,8 +112,8 @@ impl RuleUnderstander {
     /// The values the message gives the active task, as a correction ("不对，我说的是 X",
     /// "算了，名字叫 Y"); `None` when it gives none.
     fn values_as_correction(&self, message: &str, cx: &Context<'_>) -> Option<Understanding> {
-        let (skill, action, _, _) = cx.top?;
-        let slots = self.slots_for(skill, action, message, cx);
+        cx.top?;
+        let slots = self.values_for_top(message, cx);
         (!slots.is_empty()).then(|| {
             one(
                 Command::SetSlots {
