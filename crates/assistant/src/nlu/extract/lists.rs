@@ -7,8 +7,7 @@ use nofxi_protocol::ListEdit;
 use nofxi_skills::{Action, Risk, Slot, SlotType};
 use serde_json::{Map, Value};
 
-use super::super::words::find_phrase;
-use super::super::words::preceded_by;
+use super::super::words::{find_phrase, preceded_by};
 use super::Scan;
 use super::values::occurrences;
 
@@ -72,12 +71,12 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
                 }
             }
             // "s1 把 BNB 也排除掉": the coins come after 把, before the phrase.
+            let start = clause_start(&scan.text, at);
             if run.coins.is_empty()
                 && !strict
-                && let Some(ba) = text_before_in_clause(&scan.text, at).rfind('把')
+                && let Some(ba) = scan.text[start..at].rfind('把')
             {
-                let clause_start = clause_start(&scan.text, at);
-                run = coin_run(scan, clause_start + ba + '把'.len_utf8(), true);
+                run = coin_run(scan, start + ba + '把'.len_utf8(), true);
                 run.end = run.end.max(from);
             }
             if run.coins.is_empty() {
@@ -92,8 +91,7 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
                 excludes: k > 0,
             };
             let value = match edit_of(&scan.text, &said).filter(|_| updates) {
-                Some(Edit::Add) => ListEdit::Add(run.coins).to_value(),
-                Some(Edit::Remove) => ListEdit::Remove(run.coins).to_value(),
+                Some(edit) => edit.of(run.coins).to_value(),
                 None => Value::Array(run.coins),
             };
             slots.insert(slot.name.clone(), value);
@@ -108,10 +106,6 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
 /// Where the clause holding `at` starts.
 fn clause_start(text: &str, at: usize) -> usize {
     text[..at].rfind(CLAUSE_ENDS).map_or(0, |i| i + 1)
-}
-
-fn text_before_in_clause(text: &str, at: usize) -> &str {
-    &text[clause_start(text, at)..at]
 }
 
 /// Where a list's coins were said: its phrase (or lead) and the end of the coins.
@@ -129,6 +123,15 @@ struct Said {
 enum Edit {
     Add,
     Remove,
+}
+
+impl Edit {
+    fn of(self, coins: Vec<Value>) -> ListEdit {
+        match self {
+            Edit::Add => ListEdit::Add(coins),
+            Edit::Remove => ListEdit::Remove(coins),
+        }
+    }
 }
 
 /// Whether coins said with a list's phrase change the list it has: "also exclude SHIB",
@@ -172,20 +175,20 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>, u
         .chain(REMOVE_WORDS.iter().map(|w| (*w, Edit::Remove)));
     for (verb, edit) in verbs {
         for at in occurrences(text, verb) {
-            let clause_start = clause_start(text, at);
+            let start = clause_start(text, at);
             let mut run = coin_run(scan, at + verb.len(), true);
             // "把 ETH 从 default 里删掉": the coins come after 把, before the verb.
             if run.coins.is_empty()
-                && let Some(ba) = text[clause_start..at].find('把')
+                && let Some(ba) = text[start..at].find('把')
             {
-                run = coin_run(scan, clause_start + ba + '把'.len_utf8(), true);
+                run = coin_run(scan, start + ba + '把'.len_utf8(), true);
             }
             if run.coins.is_empty() || used.contains(&run.end) {
                 continue;
             }
             let rest = text.get(run.end..).unwrap_or_default();
             let clause = &rest[..rest.find(CLAUSE_ENDS).unwrap_or(rest.len())];
-            let whole_clause = &text[clause_start..run.end + clause.len()];
+            let whole_clause = &text[start..run.end + clause.len()];
             // A list named after the coins ("remove DOGE from the exclusions"), or named as a
             // list anywhere in the clause ("从排除列表里移除 DOGE").
             let names_list = |s: &Slot| {
@@ -211,11 +214,7 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>, u
             if slots.contains_key(&slot.name) {
                 continue;
             }
-            let value = match edit {
-                Edit::Add => ListEdit::Add(run.coins),
-                Edit::Remove => ListEdit::Remove(run.coins),
-            };
-            slots.insert(slot.name.clone(), value.to_value());
+            slots.insert(slot.name.clone(), edit.of(run.coins).to_value());
         }
     }
 }
