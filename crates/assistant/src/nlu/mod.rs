@@ -409,10 +409,17 @@ impl RuleUnderstander {
                 0.85,
             );
         }
-        // "alpha 盈亏多少？" while a change of alpha waits for its yes: a side question, answered
-        // before the confirmation is asked again.
+        // "alpha 盈亏多少？" while a change of alpha waits for its yes, "what exchanges do I
+        // have?" while a creation asks which one to use: a side question, answered before the
+        // task asks again.
         let side_question = |r: &route::Route| {
-            r.action == "query" && questioning && r.has_name && cx.top.is_some_and(|t| t.3)
+            r.action == "query"
+                && questioning
+                && match cx.top {
+                    Some(t) if t.3 => r.has_name,
+                    Some(_) => r.has_noun && route::asks_what_exists(&lower),
+                    None => false,
+                }
         };
         let start = routed.filter(|r| {
             (r.has_verb || cx.top.is_none() || side_question(r)) && (r.has_noun || r.has_name)

@@ -392,6 +392,15 @@ fn asks_about(lower: &str) -> bool {
         || MARKERS.iter().any(|w| lower.contains(w))
 }
 
+/// "what exchanges do I have?", "which models are there?", "我有哪些交易所？": a question
+/// about which resources of a kind exist, never an answer to what a task asked.
+pub fn asks_what_exists(lower: &str) -> bool {
+    let t = lower.trim_start();
+    const OPENERS: &[&str] = &["what ", "which ", "how many ", "list ", "show me "];
+    const MARKERS: &[&str] = &["哪些", "有什么", "几个", "列出", "do i have", "are there"];
+    OPENERS.iter().any(|w| t.starts_with(w)) || MARKERS.iter().any(|w| lower.contains(w))
+}
+
 pub fn is_question(lower: &str) -> bool {
     let t = lower.trim_end();
     t.ends_with('?')
