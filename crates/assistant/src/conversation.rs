@@ -12,6 +12,8 @@ use nofxi_skills::{Lang, ResourceKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::secrets::SecretCache;
+
 /// A fix sub-task offered after a known failure, waiting for the user's yes or no.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Offer {
@@ -191,6 +193,48 @@ impl Conversation {
     pub fn point_at(&mut self, kind: ResourceKind, id: String) {
         self.current.insert(kind, id);
         self.last_kind = Some(kind);
+    }
+
+    /// The conversation as it may be stored: every value a user typed or a reply showed goes
+    /// through the redactor; what the engine wrote itself (ids, statuses, skill, action and
+    /// slot names, kinds) stays as it is. Redacting those too once turned a short secret
+    /// ("wait") into "a••••ing_confirmation", and the conversation no longer loaded.
+    pub fn redacted(&self, secrets: &SecretCache) -> Conversation {
+        let map = |m: &Map<String, Value>| -> Map<String, Value> {
+            m.iter()
+                .map(|(k, v)| (k.clone(), secrets.redact_json(v)))
+                .collect()
+        };
+        let mut out = self.clone();
+        for task in &mut out.stack {
+            task.slots = map(&task.slots);
+            task.before = map(&task.before);
+            task.edits = map(&task.edits);
+            if let Some(offer) = &mut task.offer {
+                offer.slots = map(&offer.slots);
+            }
+            if let Some(c) = &mut task.confirmation {
+                c.summary = secrets.redact(&c.summary);
+            }
+            task.confirmed = task.confirmed.as_deref().map(|c| secrets.redact(c));
+        }
+        match &mut out.pending {
+            Some(Pending::Retry { message }) => *message = secrets.redact(message),
+            Some(Pending::Choose { options, .. }) => {
+                for (display, _) in options {
+                    *display = secrets.redact(display);
+                }
+            }
+            Some(Pending::CancelParent { .. }) | None => {}
+        }
+        for listed in &mut out.last_listed {
+            listed.name = secrets.redact(&listed.name);
+        }
+        for turn in &mut out.recent {
+            turn.user = secrets.redact(&turn.user);
+            turn.reply = secrets.redact(&turn.reply);
+        }
+        out
     }
 
     pub fn remember(&mut self, user: String, reply: String) {

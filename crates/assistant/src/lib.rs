@@ -210,7 +210,7 @@ impl Assistant {
             "llm_calls": secrets.redact_json(&json!(turn.llm_calls)),
             "reply": reply,
         });
-        let state = secrets.redact_json(&serde_json::to_value(&turn.conv).unwrap_or_default());
+        let state = serde_json::to_value(turn.conv.redacted(secrets)).unwrap_or_default();
         self.engine
             .store
             .save_turn(
@@ -339,8 +339,11 @@ fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
         return;
     };
     for (k, v) in slots {
+        // "later" said when a key was asked is refused, not a secret: masking it would
+        // blank that word in every reply after.
         if action.slot(&k).is_some_and(|s| s.is_secret())
             && let Some(clear) = v.as_str()
+            && !nofxi_skills::validate::is_filler(clear)
         {
             turn.engine.secrets.put(&turn.conv.id, "_seen", &k, clear);
         }

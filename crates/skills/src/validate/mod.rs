@@ -6,7 +6,7 @@
 mod schema;
 mod slot;
 
-pub use slot::INTERVALS;
+pub use slot::{INTERVALS, is_filler};
 
 use serde::Serialize;
 use serde_json::{Map, Value};

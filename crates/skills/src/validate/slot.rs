@@ -36,6 +36,11 @@ const FILLERS: &[&str] = &[
     "待会",
 ];
 
+/// Whether `value` is a word said instead of an answer ("later", "稍后"), not a secret.
+pub fn is_filler(value: &str) -> bool {
+    FILLERS.contains(&value.trim().to_lowercase().as_str())
+}
+
 /// Whether a value can be a generated credential (API key, secret, private key): one word
 /// of 8+ characters with a digit, mixed case or a `-`/`_`, or 16+ characters. "later",
 /// "wait" or "tomorrow" said while a key is asked are no key, and storing them would make a
@@ -98,7 +103,7 @@ impl Slot {
                         format!("`{name}` must not be empty"),
                     ));
                 }
-                let filler = FILLERS.contains(&s.to_lowercase().as_str());
+                let filler = is_filler(&s);
                 if self.ty == SlotType::Secret
                     && (filler || !self.chosen_by_user() && !key_shaped(&s))
                 {

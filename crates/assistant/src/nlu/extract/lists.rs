@@ -105,7 +105,12 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
 
 /// Where the clause holding `at` starts.
 fn clause_start(text: &str, at: usize) -> usize {
-    text[..at].rfind(CLAUSE_ENDS).map_or(0, |i| i + 1)
+    // A clause end may be a full-width '，' (three bytes): step over the whole character.
+    text[..at]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| CLAUSE_ENDS.contains(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
 }
 
 /// Where a list's coins were said: its phrase (or lead) and the end of the coins.
