@@ -175,7 +175,8 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     if unconfirmed {
         let id = task.id.clone();
         // "no, 4", "不对，改成 4 个" before the yes: a bare number corrects the one number the
-        // change sets, as an answer to it would.
+        // change sets, as an answer to it would — or the numbers one shared phrase set to one
+        // value ("leverage 3" is both leverages; "make it 4" is both again).
         let numbers: Vec<String> = task
             .given
             .iter()
@@ -188,7 +189,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
             .collect();
         if let Some(task) = turn.conv.top_mut() {
             task.status = TaskStatus::AwaitingConfirmation;
-            task.asked = if numbers.len() == 1 {
+            task.asked = if numbers.len() == 1 || said_as_one(&action, &numbers, &slots) {
                 numbers
             } else {
                 Vec::new()
@@ -355,4 +356,22 @@ pub(super) fn changes(
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Whether the numeric slots `names` hold one value and share a phrase: one setting said
+/// once ("leverage 3" sets the BTC/ETH and the altcoin leverage), so one number answers them.
+fn said_as_one(action: &Action, names: &[String], slots: &Map<String, Value>) -> bool {
+    let Some((first, others)) = names.split_first() else {
+        return false;
+    };
+    let phrases = |name: &str| -> Vec<String> {
+        action
+            .slot(name)
+            .map(|s| s.phrases.iter().map(|p| p.to_lowercase()).collect())
+            .unwrap_or_default()
+    };
+    let first_phrases = phrases(first);
+    others.iter().all(|o| {
+        slots.get(o) == slots.get(first) && phrases(o).iter().any(|p| first_phrases.contains(p))
+    })
 }

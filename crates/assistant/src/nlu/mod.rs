@@ -114,6 +114,11 @@ impl RuleUnderstander {
     fn values_as_correction(&self, message: &str, cx: &Context<'_>) -> Option<Understanding> {
         cx.top?;
         let slots = self.values_for_top(message, cx);
+        if slots.is_empty() {
+            // "不对，改成 4": the value comes after the denial, with a lead-in of its own.
+            let (_, rest) = message.split_once([',', '，'])?;
+            return repair::value_with_lead_in(self, rest, cx);
+        }
         (!slots.is_empty()).then(|| {
             one(
                 Command::SetSlots {
@@ -319,6 +324,9 @@ impl RuleUnderstander {
                 }
                 return one(Command::Deny, 0.9);
             }
+        }
+        if let Some(u) = repair::value_with_lead_in(self, message, cx) {
+            return u;
         }
         // "hi", "help", "谢谢": a whole message a guidance entry answers; any task stays put.
         if let Some(topic) = whole_message_entry(cx.library, message) {

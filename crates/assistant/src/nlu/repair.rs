@@ -11,11 +11,13 @@
 //!   "which strategy?"; it does not activate scalper for everyone.
 //! - *a question about a resource*: "is main on testnet?" names a resource and one of its
 //!   fields, so it is a look-up, not a glossary question about testnets.
+//! - *a value said with a lead-in*: "make it 4", "actually 4", "改成 4" while a task waits is
+//!   a new value for it; "make" is no request to create anything there.
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
 use nofxi_skills::{Library, Risk, SlotType};
 
-use super::route::{Route, is_question};
+use super::route::{self, Route, is_question};
 use super::words::find_phrase;
 use super::{Context, RuleUnderstander};
 
@@ -125,4 +127,67 @@ pub fn settings_without_verb(
         },
         0.6,
     ))
+}
+
+/// Words that put a new value for the task in progress ("make it 4", "actually, 5x", "还是 4
+/// 吧"); what follows them is read as an answer to it.
+const CORRECTION_LEADS: &[&str] = &[
+    "actually, make it",
+    "actually make it",
+    "actually,",
+    "actually",
+    "let's make it",
+    "make it",
+    "change it to",
+    "set it to",
+    "let's do",
+    "rather",
+    "改成",
+    "改为",
+    "换成",
+    "其实是",
+    "其实",
+    "还是",
+];
+
+/// A new value for the task in progress said with a lead-in ([`CORRECTION_LEADS`]) or a
+/// trailing "instead" ("4 instead"), and no
+/// request of its own: "make it 4" while a change of leverage waits for its yes sets the
+/// value, where "make" alone would start creating a strategy. "actually delete beta" is a
+/// request (it has a verb) and is left to the router.
+pub fn value_with_lead_in(
+    rules: &RuleUnderstander,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    cx.top?;
+    let trimmed = message.trim();
+    let lower = trimmed.to_lowercase();
+    let lead = CORRECTION_LEADS.iter().find(|w| lower.starts_with(*w));
+    let instead = lower.trim_end_matches(['.', '!']).ends_with(" instead");
+    if lead.is_none() && !instead {
+        return None;
+    }
+    // The leads are ASCII or CJK, which lower-casing leaves as they are: the same bytes.
+    let rest = trimmed.get(lead.map_or(0, |l| l.len())..)?;
+    let rest = rest.trim_start_matches([' ', ',', '，']);
+    let rest = rest.trim_end_matches(['吧', '.', '。', '!', '！']).trim();
+    let rest = rest.strip_suffix("instead").unwrap_or(rest).trim();
+    if rest.is_empty() {
+        return None;
+    }
+    let rest_lower = rest.to_lowercase();
+    let routed = route::route(cx.library, &rest_lower, cx.names, cx.lexicon, None);
+    if routed.is_some_and(|r| r.has_verb) {
+        return None;
+    }
+    let slots = rules.values_for_top(rest, cx);
+    (!slots.is_empty()).then(|| {
+        one(
+            Command::SetSlots {
+                slots: slots.into_iter().collect(),
+            },
+            0.85,
+        )
+    })
 }

@@ -80,6 +80,20 @@ pub fn bare_answer(
                         .unwrap_or(Value::String(part.to_string())),
                     _ => Value::String(part.to_string()),
                 };
+                // Asked slots that share a phrase with this one are one setting said once
+                // ("leverage" is both leverages): the number answers them all.
+                if matches!(slot.ty, SlotType::Integer | SlotType::Decimal) {
+                    for other in asked.iter().filter(|o| *o != name) {
+                        if action.slot(other).is_some_and(|o| {
+                            o.ty == slot.ty
+                                && o.phrases
+                                    .iter()
+                                    .any(|p| slot.phrases.iter().any(|q| q.eq_ignore_ascii_case(p)))
+                        }) {
+                            out.insert(other.clone(), value.clone());
+                        }
+                    }
+                }
                 out.insert(name.clone(), value);
                 break;
             }
