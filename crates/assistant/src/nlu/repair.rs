@@ -181,7 +181,13 @@ pub fn value_with_lead_in(
     if routed.is_some_and(|r| r.has_verb) {
         return None;
     }
-    let slots = rules.values_for_top(rest, cx);
+    let mut slots = rules.values_for_top(rest, cx);
+    // A key is pasted, not "changed to": "换成 Kimi 吧" while a key is asked names a provider.
+    if let Some((skill, action, ..)) = cx.top
+        && let Some(act) = cx.library.action(skill, action)
+    {
+        slots.retain(|k, _| act.slot(k).is_none_or(|s| !s.is_secret()));
+    }
     (!slots.is_empty()).then(|| {
         one(
             Command::SetSlots {
