@@ -194,6 +194,7 @@ const REQUEST_JOINS: &[&str] = &[
     ", ",
     " & ",
     "和",
+    "、",
 ];
 
 /// `message` cut at the first join whose both sides are requests of their own: a verb and a
@@ -201,7 +202,8 @@ const REQUEST_JOINS: &[&str] = &[
 /// second side names nothing), as is "trading BTC and ETH" (no verb after the join).
 ///
 /// A second side that is only another name of the same kind ("stop t1 and t2", "停止 t1 和
-/// t2") is the first request again on that name.
+/// t2") is the first request again on that name; so is a first side that is only a name
+/// ("把 t1 和 t2 停掉").
 fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
     let lower = message.to_lowercase();
     let is_request = |part: &str| {
@@ -213,7 +215,12 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         let (first, second) = (message.get(..at)?, message.get(at + join.len()..)?);
         let (lower_first, lower_second) = (lower.get(..at)?, lower.get(at + join.len()..)?);
         if !is_request(lower_first) {
-            return None;
+            // "把 alpha 和 beta 停掉": the first side is only a name, the request comes after.
+            let only_name = trim_punct(lower_first.trim_start_matches('把'));
+            let again = is_request(lower_second)
+                .then(|| same_request_on(lower_second, only_name, cx))
+                .flatten()?;
+            return Some((again, second.to_string()));
         }
         if is_request(lower_second) {
             return Some((first.to_string(), second.to_string()));
@@ -261,7 +268,12 @@ impl RuleUnderstander {
     pub fn understand_now(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let whole = self.understand_single(message, cx);
         let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);
-        if starts_task && let Some((first, second)) = two_requests(message, cx) {
+        // "stop all except alpha and beta" is one request whose exceptions are two names.
+        let leaves_out = extract::except::except_at(&message.to_lowercase()).is_some();
+        if starts_task
+            && !leaves_out
+            && let Some((first, second)) = two_requests(message, cx)
+        {
             let (a, b) = (
                 self.understand_single(&first, cx),
                 self.understand_single(&second, cx),

@@ -140,6 +140,11 @@ pub fn route(
             if action != "update" && switches_a_setting(skill, verb_text) {
                 action = "update".into();
             }
+            // "停止除了 alpha 之外的所有交易员": every one but some, not the one named.
+            let on_all = format!("{action}_all");
+            if skill.action(&on_all).is_some() && all_but_some(lower) {
+                action = on_all;
+            }
             // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
             // alpha?": a question about the resource, not a request to change it. A request
             // put as a question ("can you stop alpha?", "能帮我停掉 alpha 吗") stays one.
@@ -169,6 +174,13 @@ pub fn route(
         has_noun: noun,
         has_name: name,
     })
+}
+
+/// "all … except alpha", "除了 alpha 之外的所有": a bulk request that leaves some out.
+fn all_but_some(lower: &str) -> bool {
+    const ALL: &[&str] = &["所有", "全部", "全都", "all", "every", "everything"];
+    super::extract::except::except_at(lower).is_some()
+        && ALL.iter().any(|w| find_phrase(lower, w).is_some())
 }
 
 /// Whether one of the skill's verbs is followed by one of its nouns ("创建交易员", "create a

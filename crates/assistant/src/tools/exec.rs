@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::render::*;
-use super::stop_all;
+use super::stop_all::{self, Running};
 use super::trader_detail::trader_detail;
 use super::{ToolCall, ToolError, ToolOutput, inspect};
 
@@ -160,9 +160,28 @@ impl ToolRunner {
     ) -> Result<Map<String, Value>, ToolError> {
         let fixed = Map::new();
         if tool == "trader.stop_all" {
-            return match stop_all::running(&self.store, user).await {
-                Ok(Some(names)) => Ok(Map::from_iter([("targets".to_string(), names)])),
-                Ok(None) => Err(ToolError::new("not_running", "no trader is running")),
+            let except: Vec<String> = args
+                .get("except")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            return match stop_all::running(&self.store, user, &except).await {
+                Ok(Running::Targets(names)) => Ok(Map::from_iter([("targets".to_string(), names)])),
+                Ok(Running::None) => Err(ToolError::new("not_running", "no trader is running")),
+                Ok(Running::UnknownExcept(name)) => Err(ToolError::new(
+                    "unknown_except",
+                    crate::texts::t(
+                        lang,
+                        &format!("没有叫「{name}」的交易员，所以一个都没有停"),
+                        &format!("No trader is called \"{name}\", so none was stopped"),
+                    ),
+                )),
                 Err(e) => Err(store_error(&e, lang)),
             };
         }

@@ -11,16 +11,41 @@ use serde_json::{Map, Value};
 use super::ToolOutput;
 use crate::texts;
 
-/// The names of the user's running traders as the `targets` value; `None` when none runs.
-pub(super) async fn running(store: &Store, user: &str) -> Result<Option<Value>, StoreError> {
-    let names: Vec<Value> = store
-        .list_traders(user, false)
-        .await?
+/// What a stop of every running trader would stop.
+pub(super) enum Running {
+    /// The `targets` value: the running traders' names, those left out removed.
+    Targets(Value),
+    /// Nothing runs (or only what is left out).
+    None,
+    /// A name left out ("except alpah") is none of the user's traders: stopping all the
+    /// others could stop the one meant, so nothing is stopped.
+    UnknownExcept(String),
+}
+
+/// The user's running traders as the `targets` value, but those in `except` (names,
+/// compared ignoring case).
+pub(super) async fn running(
+    store: &Store,
+    user: &str,
+    except: &[String],
+) -> Result<Running, StoreError> {
+    let traders = store.list_traders(user, false).await?;
+    let named = |t: &nofxi_domain::Trader, name: &str| t.spec.name.eq_ignore_ascii_case(name);
+    if let Some(unknown) = except
+        .iter()
+        .find(|name| !traders.iter().any(|t| named(t, name)))
+    {
+        return Ok(Running::UnknownExcept(unknown.clone()));
+    }
+    let names: Vec<Value> = traders
         .into_iter()
-        .filter(|t| t.is_running)
+        .filter(|t| t.is_running && !except.iter().any(|name| named(t, name)))
         .map(|t| Value::String(t.spec.name))
         .collect();
-    Ok((!names.is_empty()).then_some(Value::Array(names)))
+    Ok(match names.is_empty() {
+        true => Running::None,
+        false => Running::Targets(Value::Array(names)),
+    })
 }
 
 /// Stops each trader of `args["targets"]` that still runs; the reply's `{list}` names those

@@ -8,6 +8,7 @@
 //! booleans, symbol lists), `bare` answers to a question just asked.
 
 mod bare;
+pub(crate) mod except;
 mod lists;
 pub(crate) mod tokens;
 mod values;
@@ -86,6 +87,7 @@ pub fn extract(
     values::numbers(action, &mut scan, &mut slots);
     values::booleans(action, &scan, &mut slots);
     lists::symbol_lists(action, &scan, &mut slots);
+    except::excepted(action, &scan, names, &mut slots);
     said_names(action, nouns, &scan, &mut slots);
     Extraction { slots }
 }

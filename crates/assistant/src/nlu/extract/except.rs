@@ -1,0 +1,70 @@
+//! The names a bulk action leaves out: "stop all traders except alpha", "stop everything but
+//! alpha and beta", "停止除了 alpha 之外的所有交易员". A word after the marker that names
+//! nothing of the user's is kept as said, so the tool refuses it ("no trader called alpah")
+//! instead of the action running on everything, the misspelt one included.
+
+use nofxi_skills::Action;
+use serde_json::{Map, Value};
+
+use super::Scan;
+use super::tokens::token_after;
+use crate::nlu::names::Names;
+use crate::nlu::words::find_phrase;
+
+/// Words that start the list of what is left out.
+pub const EXCEPT: &[&str] = &[
+    "except for",
+    "except",
+    "apart from",
+    "other than",
+    "besides",
+    "but not",
+    "but",
+    "除了",
+    "除去",
+    "不包括",
+    "不含",
+];
+
+/// Words that end a Chinese list of what is left out ("除了 alpha 之外").
+const EXCEPT_ENDS: &[&str] = &["之外", "以外", "外"];
+
+/// Where an [`EXCEPT`] marker ends in `lower`, the earliest one.
+pub fn except_at(lower: &str) -> Option<usize> {
+    EXCEPT
+        .iter()
+        .filter_map(|w| find_phrase(lower, w).map(|at| (at, at + w.len())))
+        .min()
+        .map(|(_, end)| end)
+}
+
+/// Fills the action's `except` slot: the user's names after the marker.
+pub fn excepted(action: &Action, scan: &Scan, names: &Names, slots: &mut Map<String, Value>) {
+    if action.slot("except").is_none() {
+        return;
+    }
+    let Some(from) = except_at(&scan.text) else {
+        return;
+    };
+    let rest = &scan.text[from..];
+    let until = EXCEPT_ENDS
+        .iter()
+        .filter_map(|w| rest.find(w))
+        .min()
+        .unwrap_or(rest.len());
+    let span = &rest[..until];
+    let left_out: Vec<Value> = names
+        .mentioned(span)
+        .into_iter()
+        .map(|(e, ..)| Value::String(e.name.clone()))
+        .collect();
+    let value = match left_out.is_empty() {
+        false => left_out,
+        // Not one of the user's names: kept as said, and refused by the tool.
+        true => match token_after(scan.original.get(from..from + until).unwrap_or(""), 0) {
+            Some((word, ..)) => vec![Value::String(word)],
+            None => return,
+        },
+    };
+    slots.insert("except".into(), Value::Array(value));
+}
