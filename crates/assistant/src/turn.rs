@@ -40,6 +40,7 @@ impl Engine {
                 class: Some(e.spec.exchange_type.clone()),
                 enabled: e.spec.enabled,
                 live: e.spec.exchange_type != "paper",
+                testnet: e.spec.exchange_type != "paper" && e.spec.testnet,
                 running: false,
                 deleted: e.deleted_at.is_some(),
             });
@@ -73,6 +74,7 @@ impl Engine {
                 class: Some(m.spec.provider),
                 enabled: m.spec.enabled,
                 live,
+                testnet: false,
                 running: false,
                 deleted: m.deleted_at.is_some(),
             });
@@ -88,12 +90,16 @@ impl Engine {
                 class: None,
                 enabled: true,
                 live: false,
+                testnet: false,
                 running: false,
                 deleted: x.deleted_at.is_some(),
             });
         }
         for t in traders {
             let live = on_live(&t.spec.exchange_id);
+            let testnet = exchanges
+                .iter()
+                .any(|e| e.id == t.spec.exchange_id && e.spec.testnet);
             entries.push(NameEntry {
                 kind: ResourceKind::Trader,
                 lower: t.spec.name.to_lowercase(),
@@ -102,6 +108,7 @@ impl Engine {
                 class: None,
                 enabled: true,
                 live,
+                testnet: live && testnet,
                 running: t.is_running,
                 deleted: t.deleted_at.is_some(),
             });

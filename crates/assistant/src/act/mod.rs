@@ -134,7 +134,8 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     };
     let needs = action.needs_confirmation(&slots, &is_live);
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
-    let bound = binding(&action, &slots, task, &fingerprint);
+    let testnet = on_testnet(&names, task);
+    let bound = binding(&action, &slots, task, &fingerprint, testnet);
     let resumed_here = turn.events.iter().any(|e| match e {
         Event::TaskCompleted { task_id }
         | Event::TaskCancelled { task_id }
@@ -151,12 +152,12 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     let Some(task) = turn.conv.top() else {
         return false;
     };
-    let mut summary_text = summary(&action, lang, &slots, task);
+    let mut summary_text = summary(&action, lang, &slots, task, testnet);
     for name in live_bindings(turn, &action, task) {
         summary_text = format!("{}\n{summary_text}", texts::binds_live(lang, &name));
     }
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
-    let bound = binding(&action, &slots, task, &fingerprint);
+    let bound = binding(&action, &slots, task, &fingerprint, testnet);
     if unconfirmed && resumed_here {
         // A confirmation is a message of its own: when another task's outcome is already in
         // this reply (this one came back below it), only say that it waits.
@@ -256,7 +257,7 @@ fn live_bindings(
                 .is_some_and(|s| s.ref_kind == Some(ResourceKind::Exchange))
         })
         .filter_map(|k| turn.names.by_id(task.resolved.get(k)?))
-        .filter(|e| e.live)
+        .filter(|e| e.live && !e.testnet)
         .map(|e| e.name.clone())
         .collect()
 }
@@ -283,11 +284,21 @@ fn binding(
     slots: &Map<String, Value>,
     task: &crate::conversation::Task,
     fingerprint: &str,
+    testnet: bool,
 ) -> String {
     format!(
         "{}\u{0}{fingerprint}",
-        summary(action, Lang::En, slots, task)
+        summary(action, Lang::En, slots, task, testnet)
     )
+}
+
+/// Whether the live resource a task acts on is on an exchange's test network: its
+/// confirmation then says test funds, not real money.
+fn on_testnet(names: &crate::nlu::names::Names, task: &crate::conversation::Task) -> bool {
+    task.resolved
+        .values()
+        .filter_map(|id| names.by_id(id))
+        .any(|e| e.live && e.testnet)
 }
 
 /// The binding of the active task's pending confirmation, for the policy's `confirm`.
@@ -295,7 +306,13 @@ pub fn pending_binding(turn: &Turn<'_>, fingerprint: &str) -> Option<String> {
     let task = turn.conv.top()?;
     let action = turn.engine.library.action(&task.skill, &task.action)?;
     let slots = effective(turn, false);
-    Some(binding(action, &slots, task, fingerprint))
+    Some(binding(
+        action,
+        &slots,
+        task,
+        fingerprint,
+        on_testnet(&turn.names, task),
+    ))
 }
 
 fn summary(
@@ -303,12 +320,17 @@ fn summary(
     lang: Lang,
     slots: &Map<String, Value>,
     task: &crate::conversation::Task,
+    testnet: bool,
 ) -> String {
     let shown = shown_slots(slots, task);
     let mut vars = Map::new();
     vars.insert(
         "summary".into(),
         Value::String(changes(action, lang, &shown, task)),
+    );
+    vars.insert(
+        "account".into(),
+        Value::String(texts::account_kind(lang, testnet).into()),
     );
     match &action.summary {
         Some(text) => text.render(lang, lookup(lang, &shown, &vars)),

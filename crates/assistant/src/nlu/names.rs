@@ -24,6 +24,9 @@ pub struct NameEntry {
     /// Trades real money: a non-paper exchange, a trader on one, or a model a running
     /// trader on one decides with.
     pub live: bool,
+    /// Live, but on an exchange's test network (test funds): still confirmed like live,
+    /// never called real money.
+    pub testnet: bool,
     pub running: bool,
     /// In the trash: only `restore` resolves to it.
     pub deleted: bool,

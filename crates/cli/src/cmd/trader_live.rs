@@ -51,8 +51,12 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
         .get_exchange(&global.user, &trader.spec.exchange_id)
         .await?;
     if nofxi_trader::runtime::connect::is_live(&exchange) && !args.confirm_live {
+        let funds = match exchange.spec.testnet {
+            true => "test funds on the testnet of",
+            false => "real money on",
+        };
         bail!(
-            "trader {:?} trades real money on {} account {:?}: re-run with --confirm-live to start it",
+            "trader {:?} trades {funds} {} account {:?}: re-run with --confirm-live to start it",
             trader.spec.name,
             exchange.spec.exchange_type,
             exchange.spec.account_name

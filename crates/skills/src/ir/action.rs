@@ -271,9 +271,10 @@ impl Action {
 /// confirmation texts: "scan interval 5 → 10, margin cross → isolated").
 ///
 /// `resource` is the name of the resource a failure is about (the disabled exchange), as the
-/// failing tool reports it.
+/// failing tool reports it. `account` says what a confirmation's exchange account trades
+/// with: "a live account (real money)" or "a testnet account (test funds, not real money)".
 pub const RUNTIME_PLACEHOLDERS: &[&str] = &[
-    "id", "error", "list", "count", "status", "summary", "resource",
+    "id", "error", "list", "count", "status", "summary", "resource", "account",
 ];
 
 // yaml_serde reads externally tagged enums only from YAML tags (`!when`); skill authors write
