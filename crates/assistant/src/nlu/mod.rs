@@ -145,18 +145,33 @@ impl RuleUnderstander {
             .skills()
             .iter()
             .find(|s| s.meta.kind == SkillKind::Management && s.meta.domain == kind.as_str())?;
-        skill.action("update")?;
-        let mut slots = self.slots_for(&skill.id, "update", message, cx);
+        self.list_edit_of(&skill.id, Some(whole), message, cx)
+    }
+
+    /// An update of `skill`'s resource `target` (asked for when `None`: "remove ETH from
+    /// coins") when the message edits one of its lists; `None` otherwise.
+    fn list_edit_of(
+        &self,
+        skill: &str,
+        target: Option<&str>,
+        message: &str,
+        cx: &Context<'_>,
+    ) -> Option<Understanding> {
+        cx.library.action(skill, "update")?;
+        let mut slots = self.slots_for(skill, "update", message, cx);
         if !slots.values().any(|v| ListEdit::from_value(v).is_some()) {
             return None;
         }
-        slots.insert(
-            "target".into(),
-            serde_json::Value::String(whole.to_string()),
-        );
+        slots.remove("target");
+        if let Some(target) = target {
+            slots.insert(
+                "target".into(),
+                serde_json::Value::String(target.to_string()),
+            );
+        }
         Some(one(
             Command::StartTask {
-                skill: skill.id.clone(),
+                skill: skill.to_string(),
                 action: "update".into(),
                 slots: slots.into_iter().collect(),
             },
@@ -448,11 +463,14 @@ impl RuleUnderstander {
             // "add SOL to default", "remove ETH in s3", "s3 里移除 ETH": coins in or out of a
             // strategy's list, never a new strategy nor a deleted one.
             if (r.action == "create" && !r.has_noun) || r.action == "delete" {
-                let edit = cx
-                    .names
-                    .mentioned(&lower)
-                    .into_iter()
-                    .find_map(|(e, ..)| self.list_edit_on(&e.name, message, cx));
+                let mentioned = cx.names.mentioned(&lower);
+                let edit = match mentioned.is_empty() {
+                    // "remove ETH from coins": a list edit of a strategy not named yet.
+                    true => self.list_edit_of(&r.skill, None, message, cx),
+                    false => mentioned
+                        .into_iter()
+                        .find_map(|(e, ..)| self.list_edit_on(&e.name, message, cx)),
+                };
                 if let Some(u) = edit {
                     return u;
                 }
