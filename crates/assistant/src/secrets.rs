@@ -21,7 +21,8 @@ pub struct SecretCache {
 impl SecretCache {
     pub fn put(&self, conversation: &str, task: &str, slot: &str, value: &str) -> String {
         let secret = Secret::new(value.to_string());
-        let mask = secret.mask();
+        // A secret key or passphrase shows only that it is set, as `exchange show` does.
+        let mask = nofxi_domain::shown_mask(slot, &secret);
         if let Ok(mut known) = self.known.lock()
             && !known.iter().any(|(v, _)| v == value)
         {

@@ -71,6 +71,16 @@ impl CredentialField {
     }
 }
 
+/// The form of a credential a user may see, by the field it fills: an identifier (API key,
+/// address) partially (`…a1b2`), signing material (secret, passphrase, private key) only as
+/// set (`••••`). Fields that are no exchange credential (a model's API key) are identifiers.
+pub fn shown_mask(field: &str, secret: &Secret) -> String {
+    match field.parse::<CredentialField>() {
+        Ok(f) if !f.shows_partial_mask() => Secret::new("").mask(),
+        _ => secret.mask(),
+    }
+}
+
 impl fmt::Display for CredentialField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -22,7 +22,7 @@ pub mod trader;
 pub mod trading;
 pub mod validation;
 
-pub use credentials::{CredentialField, Credentials, ExchangeType};
+pub use credentials::{CredentialField, Credentials, ExchangeType, shown_mask};
 pub use exchange::{Exchange, ExchangePatch, ExchangeSpec};
 pub use interval::Interval;
 pub use model::{Model, ModelPatch, ModelSpec};

@@ -211,3 +211,63 @@ async fn a_secret_in_a_message_the_rules_misroute_still_leaks_nowhere() {
         }
     }
 }
+
+/// A passphrase changed in Chinese (密码短语) and a secret key's tail: the field is read as a
+/// credential (so the value is masked in the trace, not kept as typed), and signing material
+/// shows only that it is set, never its last characters.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
+    const PASSPHRASE: &str = "Xyz98765";
+    const OKX_SECRET: &str = "OKSEC_ABCDEFGHIJ";
+    let home = FreshHome::create().await.unwrap();
+    let library = Arc::new(Library::builtin().unwrap());
+    let assistant = Assistant::open(home.store.clone(), library, AssistantOptions::default())
+        .await
+        .unwrap();
+    let messages = [
+        format!(
+            "add an okx account called okm, api key OKKEY_1234567890, secret key {OKX_SECRET}, passphrase OKPASS_ONE1"
+        ),
+        format!("把 okm 的密码短语改成 {PASSPHRASE}"),
+        "是".to_string(),
+    ];
+    let mut conversation_id = None;
+    for message in messages {
+        let response = assistant
+            .turn(TurnRequest {
+                conversation_id: conversation_id.clone(),
+                user: EVAL_USER.into(),
+                message,
+                channel: Channel::Chat,
+            })
+            .await
+            .unwrap();
+        conversation_id = Some(response.conversation_id.clone());
+        let wire = serde_json::to_string(&response).unwrap();
+        for needle in [PASSPHRASE, "GHIJ", "ONE1"] {
+            assert!(!wire.contains(needle), "a turn holds {needle:?}:\n{wire}");
+        }
+    }
+    let (_, credentials) = home
+        .store
+        .credentials_for_signing(EVAL_USER, "okm")
+        .await
+        .unwrap();
+    assert_eq!(
+        credentials
+            .get(CredentialField::Passphrase)
+            .map(|s| s.expose()),
+        Some(PASSPHRASE),
+        "the passphrase was changed, so the checks are not vacuous"
+    );
+    let id = conversation_id.unwrap();
+    for trace in home
+        .store
+        .list_traces(EVAL_USER, Some(&id), 10)
+        .await
+        .unwrap()
+    {
+        assert!(!trace.message.contains(PASSPHRASE), "{}", trace.message);
+        assert!(!trace.record.to_string().contains(PASSPHRASE));
+    }
+}

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use nofxi_domain::{CredentialField, ResourceKind, Secret};
+use nofxi_domain::{ResourceKind, Secret, shown_mask};
 use sqlx::{AnyConnection, Row};
 
 use crate::Store;
@@ -11,14 +11,9 @@ use crate::vault::SecretSlot;
 
 /// The form readers see. Exchange signing material is never partially shown.
 fn display_mask(kind: ResourceKind, field: &str, secret: &Secret) -> String {
-    let partial = match (kind, field.parse::<CredentialField>()) {
-        (ResourceKind::Exchange, Ok(f)) => f.shows_partial_mask(),
-        _ => true,
-    };
-    if partial {
-        secret.mask()
-    } else {
-        Secret::new("").mask()
+    match kind {
+        ResourceKind::Exchange => shown_mask(field, secret),
+        _ => secret.mask(),
     }
 }
 
