@@ -223,9 +223,12 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
                 .map(|(_, name)| name);
         }
         // By unit alone only when one open slot has that unit: "3 个" could be positions or
-        // candles, and changing the wrong setting is worse than asking which one.
+        // candles, and changing the wrong setting is worse than asking which one. Not when
+        // the number belongs to a setting nofxi has no slot for: "stop loss 2%" is no
+        // minimum confidence of 2%.
         if chosen.is_none()
             && let Some(unit) = n.unit
+            && !names_other_setting(&text[..n.start])
         {
             let mut by_unit = numeric
                 .iter()
@@ -257,6 +260,25 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
             slots.insert(name.to_string(), value);
         }
     }
+}
+
+/// Settings people name that are no slot of a strategy: a stop loss or take profit comes
+/// with each decision (REFERENCE §2), not from a stored percentage.
+const OTHER_SETTINGS: &[&str] = &[
+    "stop loss",
+    "stop-loss",
+    "stoploss",
+    "take profit",
+    "take-profit",
+    "trailing stop",
+    "止损",
+    "止盈",
+    "移动止损",
+];
+
+/// Whether `before` (the text up to a number) names one of [`OTHER_SETTINGS`].
+fn names_other_setting(before: &str) -> bool {
+    OTHER_SETTINGS.iter().any(|w| before.contains(w))
 }
 
 /// "80%" for a setting kept as a fraction (margin usage 0.01–1) is 0.8; a percent for any
