@@ -11,6 +11,7 @@
 //!   "which strategy?"; it does not activate scalper for everyone.
 //! - *a question about a resource*: "is main on testnet?" names a resource and one of its
 //!   fields, so it is a look-up, not a glossary question about testnets.
+//! - *a create verb on an existing resource*: "make alpha isolated margin" changes alpha.
 //! - *a value said with a lead-in*: "make it 4", "actually 4", "改成 4" while a task waits is
 //!   a new value for it; "make" is no request to create anything there.
 
@@ -102,6 +103,33 @@ pub fn answer_to_asked_ref(
             0.8,
         )
     })
+}
+
+/// "make alpha isolated margin", "make default 3x": a create verb on one of the user's
+/// resources, with settings and no noun of a new one, changes that resource. A create
+/// would only ask for a name and make another.
+pub fn create_verb_on_existing(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    if r.action != "create" || !r.has_name || r.has_noun {
+        return None;
+    }
+    cx.library.action(&r.skill, "update")?;
+    let slots = rules.slots_for(&r.skill, "update", message, cx);
+    if !slots.contains_key("target") || slots.len() < 2 {
+        return None;
+    }
+    Some(one(
+        Command::StartTask {
+            skill: r.skill.clone(),
+            action: "update".into(),
+            slots: slots.into_iter().collect(),
+        },
+        0.7,
+    ))
 }
 
 /// A resource named with settings of it and no verb: a change of that resource.

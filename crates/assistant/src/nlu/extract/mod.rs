@@ -156,6 +156,7 @@ fn strings(
                 lp.push('d');
             }
             if let Some(at) = find_phrase(&scan.text, &lp)
+                && !noun_after_a_name(&scan.text, at, &lp, nouns, names)
                 && let Some((_, s, e)) = value_after(&scan.text, at + lp.len())
             {
                 // Free text runs to the end: "提示词改成：只做多，不做空", "description to hello
@@ -191,6 +192,19 @@ fn strings(
             }
         }
     }
+}
+
+/// "the rules model to rb": a phrase that is also the skill's noun, right after one of the
+/// user's names, is that noun ("the model rules"), not the field it also names (a model's
+/// model name).
+fn noun_after_a_name(text: &str, at: usize, phrase: &str, nouns: &[String], names: &Names) -> bool {
+    let is_noun = nouns.iter().any(|n| n.eq_ignore_ascii_case(phrase));
+    let before = text[..at].trim_end();
+    is_noun
+        && names
+            .entries
+            .iter()
+            .any(|n| !n.lower.is_empty() && before.ends_with(n.lower.as_str()))
 }
 
 /// Names of the user's resources, for ref slots; else a type said for the one resource of

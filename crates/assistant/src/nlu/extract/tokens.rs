@@ -108,21 +108,34 @@ pub fn key_after(text: &str, at: usize) -> Option<(usize, usize)> {
 /// Like `token_after`, but passes over the user's existing names: in "rename eth-bot to
 /// eth-main" the new name is the word after the old one.
 pub fn token_after_names(text: &str, at: usize, names: &Names) -> Option<(String, usize, usize)> {
+    const RENAMES: &[&str] = &["to ", "改成", "改为", "成", "为", "as "];
+    const ARTICLES: &[&str] = &["the", "my", "our", "this", "that"];
+    let renames = |rest: &str| RENAMES.iter().any(|w| rest.starts_with(w));
     let mut pos = at;
-    for _ in 0..3 {
+    for _ in 0..4 {
         let (value, s, e) = token_after(text, pos)?;
+        // "rename the paper exchange to sim": an article names nothing.
+        if ARTICLES.contains(&value.to_lowercase().as_str()) {
+            pos = e;
+            continue;
+        }
         let known = names
             .entries
             .iter()
             .any(|n| n.lower == value.to_lowercase());
         let rest = text[e..].trim_start();
-        let renames = ["to ", "改成", "改为", "成", "为", "as "]
-            .iter()
-            .any(|w| rest.starts_with(w));
-        if !(known && renames) {
-            return Some((value, s, e));
+        if known && renames(rest) {
+            pos = e;
+            continue;
         }
-        pos = e;
+        // "…the paper exchange to sim": the old name, then its noun, then the new name.
+        let after_word = token_after(text, e)
+            .filter(|(word, ..)| !RENAMES.iter().any(|w| w.trim() == word))
+            .filter(|(.., word_end)| renames(text[*word_end..].trim_start()));
+        match (known, after_word) {
+            (true, Some((.., word_end))) => pos = word_end,
+            _ => return Some((value, s, e)),
+        }
     }
     None
 }
