@@ -506,6 +506,9 @@ impl RuleUnderstander {
             if let Some(u) = repair::create_verb_on_existing(self, &r, message, cx) {
                 return u;
             }
+            if let Some(u) = repair::use_with_settings(self, &r, message, cx) {
+                return u;
+            }
             if let Some(u) = repair::answer_to_asked_ref(self, &r, message, cx) {
                 return u;
             }

@@ -11,6 +11,7 @@
 //!   "which strategy?"; it does not activate scalper for everyone.
 //! - *a question about a resource*: "is main on testnet?" names a resource and one of its
 //!   fields, so it is a look-up, not a glossary question about testnets.
+//! - *"use" with settings*: "default use 15m candles" changes default, it does not activate it.
 //! - *a create verb on an existing resource*: "make alpha isolated margin" changes alpha.
 //! - *a value said with a lead-in*: "make it 4", "actually 4", "改成 4" while a task waits is
 //!   a new value for it; "make" is no request to create anything there.
@@ -120,6 +121,33 @@ pub fn create_verb_on_existing(
     cx.library.action(&r.skill, "update")?;
     let slots = rules.slots_for(&r.skill, "update", message, cx);
     if !slots.contains_key("target") || slots.len() < 2 {
+        return None;
+    }
+    Some(one(
+        Command::StartTask {
+            skill: r.skill.clone(),
+            action: "update".into(),
+            slots: slots.into_iter().collect(),
+        },
+        0.7,
+    ))
+}
+
+/// "default use 15m candles", "s1 用 30 根K线", "use the 15m timeframe": "use" is a verb of
+/// activating a strategy, but with settings of it the message changes them; activating
+/// would switch every new trader's strategy and leave the setting as it was.
+pub fn use_with_settings(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    if r.action != "activate" {
+        return None;
+    }
+    cx.library.action(&r.skill, "update")?;
+    let slots = rules.slots_for(&r.skill, "update", message, cx);
+    if !slots.keys().any(|k| k != "target") {
         return None;
     }
     Some(one(

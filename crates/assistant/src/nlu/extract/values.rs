@@ -106,11 +106,21 @@ pub fn intervals(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value
     if interval_slots.is_empty() {
         return;
     }
-    for interval in nofxi_skills::validate::INTERVALS {
-        let Some(at) = find_phrase(&scan.text, interval) else {
-            continue;
-        };
-        let end = at + interval.len();
+    let mut said: Vec<(usize, usize, String)> = nofxi_skills::validate::INTERVALS
+        .iter()
+        .filter_map(|i| find_phrase(&scan.text, i).map(|at| (at, at + i.len(), i.to_string())))
+        .collect();
+    // "15 分钟", "1 小时", "four hours": a duration that is a candle interval, as said.
+    for n in find_numbers(&scan.text) {
+        let spoken = n.unit == Some(nofxi_skills::Unit::Minutes)
+            && !said
+                .iter()
+                .any(|(at, end, _)| n.start < *end && *at < n.end);
+        if let Some(code) = spoken.then(|| interval_of_minutes(&n.text)).flatten() {
+            said.push((n.start, n.end, code.to_string()));
+        }
+    }
+    for (at, end, interval) in said {
         // The gap between a slot's phrase and the interval, then the longer phrase: in
         // "longer timeframe 1d", "longer timeframe" (longer_timeframe) and "timeframe"
         // (primary_timeframe) end at the same place, and the longer one is meant.
@@ -137,10 +147,30 @@ pub fn intervals(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value
             .min_by_key(|s| near(s))
             .map(|s| s.name.clone());
         if let Some(name) = chosen {
-            slots.insert(name, Value::String((*interval).to_string()));
-            blank(&mut scan.text, at, at + interval.len());
+            slots.insert(name, Value::String(interval));
+            blank(&mut scan.text, at, end);
         }
     }
+}
+
+/// The candle interval a duration in minutes is ("60" → 1h), if it is one.
+fn interval_of_minutes(minutes: &str) -> Option<&'static str> {
+    let m: u32 = minutes.parse().ok()?;
+    let code = match m {
+        1 => "1m",
+        3 => "3m",
+        5 => "5m",
+        15 => "15m",
+        30 => "30m",
+        60 => "1h",
+        120 => "2h",
+        240 => "4h",
+        360 => "6h",
+        720 => "12h",
+        1440 => "1d",
+        _ => return None,
+    };
+    Some(code)
 }
 
 /// Numbers: by the nearest preceding slot phrase, else a phrase right after, else by unit.
