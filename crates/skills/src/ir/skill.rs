@@ -113,6 +113,11 @@ pub struct Knowledge {
     /// question word, and a substring match would take "help me add a model" for one.
     #[serde(default)]
     pub whole_message: bool,
+    /// Words that say which side a message is about (an exchange, a model provider): among
+    /// entries whose phrases match equally, the one whose context is named comes first
+    /// ("deepseek 提示余额不足" is the model's balance, "币安余额不足" the margin).
+    #[serde(default)]
+    pub context: Vec<String>,
 }
 
 impl Knowledge {
@@ -216,7 +221,7 @@ impl Skill {
         }
         // The most specific entry first: "逐仓和全仓有什么区别" is about the difference, not
         // about 全仓 alone, so the longest matching phrase wins.
-        let mut scored: Vec<(usize, &Knowledge)> = self
+        let mut scored: Vec<((usize, bool), &Knowledge)> = self
             .meta
             .knowledge
             .iter()
@@ -226,10 +231,16 @@ impl Skill {
                     .filter(|p| contains_phrase(&lower, &p.to_lowercase()))
                     .map(|p| p.chars().count())
                     .max()
-                    .map(|len| (len, k))
+                    .map(|len| {
+                        let named = k
+                            .context
+                            .iter()
+                            .any(|c| contains_phrase(&lower, &c.to_lowercase()));
+                        ((len, named), k)
+                    })
             })
             .collect();
-        scored.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
+        scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
         scored.into_iter().map(|(_, k)| k).collect()
     }
 }
