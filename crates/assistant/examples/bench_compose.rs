@@ -99,6 +99,7 @@ fn entry(kind: ResourceKind, id: &str, name: &str) -> NameEntry {
         class: None,
         enabled: true,
         live: false,
+        testnet: false,
         running: true,
         deleted: false,
     }
