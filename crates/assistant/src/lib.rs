@@ -181,6 +181,7 @@ impl Assistant {
             }
             recorded
         };
+        drop_stale_choice(&mut turn);
         let understand_ms = t_understand.elapsed().as_secs_f64() * 1000.0;
         let secrets = &self.engine.secrets;
         let reply = secrets.redact(&turn.reply.join("\n"));
@@ -404,6 +405,15 @@ fn offer_retry(turn: &mut Turn<'_>, message: &str, commands: &[Command]) {
 }
 
 /// The answer to "which one?": an ordinal, a number, or one of the offered names.
+/// A "which one?" whose task is no longer the active one is no longer asked.
+fn drop_stale_choice(turn: &mut Turn<'_>) {
+    if let Some(Pending::Choose { task_id, .. }) = &turn.conv.pending
+        && turn.conv.top().map(|t| &t.id) != Some(task_id)
+    {
+        turn.conv.pending = None;
+    }
+}
+
 fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
     let Some(Pending::Choose {
         task_id,
@@ -428,8 +438,10 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
         // One name offered ("did you mean btc-bot?"): a yes takes it.
         .or_else(|| (options.len() == 1 && is_exactly(message, CONFIRM)).then_some(0));
     let Some((name, id)) = index.and_then(|i| options.get(i).cloned()) else {
-        turn.conv.pending = None;
-        return false;
+        // A bare yes to "which one?" picks none: the task asks again. Anything else is
+        // understood as usual, and the question stays open while its task is on top (a
+        // side question is answered, then "2" still picks); see `drop_stale_choice`.
+        return is_exactly(message, CONFIRM);
     };
     turn.conv.pending = None;
     if let Some(task) = turn.conv.stack.iter_mut().find(|t| t.id == task_id) {

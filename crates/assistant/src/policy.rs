@@ -473,6 +473,15 @@ fn answer(turn: &mut Turn<'_>, kind: AnswerKind, topic: &str) {
 pub fn reprompt(turn: &mut Turn<'_>) {
     let lang = turn.lang;
     let Some(task) = turn.conv.top() else { return };
+    if let Some(Pending::Choose {
+        task_id, options, ..
+    }) = &turn.conv.pending
+        && *task_id == task.id
+    {
+        let shown: Vec<String> = options.iter().map(|(name, _)| name.clone()).collect();
+        turn.say(texts::which_one(lang, &shown));
+        return;
+    }
     let text = if let Some(c) = task
         .confirmation
         .as_ref()

@@ -36,6 +36,14 @@ pub fn bare_answer(
             .trim_end_matches('吧')
             .trim();
         let lower = part.to_lowercase();
+        // "paper" after "name, exchange and model?" is the exchange the phrases already read
+        // it as, not also the trader's name.
+        let used = already
+            .values()
+            .any(|v| v.as_str().is_some_and(|s| s.eq_ignore_ascii_case(part)));
+        if used {
+            continue;
+        }
         for name in asked {
             if out.contains_key(name) || already.contains_key(name) {
                 continue;
