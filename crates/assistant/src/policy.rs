@@ -165,6 +165,13 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
     let mut said = Vec::new();
     let secrets = &turn.engine.secrets;
     for (name, value) in slots {
+        // Named without a value ("change the api key of main"): asked for, not set.
+        if value.is_null() {
+            if name != "target" && !task.asked.contains(&name) {
+                task.asked.push(name);
+            }
+            continue;
+        }
         let slot = action.and_then(|a| a.slot(&name));
         let secret = slot.is_some_and(|s| s.is_secret());
         // A secret is checked before it is kept: it is never shown again to be corrected,

@@ -13,7 +13,8 @@ use crate::task::TaskId;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
-    /// Begin a skill action, with whatever slots the message already gave.
+    /// Begin a skill action, with whatever slots the message already gave. A slot given as
+    /// `null` was named without a value ("change the api key of main"): the task asks for it.
     StartTask {
         skill: String,
         action: String,

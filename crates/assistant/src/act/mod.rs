@@ -105,6 +105,16 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     // A change that changes nothing ("set btc-bot leverage to 500", when leverage is no
     // field of a trader) must not report an update: ask what to change instead.
     if action.risk == Risk::Update && !slots.keys().any(|k| k != "target") {
+        // The fields the message named without a value: ask for those.
+        let named: Vec<String> = turn
+            .conv
+            .top()
+            .map(|t| t.asked.iter().filter(|n| *n != "target").cloned().collect())
+            .unwrap_or_default();
+        if !named.is_empty() {
+            ask(turn, &action, named);
+            return false;
+        }
         let fields: Vec<String> = action
             .slots
             .iter()

@@ -500,6 +500,9 @@ impl RuleUnderstander {
             if let Some(u) = repair::correction_of_top(self, &r, message, cx) {
                 return u;
             }
+            if let Some(u) = repair::rebind(self, &r, message, cx) {
+                return u;
+            }
             if let Some(u) = repair::settings_without_verb(self, &r, message, cx) {
                 return u;
             }

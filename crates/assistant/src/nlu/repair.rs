@@ -11,6 +11,7 @@
 //!   "which strategy?"; it does not activate scalper for everyone.
 //! - *a question about a resource*: "is main on testnet?" names a resource and one of its
 //!   fields, so it is a look-up, not a glossary question about testnets.
+//! - *one resource for another's*: "use ds for alpha" sets alpha's model to ds.
 //! - *"use" with settings*: "default use 15m candles" changes default, it does not activate it.
 //! - *a create verb on an existing resource*: "make alpha isolated margin" changes alpha.
 //! - *a value said with a lead-in*: "make it 4", "actually 4", "改成 4" while a task waits is
@@ -157,6 +158,59 @@ pub fn use_with_settings(
             slots: slots.into_iter().collect(),
         },
         0.7,
+    ))
+}
+
+/// Words that put one resource in place of another's: "use ds for alpha", "move alpha to
+/// main", "change alpha model to ds", "alpha 改用 ds".
+const SWITCH_WORDS: &[&str] = &[
+    "use", "switch", "move", "change", "set", "改用", "换用", "换成", "改成", "切换", "用",
+];
+
+/// "use ds for alpha", "move alpha to main": two of the user's resources, one a value the
+/// other's update takes (a trader's model or exchange), with a word that switches. The
+/// router would take the first name said and look it up (or change it).
+pub fn rebind(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    if !matches!(r.action.as_str(), "query" | "update" | "activate") {
+        return None;
+    }
+    let lower = message.to_lowercase();
+    if !SWITCH_WORDS
+        .iter()
+        .any(|w| find_phrase(&lower, w).is_some())
+    {
+        return None;
+    }
+    let mentioned = cx.names.mentioned(&lower);
+    let (holder, value, skill, slot) = mentioned.iter().find_map(|(holder, ..)| {
+        let skill = cx.library.skills().iter().find(|s| {
+            s.meta.kind == nofxi_skills::SkillKind::Management
+                && s.meta.domain == holder.kind.as_str()
+        })?;
+        let update = skill.action("update")?;
+        mentioned.iter().find_map(|(value, ..)| {
+            let slot = update
+                .slots
+                .iter()
+                .find(|s| s.name != "target" && s.ref_kind == Some(value.kind))?;
+            (value.kind != holder.kind).then_some((*holder, *value, skill, slot))
+        })
+    })?;
+    let mut slots = rules.slots_for(&skill.id, "update", message, cx);
+    slots.insert("target".into(), holder.name.clone().into());
+    slots.insert(slot.name.clone(), value.name.clone().into());
+    Some(one(
+        Command::StartTask {
+            skill: skill.id.clone(),
+            action: "update".into(),
+            slots: slots.into_iter().collect(),
+        },
+        0.75,
     ))
 }
 

@@ -89,7 +89,38 @@ pub fn extract(
     lists::symbol_lists(action, &scan, &mut slots);
     except::excepted(action, &scan, names, &mut slots);
     said_names(action, nouns, &scan, &mut slots);
+    named_without_value(action, nouns, &scan, &mut slots);
     Extraction { slots }
+}
+
+/// "change the api key of main", "change the maximum positions of default": a change that
+/// names fields and gives none a value. Each named field is given as `null` (named, value
+/// not said), so the task asks for exactly those rather than listing everything it can
+/// change.
+fn named_without_value(
+    action: &Action,
+    nouns: &[String],
+    scan: &Scan,
+    slots: &mut Map<String, Value>,
+) {
+    if action.slot("target").is_none() || slots.keys().any(|k| k != "target") {
+        return;
+    }
+    for slot in action
+        .slots
+        .iter()
+        .filter(|s| s.name != "target" && s.ty != SlotType::Boolean)
+    {
+        let named = slot.phrases.iter().any(|p| {
+            let p = p.to_lowercase();
+            p.chars().count() >= 3
+                && !nouns.iter().any(|n| n.eq_ignore_ascii_case(&p))
+                && find_phrase(&scan.text, &p).is_some()
+        });
+        if named {
+            slots.insert(slot.name.clone(), Value::Null);
+        }
+    }
 }
 
 /// Secrets first: their values must never be read as anything else.
