@@ -221,9 +221,10 @@ const REQUEST_JOINS: &[&str] = &[
 /// ("把 t1 和 t2 停掉").
 fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
     let lower = message.to_lowercase();
+    // A request names one of the user's resources, or creates a kind it names.
     let is_request = |part: &str| {
         route::route(cx.library, part, cx.names, cx.lexicon, None)
-            .is_some_and(|r| r.has_verb && r.has_name)
+            .is_some_and(|r| r.has_verb && (r.has_name || r.action == "create" && r.has_noun))
     };
     REQUEST_JOINS.iter().find_map(|join| {
         let at = lower.find(join)?;
@@ -240,6 +241,52 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         if is_request(lower_second) {
             return Some((first.to_string(), second.to_string()));
         }
+        // "create a paper exchange p2 and a strategy s2": the second names another kind to
+        // make, and the first one's create verb carries over.
+        // Only across "and": after a comma the part is more often a value of the first
+        // ("新建交易员 x，交易所 sandbox").
+        let and = matches!(*join, " and " | "和" | "以及");
+        if and && let Some(verb) = create_verb_of(lower_first, cx) {
+            let again = format!("{verb} {}", second.trim());
+            // Another kind by its noun ("a trader called t1 on paper"), said before any name
+            // of the user's: "用模拟盘账户" after a trader's create picks its account, it
+            // makes no account.
+            let first_name = cx
+                .names
+                .mentioned(lower_second)
+                .iter()
+                .map(|(_, at, _)| *at)
+                .min()
+                .unwrap_or(usize::MAX);
+            let names_noun = |skill: &str| {
+                cx.library.get(skill).is_some_and(|sk| {
+                    sk.meta.nouns.iter().any(|n| {
+                        find_phrase(lower_second, &n.to_lowercase())
+                            .is_some_and(|at| at < first_name)
+                    })
+                })
+            };
+            let other_kind = route::route(
+                cx.library,
+                &again.to_lowercase(),
+                cx.names,
+                cx.lexicon,
+                None,
+            )
+            .zip(route::route(
+                cx.library,
+                lower_first,
+                cx.names,
+                cx.lexicon,
+                None,
+            ))
+            .is_some_and(|(b, a)| {
+                b.action == "create" && b.skill != a.skill && names_noun(&b.skill)
+            });
+            if other_kind {
+                return Some((first.to_string(), again));
+            }
+        }
         if let Some(on_it) = request_on_it(lower_first, lower_second, cx)
             && is_request(&on_it)
         {
@@ -248,6 +295,22 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         let again = same_request_on(lower_first, trim_punct(lower_second), cx)?;
         Some((first.to_string(), again))
     })
+}
+
+/// The create verb `first` says, when it routes to a create.
+fn create_verb_of(first: &str, cx: &Context<'_>) -> Option<String> {
+    let r = route::route(cx.library, first, cx.names, cx.lexicon, None)?;
+    if r.action != "create" {
+        return None;
+    }
+    cx.library
+        .action(&r.skill, "create")?
+        .verbs
+        .iter()
+        .map(|v| v.to_lowercase())
+        .filter_map(|v| find_phrase(first, &v).map(|at| (at, v)))
+        .min_by_key(|(at, v)| (*at, std::cmp::Reverse(v.len())))
+        .map(|(_, v)| v)
 }
 
 /// "stop t1 and delete it": `second` with its "it" (它) replaced by the name `first` names.
