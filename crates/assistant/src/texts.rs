@@ -152,12 +152,13 @@ pub fn account_kind(lang: Lang, testnet: bool) -> &'static str {
 }
 
 /// An update that names no field it can change: which ones it can.
-/// Said before the confirmation of a change that moves something onto a live account.
+/// Said before the confirmation of a change that moves something onto a live account, or
+/// turns a testnet account into one.
 pub fn binds_live(lang: Lang, account: &str) -> String {
     match lang {
-        Lang::Zh => format!("注意：「{account}」是实盘账户，改过去之后的订单都是真实下单。"),
+        Lang::Zh => format!("注意：改完之后，经「{account}」下的单都是真实下单（实盘，真钱）。"),
         Lang::En => format!(
-            "Note: \"{account}\" is a live account; orders placed after this change are real."
+            "Note: after this change, orders through \"{account}\" are real (a live account, real money)."
         ),
     }
 }

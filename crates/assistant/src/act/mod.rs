@@ -104,17 +104,27 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     }
     // A change that changes nothing ("set btc-bot leverage to 500", when leverage is no
     // field of a trader) must not report an update: ask what to change instead.
-    if action.risk == Risk::Update && !slots.keys().any(|k| k != "target") {
-        // The fields the message named without a value: ask for those.
-        let named: Vec<String> = turn
+    // The fields the message named without a value ("change the api key and secret of
+    // main"): asked for until each has one, before any confirmation.
+    if action.risk == Risk::Update {
+        let unfilled: Vec<String> = turn
             .conv
             .top()
-            .map(|t| t.asked.iter().filter(|n| *n != "target").cloned().collect())
+            .map(|t| {
+                t.asked
+                    .iter()
+                    .filter(|n| *n != "target" && !slots.contains_key(*n))
+                    .filter(|n| action.slot(n).is_some())
+                    .cloned()
+                    .collect()
+            })
             .unwrap_or_default();
-        if !named.is_empty() {
-            ask(turn, &action, named);
+        if !unfilled.is_empty() {
+            ask(turn, &action, unfilled);
             return false;
         }
+    }
+    if action.risk == Risk::Update && !slots.keys().any(|k| k != "target") {
         let fields: Vec<String> = action
             .slots
             .iter()
@@ -258,6 +268,23 @@ fn live_bindings(
     if action.risk != Risk::Update {
         return Vec::new();
     }
+    // "turn off testnet for bntest": the account itself becomes real money.
+    let to_mainnet =
+        task.slots.get("testnet") == Some(&Value::Bool(false)) && action.slot("testnet").is_some();
+    let target = task
+        .resolved
+        .get("target")
+        .and_then(|id| turn.names.by_id(id))
+        .filter(|e| to_mainnet && e.kind == ResourceKind::Exchange && e.live && e.testnet)
+        .map(|e| e.name.clone());
+    target
+        .into_iter()
+        .chain(live_refs(turn, action, task))
+        .collect()
+}
+
+/// The live (not testnet) exchange accounts an update's ref slots point at.
+fn live_refs(turn: &Turn<'_>, action: &Action, task: &crate::conversation::Task) -> Vec<String> {
     task.given
         .iter()
         .filter(|k| *k != "target")

@@ -514,7 +514,7 @@ impl RuleUnderstander {
             r.action == "query"
                 && questioning
                 && match cx.top {
-                    Some(t) if t.3 => r.has_name,
+                    Some(t) if t.3 => r.has_name || r.has_noun && route::asks_what_exists(&lower),
                     Some(_) => r.has_noun && route::asks_what_exists(&lower),
                     None => false,
                 }
@@ -637,7 +637,12 @@ impl RuleUnderstander {
             }
         }
         if let Some((skill, action, ..)) = cx.top {
-            let mut slots = self.values_for_top(message, cx);
+            // "is 4 minutes too fast?" while a change waits for its yes asks; it sets nothing.
+            let asks = cx.top.is_some_and(|t| t.3) && route::only_asks(&lower);
+            let mut slots = match asks {
+                true => Map::new(),
+                false => self.values_for_top(message, cx),
+            };
             // "start it" while a key rotation waits names a target, but with another action's
             // verb: a request of its own, which must not retarget the waiting task.
             let target_only = slots.len() == 1 && slots.contains_key("target");
@@ -694,6 +699,24 @@ impl RuleUnderstander {
         let Some((skill, action, asked, _)) = cx.top else {
             return Map::new();
         };
+        // A number alone ("90%") answers what was asked; read by its unit it could land on
+        // another setting (a percent on the minimum confidence).
+        let found = numbers::numbers(message);
+        let only_number = match found.as_slice() {
+            [n] => message
+                .get(..n.start)
+                .into_iter()
+                .chain(message.get(n.end..))
+                .flat_map(str::chars)
+                .all(|c| !c.is_alphanumeric() || "xX倍".contains(c)),
+            _ => false,
+        };
+        if only_number && let Some(act) = cx.library.action(skill, action) {
+            let bare = extract::bare_answer(act, asked, message, cx.names, cx.lexicon, &Map::new());
+            if !bare.is_empty() {
+                return bare;
+            }
+        }
         let mut slots = self.slots_for(skill, action, message, cx);
         if let Some(act) = cx.library.action(skill, action) {
             for (k, v) in extract::bare_answer(act, asked, message, cx.names, cx.lexicon, &slots) {

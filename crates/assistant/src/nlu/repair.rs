@@ -183,25 +183,62 @@ pub fn rebind(
     if !SWITCH_WORDS
         .iter()
         .any(|w| find_phrase(&lower, w).is_some())
+        || route::only_asks(&lower)
     {
         return None;
     }
     let mentioned = cx.names.mentioned(&lower);
-    let (holder, value, skill, slot) = mentioned.iter().find_map(|(holder, ..)| {
-        let skill = cx.library.skills().iter().find(|s| {
-            s.meta.kind == nofxi_skills::SkillKind::Management
-                && s.meta.domain == holder.kind.as_str()
-        })?;
-        let update = skill.action("update")?;
-        mentioned.iter().find_map(|(value, ..)| {
-            let slot = update
-                .slots
+    let skill_of = |kind: nofxi_skills::ResourceKind| {
+        cx.library.skills().iter().find(|s| {
+            s.meta.kind == nofxi_skills::SkillKind::Management && s.meta.domain == kind.as_str()
+        })
+    };
+    let noun_said = |kind| {
+        skill_of(kind).is_some_and(|s| {
+            s.meta
+                .nouns
                 .iter()
-                .find(|s| s.name != "target" && s.ref_kind == Some(value.kind))?;
-            (value.kind != holder.kind).then_some((*holder, *value, skill, slot))
+                .any(|n| find_phrase(&lower, &n.to_lowercase()).is_some())
+        })
+    };
+    let (holder, value, skill, slot) = mentioned.iter().find_map(|(holder, ..)| {
+        let skill = skill_of(holder.kind)?;
+        let update = skill.action("update")?;
+        mentioned.iter().find_map(|(said, ..)| {
+            // A name two kinds share ("main", a model and an account) is the kind whose noun
+            // the message says; without one it is not guessed.
+            let fits: Vec<_> = cx
+                .names
+                .entries
+                .iter()
+                .filter(|e| e.lower == said.lower && !e.deleted && e.kind != holder.kind)
+                .filter_map(|e| {
+                    let slot = update
+                        .slots
+                        .iter()
+                        .find(|s| s.name != "target" && s.ref_kind == Some(e.kind))?;
+                    Some((e, slot))
+                })
+                .collect();
+            let chosen = match fits.as_slice() {
+                [one] => Some(*one),
+                _ => {
+                    let mut by_noun = fits.iter().filter(|(e, _)| noun_said(e.kind));
+                    match (by_noun.next(), by_noun.next()) {
+                        (Some(one), None) => Some(*one),
+                        _ => None,
+                    }
+                }
+            };
+            chosen.map(|(value, slot)| (*holder, value, skill, slot))
         })
     })?;
     let mut slots = rules.slots_for(&skill.id, "update", message, cx);
+    // The name read as the other kind it also names ("main", the account) is not that too.
+    slots.retain(|_, v| {
+        v.as_str()
+            .is_none_or(|s| !s.eq_ignore_ascii_case(&value.name))
+    });
     slots.insert("target".into(), holder.name.clone().into());
     slots.insert(slot.name.clone(), value.name.clone().into());
     Some(one(

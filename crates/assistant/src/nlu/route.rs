@@ -151,7 +151,7 @@ pub fn route(
             let asks_only = if action == "create" {
                 is_question(lower)
             } else {
-                asks_about(lower) && !is_request_put_as_question(lower)
+                only_asks(lower)
             };
             if action != "query" && asks_only && skill.action("query").is_some() {
                 action = "query".into();
@@ -355,6 +355,12 @@ pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> 
                 && !NOT_NAMES.contains(&word.as_str()))
             .then_some(word)
         })
+}
+
+/// A question and not a request put as one: "should I use ds for alpha?" asks, "can you use
+/// ds for alpha?" requests.
+pub fn only_asks(lower: &str) -> bool {
+    asks_about(lower) && !is_request_put_as_question(lower)
 }
 
 /// A question about what exists ("哪些", "what is", a trailing "?").

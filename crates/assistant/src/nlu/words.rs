@@ -200,9 +200,13 @@ fn starts_with_word(m: &str, w: &str) -> bool {
         .is_none_or(|c| !c.is_ascii_alphanumeric())
 }
 
+/// `s` without surrounding punctuation and spaces; a `%` or `$` stays, as part of the value
+/// ("90%" is not 90, "$3k" not 3k).
 pub fn trim_punct(s: &str) -> &str {
     s.trim().trim_matches(|c: char| {
-        c.is_ascii_punctuation() || "，。！？、；：～…".contains(c) || c.is_whitespace()
+        (c.is_ascii_punctuation() && c != '%' && c != '$')
+            || "，。！？、；：～…".contains(c)
+            || c.is_whitespace()
     })
 }
 

@@ -80,10 +80,11 @@ pub fn bare_answer(
                     SlotType::Integer | SlotType::Decimal => numbers(part)
                         .first()
                         .map(|n| {
-                            n.text
-                                .parse::<i64>()
+                            // "90%" for a setting kept as a fraction is 0.9.
+                            let text = super::values::as_fraction(&n.text, n.unit, slot.max);
+                            text.parse::<i64>()
                                 .map(Value::from)
-                                .unwrap_or(Value::String(n.text.clone()))
+                                .unwrap_or(Value::String(text))
                         })
                         .unwrap_or(Value::String(part.to_string())),
                     _ => Value::String(part.to_string()),

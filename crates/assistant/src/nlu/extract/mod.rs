@@ -106,19 +106,24 @@ fn named_without_value(
     if action.slot("target").is_none() || slots.keys().any(|k| k != "target") {
         return;
     }
-    for slot in action
+    // Longest phrases first, each blanked once read: "key" inside "secret key" is no API key.
+    let mut phrases: Vec<(&str, String)> = action
         .slots
         .iter()
         .filter(|s| s.name != "target" && s.ty != SlotType::Boolean)
-    {
-        let named = slot.phrases.iter().any(|p| {
-            let p = p.to_lowercase();
-            p.chars().count() >= 3
-                && !nouns.iter().any(|n| n.eq_ignore_ascii_case(&p))
-                && find_phrase(&scan.text, &p).is_some()
-        });
-        if named {
-            slots.insert(slot.name.clone(), Value::Null);
+        .flat_map(|s| {
+            s.phrases
+                .iter()
+                .map(|p| (s.name.as_str(), p.to_lowercase()))
+        })
+        .filter(|(_, p)| p.chars().count() >= 3 && !nouns.iter().any(|n| n.eq_ignore_ascii_case(p)))
+        .collect();
+    phrases.sort_by_key(|(_, p)| std::cmp::Reverse(p.len()));
+    let mut text = scan.text.clone();
+    for (slot, phrase) in phrases {
+        if let Some(at) = find_phrase(&text, &phrase) {
+            blank(&mut text, at, at + phrase.len());
+            slots.insert(slot.to_string(), Value::Null);
         }
     }
 }

@@ -313,7 +313,11 @@ fn names_other_setting(before: &str) -> bool {
 
 /// "80%" for a setting kept as a fraction (margin usage 0.01–1) is 0.8; a percent for any
 /// other setting is the figure itself.
-fn as_fraction(text: &str, unit: Option<nofxi_skills::Unit>, max: Option<f64>) -> String {
+pub(super) fn as_fraction(
+    text: &str,
+    unit: Option<nofxi_skills::Unit>,
+    max: Option<f64>,
+) -> String {
     let fraction_slot = max.is_some_and(|m| m <= 1.0);
     match (
         unit,
