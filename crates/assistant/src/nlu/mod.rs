@@ -227,7 +227,8 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
             .is_some_and(|r| r.has_verb && (r.has_name || r.action == "create" && r.has_noun))
     };
     REQUEST_JOINS.iter().find_map(|join| {
-        let at = lower.find(join)?;
+        // The last join of its kind: "停掉 alpha、beta、gamma" is "停掉 alpha、beta" and gamma.
+        let at = lower.rfind(join)?;
         let (first, second) = (message.get(..at)?, message.get(at + join.len()..)?);
         let (lower_first, lower_second) = (lower.get(..at)?, lower.get(at + join.len()..)?);
         if !is_request(lower_first) {
@@ -331,12 +332,16 @@ fn with_name(text: &str, from: usize, to: usize, name: &str) -> String {
 /// `first` ("stop t1") on `name` instead of the name it names, when `name` is wholly a name
 /// of the same kind as that one: "stop t2".
 fn same_request_on(first: &str, name: &str, cx: &Context<'_>) -> Option<String> {
-    let (said, from, to) = cx.names.mentioned(first).into_iter().next()?;
+    let mentioned = cx.names.mentioned(first);
+    let &(said, from, to) = mentioned.first()?;
     let (other, ..) = cx
         .names
         .mentioned(name)
         .into_iter()
         .find(|(e, at, end)| *at == 0 && *end == name.len() && e.kind == said.kind)?;
+    // "stop alpha, beta" and gamma: the request on gamma alone, not "stop gamma, beta".
+    let listed = mentioned.iter().skip(1).any(|(e, ..)| e.kind == said.kind);
+    let first = if listed { &first[..to] } else { first };
     Some(with_name(first, from, to, &other.name))
 }
 
@@ -352,15 +357,21 @@ impl RuleUnderstander {
             && !leaves_out
             && let Some((first, second)) = two_requests(message, cx)
         {
+            // Each side may hold more: "stop alpha, beta and gamma" is "stop alpha, beta"
+            // and "stop gamma", and the first of those is two again.
             let (a, b) = (
-                self.understand_single(&first, cx),
-                self.understand_single(&second, cx),
+                self.understand_now(&first, cx),
+                self.understand_now(&second, cx),
             );
-            if let ([first @ Command::StartTask { .. }], [second @ Command::StartTask { .. }]) =
-                (a.commands.as_slice(), b.commands.as_slice())
-            {
+            let tasks = |u: &Understanding| {
+                !u.commands.is_empty()
+                    && u.commands
+                        .iter()
+                        .all(|c| matches!(c, Command::StartTask { .. }))
+            };
+            if tasks(&a) && tasks(&b) {
                 return Understanding {
-                    commands: vec![first.clone(), second.clone()],
+                    commands: a.commands.into_iter().chain(b.commands).collect(),
                     confidence: a.confidence.min(b.confidence),
                     source: CommandSource::Rules,
                 };

@@ -53,18 +53,45 @@ pub fn excepted(action: &Action, scan: &Scan, names: &Names, slots: &mut Map<Str
         .min()
         .unwrap_or(rest.len());
     let span = &rest[..until];
-    let left_out: Vec<Value> = names
-        .mentioned(span)
-        .into_iter()
+    let mentioned = names.mentioned(span);
+    let mut left_out: Vec<Value> = mentioned
+        .iter()
         .map(|(e, ..)| Value::String(e.name.clone()))
         .collect();
-    let value = match left_out.is_empty() {
-        false => left_out,
-        // Not one of the user's names: kept as said, and refused by the tool.
-        true => match token_after(scan.original.get(from..from + until).unwrap_or(""), 0) {
-            Some((word, ..)) => vec![Value::String(word)],
-            None => return,
-        },
-    };
-    slots.insert("except".into(), Value::Array(value));
+    // "except alpha and btea": every item of the list must be a name; one that is not is
+    // kept as said (the first word of it), and the tool refuses the whole request.
+    let original = scan.original.get(from..from + until).unwrap_or("");
+    for (start, end) in items(span) {
+        let named = mentioned.iter().any(|(_, s, e)| *s < end && start < *e);
+        if named || span[start..end].trim().is_empty() {
+            continue;
+        }
+        if let Some((word, ..)) = original.get(start..end).and_then(|o| token_after(o, 0)) {
+            left_out.push(Value::String(word));
+        }
+    }
+    if left_out.is_empty() {
+        return;
+    }
+    slots.insert("except".into(), Value::Array(left_out));
+}
+
+/// The byte ranges of a list's items, between its separators ("alpha, beta and gamma").
+fn items(span: &str) -> Vec<(usize, usize)> {
+    const SEPARATORS: &[&str] = &[",", "，", "、", "&", " and ", "和", "以及"];
+    let mut cuts: Vec<(usize, usize)> = SEPARATORS
+        .iter()
+        .flat_map(|sep| span.match_indices(sep).map(|(i, m)| (i, i + m.len())))
+        .collect();
+    cuts.sort();
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (start, end) in cuts {
+        if start >= from {
+            out.push((from, start));
+            from = end;
+        }
+    }
+    out.push((from, span.len()));
+    out
 }
