@@ -41,6 +41,16 @@ pub fn nothing_created(lang: Lang, whole: &str) -> String {
     }
 }
 
+/// An action on "all" that has no bulk form: nothing was done, and how to say it per name.
+pub fn no_bulk(lang: Lang, action: &str) -> String {
+    match (lang, action) {
+        (Lang::Zh, "start") => "没有启动任何交易员：一次只能启动点名的交易员（每个都要过启动前检查），例如“启动 alpha 和 beta”。".into(),
+        (Lang::Zh, _) => "什么都没有删除：一次只能删除点名的对象，例如“删除 alpha”。".into(),
+        (Lang::En, "start") => "I started nothing: traders start by name, each with its own pre-start check, e.g. \"start alpha and beta\".".into(),
+        (Lang::En, _) => "I deleted nothing: deletes go by name, e.g. \"delete alpha\".".into(),
+    }
+}
+
 /// A verb on a name that no trader, exchange account, model or strategy has; `similar` are
 /// names close to it, offered, never taken.
 pub fn nothing_called(lang: Lang, word: &str, similar: &[String]) -> String {

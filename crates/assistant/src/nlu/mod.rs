@@ -55,6 +55,11 @@ pub const PART_OF_REASON: &str = "removing part of ";
 /// default"), before its name: the create would make a new resource named by the next reply.
 pub const ADD_TO_REASON: &str = "adding to ";
 
+/// The reason of a `CannotHandle` for an action on "all" that has no bulk form ("start all
+/// traders except alpha"), before the action's name: acting on the one name said would be
+/// the opposite of what was asked.
+pub const NO_BULK_REASON: &str = "no bulk ";
+
 /// Below this confidence a configured model would be asked (the LLM issue); with none, the
 /// rules' answer stands.
 pub const CONFIDENCE_THRESHOLD: f32 = 0.5;
@@ -534,6 +539,16 @@ impl RuleUnderstander {
             (r.has_verb || cx.top.is_none() || side_question(r)) && (r.has_noun || r.has_name)
         });
         if let Some(r) = start {
+            // "start all traders except alpha": no bulk start exists, and starting alpha
+            // (the one name said) is the opposite of the request.
+            if matches!(r.action.as_str(), "start" | "delete") && route::says_all(&lower) {
+                return one(
+                    Command::CannotHandle {
+                        reason: format!("{NO_BULK_REASON}{}", r.action),
+                    },
+                    0.9,
+                );
+            }
             // "add SOL to default", "remove ETH in s3", "s3 里移除 ETH": coins in or out of a
             // strategy's list, never a new strategy nor a deleted one.
             if (r.action == "create" && !r.has_noun) || r.action == "delete" {

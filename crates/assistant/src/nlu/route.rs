@@ -176,11 +176,15 @@ pub fn route(
     })
 }
 
+/// "all", "every", "所有": the message is about every resource of a kind.
+pub fn says_all(lower: &str) -> bool {
+    const ALL: &[&str] = &["所有", "全部", "全都", "all", "every", "everything"];
+    ALL.iter().any(|w| find_phrase(lower, w).is_some())
+}
+
 /// "all … except alpha", "除了 alpha 之外的所有": a bulk request that leaves some out.
 fn all_but_some(lower: &str) -> bool {
-    const ALL: &[&str] = &["所有", "全部", "全都", "all", "every", "everything"];
-    super::extract::except::except_at(lower).is_some()
-        && ALL.iter().any(|w| find_phrase(lower, w).is_some())
+    super::extract::except::except_at(lower).is_some() && says_all(lower)
 }
 
 /// Whether one of the skill's verbs is followed by one of its nouns ("创建交易员", "create a
