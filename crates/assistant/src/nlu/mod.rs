@@ -744,6 +744,14 @@ impl RuleUnderstander {
             }
         }
         let mut slots = self.slots_for(skill, action, message, cx);
+        // "deepseek-reasoner" after "what model name?": an answer, not a target nobody has.
+        let made_up_target = slots
+            .get("target")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|t| !cx.names.entries.iter().any(|e| e.lower == t.to_lowercase()));
+        if made_up_target && !asked.iter().any(|a| a == "target") && !asked.is_empty() {
+            slots.remove("target");
+        }
         if let Some(act) = cx.library.action(skill, action) {
             for (k, v) in extract::bare_answer(act, asked, message, cx.names, cx.lexicon, &slots) {
                 slots.insert(k, v);

@@ -285,6 +285,8 @@ const CORRECTION_LEADS: &[&str] = &[
     "actually",
     "let's make it",
     "make it",
+    "make that",
+    "change that to",
     "change it to",
     "set it to",
     "let's do",

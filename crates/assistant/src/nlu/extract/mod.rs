@@ -215,7 +215,13 @@ fn strings(
                         .entries
                         .iter()
                         .any(|n| n.lower == value.to_lowercase());
-                if names_target {
+                // "the model name of ds is wrong": "name" is a word of the field's own phrase
+                // ("model name"), not its value.
+                let own_word = slot
+                    .phrases
+                    .iter()
+                    .any(|p| p.split_whitespace().any(|w| w.eq_ignore_ascii_case(&value)));
+                if names_target || own_word {
                     continue;
                 }
                 let ok = slot.compiled_pattern().is_none_or(|re| re.is_match(&value));
