@@ -62,15 +62,40 @@ fn logs() -> Captured {
     .clone()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_typed_secret_appears_nowhere_afterwards() {
-    let logs = logs();
-
+/// A fresh home and the assistant on it.
+async fn fresh() -> (FreshHome, Assistant) {
     let home = FreshHome::create().await.unwrap();
     let library = Arc::new(Library::builtin().unwrap());
     let assistant = Assistant::open(home.store.clone(), library, AssistantOptions::default())
         .await
         .unwrap();
+    (home, assistant)
+}
+
+/// One turn of the conversation `conversation_id` (started by the first).
+async fn say(
+    assistant: &Assistant,
+    conversation_id: &mut Option<String>,
+    message: String,
+) -> nofxi_protocol::TurnResponse {
+    let response = assistant
+        .turn(TurnRequest {
+            conversation_id: conversation_id.clone(),
+            user: EVAL_USER.into(),
+            message,
+            channel: Channel::Chat,
+        })
+        .await
+        .unwrap();
+    *conversation_id = Some(response.conversation_id.clone());
+    response
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_secret_appears_nowhere_afterwards() {
+    let logs = logs();
+
+    let (home, assistant) = fresh().await;
     let messages = [
         format!(
             "帮我添加一个币安账户，名字叫 泄漏测试，api key 是 {API_KEY}，secret 是 {SECRET_KEY}"
@@ -84,16 +109,7 @@ async fn a_typed_secret_appears_nowhere_afterwards() {
     let mut conversation_id = None;
     let mut seen = String::new();
     for message in messages {
-        let response = assistant
-            .turn(TurnRequest {
-                conversation_id: conversation_id.clone(),
-                user: EVAL_USER.into(),
-                message,
-                channel: Channel::Chat,
-            })
-            .await
-            .unwrap();
-        conversation_id = Some(response.conversation_id.clone());
+        let response = say(&assistant, &mut conversation_id, message).await;
         println!("> {}", response.reply);
         assert_clean("a reply", &response.reply);
         let wire = serde_json::to_string(&response).unwrap();
@@ -170,11 +186,7 @@ async fn a_typed_secret_appears_nowhere_afterwards() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secret_in_a_message_the_rules_misroute_still_leaks_nowhere() {
     let logs = logs();
-    let home = FreshHome::create().await.unwrap();
-    let library = Arc::new(Library::builtin().unwrap());
-    let assistant = Assistant::open(home.store.clone(), library, AssistantOptions::default())
-        .await
-        .unwrap();
+    let (home, assistant) = fresh().await;
     let response = assistant
         .turn(TurnRequest {
             conversation_id: None,
@@ -219,11 +231,7 @@ async fn a_secret_in_a_message_the_rules_misroute_still_leaks_nowhere() {
 async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
     const PASSPHRASE: &str = "Xyz98765";
     const OKX_SECRET: &str = "OKSEC_ABCDEFGHIJ";
-    let home = FreshHome::create().await.unwrap();
-    let library = Arc::new(Library::builtin().unwrap());
-    let assistant = Assistant::open(home.store.clone(), library, AssistantOptions::default())
-        .await
-        .unwrap();
+    let (home, assistant) = fresh().await;
     let messages = [
         format!(
             "add an okx account called okm, api key OKKEY_1234567890, secret key {OKX_SECRET}, passphrase OKPASS_ONE1"
@@ -233,16 +241,7 @@ async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
     ];
     let mut conversation_id = None;
     for message in messages {
-        let response = assistant
-            .turn(TurnRequest {
-                conversation_id: conversation_id.clone(),
-                user: EVAL_USER.into(),
-                message,
-                channel: Channel::Chat,
-            })
-            .await
-            .unwrap();
-        conversation_id = Some(response.conversation_id.clone());
+        let response = say(&assistant, &mut conversation_id, message).await;
         let wire = serde_json::to_string(&response).unwrap();
         for needle in [PASSPHRASE, "GHIJ", "ONE1"] {
             assert!(!wire.contains(needle), "a turn holds {needle:?}:\n{wire}");

@@ -19,6 +19,7 @@
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
 use nofxi_skills::{Library, Risk, SlotType};
+use serde_json::{Map, Value};
 
 use super::route::{self, Route, is_question};
 use super::words::find_phrase;
@@ -119,19 +120,7 @@ pub fn create_verb_on_existing(
     if r.action != "create" || !r.has_name || r.has_noun {
         return None;
     }
-    cx.library.action(&r.skill, "update")?;
-    let slots = rules.slots_for(&r.skill, "update", message, cx);
-    if !slots.contains_key("target") || slots.len() < 2 {
-        return None;
-    }
-    Some(one(
-        Command::StartTask {
-            skill: r.skill.clone(),
-            action: "update".into(),
-            slots: slots.into_iter().collect(),
-        },
-        0.7,
-    ))
+    update_of(rules, &r.skill, message, cx, names_target_and_more, 0.7)
 }
 
 /// "default use 15m candles", "s1 用 30 根K线", "use the 15m timeframe": "use" is a verb of
@@ -146,19 +135,14 @@ pub fn use_with_settings(
     if r.action != "activate" {
         return None;
     }
-    cx.library.action(&r.skill, "update")?;
-    let slots = rules.slots_for(&r.skill, "update", message, cx);
-    if !slots.keys().any(|k| k != "target") {
-        return None;
-    }
-    Some(one(
-        Command::StartTask {
-            skill: r.skill.clone(),
-            action: "update".into(),
-            slots: slots.into_iter().collect(),
-        },
+    update_of(
+        rules,
+        &r.skill,
+        message,
+        cx,
+        |slots| slots.keys().any(|k| k != "target"),
         0.7,
-    ))
+    )
 }
 
 /// Words that put one resource in place of another's: "use ds for alpha", "move alpha to
@@ -261,19 +245,36 @@ pub fn settings_without_verb(
     if r.has_verb || r.action != "query" || !r.has_name || is_question(&message.to_lowercase()) {
         return None;
     }
-    cx.library.action(&r.skill, "update")?;
-    let slots = rules.slots_for(&r.skill, "update", message, cx);
-    if !slots.contains_key("target") || slots.len() < 2 {
-        return None;
-    }
-    Some(one(
-        Command::StartTask {
-            skill: r.skill.clone(),
-            action: "update".into(),
-            slots: slots.into_iter().collect(),
-        },
-        0.6,
-    ))
+    update_of(rules, &r.skill, message, cx, names_target_and_more, 0.6)
+}
+
+/// A change of `skill`'s resource with the values the message gives its update, when
+/// `accept` takes them.
+fn update_of(
+    rules: &RuleUnderstander,
+    skill: &str,
+    message: &str,
+    cx: &Context<'_>,
+    accept: impl Fn(&Map<String, Value>) -> bool,
+    confidence: f32,
+) -> Option<Understanding> {
+    cx.library.action(skill, "update")?;
+    let slots = rules.slots_for(skill, "update", message, cx);
+    accept(&slots).then(|| {
+        one(
+            Command::StartTask {
+                skill: skill.to_string(),
+                action: "update".into(),
+                slots: slots.into_iter().collect(),
+            },
+            confidence,
+        )
+    })
+}
+
+/// The values name their target and at least one setting of it.
+fn names_target_and_more(slots: &Map<String, Value>) -> bool {
+    slots.contains_key("target") && slots.len() >= 2
 }
 
 /// Words that put a new value for the task in progress ("make it 4", "actually, 5x", "还是 4
