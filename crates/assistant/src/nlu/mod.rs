@@ -356,8 +356,10 @@ impl RuleUnderstander {
     pub fn understand_now(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let whole = self.understand_single(message, cx);
         let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);
-        // "stop all except alpha and beta" is one request whose exceptions are two names.
-        let leaves_out = extract::except::except_at(&message.to_lowercase()).is_some();
+        // "stop all except alpha and beta" is one request whose exceptions are two names;
+        // a "but" elsewhere ("stop alpha and beta but not now") splits as usual.
+        let leaves_out = matches!(whole.commands.as_slice(),
+            [Command::StartTask { slots, .. }] if slots.contains_key("except"));
         if starts_task
             && !leaves_out
             && let Some((first, second)) = two_requests(message, cx)
