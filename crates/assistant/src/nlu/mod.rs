@@ -217,6 +217,38 @@ const REQUEST_JOINS: &[&str] = &[
     "、",
 ];
 
+/// Clauses that leave a resource as it is ("stop alpha and beta, but keep gamma running",
+/// "停掉 alpha 和 beta，但保留 gamma"): what they name is not part of the request.
+const KEEP_AS_IS: &[&str] = &[
+    "but keep",
+    "but leave",
+    "but not",
+    "but don't",
+    "but do not",
+    "while keeping",
+    "但保留",
+    "但是保留",
+    "但不要",
+    "但是不要",
+    "但别",
+    "保留",
+];
+
+/// `message` without its trailing [`KEEP_AS_IS`] clause, when that clause names one of the
+/// user's resources ("but not now" names none and stays: it changes the request).
+fn without_kept(message: &str, cx: &Context<'_>) -> Option<String> {
+    let lower = message.to_lowercase();
+    let at = KEEP_AS_IS
+        .iter()
+        .filter_map(|w| find_phrase(&lower, w))
+        .min()?;
+    if at == 0 || cx.names.mentioned(&lower[at..]).is_empty() {
+        return None;
+    }
+    let kept = trim_punct(message.get(..at)?);
+    (!kept.is_empty()).then(|| kept.to_string())
+}
+
 /// `message` cut at the first join whose both sides are requests of their own: a verb and a
 /// name of the user's on each side. "create a trader … and start it" is one request (the
 /// second side names nothing), as is "trading BTC and ETH" (no verb after the join).
@@ -360,6 +392,12 @@ impl RuleUnderstander {
         // a "but" elsewhere ("stop alpha and beta but not now") splits as usual.
         let leaves_out = matches!(whole.commands.as_slice(),
             [Command::StartTask { slots, .. }] if slots.contains_key("except"));
+        if starts_task
+            && !leaves_out
+            && let Some(kept) = without_kept(message, cx)
+        {
+            return self.understand_now(&kept, cx);
+        }
         if starts_task
             && !leaves_out
             && let Some((first, second)) = two_requests(message, cx)
