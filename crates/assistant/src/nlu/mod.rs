@@ -195,6 +195,31 @@ fn asks_yes_no(library: &Library, skill: &str, action: &str, asked: &[String]) -
     })
 }
 
+/// The glossary entry that answers a request to see a stored credential.
+const SECRETS_NEVER_SHOWN: &str = "secrets_are_never_shown";
+
+/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我").
+const SEE_WORDS: &[&str] = &[
+    "show", "print", "reveal", "display", "tell me", "give me", "let me see", "see my",
+    "what is my", "what's my", "what was my", "forgot my", "显示", "查看", "看看", "看一下",
+    "告诉我", "给我看", "发给我", "是多少", "忘了",
+];
+
+/// Words that name a credential.
+const SECRET_WORDS: &[&str] = &[
+    "api key", "apikey", "api-key", "secret", "passphrase", "private key", "my key", "key of",
+    "key for", "的 key", "的key", "密钥", "秘钥", "密码短语", "私钥", "密码",
+];
+
+/// Whether the message asks to see a stored credential ("print the api key of ds", "what is
+/// my okx passphrase", "显示 ds 的 key"). A message that carries a key-shaped value gives
+/// one instead, and is not such a request.
+fn asks_to_see_secret(lower: &str) -> bool {
+    SEE_WORDS.iter().any(|w| find_phrase(lower, w).is_some())
+        && SECRET_WORDS.iter().any(|w| find_phrase(lower, w).is_some())
+        && crate::scrub::scrub(lower) == lower
+}
+
 /// Words that join two requests in one message ("stop t1 and delete t2", "停止 t1 然后删除 t2").
 const REQUEST_JOINS: &[&str] = &[
     " and then ",
@@ -482,6 +507,17 @@ impl RuleUnderstander {
                     topic,
                 },
                 0.95,
+            );
+        }
+        // "print the api key of ds", "显示 ds 的 key": a stored credential is never shown,
+        // and the request must not become a change of it that the next reply would fill.
+        if asks_to_see_secret(&lower) {
+            return one(
+                Command::AnswerQuestion {
+                    kind: AnswerKind::Glossary,
+                    topic: SECRETS_NEVER_SHOWN.into(),
+                },
+                0.9,
             );
         }
         // A pasted error or code: explained like a new goal; the task resumes after.

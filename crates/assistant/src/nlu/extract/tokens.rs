@@ -79,7 +79,11 @@ pub fn token_after(text: &str, at: usize) -> Option<(String, usize, usize)> {
     let end = closing
         .and_then(|close| rest.find(close))
         .unwrap_or_else(|| rest.find(STOP).unwrap_or(rest.len()));
-    let value = rest[..end].trim();
+    // A sentence's end is not part of its last word: "… key sk-abc123." is the key sk-abc123.
+    let value = rest[..end]
+        .trim()
+        .trim_end_matches(['.', '!', '?', '！', '？', '…']);
+    let end = rest[..end].find(value).map_or(end, |at| at + value.len());
     (!value.is_empty()).then(|| (value.to_string(), i, i + end))
 }
 
