@@ -93,6 +93,22 @@ impl Assistant {
         })
     }
 
+    /// Every credential the user has stored is masked wherever it shows up, from a pasted
+    /// message to the model's prompt: the redactor only knows values typed in this chat
+    /// otherwise, and a passphrase like `Pass1234word` has no secret shape to catch.
+    async fn mask_stored_credentials(&self, user: &str) {
+        match self.engine.store.credentials_to_mask(user).await {
+            Ok(stored) => {
+                for (secret, mask) in stored {
+                    self.engine.secrets.know(secret.expose(), &mask);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "stored credentials could not be read for masking")
+            }
+        }
+    }
+
     fn user_lock(&self, user: &str) -> Arc<Mutex<()>> {
         match self.locks.lock() {
             Ok(mut locks) => locks.entry(user.to_string()).or_default().clone(),
@@ -137,6 +153,7 @@ impl Assistant {
             conv.lang.or(self.options.default_lang).unwrap_or(Lang::Zh)
         };
         let names = self.engine.names_for(user).await?;
+        self.mask_stored_credentials(user).await;
         let mut turn = Turn {
             engine: &self.engine,
             user,

@@ -51,7 +51,13 @@ impl Assistant {
             rules: &rules,
             resource_lists,
         };
-        let outcome = gateway::understand(provider.as_ref(), &prompt, rules.clone()).await;
+        let outcome = gateway::understand(
+            provider.as_ref(),
+            &prompt,
+            rules.clone(),
+            &self.engine.secrets,
+        )
+        .await;
         if let Some(error) = &outcome.error {
             let why = model_errors::explain(error, &self.engine.library, turn.lang);
             turn.say(texts_llm::model_failed(turn.lang, &why));
@@ -102,14 +108,15 @@ impl Assistant {
             turn.lang,
         )
         .await;
+        // The model never sees a credential, from this message or the recent turns.
+        let secrets = &self.engine.secrets;
         let request = ChatRequest {
-            system: composed.system,
-            messages: vec![Message::user(composed.user)],
+            system: secrets.redact(&composed.system),
+            messages: vec![Message::user(secrets.redact(&composed.user))],
             max_tokens: Some(700),
             temperature: Some(0.2),
             ..ChatRequest::default()
         };
-        let secrets = &self.engine.secrets;
         let sink = |d: StreamDelta| {
             if let StreamDelta::Text(text) = d {
                 on_delta(&secrets.redact(&text));

@@ -23,13 +23,7 @@ impl SecretCache {
         let secret = Secret::new(value.to_string());
         // A secret key or passphrase shows only that it is set, as `exchange show` does.
         let mask = nofxi_domain::shown_mask(slot, &secret);
-        if let Ok(mut known) = self.known.lock()
-            && !known.iter().any(|(v, _)| v == value)
-        {
-            known.push((value.to_string(), mask.clone()));
-            // Longest first, so a secret containing another is replaced whole.
-            known.sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
-        }
+        self.know(value, &mask);
         if let Ok(mut values) = self.values.lock() {
             values.insert(
                 (conversation.to_string(), task.to_string(), slot.to_string()),
@@ -37,6 +31,18 @@ impl SecretCache {
             );
         }
         mask
+    }
+
+    /// Masks `value` wherever it appears from now on, as `mask`: a stored credential, so
+    /// that pasting it again shows nobody the clear value.
+    pub fn know(&self, value: &str, mask: &str) {
+        if let Ok(mut known) = self.known.lock()
+            && !known.iter().any(|(v, _)| v == value)
+        {
+            known.push((value.to_string(), mask.to_string()));
+            // Longest first, so a secret containing another is replaced whole.
+            known.sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
+        }
     }
 
     pub fn get(&self, conversation: &str, task: &str, slot: &str) -> Option<String> {

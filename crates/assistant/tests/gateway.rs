@@ -362,3 +362,46 @@ async fn testing_a_model_makes_one_real_call_and_explains_a_refusal() {
         "a refused key is not retried"
     );
 }
+
+/// A stored passphrase has no secret shape; pasted back into a question, it must still
+/// reach neither the model nor the reply, even from a model that repeats it.
+#[tokio::test]
+async fn a_stored_credential_pasted_into_a_question_is_masked_for_the_model_and_the_reply() {
+    const PASSPHRASE: &str = "Pass1234word";
+    let mut chat = Chat::new(true).await;
+    let actor = Actor::new("default", Channel::Cli, true);
+    let creds = Credentials::new()
+        .with(CredentialField::ApiKey, "okxapikey1234567890")
+        .with(CredentialField::SecretKey, "okxsecret0987654321")
+        .with(CredentialField::Passphrase, PASSPHRASE);
+    let spec = ExchangeSpec {
+        exchange_type: "okx".into(),
+        account_name: "okx1".into(),
+        enabled: true,
+        testnet: false,
+    };
+    chat.ts
+        .store
+        .create_exchange(&actor, spec, creds)
+        .await
+        .unwrap();
+    chat.mock.push(Reply::Text(format!(
+        "Your passphrase {PASSPHRASE} is the one set on OKX."
+    )));
+    let r = chat
+        .say(&format!(
+            "I typed {PASSPHRASE} into a website today, should I worry?"
+        ))
+        .await;
+    assert_eq!(r.llm.calls, 1, "{r:?}");
+    assert!(!r.reply.contains(PASSPHRASE), "{}", r.reply);
+    for request in chat.mock.requests() {
+        assert!(!request.body_text().contains(PASSPHRASE));
+    }
+    let saved = chat
+        .assistant
+        .turn(chat.request("list my exchanges"))
+        .await
+        .unwrap();
+    assert!(!saved.reply.contains(PASSPHRASE), "{}", saved.reply);
+}

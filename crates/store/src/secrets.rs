@@ -94,6 +94,43 @@ impl Store {
         Ok(out)
     }
 
+    /// Every stored credential of `user`, decrypted, with the form readers see. Only for the
+    /// assistant's redactor: a stored value the user pastes again (in a question, an error)
+    /// is masked before a model, a reply or the saved conversation sees it.
+    pub async fn credentials_to_mask(
+        &self,
+        user: &str,
+    ) -> Result<Vec<(Secret, String)>, StoreError> {
+        let what = "reading encrypted credentials";
+        let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
+        let rows = sqlx::query(
+            "SELECT resource_kind, resource_id, field, sealed, masked FROM secrets WHERE user_id = $1",
+        )
+        .bind(user)
+        .fetch_all(&mut *conn)
+        .await
+        .ctx(what)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let kind: String = row.try_get("resource_kind").ctx(what)?;
+            let Ok(kind) = kind.parse::<ResourceKind>() else {
+                continue;
+            };
+            let resource_id: String = row.try_get("resource_id").ctx(what)?;
+            let field: String = row.try_get("field").ctx(what)?;
+            let sealed: Vec<u8> = row.try_get("sealed").ctx(what)?;
+            let masked: String = row.try_get("masked").ctx(what)?;
+            let slot = SecretSlot {
+                user,
+                kind,
+                resource_id: &resource_id,
+                field: &field,
+            };
+            out.push((self.vault.open(slot, &sealed)?, masked));
+        }
+        Ok(out)
+    }
+
     /// Decrypts every credential of one resource. Only for signing and model calls.
     pub(crate) async fn open_secrets(
         &self,

@@ -18,6 +18,7 @@ use nofxi_llm::{ChatRequest, Message, Provider};
 use nofxi_protocol::{Command, CommandSource, Understanding};
 
 use crate::llm_call::LlmCallRecord;
+use crate::secrets::SecretCache;
 use crate::texts_llm;
 
 /// The gateway's answer: commands to apply, and the record of the call for the trace.
@@ -34,9 +35,12 @@ pub async fn understand(
     provider: &dyn Provider,
     input: &prompt::GatewayPrompt<'_>,
     rules: Understanding,
+    secrets: &SecretCache,
 ) -> GatewayOutcome {
-    let system = input.system();
-    let user = input.user();
+    // The model never sees a credential: the rules read secrets from the message, and the
+    // model may not fill a secret slot (see `parse`).
+    let system = secrets.redact(&input.system());
+    let user = secrets.redact(&input.user());
     let request = ChatRequest {
         system,
         messages: vec![Message::user(user)],

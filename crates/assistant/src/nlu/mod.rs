@@ -200,15 +200,47 @@ const SECRETS_NEVER_SHOWN: &str = "secrets_are_never_shown";
 
 /// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我").
 const SEE_WORDS: &[&str] = &[
-    "show", "print", "reveal", "display", "tell me", "give me", "let me see", "see my",
-    "what is my", "what's my", "what was my", "forgot my", "显示", "查看", "看看", "看一下",
-    "告诉我", "给我看", "发给我", "是多少", "忘了",
+    "show",
+    "print",
+    "reveal",
+    "display",
+    "tell me",
+    "give me",
+    "let me see",
+    "see my",
+    "what is my",
+    "what's my",
+    "what was my",
+    "forgot my",
+    "显示",
+    "查看",
+    "看看",
+    "看一下",
+    "告诉我",
+    "给我看",
+    "发给我",
+    "是多少",
+    "忘了",
 ];
 
 /// Words that name a credential.
 const SECRET_WORDS: &[&str] = &[
-    "api key", "apikey", "api-key", "secret", "passphrase", "private key", "my key", "key of",
-    "key for", "的 key", "的key", "密钥", "秘钥", "密码短语", "私钥", "密码",
+    "api key",
+    "apikey",
+    "api-key",
+    "secret",
+    "passphrase",
+    "private key",
+    "my key",
+    "key of",
+    "key for",
+    "的 key",
+    "的key",
+    "密钥",
+    "秘钥",
+    "密码短语",
+    "私钥",
+    "密码",
 ];
 
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is

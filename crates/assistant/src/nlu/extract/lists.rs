@@ -285,7 +285,16 @@ const NOT_TRADED: &[&str] = &[
 
 /// Words that lead into a coin list without naming the slot.
 const COIN_LEADS: &[&str] = &[
-    "只做", "只交易", "交易", "只用", "用", "for", "trading", "trade", "with", "use",
+    "只做",
+    "只交易",
+    "交易",
+    "只用",
+    "用",
+    "for",
+    "trading",
+    "trade",
+    "with",
+    "use",
 ];
 
 /// Words joining coins in a list.
