@@ -105,8 +105,9 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     // A change that changes nothing ("set btc-bot leverage to 500", when leverage is no
     // field of a trader) must not report an update: ask what to change instead.
     // The fields the message named without a value ("change the api key and secret of
-    // main"): asked for until each has one, before any confirmation.
-    if action.risk == Risk::Update {
+    // main"), or with a name that is nobody's ("using the scalper strategy"): asked for
+    // until each has one, before any confirmation.
+    if !action.risk.is_read_only() {
         let unfilled: Vec<String> = turn
             .conv
             .top()

@@ -97,9 +97,20 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
                     task.slots.remove(&slot);
                     task.given.remove(&slot);
                 }
+                let optional = action.slot(&slot).is_some_and(|s| !s.required);
+                // An optional reference of a change that names nothing ("a trader using the
+                // scalper strategy") must not give way to the default unseen: it is asked.
+                if optional && slot != "target" && !action.risk.is_read_only() {
+                    if let Some(task) = turn.conv.top_mut()
+                        && !task.asked.contains(&slot)
+                    {
+                        task.asked.push(slot);
+                    }
+                    continue;
+                }
                 // An optional reference that names nothing ("ghost-bot 现在怎么样") must not
                 // fall back to the action without it (listing everything): the task ends here.
-                if action.slot(&slot).is_some_and(|s| !s.required) {
+                if optional {
                     finish(turn, TaskStatus::Failed, Some("not_found".into()));
                     return false;
                 }

@@ -297,8 +297,17 @@ fn refs(
         }
         // A word beside the noun is a weak reading: it names a resource only where one is
         // required ("delete the kraken account"), never for an optional look-up
-        // ("which strategies do I have?").
+        // ("which strategies do I have?"). An optional reference said with its own phrase
+        // ("using the agressive strategy") is kept as said, so a misspelt or missing name is
+        // reported instead of the default taking its place unseen.
         if !slot.required {
+            let phrases: Vec<&String> = slot.phrases.iter().collect();
+            if slot.name != "target"
+                && let Some(word) = word_beside(text, &phrases)
+                && !DESCRIPTORS.contains(&word.as_str())
+            {
+                slots.insert(slot.name.clone(), Value::String(word));
+            }
             continue;
         }
         let said_nouns: Vec<&String> = if slot.name == "target" {
@@ -311,6 +320,12 @@ fn refs(
         }
     }
 }
+
+/// Words beside a resource's noun that describe which one rather than name it ("the active
+/// strategy", "the same account").
+const DESCRIPTORS: &[&str] = &[
+    "active", "current", "same", "existing", "usual", "other", "default", "selected", "main",
+];
 
 /// Names said without a phrase, read last, from what no other value used:
 /// - a new resource's name right after the noun ("新建一个交易员 alpha2");
