@@ -46,6 +46,11 @@ pub enum StoreError {
     Running { name: String },
 
     #[error(
+        "trader {name:?} is running: stop it before moving it to another exchange account (its open positions stay on the current one)"
+    )]
+    RunningMove { name: String },
+
+    #[error(
         "{kind} {name:?} was deleted more than 30 days ago and has been purged: it cannot be restored, create it again"
     )]
     Expired { kind: ResourceKind, name: String },
@@ -135,6 +140,9 @@ impl StoreError {
                 kind.zh()
             ),
             StoreError::Running { name } => format!("交易员「{name}」正在运行：请先停止再删除"),
+            StoreError::RunningMove { name } => format!(
+                "交易员「{name}」正在运行：请先停止，再换到别的交易所账户（现有持仓留在原账户上）"
+            ),
             StoreError::Expired { kind, name } => format!(
                 "{}「{name}」删除已超过 30 天并已永久清除，无法恢复：请重新创建",
                 kind.zh()

@@ -225,6 +225,14 @@ impl Store {
         let current = load(&mut tx, &actor.user, &found.id).await?;
         let mut spec = current.spec.clone().apply(patch);
         let mut extra = resolve_references(&mut tx, &actor.user, &mut spec).await?;
+        // A running trader moved to another account would trade there from its next cycle,
+        // past the start's preflight (and its live-money confirmation), and leave its open
+        // positions unmanaged where they are.
+        if current.is_running && spec.exchange_id != current.spec.exchange_id {
+            return Err(StoreError::RunningMove {
+                name: current.spec.name,
+            });
+        }
         extra.extend(name_taken(&mut tx, &actor.user, KIND, &spec.name, &found.id).await?);
         // Both lists of problems are reported together: the domain's and the store's.
         let adjustments = spec.validate().map_err(|e| with_extra(e, extra.clone()))?;

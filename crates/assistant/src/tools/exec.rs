@@ -55,6 +55,7 @@ pub fn store_error(e: &StoreError, lang: Lang) -> ToolError {
         StoreError::NotFound { .. } => "not_found",
         StoreError::InUse { .. } => "in_use",
         StoreError::Running { .. } => "running",
+        StoreError::RunningMove { .. } => "running_move",
         StoreError::Ambiguous { .. } => "ambiguous",
         StoreError::Invalid(v) => {
             if v.problems

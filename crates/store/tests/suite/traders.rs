@@ -166,6 +166,19 @@ pub async fn traders_start_only_when_ready_and_running_ones_stay(
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Running { .. }), "{err}");
+    // A running trader keeps its account: moved, it would trade past the start's checks.
+    ts.create_exchange(&a, binance("second"), keys())
+        .await
+        .unwrap();
+    let move_it = TraderPatch {
+        exchange_id: Some("second".into()),
+        ..Default::default()
+    };
+    let err = ts.update_trader(&a, "bot", move_it).await.unwrap_err();
+    assert!(matches!(err, StoreError::RunningMove { .. }), "{err}");
+    let trader = ts.get_trader("a", "bot").await.unwrap();
+    let main = ts.get_exchange("a", "main").await.unwrap();
+    assert_eq!(trader.spec.exchange_id, main.id);
     assert!(
         !ts.set_trader_running(&a, "bot", false)
             .await
