@@ -79,6 +79,29 @@ pub fn did_you_mean(lang: Lang, name: &str) -> String {
     }
 }
 
+/// What a reply calls a resource kind: 交易员, exchange …
+pub fn kind_word(lang: Lang, kind: nofxi_skills::ResourceKind) -> String {
+    match lang {
+        Lang::Zh => crate::act::to_domain(kind).zh().to_string(),
+        Lang::En => kind.as_str().to_string(),
+    }
+}
+
+/// Resources of several kinds share `name`: the request put once per kind, to pick from.
+pub fn same_name_kinds(lang: Lang, name: &str, requests: &[String]) -> String {
+    let list = requests
+        .iter()
+        .map(|r| format!("- {r}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    match lang {
+        Lang::Zh => format!("有不止一种资源叫「{name}」，你指的是哪一个？请这样说：\n{list}"),
+        Lang::En => format!(
+            "More than one kind of thing is called \"{name}\"; which one do you mean? Say one of:\n{list}"
+        ),
+    }
+}
+
 pub fn which_one(lang: Lang, options: &[String]) -> String {
     let list = options
         .iter()

@@ -3,11 +3,11 @@
 //! and one question for everything still missing.
 
 use nofxi_protocol::{Event, ListEdit, TaskStatus};
-use nofxi_skills::{Action, Lang, ResourceKind, SlotType};
+use nofxi_skills::{Action, ResourceKind, SlotType};
 use serde_json::{Map, Value};
 
 use super::run::failed;
-use super::{finish, restores, to_domain};
+use super::{finish, restores};
 use crate::conversation::Pending;
 use crate::nlu::names::Resolution;
 use crate::texts;
@@ -68,7 +68,7 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
                 });
                 match shown.as_slice() {
                     [only] => {
-                        let kind_word = kind_word(lang, kind);
+                        let kind_word = texts::kind_word(lang, kind);
                         turn.say(texts::not_found(lang, &kind_word, &said));
                         turn.say(texts::did_you_mean(lang, only));
                     }
@@ -91,7 +91,7 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
                 return false;
             }
             Resolution::NotFound => {
-                let kind_word = kind_word(lang, kind);
+                let kind_word = texts::kind_word(lang, kind);
                 turn.say(texts::not_found(lang, &kind_word, &said));
                 if let Some(task) = turn.conv.top_mut() {
                     task.slots.remove(&slot);
@@ -118,14 +118,6 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
         }
     }
     true
-}
-
-/// What a reply calls a resource kind: 交易员, exchange …
-fn kind_word(lang: Lang, kind: ResourceKind) -> String {
-    match lang {
-        Lang::Zh => to_domain(kind).zh().to_string(),
-        Lang::En => kind.as_str().to_string(),
-    }
 }
 
 fn task_id(turn: &Turn<'_>) -> nofxi_protocol::TaskId {

@@ -252,6 +252,44 @@ fn asks_to_see_secret(lower: &str) -> bool {
         && crate::scrub::scrub(lower) == lower
 }
 
+/// A clarification for a request that names, without its noun, a name resources of two or
+/// more kinds share: the request again with each kind's noun before the name, to pick from.
+fn shared_name_choice(
+    r: &route::Route,
+    message: &str,
+    lower: &str,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let kind = cx.library.get(&r.skill)?.meta.domain.clone();
+    let (said, from, _) = cx
+        .names
+        .mentioned(lower)
+        .into_iter()
+        .find(|(e, ..)| e.kind.as_str() == kind)?;
+    let mut kinds: Vec<ResourceKind> = cx
+        .names
+        .entries
+        .iter()
+        .filter(|e| e.lower == said.lower && !e.deleted)
+        .map(|e| e.kind)
+        .collect();
+    kinds.dedup();
+    if kinds.len() < 2 {
+        return None;
+    }
+    let lang = nofxi_skills::Lang::detect(message);
+    let options: Vec<String> = kinds
+        .iter()
+        .map(|k| {
+            let noun = crate::texts::kind_word(lang, *k);
+            let (before, after) = (message.get(..from)?, message.get(from..)?);
+            Some(format!("{before}{noun} {after}"))
+        })
+        .collect::<Option<_>>()?;
+    let question = crate::texts::same_name_kinds(lang, &said.name, &options);
+    Some(one(Command::Clarify { question, options }, 0.9))
+}
+
 /// Words that join two requests in one message ("stop t1 and delete t2", "停止 t1 然后删除 t2").
 const REQUEST_JOINS: &[&str] = &[
     " and then ",
@@ -647,6 +685,15 @@ impl RuleUnderstander {
             (r.has_verb || cx.top.is_none() || side_question(r)) && (r.has_noun || r.has_name)
         });
         if let Some(r) = start {
+            // "delete alpha" when a trader and a strategy are both called alpha: which one is
+            // the user's to say, never the router's.
+            if r.has_verb
+                && !r.has_noun
+                && r.action != "query"
+                && let Some(u) = shared_name_choice(&r, message, &lower, cx)
+            {
+                return u;
+            }
             // "start all traders except alpha": no bulk start exists, and starting alpha
             // (the one name said) is the opposite of the request.
             if matches!(r.action.as_str(), "start" | "delete") && route::says_all(&lower) {

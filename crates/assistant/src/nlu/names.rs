@@ -151,7 +151,14 @@ impl Names {
                 .iter()
                 .filter(|e| e.class.as_deref() == Some(class))
                 .collect();
-            if let Some(found) = one_or_many(&by_class) {
+            // "the deepseek model" names the one of that type; a short form of the type
+            // ("ds", "bn") may as well be a name the user misremembers: offered, not taken.
+            let names_the_type = said_lower.contains(&class.to_lowercase());
+            let found = match names_the_type {
+                true => one_or_many(&by_class),
+                false => offered(&by_class),
+            };
+            if let Some(found) = found {
                 return found;
             }
         }

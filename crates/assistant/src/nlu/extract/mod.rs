@@ -267,18 +267,36 @@ fn refs(
             continue;
         }
         let text = &scan.text;
-        let hit = names
-            .mentioned(text)
-            .into_iter()
-            .find(|(e, _, _)| e.kind == kind)
-            .map(|(e, s, t)| (e.name.clone(), s, t));
+        let mentioned = names.mentioned(text);
+        // "rename trader alpha to beta" with a strategy also called alpha: the one mention
+        // of the name is the target, not also a new strategy for it.
+        let is_target_again = |name: &str| {
+            slot.name != "target"
+                && slots
+                    .get("target")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(name))
+                && mentioned
+                    .iter()
+                    .filter(|(e, ..)| e.lower == name.to_lowercase())
+                    .map(|(_, s, _)| s)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len()
+                    < 2
+        };
+        let hit = mentioned
+            .iter()
+            .find(|(e, _, _)| e.kind == kind && !is_target_again(&e.name))
+            .map(|(e, s, t)| (e.name.clone(), *s, *t));
         if let Some((name, s, t)) = hit {
             slots.insert(slot.name.clone(), Value::String(name));
             blank(&mut scan.text, s, t);
             continue;
         }
-        if let Some((value, s, t)) = lexicon.class_in(kind, text) {
-            slots.insert(slot.name.clone(), Value::String(value.to_string()));
+        // A type said for the one resource of that type ("the deepseek model", "ds"): kept
+        // as said, so resolution can tell the type's name from a short form of it.
+        if let Some((_, s, t)) = lexicon.class_in(kind, text) {
+            slots.insert(slot.name.clone(), Value::String(text[s..t].to_string()));
             blank(&mut scan.text, s, t);
             continue;
         }
