@@ -148,6 +148,9 @@ pub fn token_after_names(text: &str, at: usize, names: &Names) -> Option<(String
 const NOT_NAMES: &[&str] = &[
     "the", "my", "a", "an", "on", "with", "called", "named", "to", "for", "it", "that", "this",
     "and", "using", "use", "of", "in", "new", "all", "your", "one", "is", "be", "at", "from",
+    // "what models do I have?": words of a question after its noun.
+    "do", "does", "did", "are", "was", "were", "have", "has", "i", "you", "we", "can", "should",
+    "would", "will", "there",
 ];
 
 fn is_name_word(w: &str) -> bool {
