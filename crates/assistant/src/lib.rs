@@ -141,18 +141,20 @@ impl Assistant {
                 }),
             None => Conversation::new(),
         };
-        // A bare token ("sk-…", "btc-bot", "500") or a pasted error answers in the
-        // conversation's language; it says nothing about the user's.
+        let names = self.engine.names_for(user).await?;
+        // A bare token ("sk-…", "btc-bot", "500"), a pasted error, or only names and keys
+        // ("paper builtin", "key: sk-…") answers in the conversation's language; it says
+        // nothing about the user's.
         let bare_token = request.message.trim().is_ascii()
             && (!request.message.trim().contains(char::is_whitespace)
-                || pasted_error(&request.message))
+                || pasted_error(&request.message)
+                || only_names_and_tokens(&request.message, &names))
             && conv.lang.is_some();
         let lang = if request.message.chars().any(|c| c.is_alphabetic()) && !bare_token {
             Lang::detect(&request.message)
         } else {
             conv.lang.or(self.options.default_lang).unwrap_or(Lang::Zh)
         };
-        let names = self.engine.names_for(user).await?;
         self.mask_stored_credentials(user).await;
         let mut turn = Turn {
             engine: &self.engine,
@@ -370,6 +372,22 @@ fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
 
 /// An error copied from an exchange or a model ("APIError(code=-2015): …", `{"code":-1022,…}`,
 /// "Error code: 401 - …"): the words are the machine's, not the user's language.
+/// Whether every word of `message` is one of the user's names, a short word (≤ 3 letters:
+/// "key", "api") or a token with a digit, `-` or `_` (a key, an amount): nothing in it is
+/// English prose.
+fn only_names_and_tokens(message: &str, names: &crate::nlu::names::Names) -> bool {
+    message
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | ';'))
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            let lower = w.to_lowercase();
+            w.chars().count() <= 3
+                || w.chars()
+                    .any(|c| c.is_ascii_digit() || c == '-' || c == '_')
+                || names.entries.iter().any(|e| e.lower == lower)
+        })
+}
+
 fn pasted_error(message: &str) -> bool {
     let m = message.trim().to_lowercase();
     const MARKS: &[&str] = &[
