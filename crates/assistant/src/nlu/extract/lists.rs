@@ -30,9 +30,18 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
             find_phrase(&scan.text, &lp).map(|at| (at, at + lp.len()))
         })
         .collect();
+    // "leverage 15 for btc/eth": after a value the lead says what the value is for, not
+    // which coins are traded.
+    let after_value = |at: usize| {
+        scan.text[..at]
+            .trim_end()
+            .trim_end_matches(['x', '倍', '%'])
+            .ends_with(|c: char| c.is_ascii_digit())
+    };
     let lead_free = |at: usize| {
         !owned.iter().any(|&(from, to)| from <= at && at < to)
             && !preceded_by(&scan.text, at, NOT_TRADED)
+            && !after_value(at)
     };
     let updates = action.risk == Risk::Update;
     // Where the coins read with a list's phrase end: a remove word over the same coins

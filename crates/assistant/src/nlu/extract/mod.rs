@@ -10,6 +10,7 @@
 mod bare;
 pub(crate) mod except;
 mod lists;
+mod scoped;
 pub(crate) mod tokens;
 mod values;
 
@@ -76,7 +77,8 @@ pub fn extract(
     current: &dyn Fn(ResourceKind) -> Option<String>,
 ) -> Extraction {
     let mut slots = Map::new();
-    let mut scan = Scan::new(message);
+    let message = scoped::scoped_values(message);
+    let mut scan = Scan::new(&message);
     secrets(action, &mut scan, &mut slots);
     strings(action, nouns, &mut scan, names, &mut slots);
     values::intervals(action, &mut scan, &mut slots);
