@@ -39,6 +39,7 @@ pub(super) async fn execute(
         vars.insert("summary".into(), Value::String(changed));
     }
     let mut texts_out: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
     let stores_secret = stores_secret(action, &exec_slots);
     let mut said_by_steps: Vec<&nofxi_skills::Text> = Vec::new();
     let mut done = 0;
@@ -107,6 +108,7 @@ pub(super) async fn execute(
                 if let Some(text) = out.text {
                     texts_out.push(text);
                 }
+                notes.extend(out.notes);
                 said_by_steps.extend(&step.say);
                 for adj in out.adjustments {
                     turn.say(texts::t(
@@ -138,6 +140,9 @@ pub(super) async fn execute(
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
     let text = action.success.render(lang, lookup(lang, &shown, &vars));
     turn.say(text);
+    for note in notes {
+        turn.say(note);
+    }
     for say in said_by_steps {
         turn.say(say.render(lang, lookup(lang, &shown, &vars)));
     }

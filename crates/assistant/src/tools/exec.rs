@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use nofxi_domain::trader::INITIAL_BALANCE_DEFAULT;
 use nofxi_domain::{
-    Actor, Channel, CredentialField, Credentials, ExchangePatch, ExchangeSpec, ModelPatch,
-    ModelSpec, Problem, ResourceKind, Secret, StrategyConfig, StrategyPatch, StrategySpec,
-    TraderPatch, TraderSpec,
+    Actor, Channel, ExchangePatch, ExchangeSpec, ModelPatch, ModelSpec, Problem, ResourceKind,
+    Secret, StrategyConfig, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
 };
 use nofxi_skills::Lang;
 use nofxi_store::{Store, StoreError};
@@ -15,6 +14,7 @@ use nofxi_venues::SystemClock;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
+use super::credentials::{credentials_for, left_out_note};
 use super::render::*;
 use super::stop_all::{self, Running};
 use super::trader_detail::trader_detail;
@@ -82,16 +82,6 @@ pub fn store_error(e: &StoreError, lang: Lang) -> ToolError {
         err.resource = Some(traders.join(", "));
     }
     err
-}
-
-fn credentials(args: &Map<String, Value>) -> Credentials {
-    let mut c = Credentials::new();
-    for f in CredentialField::ALL {
-        if let Some(v) = s(args, f.as_str()) {
-            c.set(f, Secret::new(v));
-        }
-    }
-    c
 }
 
 /// Sets each slot named like a strategy config field (anywhere in the config tree).
@@ -307,8 +297,14 @@ impl ToolRunner {
                     enabled: b(a, "enabled").unwrap_or(true),
                     testnet: b(a, "testnet").unwrap_or(false),
                 };
-                let e = st.create_exchange(actor, spec, credentials(a)).await?;
-                Ok(done(e.id, e.spec.account_name))
+                let kind = spec.exchange_type();
+                let (creds, left_out) = credentials_for(a, kind);
+                let e = st.create_exchange(actor, spec, creds).await?;
+                let note = left_out_note(lang, &e.spec.exchange_type, &left_out);
+                Ok(ToolOutput {
+                    notes: note.into_iter().collect(),
+                    ..done(e.id, e.spec.account_name)
+                })
             }
             "exchange.update" | "exchange.enable" | "exchange.disable" => {
                 let enabled = match call.tool {
@@ -322,10 +318,21 @@ impl ToolRunner {
                     enabled,
                     testnet: b(a, "testnet"),
                 };
-                let e = st
-                    .update_exchange(actor, &target, patch, credentials(a))
-                    .await?;
-                Ok(done(e.id, e.spec.account_name))
+                let current = st.get_exchange(user, &target).await?;
+                let (creds, left_out) = credentials_for(a, current.spec.exchange_type());
+                let note = left_out_note(lang, &current.spec.exchange_type, &left_out);
+                // Only fields the account does not use: nothing to change, said as a failure
+                // rather than an "updated" that changed nothing.
+                let unchanged =
+                    patch == ExchangePatch::default() && creds.fields().next().is_none();
+                if let Some(note) = note.clone().filter(|_| unchanged) {
+                    return Err(Failure::Tool(ToolError::new("unused_credential", note)));
+                }
+                let e = st.update_exchange(actor, &target, patch, creds).await?;
+                Ok(ToolOutput {
+                    notes: note.into_iter().collect(),
+                    ..done(e.id, e.spec.account_name)
+                })
             }
             "exchange.test" => self.exchange_test(user, &target, lang).await,
             "model.create" => {

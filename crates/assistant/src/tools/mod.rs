@@ -2,6 +2,7 @@
 //! scope it needs and a risk level. Every call passes one pipeline (goose-style inspectors):
 //! scope check → confirmation bound to the task → run → redaction of the result.
 
+mod credentials;
 mod current;
 mod exec;
 mod probes;
@@ -63,6 +64,9 @@ pub struct ToolOutput {
     pub listed: Vec<(String, String)>,
     /// Clamped values, said in the reply.
     pub adjustments: Vec<String>,
+    /// Said after the success message, already in the user's language ("binance accounts
+    /// do not use passphrase; it was left out").
+    pub notes: Vec<String>,
     /// Mutated the store (refreshes the name index).
     pub mutated: bool,
 }
