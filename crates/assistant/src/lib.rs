@@ -45,7 +45,7 @@ pub use error::AssistantError;
 
 use crate::conversation::{Conversation, Pending};
 use crate::nlu::lexicon::Lexicon;
-use crate::nlu::words::{CONFIRM, ORDINALS, is_exactly, trim_punct};
+use crate::nlu::words::{CONFIRM, DENY, ORDINALS, is_exactly, trim_punct};
 use crate::nlu::{Context, RuleUnderstander};
 use crate::turn::{Engine, Turn};
 
@@ -99,8 +99,15 @@ impl Assistant {
     async fn mask_stored_credentials(&self, user: &str) {
         match self.engine.store.credentials_to_mask(user).await {
             Ok(stored) => {
+                // Only values no reply would say otherwise: "ollama" (Ollama's usual dummy
+                // key) or a passphrase "Default" must not mask the words of every reply.
+                let secret_shaped = |v: &str| {
+                    v.len() >= 16 || (v.len() >= 8 && v.chars().any(|c| !c.is_ascii_alphabetic()))
+                };
                 for (secret, mask) in stored {
-                    self.engine.secrets.know(secret.expose(), &mask);
+                    if secret_shaped(secret.expose()) {
+                        self.engine.secrets.know(secret.expose(), &mask);
+                    }
                 }
             }
             Err(e) => {
@@ -472,6 +479,19 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
         .or_else(|| options.iter().position(|(_, id)| id == &m))
         // One name offered ("did you mean btc-bot?"): a yes takes it.
         .or_else(|| (options.len() == 1 && is_exactly(message, CONFIRM)).then_some(0));
+    // "Did you mean swing?" of a value the task can ask for again (a create's strategy),
+    // answered no: that value is asked for, the task goes on.
+    if index.is_none() && options.len() == 1 && slot != "target" && is_exactly(message, DENY) {
+        turn.conv.pending = None;
+        if let Some(task) = turn.conv.stack.iter_mut().find(|t| t.id == task_id) {
+            task.slots.remove(&slot);
+            task.resolved.remove(&slot);
+            if !task.asked.contains(&slot) {
+                task.asked.push(slot);
+            }
+        }
+        return true;
+    }
     let Some((name, id)) = index.and_then(|i| options.get(i).cloned()) else {
         // A bare yes to "which one?" picks none: the task asks again. Anything else is
         // understood as usual, and the question stays open while its task is on top (a

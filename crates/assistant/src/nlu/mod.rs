@@ -246,9 +246,16 @@ const SECRET_WORDS: &[&str] = &[
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is
 /// my okx passphrase", "显示 ds 的 key"). A message that carries a key-shaped value gives
 /// one instead, and is not such a request.
-fn asks_to_see_secret(lower: &str) -> bool {
-    SEE_WORDS.iter().any(|w| find_phrase(lower, w).is_some())
-        && SECRET_WORDS.iter().any(|w| find_phrase(lower, w).is_some())
+fn asks_to_see_secret(lower: &str, names: &Names) -> bool {
+    // "show strategy secret": a name of the user's is no word of the request.
+    let mut unnamed = lower.to_string();
+    for (_, from, to) in names.mentioned(lower) {
+        extract::tokens::blank(&mut unnamed, from, to);
+    }
+    SEE_WORDS.iter().any(|w| find_phrase(&unnamed, w).is_some())
+        && SECRET_WORDS
+            .iter()
+            .any(|w| find_phrase(&unnamed, w).is_some())
         && crate::scrub::scrub(lower) == lower
 }
 
@@ -581,7 +588,7 @@ impl RuleUnderstander {
         }
         // "print the api key of ds", "显示 ds 的 key": a stored credential is never shown,
         // and the request must not become a change of it that the next reply would fill.
-        if asks_to_see_secret(&lower) {
+        if asks_to_see_secret(&lower, cx.names) {
             return one(
                 Command::AnswerQuestion {
                     kind: AnswerKind::Glossary,
@@ -685,6 +692,23 @@ impl RuleUnderstander {
             (r.has_verb || cx.top.is_none() || side_question(r)) && (r.has_noun || r.has_name)
         });
         if let Some(r) = start {
+            // "use paper and builtin, default strategy" while a trader's create asks for its
+            // account and model: the answers, not an activation of the strategy said with them.
+            if let Some((skill, _, asked, false)) = cx.top
+                && skill != r.skill
+                && matches!(r.action.as_str(), "activate" | "query")
+                && !asked.is_empty()
+            {
+                let values = self.values_for_top(message, cx);
+                if asked.iter().all(|a| values.contains_key(a)) {
+                    return one(
+                        Command::SetSlots {
+                            slots: values.into_iter().collect(),
+                        },
+                        0.8,
+                    );
+                }
+            }
             // "delete alpha" when a trader and a strategy are both called alpha: which one is
             // the user's to say, never the router's.
             if r.has_verb

@@ -20,15 +20,17 @@ pub fn bare_answer(
     already: &Map<String, Value>,
 ) -> Map<String, Value> {
     let mut out = Map::new();
-    let parts: Vec<&str> = message
+    // Each part as said (a credential keeps its closing "!": a passphrase may end in one)
+    // and without its punctuation (everything else).
+    let parts: Vec<(&str, &str)> = message
         .split(['，', ',', '、', '；', ';', '\n'])
-        .map(trim_punct)
-        .filter(|p| !p.is_empty())
+        .map(|p| (p.trim(), trim_punct(p)))
+        .filter(|(_, p)| !p.is_empty())
         .collect();
     let secret_asked = asked
         .iter()
         .any(|n| action.slot(n).is_some_and(|s| s.is_secret()));
-    for part in parts {
+    for (said, part) in parts {
         let part = part
             .trim_start_matches("用")
             .trim_start_matches("叫")
@@ -87,6 +89,11 @@ pub fn bare_answer(
                                 .unwrap_or(Value::String(text))
                         })
                         .unwrap_or(Value::String(part.to_string())),
+                    // As said, but for quotes and a sentence's end after a key-shaped value.
+                    _ if slot.is_secret() => {
+                        let said = said.trim_matches(['"', '\'', '“', '”', '「', '」', '`']);
+                        Value::String(super::tokens::without_sentence_end(said).to_string())
+                    }
                     _ => Value::String(part.to_string()),
                 };
                 // Asked slots that share a phrase with this one are one setting said once

@@ -341,12 +341,16 @@ fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
             (2..=10).contains(&word.len()) && word.chars().all(|c| c.is_ascii_alphabetic());
         let sure =
             KNOWN_COINS.contains(&lower.as_str()) || word.chars().all(|c| c.is_ascii_uppercase());
-        if !shaped || (strict && !sure) || STOP_WORDS.contains(&lower.as_str()) {
+        // Words are slices of `text`: their offset is where they start in it.
+        let at = word.as_ptr() as usize - text.as_ptr() as usize;
+        // "use btc-trend": after a loose lead, a coin inside a longer name is that name's.
+        let compound =
+            text[at + word.len()..].starts_with(['-', '_']) || text[..at].ends_with(['-', '_']);
+        if !shaped || (strict && (!sure || compound)) || STOP_WORDS.contains(&lower.as_str()) {
             break;
         }
         run.coins.push(Value::String(usdt_pair(word)));
-        // Words are slices of `text`: their offset is where they start in it.
-        run.end = from + (word.as_ptr() as usize - text.as_ptr() as usize) + word.len();
+        run.end = from + at + word.len();
     }
     run
 }

@@ -355,7 +355,10 @@ const DESCRIPTORS: &[&str] = &[
 fn said_names(action: &Action, nouns: &[String], scan: &Scan, slots: &mut Map<String, Value>) {
     let nouns: Vec<&String> = nouns.iter().collect();
     let creates = action.slot("target").is_none();
+    // "what models do I have?" while a model is created names nothing new: "do" is no name.
+    let asks_what_exists = crate::nlu::route::asks_what_exists(&scan.text);
     if creates
+        && !asks_what_exists
         && let Some(slot) = action
             .slots
             .iter()

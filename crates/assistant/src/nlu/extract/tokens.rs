@@ -79,12 +79,20 @@ pub fn token_after(text: &str, at: usize) -> Option<(String, usize, usize)> {
     let end = closing
         .and_then(|close| rest.find(close))
         .unwrap_or_else(|| rest.find(STOP).unwrap_or(rest.len()));
-    // A sentence's end is not part of its last word: "… key sk-abc123." is the key sk-abc123.
-    let value = rest[..end]
-        .trim()
-        .trim_end_matches(['.', '!', '?', '！', '？', '…']);
-    let end = rest[..end].find(value).map_or(end, |at| at + value.len());
+    let value = rest[..end].trim();
     (!value.is_empty()).then(|| (value.to_string(), i, i + end))
+}
+
+/// `token` without a sentence's closing mark when the rest is shaped like an API key (16 or
+/// more of `[A-Za-z0-9_-]`): "… key sk-abc…XYZW." ends a sentence. A shorter credential keeps
+/// it: a passphrase may well end in "!".
+pub fn without_sentence_end(token: &str) -> &str {
+    let rest = token.trim_end_matches(['.', '!', '?', '。', '！', '？']);
+    let key_shaped = rest.len() >= 16
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if key_shaped { rest } else { token }
 }
 
 /// The first credential-looking token after a phrase ("rotate the API key on main to
@@ -102,7 +110,7 @@ pub fn key_after(text: &str, at: usize) -> Option<(usize, usize)> {
         let long_run = word == 0 && token.len() >= 8 && token.chars().all(|c| c.is_ascii_graphic());
         let looks_like_key = (keyish || long_run) && !token.starts_with("http");
         if looks_like_key {
-            return Some((s, e));
+            return Some((s, s + without_sentence_end(token).len()));
         }
         pos = e;
     }
@@ -148,9 +156,6 @@ pub fn token_after_names(text: &str, at: usize, names: &Names) -> Option<(String
 const NOT_NAMES: &[&str] = &[
     "the", "my", "a", "an", "on", "with", "called", "named", "to", "for", "it", "that", "this",
     "and", "using", "use", "of", "in", "new", "all", "your", "one", "is", "be", "at", "from",
-    // "what models do I have?": words of a question after its noun.
-    "do", "does", "did", "are", "was", "were", "have", "has", "i", "you", "we", "can", "should",
-    "would", "will", "there",
 ];
 
 fn is_name_word(w: &str) -> bool {
@@ -321,4 +326,19 @@ pub fn made_up_name(text: &str) -> Option<String> {
                 && crate::scrub::scrub(w) == *w
         })
         .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_sentence_end;
+
+    #[test]
+    fn a_sentence_end_leaves_keys_but_not_passphrases() {
+        assert_eq!(
+            without_sentence_end("sk-test-abcdef1234567890XYZW."),
+            "sk-test-abcdef1234567890XYZW"
+        );
+        assert_eq!(without_sentence_end("Okx2024Pass!"), "Okx2024Pass!");
+        assert_eq!(without_sentence_end("Pass1234word."), "Pass1234word.");
+    }
 }
