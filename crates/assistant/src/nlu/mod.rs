@@ -336,6 +336,32 @@ const KEEP_AS_IS: &[&str] = &[
     "保留",
 ];
 
+/// Words that open a clause saying what must not happen ("don't stop alpha, but stop beta").
+const NOT_THIS: &[&str] = &["don't", "dont", "do not", "never", "不要", "别", "不用"];
+
+/// `message` without its clauses that say what must not happen to a resource of the user's
+/// ("don't stop alpha, but stop beta" is "stop beta"), when another clause is left.
+fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
+    let clauses: Vec<&str> = message
+        .split([',', '，', ';', '；'])
+        .flat_map(|c| c.split(" but "))
+        .flat_map(|c| c.split("但是"))
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    let negated = |clause: &str| {
+        let lower = clause.to_lowercase();
+        let opened = lower
+            .trim_start_matches("but ")
+            .trim_start_matches("and ")
+            .trim_start_matches('但')
+            .trim_start();
+        NOT_THIS.iter().any(|w| opened.starts_with(w)) && !cx.names.mentioned(&lower).is_empty()
+    };
+    let kept: Vec<&str> = clauses.iter().copied().filter(|c| !negated(c)).collect();
+    (kept.len() < clauses.len() && !kept.is_empty()).then(|| kept.join(", "))
+}
+
 /// `message` without its trailing [`KEEP_AS_IS`] clause, when that clause names one of the
 /// user's resources ("but not now" names none and stays: it changes the request).
 fn without_kept(message: &str, cx: &Context<'_>) -> Option<String> {
@@ -496,7 +522,7 @@ impl RuleUnderstander {
             [Command::StartTask { slots, .. }] if slots.contains_key("except"));
         if starts_task
             && !leaves_out
-            && let Some(kept) = without_kept(message, cx)
+            && let Some(kept) = without_kept(message, cx).or_else(|| without_negated(message, cx))
         {
             return self.understand_now(&kept, cx);
         }
