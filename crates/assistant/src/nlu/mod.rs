@@ -273,13 +273,23 @@ fn shared_name_choice(
         .mentioned(lower)
         .into_iter()
         .find(|(e, ..)| e.kind.as_str() == kind)?;
+    // Only kinds the request can act on: "start alpha" is the trader's, whatever else is
+    // called alpha.
+    let acts_on = |kind: ResourceKind| {
+        cx.library.skills().iter().any(|s| {
+            s.meta.kind == SkillKind::Management
+                && s.meta.domain == kind.as_str()
+                && s.action(&r.action).is_some()
+        })
+    };
     let mut kinds: Vec<ResourceKind> = cx
         .names
         .entries
         .iter()
-        .filter(|e| e.lower == said.lower && !e.deleted)
+        .filter(|e| e.lower == said.lower && !e.deleted && acts_on(e.kind))
         .map(|e| e.kind)
         .collect();
+    kinds.sort_by_key(|k| k.as_str());
     kinds.dedup();
     if kinds.len() < 2 {
         return None;

@@ -62,9 +62,11 @@ impl Names {
     }
 
     /// Names occurring in `lower` (already lower-cased), with their byte span, longest first;
-    /// a name inside a longer one's span is not counted again.
+    /// a name inside a longer one's span is not counted again. A name that resources of two
+    /// kinds share is there once per kind, on the same span: which one is meant is for the
+    /// words around it (a noun, a verb only one kind has) or the user to say.
     pub fn mentioned(&self, lower: &str) -> Vec<(&NameEntry, usize, usize)> {
-        let mut claimed: Vec<(usize, usize)> = Vec::new();
+        let mut claimed: Vec<(usize, usize, ResourceKind)> = Vec::new();
         let mut out = Vec::new();
         for e in &self.entries {
             if e.lower.chars().count() < 2 {
@@ -89,8 +91,12 @@ impl Names {
             {
                 let at = from + rel;
                 let end = at + len;
-                if !claimed.iter().any(|(s, t)| at < *t && end > *s) {
-                    claimed.push((at, end));
+                let taken = claimed.iter().any(|&(s, t, kind)| {
+                    let same_name_other_kind = (s, t) == (at, end) && kind != e.kind;
+                    at < t && end > s && !same_name_other_kind
+                });
+                if !taken {
+                    claimed.push((at, end, e.kind));
                     out.push((e, at, end));
                     break;
                 }
