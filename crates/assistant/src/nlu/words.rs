@@ -19,6 +19,11 @@ pub const CONFIRM: &[&str] = &[
     "嗯",
     "要",
     "启用吧",
+    "删吧",
+    "删掉吧",
+    "停吧",
+    "停掉吧",
+    "启动吧",
     "yes",
     "y",
     "ok",
@@ -35,8 +40,23 @@ pub const CONFIRM: &[&str] = &[
 ];
 
 pub const DENY: &[&str] = &[
-    "不", "不要", "不用", "否", "别", "先不", "不行", "no", "n", "nope", "don't", "do not",
+    "不",
+    "不要",
+    "不用",
+    "否",
+    "别",
+    "先不",
+    "不行",
+    "no",
+    "n",
+    "nope",
+    "nah",
+    "don't",
+    "do not",
     "not now",
+    "not yet",
+    "no thanks",
+    "no, thanks",
 ];
 
 pub const CANCEL: &[&str] = &[
@@ -176,9 +196,31 @@ pub const QUESTION: &[&str] = &[
 ];
 
 /// A whole message equal (after trimming punctuation) to one of `words`.
+/// Whether the message is one of `words`, or several of them in a row ("ok go ahead",
+/// "sure, do it", "好，删吧"): a reply made of nothing else.
 pub fn is_exactly(message: &str, words: &[&str]) -> bool {
     let m = trim_punct(message).to_lowercase();
-    words.iter().any(|w| m == *w)
+    if words.iter().any(|w| m == *w) {
+        return true;
+    }
+    let mut rest = m.as_str();
+    let separators = |c: char| c.is_whitespace() || ",，、!！.。~～".contains(c);
+    while !rest.is_empty() {
+        // The longest word that opens the rest, ending at a word's end when it is ASCII.
+        let Some(w) = words
+            .iter()
+            .filter(|w| {
+                rest.starts_with(**w)
+                    && (!w.is_ascii()
+                        || !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+            })
+            .max_by_key(|w| w.len())
+        else {
+            return false;
+        };
+        rest = rest[w.len()..].trim_start_matches(separators);
+    }
+    true
 }
 
 /// A message that starts with one of `words` and is short (a reply, not a new request).
