@@ -80,6 +80,10 @@ impl Engine {
             });
         }
         let mut strategies = st.list_strategies(user, false).await?;
+        let active = strategies
+            .iter()
+            .find(|x| x.spec.is_active)
+            .map(|x| x.spec.name.clone());
         strategies.extend(st.list_strategies(user, true).await?);
         for x in strategies {
             entries.push(NameEntry {
@@ -113,7 +117,7 @@ impl Engine {
                 deleted: t.deleted_at.is_some(),
             });
         }
-        let names = Arc::new(Names::new(entries));
+        let names = Arc::new(Names::new(entries).with_active_strategy(active));
         self.names
             .lock()
             .await

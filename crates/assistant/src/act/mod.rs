@@ -15,6 +15,7 @@ use self::run::{execute, refused_before_confirming};
 pub use self::run::{finish, resume_below};
 use self::slots::{ask, check_values, resolve_refs};
 use crate::conversation::PendingConfirmation;
+use crate::nlu::names::Names;
 use crate::texts;
 use crate::turn::Turn;
 
@@ -155,8 +156,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     };
     let needs = action.needs_confirmation(&slots, &is_live);
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
-    let testnet = on_testnet(&names, task);
-    let bound = binding(&action, &slots, task, &fingerprint, testnet);
+    let bound = binding(&action, &slots, task, &fingerprint, &names);
     let resumed_here = turn.events.iter().any(|e| match e {
         Event::TaskCompleted { task_id }
         | Event::TaskCancelled { task_id }
@@ -173,12 +173,12 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     let Some(task) = turn.conv.top() else {
         return false;
     };
-    let mut summary_text = summary(&action, lang, &slots, task, testnet);
+    let mut summary_text = summary(&action, lang, &slots, task, &names);
     for name in live_bindings(turn, &action, task) {
         summary_text = format!("{}\n{summary_text}", texts::binds_live(lang, &name));
     }
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
-    let bound = binding(&action, &slots, task, &fingerprint, testnet);
+    let bound = binding(&action, &slots, task, &fingerprint, &names);
     if unconfirmed && resumed_here {
         // A confirmation is a message of its own: when another task's outcome is already in
         // this reply (this one came back below it), only say that it waits.
@@ -322,17 +322,17 @@ fn binding(
     slots: &Map<String, Value>,
     task: &crate::conversation::Task,
     fingerprint: &str,
-    testnet: bool,
+    names: &Names,
 ) -> String {
     format!(
         "{}\u{0}{fingerprint}",
-        summary(action, Lang::En, slots, task, testnet)
+        summary(action, Lang::En, slots, task, names)
     )
 }
 
 /// Whether the live resource a task acts on is on an exchange's test network: its
 /// confirmation then says test funds, not real money.
-fn on_testnet(names: &crate::nlu::names::Names, task: &crate::conversation::Task) -> bool {
+fn on_testnet(names: &Names, task: &crate::conversation::Task) -> bool {
     task.resolved
         .values()
         .filter_map(|id| names.by_id(id))
@@ -344,13 +344,7 @@ pub fn pending_binding(turn: &Turn<'_>, fingerprint: &str) -> Option<String> {
     let task = turn.conv.top()?;
     let action = turn.engine.library.action(&task.skill, &task.action)?;
     let slots = effective(turn, false);
-    Some(binding(
-        action,
-        &slots,
-        task,
-        fingerprint,
-        on_testnet(&turn.names, task),
-    ))
+    Some(binding(action, &slots, task, fingerprint, &turn.names))
 }
 
 fn summary(
@@ -358,10 +352,11 @@ fn summary(
     lang: Lang,
     slots: &Map<String, Value>,
     task: &crate::conversation::Task,
-    testnet: bool,
+    names: &Names,
 ) -> String {
     let shown = shown_slots(slots, task);
-    let mut vars = Map::new();
+    let mut vars = implied(lang, names);
+    let testnet = on_testnet(names, task);
     vars.insert(
         "summary".into(),
         Value::String(changes(action, lang, &shown, task)),
@@ -374,6 +369,18 @@ fn summary(
         Some(text) => text.render(lang, lookup(lang, &shown, &vars)),
         None => texts::t(lang, "确认执行吗？", "Go ahead?"),
     }
+}
+
+/// What a task uses without the user saying it, for the messages that show it: a new
+/// trader follows the active strategy (`{strategy}` when no strategy was said).
+pub(crate) fn implied(lang: Lang, names: &Names) -> Map<String, Value> {
+    let strategy = names
+        .active_strategy
+        .clone()
+        .unwrap_or_else(|| texts::t(lang, "（无启用的策略）", "(none active)"));
+    let mut vars = Map::new();
+    vars.insert("strategy".into(), Value::String(strategy));
+    vars
 }
 
 /// The task's values as a reply may show them: secrets as the task keeps them (masked).

@@ -33,7 +33,7 @@ pub(super) async fn execute(
     }
     let exec_slots = effective(turn, true);
     let shown = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
-    let mut vars = Map::new();
+    let mut vars = super::implied(lang, &turn.names);
     if let Some(task) = turn.conv.top() {
         let changed = super::changes(action, lang, &shown, task);
         vars.insert("summary".into(), Value::String(changed));

@@ -35,6 +35,8 @@ pub struct NameEntry {
 #[derive(Debug, Clone, Default)]
 pub struct Names {
     pub entries: Vec<NameEntry>,
+    /// The active strategy's name: what a new trader follows when none is said.
+    pub active_strategy: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +52,15 @@ const FUZZY_MIN: f64 = 0.88;
 impl Names {
     pub fn new(mut entries: Vec<NameEntry>) -> Names {
         entries.sort_by_key(|e| std::cmp::Reverse(e.lower.len()));
-        Names { entries }
+        Names {
+            entries,
+            active_strategy: None,
+        }
+    }
+
+    pub fn with_active_strategy(mut self, name: Option<String>) -> Names {
+        self.active_strategy = name;
+        self
     }
 
     pub fn by_id(&self, id: &str) -> Option<&NameEntry> {
