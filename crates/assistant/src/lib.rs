@@ -93,29 +93,6 @@ impl Assistant {
         })
     }
 
-    /// Every credential the user has stored is masked wherever it shows up, from a pasted
-    /// message to the model's prompt: the redactor only knows values typed in this chat
-    /// otherwise, and a passphrase like `Pass1234word` has no secret shape to catch.
-    async fn mask_stored_credentials(&self, user: &str) {
-        match self.engine.store.credentials_to_mask(user).await {
-            Ok(stored) => {
-                // Only values no reply would say otherwise: "ollama" (Ollama's usual dummy
-                // key) or a passphrase "Default" must not mask the words of every reply.
-                let secret_shaped = |v: &str| {
-                    v.len() >= 16 || (v.len() >= 8 && v.chars().any(|c| !c.is_ascii_alphabetic()))
-                };
-                for (secret, mask) in stored {
-                    if secret_shaped(secret.expose()) {
-                        self.engine.secrets.know(secret.expose(), &mask);
-                    }
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "stored credentials could not be read for masking")
-            }
-        }
-    }
-
     fn user_lock(&self, user: &str) -> Arc<Mutex<()>> {
         match self.locks.lock() {
             Ok(mut locks) => locks.entry(user.to_string()).or_default().clone(),
@@ -162,7 +139,6 @@ impl Assistant {
         } else {
             conv.lang.or(self.options.default_lang).unwrap_or(Lang::Zh)
         };
-        self.mask_stored_credentials(user).await;
         let mut turn = Turn {
             engine: &self.engine,
             user,

@@ -26,6 +26,30 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Every credential the user has stored is masked wherever it shows up, from a pasted
+    /// message to the model's prompt; read with the names, so again after each change. The
+    /// redactor only knows values typed in this chat otherwise, and a passphrase like
+    /// `Pass1234word` has no secret shape to catch.
+    async fn mask_stored_credentials(&self, user: &str) {
+        match self.store.credentials_to_mask(user).await {
+            Ok(stored) => {
+                // Only values no reply would say otherwise: "ollama" (Ollama's usual dummy
+                // key) or a passphrase "Default" must not mask the words of every reply.
+                let secret_shaped = |v: &str| {
+                    v.len() >= 16 || (v.len() >= 8 && v.chars().any(|c| !c.is_ascii_alphabetic()))
+                };
+                for (secret, mask) in stored {
+                    if secret_shaped(secret.expose()) {
+                        self.secrets.know(secret.expose(), &mask);
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "stored credentials could not be read for masking")
+            }
+        }
+    }
+
     pub async fn load_names(&self, user: &str) -> Result<Arc<Names>, nofxi_store::StoreError> {
         let st = &self.store;
         let mut entries = Vec::new();
@@ -117,6 +141,7 @@ impl Engine {
                 deleted: t.deleted_at.is_some(),
             });
         }
+        self.mask_stored_credentials(user).await;
         let names = Arc::new(Names::new(entries).with_active_strategy(active));
         self.names
             .lock()
