@@ -247,16 +247,20 @@ const SECRET_WORDS: &[&str] = &[
 /// my okx passphrase", "显示 ds 的 key"). A message that carries a key-shaped value gives
 /// one instead, and is not such a request.
 fn asks_to_see_secret(lower: &str, names: &Names) -> bool {
+    let said = |text: &str| {
+        SEE_WORDS.iter().any(|w| find_phrase(text, w).is_some())
+            && SECRET_WORDS.iter().any(|w| find_phrase(text, w).is_some())
+    };
+    // Most messages have neither word: the names are looked for only when both are there.
+    if !said(lower) {
+        return false;
+    }
     // "show strategy secret": a name of the user's is no word of the request.
     let mut unnamed = lower.to_string();
     for (_, from, to) in names.mentioned(lower) {
         extract::tokens::blank(&mut unnamed, from, to);
     }
-    SEE_WORDS.iter().any(|w| find_phrase(&unnamed, w).is_some())
-        && SECRET_WORDS
-            .iter()
-            .any(|w| find_phrase(&unnamed, w).is_some())
-        && crate::scrub::scrub(lower) == lower
+    said(&unnamed) && crate::scrub::scrub(lower) == lower
 }
 
 /// A clarification for a request that names, without its noun, a name resources of two or
