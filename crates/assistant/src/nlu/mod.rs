@@ -350,9 +350,6 @@ const KEEP_AS_IS: &[&str] = &[
     "保留",
 ];
 
-/// Words that open a clause saying what must not happen ("don't stop alpha, but stop beta").
-const NOT_THIS: &[&str] = &["don't", "dont", "do not", "never", "不要", "别", "不用"];
-
 /// `message` without its clauses that say what must not happen to a resource of the user's
 /// ("don't stop alpha, but stop beta" is "stop beta"), when another clause is left.
 fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
@@ -370,7 +367,12 @@ fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
             .trim_start_matches("and ")
             .trim_start_matches('但')
             .trim_start();
-        NOT_THIS.iter().any(|w| opened.starts_with(w)) && !cx.names.mentioned(&lower).is_empty()
+        let opens_with = |w: &&str| {
+            opened.starts_with(*w)
+                && !(w.is_ascii()
+                    && opened[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+        };
+        NEGATIONS.iter().any(opens_with) && !cx.names.mentioned(&lower).is_empty()
     };
     let kept: Vec<&str> = clauses.iter().copied().filter(|c| !negated(c)).collect();
     (kept.len() < clauses.len() && !kept.is_empty()).then(|| kept.join(", "))

@@ -280,21 +280,23 @@ pub fn find_verb(text: &str, verb: &str, terms: impl FnOnce() -> Vec<String>) ->
 
 /// "don't stop alpha", "不要删除 beta", "never start it": the verb is what must not happen.
 fn negated(text: &str, at: usize) -> bool {
-    const NOT: &[&str] = &[
-        "don't",
-        "dont",
-        "do not",
-        "never",
-        "not",
-        "no need to",
-        "不要",
-        "别",
-        "不用",
-        "不必",
-        "勿",
-    ];
-    preceded_by(text, at, NOT)
+    preceded_by(text, at, NEGATIONS)
 }
+
+/// Words that say what follows must not happen ("don't", "不要").
+pub const NEGATIONS: &[&str] = &[
+    "don't",
+    "dont",
+    "do not",
+    "never",
+    "not",
+    "no need to",
+    "不要",
+    "别",
+    "不用",
+    "不必",
+    "勿",
+];
 
 /// Whether one of `words` ends right before `at` (spaces between allowed; an ASCII word only
 /// as a whole word: "not" is not the end of "cannot").
