@@ -71,6 +71,14 @@ async fn run_engine(global: &GlobalArgs, args: RunArgs) -> Result<()> {
         .cycle_seconds
         .map(|s| i64::try_from(s.max(1) * 1000).unwrap_or(1000));
     let mut engine = Engine::new(store.clone(), clock, config);
+    if args.sim_speed > 1.0 {
+        // Said once at start; each live trader says it again when it starts.
+        tracing::info!(
+            speed = args.sim_speed,
+            "simulated time applies to paper traders only: live traders run on the wall clock"
+        );
+        engine = engine.with_wall_clock(Arc::new(SystemClock));
+    }
 
     let (stop, stop_rx) = watch::channel(false);
     tokio::spawn(async move {

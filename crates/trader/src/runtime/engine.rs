@@ -52,6 +52,8 @@ struct Running {
 pub struct Engine {
     store: Arc<Store>,
     clock: Arc<dyn Clock>,
+    /// The wall clock, when `clock` is a simulated timeline: live traders run on it.
+    wall_clock: Option<Arc<dyn Clock>>,
     config: EngineConfig,
     tasks: HashMap<String, Running>,
 }
@@ -69,9 +71,18 @@ impl Engine {
         Engine {
             store,
             clock,
+            wall_clock: None,
             config,
             tasks: HashMap::new(),
         }
+    }
+
+    /// Say that the engine's clock is a simulated timeline (`--sim-speed`) and `wall` is real
+    /// time. Simulated time is for paper traders only: a trader on a live account runs on
+    /// `wall`, since its venue, its candles and its money are in real time.
+    pub fn with_wall_clock(mut self, wall: Arc<dyn Clock>) -> Engine {
+        self.wall_clock = Some(wall);
+        self
     }
 
     pub fn owner(&self) -> &str {
@@ -156,6 +167,7 @@ impl Engine {
             trader_id: trader.trader_id.clone(),
             owner: self.config.owner.clone(),
             clock: self.clock.clone(),
+            wall_clock: self.wall_clock.clone(),
             cycle_override_ms: self.config.cycle_override_ms,
             lease_expires_ms: lease_expires_ms.clone(),
         };
