@@ -24,6 +24,16 @@ pub struct Lease {
     pub expires_at: i64,
 }
 
+impl Lease {
+    /// Whether the lease has gone unrenewed for over half its term: its owner renews it
+    /// several times a term (each poll), so an owner that stopped doing that has stopped (a
+    /// kill -9, a lost machine) and the lease is only waiting to expire.
+    pub fn unrenewed(&self, now_ms: i64) -> bool {
+        let term = self.expires_at - self.heartbeat_at;
+        self.expires_at > now_ms && now_ms - self.heartbeat_at > term / 2
+    }
+}
+
 /// A running trader somewhere in the database, whoever runs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunningTrader {
@@ -98,6 +108,37 @@ impl Store {
             })
         })
         .transpose()
+    }
+
+    /// The owners of leases still being renewed: the engines running now (an engine with no
+    /// trader holds no lease and does not show).
+    pub async fn live_lease_owners(&self) -> Result<Vec<String>, StoreError> {
+        let now = self.clock.now_ms();
+        let rows = sqlx::query(
+            "SELECT owner, heartbeat_at, expires_at FROM trader_leases WHERE expires_at > $1",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await
+        .ctx("listing lease owners")?;
+        let mut owners = Vec::new();
+        for row in &rows {
+            let owner: String = row.try_get("owner").ctx("listing lease owners")?;
+            let heartbeat_at: i64 = row.try_get("heartbeat_at").ctx("listing lease owners")?;
+            let expires_at: i64 = row.try_get("expires_at").ctx("listing lease owners")?;
+            let lease = Lease {
+                trader_id: String::new(),
+                user_id: String::new(),
+                owner,
+                generation: 0,
+                heartbeat_at,
+                expires_at,
+            };
+            if !lease.unrenewed(now) && !owners.contains(&lease.owner) {
+                owners.push(lease.owner);
+            }
+        }
+        Ok(owners)
     }
 
     /// Every trader marked running and not deleted, of every user: what the engine must run.

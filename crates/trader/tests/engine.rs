@@ -179,3 +179,78 @@ async fn a_second_engine_waits_for_the_lease_then_resumes_the_journal() {
     assert_eq!(numbers, expected);
     second.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_poll_reports_the_ids_of_exactly_the_traders_it_started() {
+    let ts = sqlite_store().await.unwrap();
+    let mut ids = Vec::new();
+    for i in 0..6 {
+        ids.push(paper_trader(&ts, &format!("bot-{i}")).await);
+    }
+    let mut engine = engine(&ts, "proc-a", Arc::new(ManualClock::new(START_MS)));
+    let mut started = engine.poll().await.unwrap().started;
+    started.sort();
+    ids.sort();
+    assert_eq!(started, ids);
+    engine.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trader_waiting_for_a_killed_engines_lease_is_reported_with_the_time_left() {
+    let ts = sqlite_store().await.unwrap();
+    let id = paper_trader(&ts, "bot").await;
+    // proc-a took the lease and stopped renewing it 20 s ago (killed); 10 s of it are left.
+    let now = ts.now_ms();
+    sqlx::query(
+        "INSERT INTO trader_leases (trader_id, user_id, owner, generation, heartbeat_at, expires_at) \
+         VALUES ($1, 'u1', 'proc-a', 1, $2, $3)",
+    )
+    .bind(&id)
+    .bind(now - 20_000)
+    .bind(now + 10_000)
+    .execute(ts.raw_pool())
+    .await
+    .unwrap();
+    let mut engine = engine(&ts, "proc-b", Arc::new(ManualClock::new(START_MS)));
+    let report = engine.poll().await.unwrap();
+    assert!(report.started.is_empty());
+    assert_eq!(report.waiting.len(), 1, "{report:?}");
+    let wait = &report.waiting[0];
+    assert_eq!(
+        (wait.trader_id.as_str(), wait.owner.as_str()),
+        (id.as_str(), "proc-a")
+    );
+    assert!((8_000..=10_000).contains(&wait.remaining_ms), "{wait:?}");
+
+    // A lease its engine renews is another engine at work, not a wait.
+    sqlx::query("UPDATE trader_leases SET heartbeat_at = $1, expires_at = $2")
+        .bind(ts.now_ms())
+        .bind(ts.now_ms() + 30_000)
+        .execute(ts.raw_pool())
+        .await
+        .unwrap();
+    assert!(engine.poll().await.unwrap().waiting.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preflight_failure_seen_only_at_shutdown_still_stops_the_trader_with_its_reason() {
+    let ts = sqlite_store().await.unwrap();
+    let id = paper_trader(&ts, "bot").await;
+    let patch = nofxi_domain::ExchangePatch {
+        enabled: Some(false),
+        ..Default::default()
+    };
+    ts.update_exchange(&cli(), "paper", patch, nofxi_domain::Credentials::new())
+        .await
+        .unwrap();
+    let mut engine = engine(&ts, "proc-a", Arc::new(ManualClock::new(START_MS)));
+    engine.poll().await.unwrap();
+    // The task fails its preflight at once; the engine shuts down before polling again.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let report = engine.shutdown().await;
+    assert_eq!(report.stopped, [(id.clone(), StopReason::Preflight)]);
+    assert!(!ts.get_trader("u1", "bot").await.unwrap().is_running);
+    let status = load_status(&ts, "u1", &id).await.unwrap().unwrap();
+    assert_eq!(status.stop_reason, Some(StopReason::Preflight));
+    assert!(status.detail.unwrap().contains("disabled"));
+}

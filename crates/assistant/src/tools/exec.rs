@@ -274,7 +274,7 @@ impl ToolRunner {
                     .collect();
                 Ok(out)
             }
-            "trader.start" => self.trader_start(actor, &target).await,
+            "trader.start" => self.trader_start(actor, &target, lang).await,
             "trader.stop_all" => {
                 stop_all::stop_listed(st, actor, a, lang)
                     .await?
@@ -552,7 +552,12 @@ impl ToolRunner {
         })
     }
 
-    async fn trader_start(&self, actor: &Actor, target: &str) -> Result<ToolOutput, Failure> {
+    async fn trader_start(
+        &self,
+        actor: &Actor,
+        target: &str,
+        lang: Lang,
+    ) -> Result<ToolOutput, Failure> {
         let st = &self.store;
         let user = &actor.user;
         let t = st.get_trader(user, target).await?;
@@ -607,9 +612,13 @@ impl ToolRunner {
             .await
             .map_err(|e| tool(e.kind(), e.to_string(), None))?;
         let t = st.set_trader_running(actor, &t.id, true).await?;
+        // Started is not trading: only a running engine trades, and none may run.
+        let engines = st.live_lease_owners().await.unwrap_or_default();
+        let note = engines.is_empty().then(|| no_engine_note(lang));
         Ok(ToolOutput {
             resource_id: Some(t.id),
             resource_name: Some(t.spec.name),
+            notes: note.into_iter().collect(),
             mutated: true,
             ..Default::default()
         })
@@ -650,5 +659,13 @@ pub enum Failure {
 impl From<StoreError> for Failure {
     fn from(e: StoreError) -> Self {
         Failure::Store(e)
+    }
+}
+
+/// Said after a start when no engine holds a lease: the trader waits for one.
+fn no_engine_note(lang: Lang) -> String {
+    match lang {
+        Lang::Zh => "目前没有运行中的引擎：运行 `nofxi run`（或即将推出的 `nofxi serve`）后它才会开始交易。".into(),
+        Lang::En => "No engine is running now: it starts trading once `nofxi run` (or `nofxi serve`, coming) runs.".into(),
     }
 }

@@ -9,16 +9,20 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use nofxi_store::Store;
-use nofxi_trader::runtime::connect::{PaperAccount, Venue, connect as connect_venue};
+use nofxi_trader::runtime::connect::{PAPER_SCOPE, PaperAccount, Venue, connect as connect_venue};
 use nofxi_venues::SystemClock;
 use nofxi_venues::connectivity::{Check, ConnectivityReport};
+use serde::Serialize;
 
 use super::common::{print_json, print_table};
 use crate::home::GlobalArgs;
 
 /// The account's own venue (a paper account's own wallet, not a trader's) and a title line.
-async fn connect(global: &GlobalArgs, store: Store, reference: &str) -> Result<(String, Venue)> {
-    let store = Arc::new(store);
+async fn connect(
+    global: &GlobalArgs,
+    store: Arc<Store>,
+    reference: &str,
+) -> Result<(String, Venue)> {
     let config = store.get_exchange(&global.user, reference).await?;
     let title = format!(
         "{} · {}{}",
@@ -78,7 +82,7 @@ fn print_report(title: &str, r: &ConnectivityReport) {
 }
 
 pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
-    let (title, venue) = connect(global, store, reference).await?;
+    let (title, venue) = connect(global, Arc::new(store), reference).await?;
     let report = venue.check().await;
     if global.json {
         print_json(&report)?;
@@ -92,7 +96,62 @@ pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<
     Ok(())
 }
 
+/// A paper account's traders each trade a sub-account of their own (funded with the trader's
+/// initial balance, keyed `<exchange id>:<trader id>`): those are the figures that move, not
+/// the account's own untouched wallet. Every trader of the account with a sub-account, by name.
+async fn paper_sub_accounts(
+    global: &GlobalArgs,
+    store: &Arc<Store>,
+    reference: &str,
+) -> Result<Vec<(String, String, Venue)>> {
+    let config = store.get_exchange(&global.user, reference).await?;
+    if config.spec.exchange_type != "paper" {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for trader in store.list_traders(&global.user, false).await? {
+        if trader.spec.exchange_id != config.id {
+            continue;
+        }
+        let key = format!("{}:{}", config.id, trader.id);
+        if store
+            .get_state(&global.user, PAPER_SCOPE, &key)
+            .await?
+            .is_none()
+        {
+            continue;
+        }
+        let account = PaperAccount::Trader {
+            trader_id: trader.id.clone(),
+            initial_balance: trader.spec.initial_balance,
+        };
+        let venue = connect_venue(
+            store.clone(),
+            &global.user,
+            &config.id,
+            account,
+            Arc::new(SystemClock),
+        )
+        .await?;
+        out.push((trader.spec.name, trader.id, venue));
+    }
+    Ok(out)
+}
+
+#[derive(Serialize)]
+struct SubAccount<T> {
+    trader: String,
+    trader_id: String,
+    #[serde(flatten)]
+    figures: T,
+}
+
 pub async fn balance(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
+    let store = Arc::new(store);
+    let subs = paper_sub_accounts(global, &store, reference).await?;
+    if !subs.is_empty() {
+        return sub_balances(global, reference, subs).await;
+    }
     let (title, venue) = connect(global, store, reference).await?;
     let a = venue.exchange.account().await?;
     if global.json {
@@ -120,17 +179,96 @@ pub async fn balance(global: &GlobalArgs, store: Store, reference: &str) -> Resu
     Ok(())
 }
 
-pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
-    let (title, venue) = connect(global, store, reference).await?;
-    let positions = venue.exchange.positions().await?;
-    if global.json {
-        return print_json(&positions);
+/// `exchange balance` of a paper account its traders trade: one row per trader's sub-account.
+async fn sub_balances(
+    global: &GlobalArgs,
+    reference: &str,
+    subs: Vec<(String, String, Venue)>,
+) -> Result<()> {
+    let mut rows = Vec::new();
+    for (trader, trader_id, venue) in subs {
+        let figures = venue.exchange.account().await?;
+        rows.push(SubAccount {
+            trader,
+            trader_id,
+            figures,
+        });
     }
-    println!("{title}");
-    let rows = positions
+    if global.json {
+        return print_json(&rows);
+    }
+    println!("{reference} · paper: each trader's sub-account");
+    let table: Vec<Vec<String>> = rows
         .iter()
-        .map(|p| {
+        .map(|r| {
+            let a = &r.figures;
             vec![
+                r.trader.clone(),
+                a.asset.clone(),
+                a.wallet_balance.round_dp(4).to_string(),
+                a.unrealized_pnl.round_dp(4).to_string(),
+                a.equity.round_dp(4).to_string(),
+                a.margin_used.round_dp(4).to_string(),
+                a.available.round_dp(4).to_string(),
+            ]
+        })
+        .collect();
+    print_table(
+        &[
+            "TRADER",
+            "ASSET",
+            "WALLET",
+            "UNREALIZED P&L",
+            "EQUITY",
+            "MARGIN USED",
+            "AVAILABLE",
+        ],
+        &table,
+    );
+    Ok(())
+}
+
+pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
+    let store = Arc::new(store);
+    let subs = paper_sub_accounts(global, &store, reference).await?;
+    let (title, held) = if subs.is_empty() {
+        let (title, venue) = connect(global, store, reference).await?;
+        let positions = venue.exchange.positions().await?;
+        if global.json {
+            return print_json(&positions);
+        }
+        (title, positions.into_iter().map(|p| (None, p)).collect())
+    } else {
+        let mut held = Vec::new();
+        let mut json = Vec::new();
+        for (trader, trader_id, venue) in subs {
+            for p in venue.exchange.positions().await? {
+                held.push((Some(trader.clone()), p.clone()));
+                json.push(SubAccount {
+                    trader: trader.clone(),
+                    trader_id: trader_id.clone(),
+                    figures: p,
+                });
+            }
+        }
+        if global.json {
+            return print_json(&json);
+        }
+        (
+            format!("{reference} · paper: each trader's sub-account"),
+            held,
+        )
+    };
+    println!("{title}");
+    let by_trader = held.iter().any(|(t, _)| t.is_some());
+    let rows = held
+        .iter()
+        .map(|(trader, p)| {
+            let mut row = Vec::new();
+            if by_trader {
+                row.push(trader.clone().unwrap_or_default());
+            }
+            row.extend([
                 p.symbol.to_string(),
                 p.side.to_string(),
                 p.quantity.to_string(),
@@ -141,21 +279,24 @@ pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Re
                 p.liquidation_price
                     .map(|l| l.round_dp(2).to_string())
                     .unwrap_or_else(|| "-".into()),
-            ]
+            ]);
+            row
         })
         .collect::<Vec<_>>();
-    print_table(
-        &[
-            "SYMBOL",
-            "SIDE",
-            "SIZE",
-            "ENTRY",
-            "MARK",
-            "LEVERAGE",
-            "UNREALIZED P&L",
-            "LIQ. PRICE",
-        ],
-        &rows,
-    );
+    let mut header = Vec::new();
+    if by_trader {
+        header.push("TRADER");
+    }
+    header.extend([
+        "SYMBOL",
+        "SIDE",
+        "SIZE",
+        "ENTRY",
+        "MARK",
+        "LEVERAGE",
+        "UNREALIZED P&L",
+        "LIQ. PRICE",
+    ]);
+    print_table(&header, &rows);
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_store::Store;
-use nofxi_trader::runtime::engine::{Engine, EngineConfig};
+use nofxi_trader::runtime::engine::{Engine, EngineConfig, PollReport};
 use nofxi_trader::runtime::pace::ScaledClock;
 use nofxi_venues::{Clock, SystemClock};
 use tokio::sync::watch;
@@ -71,6 +71,14 @@ async fn run_engine(global: &GlobalArgs, args: RunArgs) -> Result<()> {
         .cycle_seconds
         .map(|s| i64::try_from(s.max(1) * 1000).unwrap_or(1000));
     let mut engine = Engine::new(store.clone(), clock, config);
+    if args.sim_speed > 1.0 {
+        // Said once at start; each live trader says it again when it starts.
+        tracing::info!(
+            speed = args.sim_speed,
+            "simulated time applies to paper traders only: live traders run on the wall clock"
+        );
+        engine = engine.with_wall_clock(Arc::new(SystemClock));
+    }
 
     let (stop, stop_rx) = watch::channel(false);
     tokio::spawn(async move {
@@ -79,18 +87,46 @@ async fn run_engine(global: &GlobalArgs, args: RunArgs) -> Result<()> {
         let _ = stop.send(true);
     });
     tracing::info!(engine = %owner, database = %store.database().describe(), "engine started");
-    engine
-        .run(stop_rx, |report| {
-            for id in &report.started {
-                tracing::info!(trader = %id, "trader started in this engine");
-            }
-            for (id, reason) in &report.stopped {
-                tracing::info!(trader = %id, ?reason, "trader stopped");
-            }
-        })
-        .await?;
+    let mut said = Said::default();
+    engine.run(stop_rx, |report| said.log(report)).await?;
     tracing::info!("engine stopped");
     Ok(())
+}
+
+/// What the engine's log already said, so a state that lasts is said once, not every poll.
+#[derive(Default)]
+struct Said {
+    idle: bool,
+    waiting: std::collections::BTreeSet<String>,
+}
+
+impl Said {
+    fn log(&mut self, report: &PollReport) {
+        for id in &report.started {
+            self.waiting.remove(id);
+            tracing::info!(trader = %id, "trader started in this engine");
+        }
+        for (id, reason) in &report.stopped {
+            tracing::info!(trader = %id, ?reason, "trader stopped");
+        }
+        for wait in &report.waiting {
+            if self.waiting.insert(wait.trader_id.clone()) {
+                tracing::warn!(
+                    trader = %wait.trader_id,
+                    engine = %wait.owner,
+                    "waiting for the lease of a stopped engine, {} s left",
+                    (wait.remaining_ms + 999) / 1000
+                );
+            }
+        }
+        let idle = report.running == 0 && report.waiting.is_empty();
+        if idle && !self.idle {
+            tracing::info!(
+                "no trader is started: start one with `nofxi trader start NAME` and this engine picks it up"
+            );
+        }
+        self.idle = idle;
+    }
 }
 
 /// The wall clock, or a fast-forward timeline whose anchor is kept in the store so a restart

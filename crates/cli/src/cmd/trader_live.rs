@@ -15,7 +15,7 @@ use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
 use nofxi_trader::runtime::connect::{PaperAccount, connect};
 use nofxi_trader::runtime::preflight::preflight;
-use nofxi_trader::runtime::status::load_status;
+use nofxi_trader::runtime::status::{StopReason, load_status};
 use nofxi_trader::stats::{Stats, compute, trades_from_fills};
 use nofxi_venues::{Clock, SystemClock};
 use rust_decimal::Decimal;
@@ -78,8 +78,16 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
     if global.json {
         return print_json(&trader);
     }
+    let engines = store.live_lease_owners().await.unwrap_or_default();
+    let when = if engines.is_empty() {
+        // No lease is being renewed: no engine runs (or one runs with no trader yet).
+        "no engine is running now: it trades once `nofxi run` (or `nofxi serve`, coming) runs,"
+            .to_string()
+    } else {
+        "the running engine picks it up and".to_string()
+    };
     println!(
-        "started trader {:?} on {} (equity {} USDT); `nofxi run` trades it every {} minutes",
+        "started trader {:?} on {} (equity {} USDT); {when} trades it every {} minutes",
         trader.spec.name, ready.venue.kind, account.equity, trader.spec.scan_interval_minutes
     );
     Ok(())
@@ -106,6 +114,20 @@ struct StatusView {
     marked_running: bool,
     engine: Option<nofxi_trader::runtime::status::TraderStatus>,
     lease_owner: Option<String>,
+    /// Seconds until the lease of an engine that stopped renewing it expires.
+    lease_wait_seconds: Option<i64>,
+}
+
+/// Why a trader stopped, as `trader status` says it; the detail line beneath gives the error.
+fn stop_words(reason: StopReason) -> &'static str {
+    match reason {
+        StopReason::User => "stopped by the user",
+        StopReason::Preflight => "its preflight failed (the reason is below)",
+        StopReason::Error => "its cycles kept failing (the last error is below)",
+        StopReason::SafeMode => "the model kept failing in safe mode",
+        StopReason::LeaseLost => "another engine took it over",
+        StopReason::Shutdown => "the engine shut down; it resumes when `nofxi run` runs again",
+    }
 }
 
 pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
@@ -122,22 +144,32 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
         status.last_cycle = Some(last.cycle_number);
         status.last_cycle_ms = Some(last.started_at);
     }
+    let now = store.now_ms();
     let lease = store
         .lease(&trader.id)
         .await?
-        .filter(|l| l.expires_at > store.now_ms());
+        .filter(|l| l.expires_at > now);
+    // A lease its engine no longer renews (killed): the trader waits for it to expire.
+    let waiting_ms = lease
+        .as_ref()
+        .filter(|l| trader.is_running && l.unrenewed(now))
+        .map(|l| l.expires_at - now);
     let view = StatusView {
         name: trader.spec.name.clone(),
         id: trader.id.clone(),
         marked_running: trader.is_running,
         engine,
         lease_owner: lease.map(|l| l.owner),
+        lease_wait_seconds: waiting_ms.map(|ms| (ms + 999) / 1000),
     };
     if global.json {
         return print_json(&view);
     }
     println!("trader     {} ({})", view.name, view.id);
     let state = match (&view.marked_running, &view.lease_owner) {
+        (true, Some(owner)) if let Some(left) = view.lease_wait_seconds => format!(
+            "waiting for the lease of a stopped engine ({owner}), {left} s left: a running `nofxi run` takes the trader over then"
+        ),
         (true, Some(owner)) => format!("running in engine {owner}"),
         (true, None) => "started, waiting for an engine: run `nofxi run`".into(),
         (false, _) => "stopped".into(),
@@ -145,7 +177,7 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
     println!("state      {state}");
     if let Some(s) = &view.engine {
         if let Some(reason) = s.stop_reason.filter(|_| !s.running) {
-            println!("stopped    {} ({reason:?})", time(s.since_ms));
+            println!("stopped    {}: {}", time(s.since_ms), stop_words(reason));
         }
         if let (Some(n), Some(at)) = (s.last_cycle, s.last_cycle_ms) {
             println!(

@@ -216,6 +216,24 @@ pub struct Order {
     pub updated_ms: i64,
 }
 
+impl Order {
+    /// The position this order can only close, if it is a closing order: reduce-only on a
+    /// one-way account, or the closing side of the position it names on a hedge account.
+    /// Such an order belongs to its position: once the position is gone it must go too, or it
+    /// closes the next position opened on the symbol.
+    pub fn closes_only(&self) -> Option<PositionSide> {
+        let target = match self.side {
+            Side::Sell => PositionSide::Long,
+            Side::Buy => PositionSide::Short,
+        };
+        let closing = match self.position_side {
+            Some(named) => named == target,
+            None => self.reduce_only,
+        };
+        closing.then_some(target)
+    }
+}
+
 /// One execution. `realized_pnl` is what closing part of a position earned before fees;
 /// `fee` is always paid in `fee_asset` and is positive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -158,6 +158,20 @@ impl MockBinance {
         })
     }
 
+    /// Fire the resting stop or take-profit `client_order_id` now, as if the mark had crossed
+    /// its trigger (the mock never moves the mark by itself). Its siblings stay open, as on
+    /// Binance. False when `api_key` has no such open trigger order.
+    pub fn fire_trigger(&self, api_key: &str, client_order_id: &str) -> bool {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        self.with(|st| {
+            let now = now + st.clock_skew_ms;
+            orders::fire(st, api_key, client_order_id, now)
+        })
+    }
+
     pub fn balance(&self, api_key: &str) -> Option<Decimal> {
         self.with(|st| st.accounts.get(api_key).map(|a| a.balance))
     }

@@ -133,6 +133,51 @@ pub(crate) fn place(
     Ok(json)
 }
 
+/// Fire the resting stop or take-profit `client_order_id` of `key` now, as Binance does when
+/// the mark crosses its trigger: it fills at the book like a market order, reduce-only capped
+/// at the position. Binance leaves the position's other protective orders open; so does this.
+/// Returns false when no such open trigger order exists.
+pub(crate) fn fire(state: &mut State, key: &str, client_order_id: &str, now_ms: i64) -> bool {
+    let Some(i) = state.orders.iter().position(|o| {
+        o.api_key == key
+            && o.client_order_id == client_order_id
+            && (o.status == "NEW" || o.status == "PARTIALLY_FILLED")
+            && o.order_type != "MARKET"
+            && o.order_type != "LIMIT"
+    }) else {
+        return false;
+    };
+    let mut order = state.orders[i].clone();
+    let held = state
+        .accounts
+        .get(key)
+        .and_then(|a| {
+            a.positions
+                .get(&(order.symbol.clone(), order.position_side.clone()))
+        })
+        .map(|(amt, _)| amt.abs())
+        .unwrap_or_default();
+    let mut qty = order.quantity - order.executed;
+    if order.reduce_only {
+        qty = qty.min(held);
+    }
+    if !qty.is_zero() {
+        for (price, q) in state.take_liquidity(&order.symbol, &order.side, qty, None) {
+            order.executed += q;
+            order.cum_quote += price * q;
+            apply_fill(state, &order, price, q, now_ms);
+        }
+    }
+    order.status = if order.executed.is_zero() {
+        "EXPIRED".into()
+    } else {
+        "FILLED".into()
+    };
+    order.time_ms = now_ms;
+    state.orders[i] = order;
+    true
+}
+
 /// Book a fill into the account: position size and entry, realized P&L, fee.
 fn apply_fill(state: &mut State, order: &MockOrder, price: Decimal, qty: Decimal, now_ms: i64) {
     let id = state.next_id();

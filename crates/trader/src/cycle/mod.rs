@@ -4,6 +4,7 @@ mod execute;
 mod idle;
 mod input;
 mod journal;
+mod orphans;
 mod record;
 mod run;
 
@@ -11,5 +12,6 @@ pub use execute::{ExecutionSettings, Mode, quantity_for};
 pub use idle::{Bar, CycleOutcome};
 pub use input::{CandidateData, CycleInput};
 pub use journal::{Journal, JournalError, MemoryJournal};
+pub use orphans::{CANCEL_ORPHANED, orphaned};
 pub use record::{CyclePhase, CycleRecord, Execution, RefusedDecision};
 pub use run::{CycleWorld, SAFE_MODE_AFTER_FAILURES, TraderCycle};

@@ -12,6 +12,7 @@ use rust_decimal::Decimal;
 use super::execute::{ExecutionSettings, Mode, execute};
 use super::idle::{self, Bar, CycleOutcome, recorded};
 use super::journal::{Journal, JournalError};
+use super::orphans;
 use super::record::{CyclePhase, CycleRecord, RefusedDecision};
 use super::{CandidateData, CycleInput};
 use crate::decider::{Decider, SeriesRequest};
@@ -88,7 +89,8 @@ impl TraderCycle {
         } else {
             Mode::LookupOnly
         };
-        last.executions = execute(
+        // The planned record holds only what ran before the plan (orphaned orders cancelled).
+        let sent = execute(
             &last.approved,
             world.exchange,
             &self.settings,
@@ -96,6 +98,7 @@ impl TraderCycle {
             mode,
         )
         .await;
+        last.executions.extend(sent);
         last.notes
             .push("resumed after an interruption; orders were looked up before sending".into());
         finish(&mut last, world).await;
@@ -143,6 +146,8 @@ impl TraderCycle {
         self.cycle_number += 1;
         let now = world.clock.now_ms();
         self.coins.refresh(strategy);
+        // Before the positions: see `orphans` for why the order matters.
+        let open_orders = orphans::read_open_orders(world.exchange).await;
         let (account, positions) = match read_account(world.exchange).await {
             Ok(read) => read,
             Err(e) => {
@@ -168,6 +173,16 @@ impl TraderCycle {
         }
         let mut record = self.new_record(now, decider);
         record.notes = self.coins.notes.clone();
+        match open_orders {
+            Some(Ok(open)) => {
+                record.executions =
+                    orphans::cancel_orphans(world.exchange, &open, &positions).await;
+            }
+            Some(Err(e)) => record.notes.push(format!(
+                "open orders unreadable, orphaned stops not checked: {e}"
+            )),
+            None => {}
+        }
         self.decide_and_execute(
             record, strategy, decider, world, account, positions, symbols,
         )
@@ -300,7 +315,7 @@ impl TraderCycle {
             record.finished_ms = Some(world.clock.now_ms());
         } else {
             world.journal.save(&record).await?;
-            record.executions = execute(
+            let sent = execute(
                 &record.approved,
                 world.exchange,
                 &self.settings,
@@ -308,6 +323,8 @@ impl TraderCycle {
                 Mode::Fresh,
             )
             .await;
+            // After the orphaned orders this cycle cancelled, if any.
+            record.executions.extend(sent);
             finish(&mut record, world).await;
         }
         world.journal.save(&record).await?;

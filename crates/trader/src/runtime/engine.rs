@@ -52,6 +52,8 @@ struct Running {
 pub struct Engine {
     store: Arc<Store>,
     clock: Arc<dyn Clock>,
+    /// The wall clock, when `clock` is a simulated timeline: live traders run on it.
+    wall_clock: Option<Arc<dyn Clock>>,
     config: EngineConfig,
     tasks: HashMap<String, Running>,
 }
@@ -61,7 +63,17 @@ pub struct Engine {
 pub struct PollReport {
     pub started: Vec<String>,
     pub stopped: Vec<(String, StopReason)>,
+    /// Traders waiting for the lease of an engine that stopped renewing it (killed): the
+    /// trader id, that engine, and the milliseconds until its lease expires.
+    pub waiting: Vec<LeaseWait>,
     pub running: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaseWait {
+    pub trader_id: String,
+    pub owner: String,
+    pub remaining_ms: i64,
 }
 
 impl Engine {
@@ -69,9 +81,18 @@ impl Engine {
         Engine {
             store,
             clock,
+            wall_clock: None,
             config,
             tasks: HashMap::new(),
         }
+    }
+
+    /// Say that the engine's clock is a simulated timeline (`--sim-speed`) and `wall` is real
+    /// time. Simulated time is for paper traders only: a trader on a live account runs on
+    /// `wall`, since its venue, its candles and its money are in real time.
+    pub fn with_wall_clock(mut self, wall: Arc<dyn Clock>) -> Engine {
+        self.wall_clock = Some(wall);
+        self
     }
 
     pub fn owner(&self) -> &str {
@@ -92,7 +113,8 @@ impl Engine {
                 _ = shutdown.changed() => {}
             }
             if *shutdown.borrow() {
-                self.shutdown().await;
+                let report = self.shutdown().await;
+                on_poll(&report);
                 return Ok(());
             }
         }
@@ -132,18 +154,33 @@ impl Engine {
                 .lease_expires_ms
                 .store(lease.expires_at, Ordering::Release),
             (Ok(Some(lease)), None) => {
+                report.started.push(trader.trader_id.clone());
                 self.spawn(trader, lease.expires_at);
-                report.started.extend(self.tasks.keys().last().cloned());
             }
             // Someone else holds it: if we thought we did, we lost it.
             (Ok(None), Some(_)) => {
                 self.stop_task(&trader.trader_id, StopReason::LeaseLost, report)
                     .await
             }
-            (Ok(None), None) => {}
+            (Ok(None), None) => self.check_wait(&trader.trader_id, report).await,
             // The database did not answer: keep running on the lease we have; the task stops
             // by itself if it expires before the database comes back.
             (Err(_), _) => {}
+        }
+    }
+
+    /// Another engine holds the lease: said in the report when that engine stopped
+    /// renewing it, so a restart after a kill does not wait in silence.
+    async fn check_wait(&self, trader_id: &str, report: &mut PollReport) {
+        let now = self.store.now_ms();
+        if let Ok(Some(lease)) = self.store.lease(trader_id).await
+            && lease.unrenewed(now)
+        {
+            report.waiting.push(LeaseWait {
+                trader_id: trader_id.to_string(),
+                owner: lease.owner,
+                remaining_ms: lease.expires_at - now,
+            });
         }
     }
 
@@ -156,6 +193,7 @@ impl Engine {
             trader_id: trader.trader_id.clone(),
             owner: self.config.owner.clone(),
             clock: self.clock.clone(),
+            wall_clock: self.wall_clock.clone(),
             cycle_override_ms: self.config.cycle_override_ms,
             lease_expires_ms: lease_expires_ms.clone(),
         };
@@ -206,14 +244,6 @@ impl Engine {
                 reason: StopReason::Error,
                 detail: Some("the trader task panicked".into()),
             });
-            if matches!(
-                exit.reason,
-                StopReason::Preflight | StopReason::Error | StopReason::SafeMode
-            ) {
-                // The trader cannot run: mark it stopped so no process keeps retrying it.
-                let actor = Actor::new(task.user.clone(), Channel::System, true);
-                let _ = self.store.set_trader_running(&actor, &id, false).await;
-            }
             self.finish(&id, &task.user, exit.reason, exit.detail).await;
             report.stopped.push((id, exit.reason));
         }
@@ -226,6 +256,18 @@ impl Engine {
         reason: StopReason,
         detail: Option<String>,
     ) {
+        if matches!(
+            reason,
+            StopReason::Preflight | StopReason::Error | StopReason::SafeMode
+        ) {
+            // The trader cannot run: mark it stopped so no process keeps retrying it. Also
+            // when the engine shuts down before its next poll saw the task end.
+            let actor = Actor::new(user.to_string(), Channel::System, true);
+            let _ = self
+                .store
+                .set_trader_running(&actor, trader_id, false)
+                .await;
+        }
         let now = self.clock.now_ms();
         let mut status = load_status(&self.store, user, trader_id)
             .await
@@ -258,12 +300,15 @@ impl Engine {
     }
 
     /// Stop every task (each finishes the cycle it is in) and release the leases.
-    pub async fn shutdown(&mut self) {
+    /// What stopped, and why: a task that had already ended (its preflight failed) keeps its
+    /// own reason.
+    pub async fn shutdown(&mut self) -> PollReport {
         let ids: Vec<String> = self.tasks.keys().cloned().collect();
         let mut report = PollReport::default();
         for id in ids {
             self.stop_task(&id, StopReason::Shutdown, &mut report).await;
         }
+        report
     }
 }
 

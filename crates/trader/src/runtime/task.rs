@@ -11,6 +11,7 @@ use nofxi_domain::trading::{MarginMode, PositionMode};
 use nofxi_store::Store;
 use tokio::sync::watch;
 
+use super::connect::is_live;
 use super::preflight::preflight;
 use super::status::{StopReason, TraderStatus, save_status};
 use super::store_journal::StoreJournal;
@@ -28,6 +29,8 @@ pub struct TaskSpec {
     pub trader_id: String,
     pub owner: String,
     pub clock: Arc<dyn Clock>,
+    /// Real time, when `clock` is a simulated timeline: what a live trader runs on.
+    pub wall_clock: Option<Arc<dyn Clock>>,
     /// Replaces the trader's scan interval (benchmarks and tests run 1-second cycles).
     pub cycle_override_ms: Option<i64>,
     /// Expiry of this process's lease on the trader, kept fresh by the engine's heartbeat.
@@ -43,7 +46,7 @@ pub struct TaskExit {
 
 pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> TaskExit {
     let exit = |reason, detail: Option<String>| TaskExit { reason, detail };
-    let clock = spec.clock.clone();
+    let clock = trader_clock(&spec).await;
     let ready = match preflight(
         spec.store.clone(),
         &spec.user,
@@ -81,7 +84,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         journal: &journal,
     };
     let interval = |minutes: i64| spec.cycle_override_ms.unwrap_or(minutes * 60_000);
-    let mut status = TraderStatus::running(&spec.owner, spec.clock.now_ms());
+    let mut status = TraderStatus::running(&spec.owner, clock.now_ms());
     if let Err(e) = cycle
         .resume(&world, interval(ready.trader.spec.scan_interval_minutes))
         .await
@@ -94,7 +97,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
     let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
 
     let mut failed_cycles = 0;
-    let mut next_ms = spec.clock.now_ms();
+    let mut next_ms = clock.now_ms();
     loop {
         tokio::select! {
             _ = clock.sleep(wait(next_ms - clock.now_ms())) => {}
@@ -103,7 +106,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         if *stop.borrow() {
             return exit(StopReason::Shutdown, None);
         }
-        let now = spec.clock.now_ms();
+        let now = clock.now_ms();
         if spec.lease_expires_ms.load(Ordering::Acquire) <= spec.store.now_ms() {
             // The heartbeat could not renew the lease: another process may own the trader now.
             return exit(StopReason::LeaseLost, None);
@@ -155,6 +158,35 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         }
         if failed_cycles >= STOP_AFTER_FAILED_CYCLES {
             return exit(StopReason::Error, status.detail.clone());
+        }
+    }
+}
+
+/// The clock a trader runs on: the engine's, unless that is a simulated timeline and the
+/// trader's account is live (or cannot be looked up: a live account is never run fast).
+async fn trader_clock(spec: &TaskSpec) -> Arc<dyn Clock> {
+    let Some(wall) = &spec.wall_clock else {
+        return spec.clock.clone();
+    };
+    let exchange = match spec.store.get_trader(&spec.user, &spec.trader_id).await {
+        Ok(trader) => spec
+            .store
+            .get_exchange(&spec.user, &trader.spec.exchange_id)
+            .await
+            .ok()
+            .map(|e| (trader.spec.name, e)),
+        Err(_) => None,
+    };
+    match exchange {
+        Some((_, exchange)) if !is_live(&exchange) => spec.clock.clone(),
+        found => {
+            let name = found.map(|(name, _)| name).unwrap_or_default();
+            tracing::warn!(
+                trader = %name,
+                trader_id = %spec.trader_id,
+                "a live trader runs on the wall clock: simulated time (--sim-speed) applies to paper traders only"
+            );
+            wall.clone()
         }
     }
 }

@@ -98,7 +98,9 @@ pub fn order(v: &Value) -> Result<Order, VenueError> {
         stop_price: dec(v, "stopPrice").ok().and_then(nonzero),
         executed_quantity: dec(v, "executedQty")?,
         average_price: dec(v, "avgPrice").unwrap_or_default(),
-        reduce_only: v["reduceOnly"].as_bool().unwrap_or(false),
+        // A closePosition stop closes whatever is held and never opens: reduce-only in effect.
+        reduce_only: v["reduceOnly"].as_bool().unwrap_or(false)
+            || v["closePosition"].as_bool().unwrap_or(false),
         position_side: v["positionSide"].as_str().and_then(position_side),
         updated_ms: v["updateTime"].as_i64().unwrap_or_default(),
     })

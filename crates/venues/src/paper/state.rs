@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, Position, PositionMode, PositionSide, Side,
+    AccountSnapshot, Fill, MarginMode, Order, OrderStatus, Position, PositionMode, PositionSide,
+    Side,
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -398,6 +399,7 @@ impl PaperState {
             p.quantity -= closing;
             if p.quantity.is_zero() {
                 self.positions.remove(i);
+                self.cancel_closing_orders(&order.symbol, position_side, now_ms);
             }
         }
         self.wallet_balance += realized - paid;
@@ -416,6 +418,22 @@ impl PaperState {
             is_maker,
             time_ms: now_ms,
         });
+    }
+}
+
+impl PaperState {
+    /// One cancels the other: when a position is closed (by its stop, its take-profit, a
+    /// market close or a liquidation), every open order that could only close it is
+    /// cancelled, as Binance does for a position's stop and target. Left open, such an order
+    /// would close a later position on the same symbol at the old position's prices.
+    fn cancel_closing_orders(&mut self, symbol: &Symbol, side: PositionSide, now_ms: i64) {
+        let from = self.open_from();
+        for o in &mut self.orders[from..] {
+            if o.status.is_open() && &o.symbol == symbol && o.closes_only() == Some(side) {
+                o.status = OrderStatus::Canceled;
+                o.updated_ms = now_ms;
+            }
+        }
     }
 }
 

@@ -180,11 +180,75 @@ async fn stop_loss_and_take_profit_fire_when_the_mark_crosses() {
         (sl.status, sl.average_price),
         (OrderStatus::Filled, dec!(48900))
     );
-    // The take-profit has nothing left to close when its price comes.
-    rig.market.set_price(&btc(), dec!(56000));
+    // The take-profit went with the position it protected (one cancels the other).
     let tp = ex.order_status(&btc(), "tp").await.unwrap().unwrap();
-    assert_eq!(tp.status, OrderStatus::Expired);
+    assert_eq!(tp.status, OrderStatus::Canceled);
+    rig.market.set_price(&btc(), dec!(56000));
     assert!(ex.positions().await.unwrap().is_empty());
+}
+
+/// One filling cancels the other: the stop that closed the position takes its take-profit
+/// with it, so the old target cannot close a position opened later on the same symbol.
+#[tokio::test]
+async fn a_filled_stop_cancels_its_take_profit_before_the_next_position() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(10000))).await;
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.1), "open-1"))
+        .await
+        .unwrap();
+    for (kind, trigger, id) in [
+        (OrderType::StopMarket, dec!(49000), "sl-1"),
+        (OrderType::TakeProfitMarket, dec!(55000), "tp-1"),
+    ] {
+        let req = OrderRequest::trigger(btc(), kind, Side::Sell, dec!(0.1), trigger, id);
+        ex.place_order(&req).await.unwrap();
+    }
+    rig.market.set_price(&btc(), dec!(48900));
+    assert!(ex.positions().await.unwrap().is_empty());
+    let tp = ex.order_status(&btc(), "tp-1").await.unwrap().unwrap();
+    assert_eq!(tp.status, OrderStatus::Canceled);
+    assert!(ex.open_orders(None).await.unwrap().is_empty());
+
+    // A new long, unprotected by the first one's orders: the old target does not touch it.
+    ex.place_order(&OrderRequest::market(btc(), Side::Buy, dec!(0.2), "open-2"))
+        .await
+        .unwrap();
+    rig.market.set_price(&btc(), dec!(56000));
+    let held = ex.positions().await.unwrap();
+    assert_eq!(held.len(), 1);
+    assert_eq!(held[0].quantity, dec!(0.2));
+}
+
+/// The same in hedge mode, where closing orders name their position instead of being
+/// reduce-only, and for a take-profit that fills first.
+#[tokio::test]
+async fn a_filled_take_profit_cancels_its_stop_in_hedge_mode() {
+    let rig = Rig::new();
+    rig.market.set_price(&btc(), dec!(50000));
+    let ex = rig.open(PaperConfig::with_balance(dec!(10000))).await;
+    ex.set_position_mode(PositionMode::Hedge).await.unwrap();
+    let open = OrderRequest::market(btc(), Side::Sell, dec!(0.1), "open-s")
+        .with_position_side(PositionSide::Short);
+    ex.place_order(&open).await.unwrap();
+    for (kind, trigger, id) in [
+        (OrderType::StopMarket, dec!(51000), "sl-s"),
+        (OrderType::TakeProfitMarket, dec!(47000), "tp-s"),
+    ] {
+        let mut req = OrderRequest::trigger(btc(), kind, Side::Buy, dec!(0.1), trigger, id)
+            .with_position_side(PositionSide::Short);
+        req.reduce_only = false;
+        ex.place_order(&req).await.unwrap();
+    }
+    rig.market.set_price(&btc(), dec!(46900));
+    assert!(ex.positions().await.unwrap().is_empty());
+    let sl = ex.order_status(&btc(), "sl-s").await.unwrap().unwrap();
+    assert_eq!(sl.status, OrderStatus::Canceled);
+    let again = OrderRequest::market(btc(), Side::Sell, dec!(0.3), "open-s2")
+        .with_position_side(PositionSide::Short);
+    ex.place_order(&again).await.unwrap();
+    rig.market.set_price(&btc(), dec!(51500));
+    assert_eq!(ex.positions().await.unwrap()[0].quantity, dec!(0.3));
 }
 
 #[tokio::test]
@@ -485,7 +549,7 @@ mod bars {
         assert!(state.positions.is_empty());
         // 1 000 − 2.5 (open fee) − 100 (loss at 49 000) − 2.45 (0.05% of 4 900) = 895.05
         assert_eq!(state.wallet_balance, dec!(895.05));
-        // The take-profit stays until it is reached, then expires: nothing left to close.
+        // The take-profit went with the position: reaching its price later does nothing.
         ex.process_bar(
             &btc(),
             &bar(dec!(54000), dec!(56000), dec!(53900), dec!(55500)),
@@ -499,7 +563,7 @@ mod bars {
             .into_iter()
             .find(|o| o.client_order_id == "tp")
             .unwrap();
-        assert_eq!(tp.status, OrderStatus::Expired);
+        assert_eq!(tp.status, OrderStatus::Canceled);
     }
 
     /// The quiet test must agree with the worker: a bar called quiet is one the worker would
