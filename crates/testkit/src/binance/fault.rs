@@ -97,7 +97,13 @@ pub struct EchoRequests {
 }
 
 impl EchoRequests {
-    pub(crate) fn message(&self, method: &str, path: &str, api_key: Option<&str>, query: &str) -> String {
+    pub(crate) fn message(
+        &self,
+        method: &str,
+        path: &str,
+        api_key: Option<&str>,
+        query: &str,
+    ) -> String {
         format!(
             "Invalid API-key, IP, or permissions for action. Request: {method} {path} X-MBX-APIKEY: {} query: {query}",
             api_key.unwrap_or("(none)")

@@ -314,7 +314,10 @@ impl BinanceClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let body = response.text().await.map_err(|e| self.transport(e, &redact))?;
+        let body = response
+            .text()
+            .await
+            .map_err(|e| self.transport(e, &redact))?;
         let json: Option<Value> = serde_json::from_str(&body).ok();
         if (200..300).contains(&status) {
             return json.ok_or_else(|| self.bad(status, &redact(&snippet(&body))));
@@ -337,10 +340,7 @@ impl BinanceClient {
                     retry_after,
                 })
             }
-            _ => Err(self.bad(
-                status,
-                &redact(&message.unwrap_or_else(|| snippet(&body))),
-            )),
+            _ => Err(self.bad(status, &redact(&message.unwrap_or_else(|| snippet(&body))))),
         }
     }
 
