@@ -40,8 +40,8 @@ fn secrets_from_stdin_and_environment_are_stored_not_printed() {
     assert_eq!(list[0]["has_secret_key"], true);
     assert_home_clean(home.path(), &[K, S, "passphrase-from-stdin"]);
 
-    // `-` with nothing on stdin is a clear error, not an empty key.
-    let err = fails(
+    // `-` with nothing on stdin is refused input (exit 2), not an empty key.
+    let err = refused(
         home.path(),
         &[
             "model",
@@ -54,7 +54,10 @@ fn secrets_from_stdin_and_environment_are_stored_not_printed() {
             "-",
         ],
     );
-    assert!(err.contains("standard input"), "{err}");
+    assert!(
+        err.contains("standard input") && err.contains("--api-key"),
+        "{err}"
+    );
 }
 
 #[test]

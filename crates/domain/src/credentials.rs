@@ -289,7 +289,8 @@ mod tests {
         // An address (40 hex digits) and a Binance API key still show their tail.
         let addr = Secret::new("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
         assert_eq!(shown_mask("wallet_addr", &addr), "…eAed");
-        let binance = Secret::new("vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A");
+        let binance =
+            Secret::new("vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A");
         assert_eq!(
             ExchangeType::Binance.shown_mask(CredentialField::ApiKey, &binance),
             "…Eh8A"
