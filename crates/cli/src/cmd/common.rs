@@ -28,7 +28,11 @@ pub async fn open_store(global: &GlobalArgs) -> Result<Store> {
         bail!("`--user` cannot be empty: give the name of the user whose resources to use");
     }
     let home = global.home_dir()?;
-    Ok(Store::open(&home).await?)
+    let store = Store::open(&home).await?;
+    for warning in store.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(store)
 }
 
 /// A CLI command is itself the explicit act, so its mutations count as confirmed.

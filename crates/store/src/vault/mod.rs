@@ -61,6 +61,34 @@ impl SecretSlot<'_> {
     }
 }
 
+/// The vault as a store holds it: ready, or opened without its key file (a database that
+/// holds secrets, whose key file is gone). Without the key everything that needs no secret
+/// still works; sealing and opening fail with [`StoreError::VaultKeyMissing`], which names
+/// the file and `NOFXI_MASTER_KEY`.
+pub enum Keyed {
+    Ready(Vault),
+    Missing { path: std::path::PathBuf },
+}
+
+impl Keyed {
+    pub fn ready(&self) -> Result<&Vault, StoreError> {
+        match self {
+            Keyed::Ready(vault) => Ok(vault),
+            Keyed::Missing { path } => Err(StoreError::VaultKeyMissing { path: path.clone() }),
+        }
+    }
+
+    /// Where the key comes (or would come) from, fit to print.
+    pub fn describe(&self) -> String {
+        match self {
+            Keyed::Ready(vault) => vault.source().describe(),
+            Keyed::Missing { path } => {
+                format!("{} (missing)", KeySource::File(path.clone()).describe())
+            }
+        }
+    }
+}
+
 pub struct Vault {
     cipher: Aes256Gcm,
     source: KeySource,
