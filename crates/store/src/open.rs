@@ -159,7 +159,7 @@ impl Store {
         let store = Store {
             pool,
             backend,
-            vault: Keyed::Ready(vault),
+            vault: Keyed::Ready(Box::new(vault)),
             warnings,
             clock,
             database: config.database,

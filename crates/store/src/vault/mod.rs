@@ -66,7 +66,7 @@ impl SecretSlot<'_> {
 /// still works; sealing and opening fail with [`StoreError::VaultKeyMissing`], which names
 /// the file and `NOFXI_MASTER_KEY`.
 pub enum Keyed {
-    Ready(Vault),
+    Ready(Box<Vault>),
     Missing { path: std::path::PathBuf },
 }
 
