@@ -40,8 +40,8 @@ fn secrets_from_stdin_and_environment_are_stored_not_printed() {
     assert_eq!(list[0]["has_secret_key"], true);
     assert_home_clean(home.path(), &[K, S, "passphrase-from-stdin"]);
 
-    // `-` with nothing on stdin is a clear error, not an empty key.
-    let err = fails(
+    // `-` with nothing on stdin is refused input (exit 2), not an empty key.
+    let err = refused(
         home.path(),
         &[
             "model",
@@ -54,7 +54,10 @@ fn secrets_from_stdin_and_environment_are_stored_not_printed() {
             "-",
         ],
     );
-    assert!(err.contains("standard input"), "{err}");
+    assert!(
+        err.contains("standard input") && err.contains("--api-key"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -102,14 +105,56 @@ fn a_wrong_master_key_is_a_clear_error() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("does not match"), "{err}");
     assert!(err.contains("NOFXI_MASTER_KEY"), "{err}");
-    // A deleted key file next to existing secrets is refused, never silently replaced.
+    // A deleted key file next to existing secrets is never silently replaced. Reads that need
+    // no secret still work; only decrypting asks for the key, naming the file and the variable.
     std::fs::remove_file(home.path().join("vault.key")).unwrap();
-    let err = fails(home.path(), &["exchange", "list"]);
+    for args in [
+        &["exchange", "list"][..],
+        &["exchange", "show", "main"],
+        &["trader", "list"],
+        &["audit"],
+    ] {
+        ok(home.path(), args);
+    }
+    let err = fails(home.path(), &["exchange", "test", "main"]);
     assert!(
         err.contains("vault key file") && err.contains("missing"),
         "{err}"
     );
+    assert!(
+        err.contains("NOFXI_MASTER_KEY") && err.contains("vault.key"),
+        "{err}"
+    );
+    // Writing a secret needs the key too.
+    let err = fails(
+        home.path(),
+        &[
+            "exchange",
+            "update",
+            "main",
+            "--secret-key",
+            "another-secret-9",
+        ],
+    );
+    assert!(err.contains("NOFXI_MASTER_KEY"), "{err}");
     assert!(!home.path().join("vault.key").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_vault_key_others_can_read_is_warned_about() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    add_binance(home.path());
+    let key = home.path().join("vault.key");
+    let out = nofxi(home.path(), &["exchange", "list"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("chmod"));
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = nofxi(home.path(), &["exchange", "list"]).output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&key.display().to_string()), "{err}");
+    assert!(err.contains("chmod 600"), "{err}");
 }
 
 #[test]

@@ -74,6 +74,8 @@ impl CredentialField {
 /// The form of a credential a user may see, by the field it fills: an identifier (API key,
 /// address) partially (`…a1b2`), signing material (secret, passphrase, private key) only as
 /// set (`••••`). Fields that are no exchange credential (a model's API key) are identifiers.
+/// A value shaped like a private key shows nothing in any field ([`Secret::mask`]); when the
+/// exchange type is known, [`ExchangeType::shown_mask`] also knows which fields hold one.
 pub fn shown_mask(field: &str, secret: &Secret) -> String {
     match field.parse::<CredentialField>() {
         Ok(f) if !f.shows_partial_mask() => Secret::new("").mask(),
@@ -158,6 +160,26 @@ impl ExchangeType {
             ExchangeType::Aster => &[F::User, F::Signer, F::PrivateKey],
             ExchangeType::Lighter => &[F::WalletAddr, F::ApiKeyPrivateKey, F::ApiKeyIndex],
         }
+    }
+
+    /// The fields that hold a private key on this exchange, whatever the field is called:
+    /// Hyperliquid's `api_key` is the agent wallet's private key (REFERENCE §1).
+    pub fn private_key_fields(self) -> &'static [CredentialField] {
+        use CredentialField as F;
+        match self {
+            ExchangeType::Hyperliquid => &[F::ApiKey],
+            ExchangeType::Aster => &[F::PrivateKey],
+            ExchangeType::Lighter => &[F::ApiKeyPrivateKey],
+            _ => &[],
+        }
+    }
+
+    /// [`shown_mask`] for a field of this exchange: a private key shows none of its characters.
+    pub fn shown_mask(self, field: CredentialField, secret: &Secret) -> String {
+        if self.private_key_fields().contains(&field) {
+            return Secret::new("").mask();
+        }
+        shown_mask(field.as_str(), secret)
     }
 
     pub fn names() -> Vec<String> {
@@ -249,6 +271,30 @@ mod tests {
         for f in CredentialField::ALL {
             assert_eq!(f.as_str().parse::<CredentialField>().unwrap(), f);
         }
+    }
+
+    #[test]
+    fn a_private_key_shows_none_of_its_characters() {
+        // Hyperliquid's api_key is the agent wallet's private key (REFERENCE §1).
+        let key = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+        for hl in [key, &key[2..]] {
+            let secret = Secret::new(hl);
+            assert_eq!(shown_mask("api_key", &secret), "••••", "{hl}");
+            assert_eq!(secret.mask(), "••••", "{hl}");
+            assert_eq!(
+                ExchangeType::Hyperliquid.shown_mask(CredentialField::ApiKey, &secret),
+                "••••"
+            );
+        }
+        // An address (40 hex digits) and a Binance API key still show their tail.
+        let addr = Secret::new("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+        assert_eq!(shown_mask("wallet_addr", &addr), "…eAed");
+        let binance =
+            Secret::new("vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A");
+        assert_eq!(
+            ExchangeType::Binance.shown_mask(CredentialField::ApiKey, &binance),
+            "…Eh8A"
+        );
     }
 
     #[test]

@@ -41,11 +41,18 @@ impl Secret {
         self.0.is_empty()
     }
 
+    /// 32 bytes in hex, with or without `0x`: a wallet's private key (Hyperliquid, Aster,
+    /// Lighter). Any characters of one narrow a search, so its mask shows none.
+    fn looks_like_private_key(&self) -> bool {
+        let hex = self.0.strip_prefix("0x").unwrap_or(&self.0);
+        hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    }
+
     /// `sk-…a1b2`: a short prefix up to the first `-` (when there is one early on) and the last
-    /// four characters; short secrets are masked completely.
+    /// four characters; short secrets and private keys are masked completely.
     pub fn mask(&self) -> String {
         let chars: Vec<char> = self.0.chars().collect();
-        if chars.len() < MIN_LEN_FOR_PARTIAL_MASK {
+        if chars.len() < MIN_LEN_FOR_PARTIAL_MASK || self.looks_like_private_key() {
             return FULL_MASK.to_string();
         }
         let prefix: String = match chars.iter().position(|c| *c == '-') {

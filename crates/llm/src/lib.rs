@@ -19,7 +19,6 @@ pub mod gemini;
 pub mod http;
 pub mod openai;
 mod provider;
-pub mod redact;
 mod sse;
 pub mod tokens;
 pub mod types;
@@ -27,7 +26,8 @@ pub mod types;
 pub use connect::{ConnectError, DEFAULT_TIMEOUT, Endpoint, connect};
 pub use error::{LlmError, LlmErrorKind};
 pub use http::RetryPolicy;
-pub use redact::redact;
+/// The one redactor, shared with the venue clients: `nofxi_llm::redact` stays its name here.
+pub use nofxi_domain::redact;
 pub use tokens::{estimate_request, estimate_tokens};
 pub use types::{ChatRequest, Completion, Message, Role, StreamDelta, ToolCall, ToolSpec, Usage};
 

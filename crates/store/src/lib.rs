@@ -56,7 +56,9 @@ pub use vault::key::{KEY_FILE_NAME, KeySpec, MASTER_KEY_ENV, key_file_path};
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    vault: vault::Vault,
+    vault: vault::Keyed,
+    /// Problems worth telling the user that did not stop the open (a key file others can read).
+    warnings: Vec<String>,
     clock: Arc<dyn Clock>,
     database: Database,
 }

@@ -14,8 +14,8 @@ use sqlx::{AnyPool, Row};
 use crate::Store;
 use crate::clock::{Clock, SystemClock};
 use crate::error::{DbContext, StoreError};
-use crate::vault::Vault;
-use crate::vault::key::{KeySpec, load_key};
+use crate::vault::key::{KeySpec, file_warning, load_key};
+use crate::vault::{Keyed, Vault};
 
 pub const DATABASE_URL_ENV: &str = "NOFXI_DATABASE_URL";
 pub const SQLITE_FILE_NAME: &str = "nofxi.db";
@@ -113,7 +113,26 @@ impl Store {
             .map(|row| row.try_get::<Vec<u8>, _>("sealed"))
             .transpose()
             .ctx("reading the vault key check")?;
-        let (key, source) = load_key(&config.key, check.is_none())?;
+        // Shown by the caller (the CLI prints them): the store does not own a terminal.
+        let warnings: Vec<String> = file_warning(&config.key).into_iter().collect();
+        let (key, source) = match load_key(&config.key, check.is_none()) {
+            Ok(loaded) => loaded,
+            // Secrets exist and their key is gone: open anyway, so reads that need no secret
+            // work; decrypting says what is missing.
+            Err(StoreError::VaultKeyMissing { path }) => {
+                let store = Store {
+                    pool,
+                    backend,
+                    vault: Keyed::Missing { path },
+                    warnings,
+                    clock,
+                    database: config.database,
+                };
+                store.purge_expired_trash().await?;
+                return Ok(store);
+            }
+            Err(other) => return Err(other),
+        };
         let vault = Vault::new(&key, source);
         match check {
             Some(check) => vault.verify_key_check(&check)?,
@@ -140,7 +159,8 @@ impl Store {
         let store = Store {
             pool,
             backend,
-            vault,
+            vault: Keyed::Ready(Box::new(vault)),
+            warnings,
             clock,
             database: config.database,
         };
@@ -179,7 +199,12 @@ impl Store {
 
     /// Where the vault key came from, fit to print.
     pub fn key_source(&self) -> String {
-        self.vault.source().describe()
+        self.vault.describe()
+    }
+
+    /// What the user should know about this store that did not stop it opening.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Closes every connection; the store is unusable afterwards.

@@ -32,7 +32,7 @@ impl Store {
             resource_id,
             field,
         } = slot;
-        let sealed = self.vault.seal(slot, secret)?;
+        let sealed = self.vault.ready()?.seal(slot, secret)?;
         sqlx::query(
             "INSERT INTO secrets (user_id, resource_kind, resource_id, field, sealed, masked, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) \
@@ -126,7 +126,7 @@ impl Store {
                 resource_id: &resource_id,
                 field: &field,
             };
-            out.push((self.vault.open(slot, &sealed)?, masked));
+            out.push((self.vault.ready()?.open(slot, &sealed)?, masked));
         }
         Ok(out)
     }
@@ -159,7 +159,7 @@ impl Store {
                 resource_id,
                 field: &field,
             };
-            let secret = self.vault.open(slot, &sealed)?;
+            let secret = self.vault.ready()?.open(slot, &sealed)?;
             out.insert(field, secret);
         }
         Ok(out)

@@ -4,7 +4,9 @@
 //! the diagnosis skill shows them verbatim and the [`RejectKind`] picks the explanation. Codes
 //! follow Binance USDⓈ-M (REFERENCE §3); the paper account reuses them for the same situations so
 //! one explanation serves both. Secrets never appear here: errors are built from the exchange's
-//! answer and our own text only.
+//! answer and our own text only, and the client that holds the credentials passes the
+//! exchange's text through `nofxi_domain::redact_values` first (a venue or a proxy may quote
+//! the request, key header and signed query included).
 
 use std::fmt;
 use std::time::Duration;

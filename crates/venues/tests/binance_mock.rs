@@ -414,3 +414,29 @@ async fn public_market_data_reads_the_mock_book() {
     assert!(candles.iter().all(|c| c.low <= c.open && c.high >= c.close));
     assert!(market.funding_rate(&btc()).await.unwrap().is_some());
 }
+
+/// A venue (or a proxy) that quotes the request in its errors: the API key header and the
+/// signed query string. Whatever status it answers with, the error the client makes carries
+/// neither the key nor the signature, and still says what the venue said.
+#[tokio::test]
+async fn an_error_that_echoes_the_request_never_carries_the_key_or_signature() {
+    use nofxi_testkit::binance::EchoRequests;
+    let m = mock().await;
+    let ex = futures(&m);
+    for (http_status, code) in [(401, -2015), (500, -1000), (400, -1022)] {
+        m.echo_requests(Some(EchoRequests {
+            route: Route::Signed,
+            http_status,
+            code,
+        }));
+        let err = ex.account().await.unwrap_err();
+        let shown = format!("{err} {err:?}");
+        assert!(!shown.contains(KEY), "the API key leaked: {shown}");
+        assert!(!shown.contains(SECRET), "the secret leaked: {shown}");
+        assert!(
+            !shown.contains("signature=") || shown.contains("signature=[redacted]"),
+            "the signature leaked: {shown}"
+        );
+        assert!(shown.contains("X-MBX-APIKEY: [redacted]"), "{shown}");
+    }
+}

@@ -2,7 +2,7 @@
 //! flags, environment or standard input, and printing tables or JSON.
 
 use std::future::Future;
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 
 use anyhow::{Context, Result, bail};
 use nofxi_domain::{Actor, Adjustment, Channel, Secret};
@@ -28,7 +28,11 @@ pub async fn open_store(global: &GlobalArgs) -> Result<Store> {
         bail!("`--user` cannot be empty: give the name of the user whose resources to use");
     }
     let home = global.home_dir()?;
-    Ok(Store::open(&home).await?)
+    let store = Store::open(&home).await?;
+    for warning in store.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(store)
 }
 
 /// A CLI command is itself the explicit act, so its mutations count as confirmed.
@@ -43,8 +47,40 @@ pub struct StdinSecrets {
     lines: Option<std::vec::IntoIter<Zeroizing<String>>>,
 }
 
+/// Input the user can fix by changing the command (exit 2), said with the fix.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// `--flag -` gave no value: what to do instead.
+fn no_value(flag: &str, why: &str) -> anyhow::Error {
+    let env = format!("NOFXI_{}", flag.replace('-', "_").to_uppercase());
+    UsageError(format!(
+        "`--{flag} -` expects the value on standard input, one line per `-` flag, but {why}: type it at the prompt, pipe it in (e.g. `printf '%s\\n' \"$KEY\" | nofxi … --{flag} -`), or set {env}"
+    ))
+    .into()
+}
+
 impl StdinSecrets {
     fn next_line(&mut self, flag: &str) -> Result<Secret> {
+        // At a terminal each `-` flag asks for its value, without echoing it; reading to the
+        // end of input there would echo the key and wait for Ctrl-D.
+        if self.lines.is_none() && std::io::stdin().is_terminal() {
+            let line = super::hidden::prompt(&format!("--{flag}: "))
+                .context("cannot read the secret from the terminal")?;
+            let secret = Secret::new(line.as_str());
+            if secret.is_empty() {
+                return Err(no_value(flag, "nothing was typed"));
+            }
+            return Ok(secret);
+        }
         if self.lines.is_none() {
             let mut all = Zeroizing::new(String::new());
             std::io::stdin()
@@ -55,10 +91,9 @@ impl StdinSecrets {
             self.lines = Some(lines.into_iter());
         }
         match self.lines.as_mut().and_then(Iterator::next) {
-            Some(line) => Ok(Secret::new(line.as_str())),
-            None => bail!(
-                "`--{flag} -` expects the value on standard input, one line per `-` flag, but the input ended: pipe the value in, e.g. `printf '%s\\n' \"$KEY\" | nofxi … --{flag} -`"
-            ),
+            Some(line) if !line.trim().is_empty() => Ok(Secret::new(line.as_str())),
+            Some(_) => Err(no_value(flag, "its line is empty")),
+            None => Err(no_value(flag, "the input ended")),
         }
     }
 
@@ -215,9 +250,11 @@ pub fn render_error(err: &anyhow::Error) -> String {
 
 /// Whether `err` is bad input the user can fix by changing the command: a usage error.
 pub fn is_invalid_input(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<nofxi_store::StoreError>()
-        .and_then(|e| e.validation())
-        .is_some()
+    err.downcast_ref::<UsageError>().is_some()
+        || err
+            .downcast_ref::<nofxi_store::StoreError>()
+            .and_then(|e| e.validation())
+            .is_some()
 }
 
 /// The other ways a secret flag takes its value: an environment variable, or standard input.

@@ -8,6 +8,7 @@ pub mod config;
 pub mod eval;
 pub mod exchange;
 pub mod exchange_live;
+mod hidden;
 pub mod market;
 pub mod model;
 pub mod paths;

@@ -90,6 +90,36 @@ pub fn parse_key(text: &str, source: &KeySource) -> Result<KeyBytes, StoreError>
     Ok(KeyBytes(key))
 }
 
+/// A warning when the key file exists and others than its owner may read it: whoever can read
+/// it can decrypt every credential. `None` for a key from the environment or from code.
+pub fn file_warning(spec: &KeySpec) -> Option<String> {
+    let KeySpec::EnvOrFile { home } = spec else {
+        return None;
+    };
+    if std::env::var_os(MASTER_KEY_ENV).is_some() {
+        return None;
+    }
+    let path = key_file_path(home);
+    group_or_world_readable(&path).then(|| {
+        format!(
+            "the vault key file {} can be read by other users, and it decrypts every stored credential: run `chmod 600 {}`",
+            path.display(),
+            path.display()
+        )
+    })
+}
+
+#[cfg(unix)]
+fn group_or_world_readable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+}
+
+#[cfg(not(unix))]
+fn group_or_world_readable(_path: &Path) -> bool {
+    false
+}
+
 /// Loads the key. `may_create` is false when the database already holds secrets.
 pub fn load_key(spec: &KeySpec, may_create: bool) -> Result<(KeyBytes, KeySource), StoreError> {
     match spec {

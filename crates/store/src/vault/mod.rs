@@ -7,6 +7,11 @@
 //! caught at open with a clear error before any credential is touched.
 //!
 //! Stored form: `nonce (12 bytes) || ciphertext || tag (16 bytes)` in one binary column.
+//!
+//! Format v2 (written now) seals `length (u32, big-endian) || secret || zeros` padded to a
+//! multiple of [`PAD_BLOCK`] bytes, so a blob no longer tells how long its secret is (v1 sealed
+//! the bare secret: plaintext + 28 bytes). The version is part of the associated data, so a
+//! blob authenticates under exactly one format; v1 blobs of existing databases still open.
 
 pub mod key;
 
@@ -20,7 +25,13 @@ use crate::error::StoreError;
 use key::{KeyBytes, KeySource};
 
 const NONCE_LEN: usize = 12;
+/// The key check and v1 credential blobs (unpadded) are bound to this.
 const AD_VERSION: &str = "nofxi/v1";
+/// Padded credential blobs are bound to this.
+const AD_VERSION_PADDED: &str = "nofxi/v2";
+/// Sealed plaintexts are a multiple of this many bytes: every secret up to 60 bytes looks alike.
+const PAD_BLOCK: usize = 64;
+const LEN_PREFIX: usize = 4;
 const CHECK_PLAINTEXT: &[u8] = b"nofxi vault key check";
 
 /// Which secret a ciphertext belongs to; becomes the associated data.
@@ -33,11 +44,11 @@ pub struct SecretSlot<'a> {
 }
 
 impl SecretSlot<'_> {
-    fn associated_data(&self) -> Vec<u8> {
+    fn associated_data(&self, version: &str) -> Vec<u8> {
         // Lengths prefix each part so "a|b" + "c" can never equal "a" + "b|c".
         let mut ad = Vec::new();
         for part in [
-            AD_VERSION,
+            version,
             self.user,
             self.kind.as_str(),
             self.resource_id,
@@ -47,6 +58,34 @@ impl SecretSlot<'_> {
             ad.extend_from_slice(part.as_bytes());
         }
         ad
+    }
+}
+
+/// The vault as a store holds it: ready, or opened without its key file (a database that
+/// holds secrets, whose key file is gone). Without the key everything that needs no secret
+/// still works; sealing and opening fail with [`StoreError::VaultKeyMissing`], which names
+/// the file and `NOFXI_MASTER_KEY`.
+pub enum Keyed {
+    Ready(Box<Vault>),
+    Missing { path: std::path::PathBuf },
+}
+
+impl Keyed {
+    pub fn ready(&self) -> Result<&Vault, StoreError> {
+        match self {
+            Keyed::Ready(vault) => Ok(vault),
+            Keyed::Missing { path } => Err(StoreError::VaultKeyMissing { path: path.clone() }),
+        }
+    }
+
+    /// Where the key comes (or would come) from, fit to print.
+    pub fn describe(&self) -> String {
+        match self {
+            Keyed::Ready(vault) => vault.source().describe(),
+            Keyed::Missing { path } => {
+                format!("{} (missing)", KeySource::File(path.clone()).describe())
+            }
+        }
     }
 }
 
@@ -109,7 +148,11 @@ impl Vault {
     }
 
     pub fn seal(&self, slot: SecretSlot<'_>, secret: &Secret) -> Result<Vec<u8>, StoreError> {
-        self.seal_raw(secret.expose().as_bytes(), &slot.associated_data())
+        let padded = pad(secret.expose().as_bytes()).ok_or_else(|| StoreError::Corrupt {
+            what: "vault",
+            detail: "a secret longer than 4 GB cannot be sealed".into(),
+        })?;
+        self.seal_raw(&padded, &slot.associated_data(AD_VERSION_PADDED))
     }
 
     pub fn open(&self, slot: SecretSlot<'_>, sealed: &[u8]) -> Result<Secret, StoreError> {
@@ -118,9 +161,12 @@ impl Vault {
             resource_id: slot.resource_id.to_string(),
             field: slot.field.to_string(),
         };
-        let plain = self
-            .open_raw(sealed, &slot.associated_data())
-            .ok_or_else(corrupt)?;
+        let plain = match self.open_raw(sealed, &slot.associated_data(AD_VERSION_PADDED)) {
+            Some(padded) => unpad(&padded).map(|p| Zeroizing::new(p.to_vec())),
+            // Sealed before padding existed: the bare secret.
+            None => self.open_raw(sealed, &slot.associated_data(AD_VERSION)),
+        }
+        .ok_or_else(corrupt)?;
         let text = std::str::from_utf8(&plain).map_err(|_| corrupt())?;
         Ok(Secret::new(text))
     }
@@ -139,6 +185,24 @@ impl Vault {
             }),
         }
     }
+}
+
+/// `length || plain || zeros`, a multiple of [`PAD_BLOCK`] bytes; `None` past u32 lengths.
+fn pad(plain: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+    let len = u32::try_from(plain.len()).ok()?;
+    let total = (LEN_PREFIX + plain.len()).div_ceil(PAD_BLOCK) * PAD_BLOCK;
+    let mut out = Zeroizing::new(Vec::with_capacity(total));
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(plain);
+    out.resize(total, 0);
+    Some(out)
+}
+
+/// The secret inside a padded plaintext; `None` when the length prefix does not fit.
+fn unpad(padded: &[u8]) -> Option<&[u8]> {
+    let (prefix, rest) = padded.split_at_checked(LEN_PREFIX)?;
+    let len = usize::try_from(u32::from_be_bytes(prefix.try_into().ok()?)).ok()?;
+    rest.get(..len)
 }
 
 #[cfg(test)]
@@ -172,6 +236,39 @@ mod tests {
             v.open(slot("u", "r", "api_key"), &sealed).unwrap().expose(),
             "plain-secret-value"
         );
+    }
+
+    #[test]
+    fn a_blob_does_not_tell_the_length_of_its_secret() {
+        let v = vault(1);
+        let lens: Vec<usize> = [1, 10, 32, 60]
+            .into_iter()
+            .map(|n| {
+                let sealed = v
+                    .seal(slot("u", "r", "api_key"), &Secret::new("k".repeat(n)))
+                    .unwrap();
+                let opened = v.open(slot("u", "r", "api_key"), &sealed).unwrap();
+                assert_eq!(opened.expose(), "k".repeat(n));
+                sealed.len()
+            })
+            .collect();
+        assert!(lens.iter().all(|l| *l == lens[0]), "{lens:?}");
+        let long = v
+            .seal(slot("u", "r", "api_key"), &Secret::new("k".repeat(61)))
+            .unwrap();
+        assert_eq!(long.len(), lens[0] + PAD_BLOCK);
+    }
+
+    #[test]
+    fn blobs_sealed_before_padding_still_open() {
+        let v = vault(1);
+        let slot = slot("u", "r", "secret_key");
+        // What the v1 vault wrote: the bare secret, bound to the v1 associated data.
+        let old = v
+            .seal_raw(b"old-secret-value", &slot.associated_data(AD_VERSION))
+            .unwrap();
+        assert_eq!(old.len(), "old-secret-value".len() + 28);
+        assert_eq!(v.open(slot, &old).unwrap().expose(), "old-secret-value");
     }
 
     #[test]

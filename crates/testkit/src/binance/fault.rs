@@ -84,3 +84,29 @@ impl Fault {
         }
     }
 }
+
+/// A server (or a proxy in front of it) that quotes the request in its errors: while set,
+/// every request on `route` is refused with `{"code": code, "msg": …}` whose message carries the
+/// request's `X-MBX-APIKEY` header and its whole query string, signature included. The client
+/// under test must not pass that text on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EchoRequests {
+    pub route: Route,
+    pub http_status: u16,
+    pub code: i64,
+}
+
+impl EchoRequests {
+    pub(crate) fn message(
+        &self,
+        method: &str,
+        path: &str,
+        api_key: Option<&str>,
+        query: &str,
+    ) -> String {
+        format!(
+            "Invalid API-key, IP, or permissions for action. Request: {method} {path} X-MBX-APIKEY: {} query: {query}",
+            api_key.unwrap_or("(none)")
+        )
+    }
+}

@@ -25,7 +25,7 @@ use rust_decimal::Decimal;
 use tokio::sync::oneshot;
 
 pub use auth::sign as hmac_sha256_hex;
-pub use fault::{Fault, Route};
+pub use fault::{EchoRequests, Fault, Route};
 pub use state::{MockAccount, MockOrder};
 
 use routes::Shared;
@@ -145,6 +145,12 @@ impl MockBinance {
     /// Apply `fault` to the next request matching `route` (faults queue in order).
     pub fn inject(&self, route: Route, fault: Fault) {
         self.with(|st| st.faults.push((route, fault)));
+    }
+
+    /// From now on, refuse every request on `route` with an error quoting the request's API
+    /// key header and signed query string (`None` turns it off); see [`EchoRequests`].
+    pub fn echo_requests(&self, echo: Option<EchoRequests>) {
+        self.with(|st| st.echo = echo);
     }
 
     /// Every order the mock has accepted for `api_key`, oldest first.

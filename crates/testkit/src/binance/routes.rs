@@ -141,6 +141,15 @@ pub(crate) async fn handle(
                 weight,
             );
         }
+        if let Some(echo) = st.echo.filter(|e| e.route.matches(&method, &path, signed)) {
+            let msg = echo.message(&method, &path, api_key.as_deref(), &query);
+            return respond(
+                echo.http_status,
+                &json!({"code": echo.code, "msg": msg}),
+                weight,
+                None,
+            );
+        }
         let fault = st.take_fault(&method, &path, signed);
         if let Some(f) = &fault
             && matches!(

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use super::fault::{Fault, Route};
+use super::fault::{EchoRequests, Fault, Route};
 
 pub(crate) const TAKER_FEE: Decimal = Decimal::from_parts(4, 0, 0, false, 4); // 0.0004
 pub(crate) const MIN_NOTIONAL: i64 = 5;
@@ -117,6 +117,7 @@ pub struct State {
     pub orders: Vec<MockOrder>,
     pub fills: Vec<MockFill>,
     pub faults: Vec<(Route, Fault)>,
+    pub echo: Option<EchoRequests>,
     pub clock_skew_ms: i64,
     pub weight_limit: u32,
     pub weight_used: u32,

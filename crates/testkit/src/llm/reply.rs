@@ -17,6 +17,10 @@ pub enum Reply {
     },
     /// This status with this body, sent as given (pass the provider's real error JSON).
     Error { status: u16, body: String },
+    /// This status with an error whose message quotes the credentials the request carried
+    /// (`Authorization`, `x-api-key`, `x-goog-api-key`, `?key=`), as a provider or a proxy that
+    /// echoes the request does. The client under test must not pass that text on.
+    EchoKey { status: u16 },
     /// An HTML error page, `content-type: text/html`, as a CDN or proxy in front of the
     /// provider sends.
     Html { status: u16 },

@@ -84,6 +84,24 @@ fn exhausted() -> Response {
     )
 }
 
+/// An OpenAI-shaped error quoting every credential the request carried.
+fn echo_key(status: u16, headers: &HeaderMap, query: &str) -> Response {
+    let quoted: Vec<String> = ["authorization", "x-api-key", "x-goog-api-key"]
+        .into_iter()
+        .filter_map(|name| header(headers, name).map(|v| format!("{name}: {v}")))
+        .chain(query_param(query, "key").map(|k| format!("key={k}")))
+        .collect();
+    response::json(
+        status,
+        &json!({"error": {
+            "message": format!("Incorrect API key provided. Request credentials: {}", quoted.join("; ")),
+            "type": "invalid_request_error",
+            "code": "invalid_api_key",
+        }}),
+        &[],
+    )
+}
+
 pub(crate) async fn handle(
     State(shared): State<Shared>,
     method: Method,
@@ -144,6 +162,7 @@ pub(crate) async fn handle(
                 reply = *then;
             }
             Reply::Error { status, body } => return response::raw_json(status, body),
+            Reply::EchoKey { status } => return echo_key(status, &headers, &query),
             Reply::Html { status } => return response::html(status),
             Reply::CloseConnection => return response::close_connection(),
             Reply::Text(text) => break (Content::Text(text), None),

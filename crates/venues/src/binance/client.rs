@@ -264,6 +264,7 @@ impl BinanceClient {
             Base::Spot => &self.endpoints.spot,
         };
         let mut query = query_string(params);
+        let mut signature_sent: Option<String> = None;
         let mut req_headers = reqwest::header::HeaderMap::new();
         if let Some(c) = &self.credentials {
             let key = reqwest::header::HeaderValue::from_str(c.api_key()).map_err(|_| {
@@ -289,7 +290,10 @@ impl BinanceClient {
             );
             let signature = sign(creds.secret(), &query)?;
             query = format!("{query}&signature={signature}");
+            signature_sent = Some(signature);
         }
+        // Every message made from here on passes the redactor with what this request carried.
+        let redact = |text: &str| self.redact(text, signature_sent.as_deref());
         let url = if query.is_empty() {
             format!("{root}{path}")
         } else {
@@ -301,7 +305,7 @@ impl BinanceClient {
             .headers(req_headers)
             .send()
             .await
-            .map_err(|e| self.transport(e))?;
+            .map_err(|e| self.transport(e, &redact))?;
         let status = response.status().as_u16();
         self.record_weight(response.headers());
         let retry_after = response
@@ -310,10 +314,13 @@ impl BinanceClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let body = response.text().await.map_err(|e| self.transport(e))?;
+        let body = response
+            .text()
+            .await
+            .map_err(|e| self.transport(e, &redact))?;
         let json: Option<Value> = serde_json::from_str(&body).ok();
         if (200..300).contains(&status) {
-            return json.ok_or_else(|| self.bad(status, &snippet(&body)));
+            return json.ok_or_else(|| self.bad(status, &redact(&snippet(&body))));
         }
         let code = json.as_ref().and_then(|j| j["code"].as_i64());
         let message = json
@@ -328,16 +335,26 @@ impl BinanceClient {
                     venue: self.venue.clone(),
                     kind: RejectKind::from_binance(code, status),
                     code,
-                    message: message.unwrap_or_else(|| snippet(&body)),
+                    message: redact(&message.unwrap_or_else(|| snippet(&body))),
                     http_status: status,
                     retry_after,
                 })
             }
-            _ => Err(self.bad(status, &message.unwrap_or_else(|| snippet(&body)))),
+            _ => Err(self.bad(status, &redact(&message.unwrap_or_else(|| snippet(&body))))),
         }
     }
 
-    fn transport(&self, e: reqwest::Error) -> VenueError {
+    /// `text` without this client's API key and secret, the request's `signature`, or anything
+    /// else shaped like a key: a venue or a proxy may quote the request in its error.
+    fn redact(&self, text: &str, signature: Option<&str>) -> String {
+        let mut values: Vec<&str> = signature.into_iter().collect();
+        if let Some(c) = &self.credentials {
+            values.extend([c.api_key(), c.secret()]);
+        }
+        nofxi_domain::redact_values(text, &values)
+    }
+
+    fn transport(&self, e: reqwest::Error, redact: &dyn Fn(&str) -> String) -> VenueError {
         if e.is_timeout() {
             VenueError::Timeout {
                 venue: self.venue.clone(),
@@ -347,7 +364,7 @@ impl BinanceClient {
             // Without the URL: it carries the signature and the query, never useful to a user.
             VenueError::Network {
                 venue: self.venue.clone(),
-                detail: e.without_url().to_string(),
+                detail: redact(&e.without_url().to_string()),
             }
         }
     }

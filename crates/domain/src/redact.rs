@@ -1,9 +1,11 @@
-//! Keys out of every message that leaves this crate.
+//! Keys out of every error message a model provider or a venue sends back.
 //!
 //! Providers echo keys back in their errors, whole or in part ("Incorrect API key provided:
-//! sk-abc***xyz"), and transport errors carry the URL, where a user may have pasted a key. So
-//! every provider or transport message is passed through [`redact`] before it becomes an
-//! [`crate::LlmError`]: the exact key goes first, then anything shaped like a key.
+//! sk-abc***xyz"), a venue or a proxy in front of it may quote the request (its `X-MBX-APIKEY`
+//! header, its signed query string), and transport errors carry the URL, where a user may have
+//! pasted a key. So every such message is passed through this one redactor where the error is
+//! made, by the client that holds the credentials (nofxi-llm for models, the venue clients for
+//! exchanges): the exact credentials go first, then anything shaped like a key.
 //!
 //! Model names (`gemini-2.5-flash-preview-05-20`), URLs and ordinary words survive: a run is
 //! only taken for a key when it is long and mixes letters with digits, or carries a known key
@@ -11,8 +13,9 @@
 
 use std::sync::LazyLock;
 
-use nofxi_domain::Secret;
 use regex::Regex;
+
+use crate::Secret;
 
 /// What a removed key is replaced with.
 pub const REDACTED: &str = "[redacted]";
@@ -36,9 +39,19 @@ static LONG_RUN: LazyLock<Option<Regex>> =
 
 /// `text` with `key` (when given) and every key-shaped run replaced by [`REDACTED`].
 pub fn redact(text: &str, key: Option<&Secret>) -> String {
+    redact_values(text, key.map(Secret::expose).as_slice())
+}
+
+/// `text` with each of `values` (the credentials a client signs with: an API key, a secret, a
+/// request's signature) and every key-shaped run replaced by [`REDACTED`]. Values shorter than
+/// four characters are not searched for: they would match ordinary words.
+pub fn redact_values(text: &str, values: &[&str]) -> String {
     let mut out = text.to_string();
-    if let Some(key) = key.map(Secret::expose).filter(|k| k.len() >= 4) {
-        out = out.replace(key, REDACTED);
+    let mut values: Vec<&str> = values.iter().copied().filter(|k| k.len() >= 4).collect();
+    // Longest first, so a value containing another is replaced whole.
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    for value in values {
+        out = out.replace(value, REDACTED);
     }
     for re in [&PREFIXED_KEY, &STARRED_KEY]
         .into_iter()
@@ -73,6 +86,18 @@ mod tests {
         assert_eq!(
             redact("bad key plainwordkey here", Some(&key)),
             "bad key [redacted] here"
+        );
+    }
+
+    #[test]
+    fn every_given_value_goes() {
+        let out = redact_values(
+            "msg: X-MBX-APIKEY=plainkey query=a=1&signature=sigvalue",
+            &["plainkey", "sigvalue", "ab"],
+        );
+        assert_eq!(
+            out,
+            "msg: X-MBX-APIKEY=[redacted] query=a=1&signature=[redacted]"
         );
     }
 
