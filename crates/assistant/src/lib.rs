@@ -19,6 +19,7 @@ pub mod error;
 pub mod exchange_errors;
 pub mod gateway;
 pub mod llm_call;
+pub mod message_limit;
 pub mod model_errors;
 pub mod model_probe;
 mod model_turn;

@@ -24,6 +24,16 @@ pub struct TurnRequest {
     pub channel: Channel,
 }
 
+/// A line a client sent that could not become a turn (its bytes are not UTF-8 text): the
+/// client writes this in place of a [`TurnResponse`], and the session goes on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "error")]
+pub struct LineError {
+    /// `invalid_utf8`.
+    pub code: String,
+    pub message: String,
+}
+
 /// Model usage within one turn; all zeros on the rules-only path.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LlmUsage {

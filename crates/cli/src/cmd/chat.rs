@@ -2,7 +2,7 @@
 //! and its missing slots; `--json` reads one message per stdin line and writes one
 //! `TurnResponse` per line (the DESIGN chat protocol) for scripts and tests.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -15,7 +15,9 @@ use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, Strateg
 use nofxi_protocol::{TaskView, TurnRequest, TurnResponse};
 use nofxi_skills::{Lang, Library};
 use nofxi_store::Store;
+use rustyline::error::ReadlineError;
 
+use super::chat_lines::{Line, NOT_UTF8, next_line};
 use super::common::{block_on, open_store};
 use super::skills::load_library;
 use crate::home::GlobalArgs;
@@ -70,8 +72,24 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 asks_secret = asks_for_secret(&library, task);
             }
         }
-        // `exit`, Ctrl-D, Ctrl-C or a closed terminal end the session.
-        while let Some(line) = pending.take().or_else(|| editor.readline("› ").ok()) {
+        // `exit`, Ctrl-D or a closed terminal end the session. Ctrl-C drops the line being
+        // typed, as a shell does; a line that is not UTF-8 is answered, and the session goes on.
+        loop {
+            let line = match pending.take() {
+                Some(line) => line,
+                None => match editor.readline("› ") {
+                    Ok(line) => line,
+                    Err(ReadlineError::Interrupted) => {
+                        println!("{CTRL_C_HINT}");
+                        continue;
+                    }
+                    Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                        println!("{NOT_UTF8}");
+                        continue;
+                    }
+                    Err(_) => break,
+                },
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -159,6 +177,10 @@ fn continuing_note(library: &Library, task: &TaskView) -> String {
     )
 }
 
+/// What Ctrl-C at the prompt says: the line was dropped, and how to leave.
+const CTRL_C_HINT: &str =
+    "（已清除这一行；输入 exit 或按 Ctrl-D 退出）(line cleared; exit or Ctrl-D to quit)";
+
 /// A line that is only a quit word ends the session: what people type at a prompt before
 /// they look for Ctrl-D. Anything more ("exit the task", "退出任务") is for the assistant.
 fn is_quit(line: &str) -> bool {
@@ -182,8 +204,21 @@ async fn json_mode(
     stream: bool,
 ) -> Result<()> {
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut input = stdin.lock();
+    while let Some(line) = next_line(&mut input)? {
+        let line = match line {
+            Line::Text(line) => line,
+            Line::NotUtf8 => {
+                let error = nofxi_protocol::LineError {
+                    code: "invalid_utf8".into(),
+                    message: NOT_UTF8.into(),
+                };
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{}", serde_json::to_string(&error)?)?;
+                out.flush()?;
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -244,8 +279,15 @@ async fn first_run(global: &GlobalArgs, store: &Store) -> Result<Option<String>>
         "第一次使用：要创建一个模拟盘交易所（paper）、内置模型（builtin）和一个默认策略吗？\nFirst run: create a paper exchange, the builtin model and a default strategy? [Y/n] "
     );
     std::io::stdout().flush()?;
-    let mut answer = String::new();
-    std::io::stdin().read_line(&mut answer)?;
+    // A bad line answers neither yes nor no: it is said so, and nothing is created.
+    let answer = match next_line(&mut std::io::stdin().lock())? {
+        Some(Line::Text(answer)) => answer,
+        Some(Line::NotUtf8) => {
+            println!("{NOT_UTF8}");
+            return Ok(None);
+        }
+        None => String::new(),
+    };
     // The assistant's own yes and no words, so the question reads answers as the chat does.
     let answer = answer.trim();
     if is_exactly(answer, DENY) {
