@@ -26,6 +26,7 @@ mod model_turn;
 pub mod nlu;
 pub mod policy;
 pub mod scrub;
+pub mod secret_message;
 pub mod secrets;
 pub mod texts;
 pub mod texts_llm;
@@ -127,6 +128,17 @@ impl Assistant {
             None => Conversation::new(),
         };
         let names = self.engine.names_for(user).await?;
+        // Asked for a secret, the whole answer is one, whether or not a rule can read it.
+        let answers_secret = conv.top().is_some_and(|t| {
+            self.engine
+                .library
+                .action(&t.skill, &t.action)
+                .is_some_and(|a| {
+                    t.asked
+                        .iter()
+                        .any(|s| a.slot(s).is_some_and(|s| s.is_secret()))
+                })
+        });
         // A bare token ("sk-…", "btc-bot", "500"), a pasted error, or only names and keys
         // ("paper builtin", "key: sk-…") answers in the conversation's language; it says
         // nothing about the user's.
@@ -199,7 +211,8 @@ impl Assistant {
             })
             .collect();
         let stack = self.views(&turn.conv);
-        let masked_message = secrets.redact(&request.message);
+        let masked_message =
+            secret_message::stored_form(&secrets.redact(&request.message), answers_secret);
         turn.conv.remember(masked_message.clone(), reply.clone());
         let trace_id = uuid::Uuid::now_v7().to_string();
         let usage = turn.llm_usage();

@@ -270,3 +270,82 @@ async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
         assert!(!trace.record.to_string().contains(PASSPHRASE));
     }
 }
+
+/// A credential the rules cannot read ("passphrase my secret pass phrase", "密码短语是
+/// 我的口令abc", "secret p@ss w0rd") is still a credential: from the word that names it on,
+/// the message is stored masked, and an answer to a question for a secret is masked whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_credential_the_rules_cannot_read_is_stored_masked() {
+    let (home, assistant) = fresh().await;
+    let conversations: [&[&str]; 4] = [
+        &[
+            "add an okx account called okp",
+            "passphrase my secret pass phrase",
+        ],
+        &["添加一个 okx 账户，名字叫 okz", "密码短语是 我的口令abc"],
+        &["add a binance account called b7", "secret p@ss w0rd"],
+        // A bare answer to "give the API key": nothing in it names a credential.
+        &["add a binance account called b8", "my own pass phrase"],
+    ];
+    let needles = [
+        "secret pass phrase",
+        "own pass phrase",
+        "我的口令abc",
+        "口令abc",
+        "p@ss",
+        "w0rd",
+    ];
+    let mut ids = Vec::new();
+    for messages in conversations {
+        let mut conversation_id = None;
+        for message in messages {
+            say(&assistant, &mut conversation_id, message.to_string()).await;
+        }
+        ids.push(conversation_id.unwrap());
+    }
+    let mut traces = 0;
+    for id in &ids {
+        let conversation = home
+            .store
+            .get_conversation(EVAL_USER, id)
+            .await
+            .unwrap()
+            .unwrap();
+        let state = conversation.state.to_string();
+        for trace in home
+            .store
+            .list_traces(EVAL_USER, Some(id), 10)
+            .await
+            .unwrap()
+        {
+            traces += 1;
+            let record = trace.record.to_string();
+            for needle in needles {
+                assert!(
+                    !trace.message.contains(needle),
+                    "a trace message holds {needle:?}: {}",
+                    trace.message
+                );
+                assert!(!record.contains(needle), "a trace record holds {needle:?}");
+            }
+        }
+        for needle in needles {
+            assert!(
+                !state.contains(needle),
+                "a conversation holds {needle:?}: {state}"
+            );
+        }
+    }
+    assert_eq!(traces, 8, "one trace per turn");
+    home.store.close().await;
+    for file in [
+        home.database_file.clone(),
+        home.database_file.with_extension("db-wal"),
+    ] {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        for needle in needles {
+            let hit = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+            assert!(!hit, "{} holds {needle:?} in clear", file.display());
+        }
+    }
+}
