@@ -198,12 +198,24 @@ fn asks_yes_no(library: &Library, skill: &str, action: &str, asked: &[String]) -
 /// The glossary entry that answers a request to see a stored credential.
 const SECRETS_NEVER_SHOWN: &str = "secrets_are_never_shown";
 
-/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我").
+/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我"), or to
+/// have it said again ("repeat", "echo", "原样", "复述"): a credential repeated is one shown.
 const SEE_WORDS: &[&str] = &[
     "show",
     "print",
     "reveal",
     "display",
+    "repeat",
+    "echo",
+    "verbatim",
+    "read back",
+    "read out",
+    "output",
+    "dump",
+    "expose",
+    "send me",
+    "in plain text",
+    "in clear",
     "tell me",
     "give me",
     "let me see",
@@ -221,6 +233,15 @@ const SEE_WORDS: &[&str] = &[
     "发给我",
     "是多少",
     "忘了",
+    "重复",
+    "复述",
+    "原样",
+    "回显",
+    "打印",
+    "输出",
+    "念一下",
+    "展示",
+    "明文",
 ];
 
 /// Words that name a credential.
@@ -232,8 +253,10 @@ const SECRET_WORDS: &[&str] = &[
     "passphrase",
     "private key",
     "my key",
+    "keys",
     "key of",
     "key for",
+    "credential",
     "的 key",
     "的key",
     "密钥",
@@ -241,6 +264,8 @@ const SECRET_WORDS: &[&str] = &[
     "密码短语",
     "私钥",
     "密码",
+    "凭证",
+    "口令",
 ];
 
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is
