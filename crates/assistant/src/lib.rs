@@ -268,11 +268,16 @@ impl Assistant {
                 t.offer.is_some() || t.status == nofxi_protocol::TaskStatus::AwaitingConfirmation,
             )
         });
+        let top_name = turn.conv.top().and_then(|t| {
+            let action = self.engine.library.action(&t.skill, &t.action)?;
+            t.slots.get(nlu::new_create::name_slot(action)?)?.as_str()
+        });
         let cx = Context {
             library: &self.engine.library,
             lexicon: &self.engine.lexicon,
             names: &turn.names,
             top,
+            top_name,
             engine_question: turn.conv.pending.is_some(),
             current: &current,
             it_kind: turn.conv.last_kind,

@@ -8,6 +8,7 @@
 pub mod extract;
 pub mod lexicon;
 pub mod names;
+pub mod new_create;
 pub mod numbers;
 pub mod repair;
 pub mod route;
@@ -28,6 +29,8 @@ pub struct Context<'a> {
     pub names: &'a Names,
     /// (skill, action, asked slots, awaiting a yes/no) of the active task.
     pub top: Option<(&'a str, &'a str, &'a [String], bool)>,
+    /// What the active task's create will be called, when it was given (see [`new_create`]).
+    pub top_name: Option<&'a str>,
     /// The engine asked a yes/no or a choice question last turn.
     pub engine_question: bool,
     pub current: &'a (dyn Fn(ResourceKind) -> Option<String> + Sync),
@@ -832,6 +835,9 @@ impl RuleUnderstander {
                 );
             }
             let same = cx.top.is_some_and(|t| t.0 == r.skill && t.1 == r.action);
+            if let Some(u) = new_create::another_create(self, &r, message, cx) {
+                return u;
+            }
             if let Some(u) = repair::correction_of_top(self, &r, message, cx) {
                 return u;
             }
