@@ -163,6 +163,7 @@ impl Assistant {
             tool_trace: Vec::new(),
             llm_calls: Vec::new(),
             model: None,
+            seen_confirmation: request.seen_confirmation.clone(),
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();

@@ -15,6 +15,7 @@ struct Chat {
     assistant: Assistant,
     ts: TestStore,
     conversation: Option<String>,
+    seen: Option<String>,
 }
 
 impl Chat {
@@ -32,6 +33,7 @@ impl Chat {
             assistant,
             ts,
             conversation: None,
+            seen: None,
         }
     }
 
@@ -43,10 +45,14 @@ impl Chat {
                 user: "default".into(),
                 message: message.into(),
                 channel: nofxi_protocol::Channel::Cli,
+                seen_confirmation: self.seen.clone(),
             })
             .await
             .unwrap();
         self.conversation = Some(r.conversation_id.clone());
+        if let Some(b) = r.confirmation_binding() {
+            self.seen = Some(b.to_string());
+        }
         println!("> {message}\n{}\n{:?}\n", r.reply, r.stack);
         r
     }

@@ -152,3 +152,85 @@ fn ctrl_c_on_a_half_typed_line_clears_it_and_the_repl_goes_on() {
     };
     assert!(status.success(), "{}", screen.text());
 }
+
+/// A `nofxi chat --json` process kept open: lines in, one JSON object per line out.
+struct JsonChat {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl JsonChat {
+    fn open(home: &std::path::Path, extra: &[&str]) -> JsonChat {
+        let mut args = vec!["chat", "--json"];
+        args.extend_from_slice(extra);
+        let mut child = nofxi(home, &args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+        JsonChat {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn say(&mut self, line: &str) -> Value {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+        serde_json::from_str(&self.output.next().unwrap().unwrap()).unwrap()
+    }
+
+    fn close(self) {
+        drop(self.input);
+        let mut child = self.child;
+        assert!(child.wait().unwrap().success());
+    }
+}
+
+fn strategy_names(home: &std::path::Path) -> Vec<String> {
+    json(home, &["strategy", "list"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn two_chats_on_one_conversation_do_not_confirm_each_others_tasks() {
+    let (_guard, home) = home();
+    let seeded = chat_bytes(&home, &[], b"y\nexit\n");
+    assert!(seeded.status.success(), "{}", text(&seeded));
+    let mut a = JsonChat::open(&home, &["--new"]);
+    let asked = a.say("delete strategy default");
+    let events = asked["events"].as_array().unwrap();
+    assert!(
+        events.iter().any(|e| e["type"] == "confirmation_requested"),
+        "{asked}"
+    );
+    let conversation = asked["conversation_id"].as_str().unwrap().to_string();
+    // A second chat continues the same conversation and says yes to what it never saw.
+    let mut b = JsonChat::open(&home, &["--conversation", &conversation]);
+    let answered = b.say("yes");
+    assert_eq!(answered["conversation_id"], conversation.as_str());
+    assert!(
+        answered["reply"].as_str().unwrap().contains("default"),
+        "the confirmation is shown again: {answered}"
+    );
+    assert!(
+        strategy_names(&home).contains(&"default".to_string()),
+        "b deleted it"
+    );
+    b.close();
+    // The chat that was shown the confirmation confirms it.
+    let done = a.say("yes");
+    assert!(
+        !strategy_names(&home).contains(&"default".to_string()),
+        "a's yes did not delete: {done}"
+    );
+    a.close();
+}

@@ -40,7 +40,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
     block_on(async {
         let store = Arc::new(open_store(global).await?);
         let library = Arc::new(load_library(global, &[]).context("loading the skill library")?);
-        let mut conversation = match (&args.conversation, args.new) {
+        let conversation = match (&args.conversation, args.new) {
             (Some(id), _) => Some(id.clone()),
             (None, true) => None,
             (None, false) => store.latest_conversation(&global.user).await?,
@@ -65,7 +65,11 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         // Continuing a conversation continues its unfinished task: say so, or the next line
         // would be taken as an answer to a question asked in an earlier session.
         let mut asks_secret = false;
-        if let Some(id) = &conversation {
+        let mut session = Session {
+            conversation,
+            ..Session::default()
+        };
+        if let Some(id) = &session.conversation {
             let open = assistant.open_tasks(&global.user, id).await?;
             if let Some(task) = open.last() {
                 println!("{}", continuing_note(&library, task));
@@ -106,7 +110,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 let _ = std::io::stdout().flush();
             };
             let response = assistant
-                .turn_streaming(request(global, &conversation, line.clone()), &print_delta)
+                .turn_streaming(request(global, &session, line.clone()), &print_delta)
                 .await?;
             // The history file keeps no secret: not an answer to a question for one, not a
             // line a secret was read from or that speaks of one ("change the passphrase of ok
@@ -117,7 +121,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             {
                 let _ = editor.add_history_entry(scrub(&line).as_str());
             }
-            conversation = Some(response.conversation_id.clone());
+            session.learn(&response);
             asks_secret = response
                 .active_task()
                 .is_some_and(|t| asks_for_secret(&library, t));
@@ -188,21 +192,43 @@ fn is_quit(line: &str) -> bool {
     matches!(word.as_str(), "exit" | "quit" | "退出")
 }
 
-fn request(global: &GlobalArgs, conversation: &Option<String>, message: String) -> TurnRequest {
+/// What this chat keeps between turns: its conversation and the last confirmation it showed,
+/// whose binding goes back with every message so a yes here confirms only what was shown here.
+#[derive(Default)]
+struct Session {
+    conversation: Option<String>,
+    seen_confirmation: Option<String>,
+}
+
+impl Session {
+    fn learn(&mut self, response: &TurnResponse) {
+        self.conversation = Some(response.conversation_id.clone());
+        if let Some(binding) = response.confirmation_binding() {
+            self.seen_confirmation = Some(binding.to_string());
+        }
+    }
+}
+
+fn request(global: &GlobalArgs, session: &Session, message: String) -> TurnRequest {
     TurnRequest {
-        conversation_id: conversation.clone(),
+        conversation_id: session.conversation.clone(),
         user: global.user.clone(),
         message,
         channel: nofxi_protocol::Channel::Cli,
+        seen_confirmation: session.seen_confirmation.clone(),
     }
 }
 
 async fn json_mode(
     global: &GlobalArgs,
     assistant: &Assistant,
-    mut conversation: Option<String>,
+    conversation: Option<String>,
     stream: bool,
 ) -> Result<()> {
+    let mut session = Session {
+        conversation,
+        ..Session::default()
+    };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     while let Some(line) = next_line(&mut input)? {
@@ -233,9 +259,9 @@ async fn json_mode(
             }
         };
         let response = assistant
-            .turn_streaming(request(global, &conversation, line), &write_delta)
+            .turn_streaming(request(global, &session, line), &write_delta)
             .await?;
-        conversation = Some(response.conversation_id.clone());
+        session.learn(&response);
         // Locked per write: a lock held across the await could block the delta writer.
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", serde_json::to_string(&response)?)?;
