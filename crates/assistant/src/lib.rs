@@ -127,6 +127,9 @@ impl Assistant {
                 }),
             None => Conversation::new(),
         };
+        if message_limit::over_cap(&request.message) {
+            return self.refuse_long(&request, conv, started).await;
+        }
         let names = self.engine.names_for(user).await?;
         // Asked for a secret, the whole answer is one, whether or not a rule can read it.
         let answers_secret = conv.top().is_some_and(|t| {
@@ -250,6 +253,78 @@ impl Assistant {
             llm: usage,
             trace_id,
         })
+    }
+
+    /// An over-long message: answered with the limit, in the user's language; nothing of it
+    /// is understood, executed or stored (the trace keeps its size only). The conversation's
+    /// tasks stay as they were.
+    async fn refuse_long(
+        &self,
+        request: &TurnRequest,
+        mut conv: Conversation,
+        started: Instant,
+    ) -> Result<TurnResponse, AssistantError> {
+        let bytes = request.message.len();
+        let lang = message_limit::lang_of(&request.message);
+        let reply = message_limit::too_long(lang, bytes);
+        let note = message_limit::stored_note(bytes);
+        conv.remember(note.clone(), reply.clone());
+        let trace_id = uuid::Uuid::now_v7().to_string();
+        let record = json!({
+            "channel": request.channel,
+            "lang": lang,
+            "commands": [],
+            "refused": {"message_bytes": bytes, "limit": message_limit::MAX_MESSAGE_BYTES},
+            "timings_ms": {"total": started.elapsed().as_secs_f64() * 1000.0},
+            "reply": reply,
+        });
+        let state = serde_json::to_value(conv.redacted(&self.engine.secrets)).unwrap_or_default();
+        self.engine
+            .store
+            .save_turn(
+                &request.user,
+                &conv.id,
+                &state,
+                &NewTrace {
+                    id: trace_id.clone(),
+                    message: note,
+                    record,
+                },
+            )
+            .await?;
+        Ok(TurnResponse {
+            conversation_id: conv.id.clone(),
+            reply,
+            events: Vec::new(),
+            stack: self.views(&conv),
+            llm: nofxi_protocol::LlmUsage::default(),
+            trace_id,
+        })
+    }
+
+    /// How the rules read `message` on a new conversation, without acting or storing
+    /// anything: for benchmarks and diagnostics. Unlike a turn it has no length cap, so the
+    /// cost of understanding itself can be measured on long input.
+    pub async fn read_message(
+        &self,
+        user: &str,
+        message: &str,
+    ) -> Result<Understanding, AssistantError> {
+        let names = self.engine.names_for(user).await?;
+        let turn = Turn {
+            engine: &self.engine,
+            user,
+            lang: Lang::detect(message),
+            conv: Conversation::new(),
+            names,
+            events: Vec::new(),
+            reply: Vec::new(),
+            tool_trace: Vec::new(),
+            llm_calls: Vec::new(),
+            model: None,
+            seen_confirmation: None,
+        };
+        Ok(self.rule_understanding(&turn, message))
     }
 
     fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> Understanding {

@@ -118,6 +118,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             if !answers_secret_question
                 && !sets_secret(&library, &response)
                 && !mentions_credential(&line)
+                && !nofxi_assistant::message_limit::over_cap(&line)
             {
                 let _ = editor.add_history_entry(scrub(&line).as_str());
             }
