@@ -63,6 +63,7 @@ async fn main() {
                     user: "default".into(),
                     message: msg.into(),
                     channel: nofxi_protocol::Channel::Cli,
+                    seen_confirmation: None,
                 })
                 .await
                 .unwrap();

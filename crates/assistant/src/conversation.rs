@@ -29,6 +29,11 @@ pub struct PendingConfirmation {
     pub summary: String,
     /// The slot values the summary was rendered from; any change invalidates it.
     pub fingerprint: String,
+    /// Names this showing: a yes counts only from a client that sends it back, the one that
+    /// was shown the summary (empty in conversations stored before bindings; such a yes
+    /// shows the confirmation again, with a binding).
+    #[serde(default)]
+    pub binding: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -19,12 +19,14 @@ pub mod error;
 pub mod exchange_errors;
 pub mod gateway;
 pub mod llm_call;
+pub mod message_limit;
 pub mod model_errors;
 pub mod model_probe;
 mod model_turn;
 pub mod nlu;
 pub mod policy;
 pub mod scrub;
+pub mod secret_message;
 pub mod secrets;
 pub mod texts;
 pub mod texts_llm;
@@ -125,7 +127,21 @@ impl Assistant {
                 }),
             None => Conversation::new(),
         };
+        if message_limit::over_cap(&request.message) {
+            return self.refuse_long(&request, conv, started).await;
+        }
         let names = self.engine.names_for(user).await?;
+        // Asked for a secret, the whole answer is one, whether or not a rule can read it.
+        let answers_secret = conv.top().is_some_and(|t| {
+            self.engine
+                .library
+                .action(&t.skill, &t.action)
+                .is_some_and(|a| {
+                    t.asked
+                        .iter()
+                        .any(|s| a.slot(s).is_some_and(|s| s.is_secret()))
+                })
+        });
         // A bare token ("sk-…", "btc-bot", "500"), a pasted error, or only names and keys
         // ("paper builtin", "key: sk-…") answers in the conversation's language; it says
         // nothing about the user's.
@@ -150,6 +166,7 @@ impl Assistant {
             tool_trace: Vec::new(),
             llm_calls: Vec::new(),
             model: None,
+            seen_confirmation: request.seen_confirmation.clone(),
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();
@@ -198,7 +215,8 @@ impl Assistant {
             })
             .collect();
         let stack = self.views(&turn.conv);
-        let masked_message = secrets.redact(&request.message);
+        let masked_message =
+            secret_message::stored_form(&secrets.redact(&request.message), answers_secret);
         turn.conv.remember(masked_message.clone(), reply.clone());
         let trace_id = uuid::Uuid::now_v7().to_string();
         let usage = turn.llm_usage();
@@ -237,6 +255,78 @@ impl Assistant {
         })
     }
 
+    /// An over-long message: answered with the limit, in the user's language; nothing of it
+    /// is understood, executed or stored (the trace keeps its size only). The conversation's
+    /// tasks stay as they were.
+    async fn refuse_long(
+        &self,
+        request: &TurnRequest,
+        mut conv: Conversation,
+        started: Instant,
+    ) -> Result<TurnResponse, AssistantError> {
+        let bytes = request.message.len();
+        let lang = message_limit::lang_of(&request.message);
+        let reply = message_limit::too_long(lang, bytes);
+        let note = message_limit::stored_note(bytes);
+        conv.remember(note.clone(), reply.clone());
+        let trace_id = uuid::Uuid::now_v7().to_string();
+        let record = json!({
+            "channel": request.channel,
+            "lang": lang,
+            "commands": [],
+            "refused": {"message_bytes": bytes, "limit": message_limit::MAX_MESSAGE_BYTES},
+            "timings_ms": {"total": started.elapsed().as_secs_f64() * 1000.0},
+            "reply": reply,
+        });
+        let state = serde_json::to_value(conv.redacted(&self.engine.secrets)).unwrap_or_default();
+        self.engine
+            .store
+            .save_turn(
+                &request.user,
+                &conv.id,
+                &state,
+                &NewTrace {
+                    id: trace_id.clone(),
+                    message: note,
+                    record,
+                },
+            )
+            .await?;
+        Ok(TurnResponse {
+            conversation_id: conv.id.clone(),
+            reply,
+            events: Vec::new(),
+            stack: self.views(&conv),
+            llm: nofxi_protocol::LlmUsage::default(),
+            trace_id,
+        })
+    }
+
+    /// How the rules read `message` on a new conversation, without acting or storing
+    /// anything: for benchmarks and diagnostics. Unlike a turn it has no length cap, so the
+    /// cost of understanding itself can be measured on long input.
+    pub async fn read_message(
+        &self,
+        user: &str,
+        message: &str,
+    ) -> Result<Understanding, AssistantError> {
+        let names = self.engine.names_for(user).await?;
+        let turn = Turn {
+            engine: &self.engine,
+            user,
+            lang: Lang::detect(message),
+            conv: Conversation::new(),
+            names,
+            events: Vec::new(),
+            reply: Vec::new(),
+            tool_trace: Vec::new(),
+            llm_calls: Vec::new(),
+            model: None,
+            seen_confirmation: None,
+        };
+        Ok(self.rule_understanding(&turn, message))
+    }
+
     fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> Understanding {
         let current_names = turn.names.clone();
         let current_map = turn.conv.current.clone();
@@ -254,11 +344,16 @@ impl Assistant {
                 t.offer.is_some() || t.status == nofxi_protocol::TaskStatus::AwaitingConfirmation,
             )
         });
+        let top_name = turn.conv.top().and_then(|t| {
+            let action = self.engine.library.action(&t.skill, &t.action)?;
+            t.slots.get(nlu::new_create::name_slot(action)?)?.as_str()
+        });
         let cx = Context {
             library: &self.engine.library,
             lexicon: &self.engine.lexicon,
             names: &turn.names,
             top,
+            top_name,
             engine_question: turn.conv.pending.is_some(),
             current: &current,
             it_kind: turn.conv.last_kind,

@@ -73,6 +73,34 @@ pub(crate) fn similar_names(turn: &Turn<'_>, word: &str) -> Vec<String> {
     out
 }
 
+/// Shows the active task's pending confirmation to this client, as it was asked (a binding is
+/// made for one stored without).
+fn show_confirmation_again(turn: &mut Turn<'_>) {
+    let lang = turn.lang;
+    let Some(task) = turn.conv.top_mut() else {
+        return;
+    };
+    let Some(c) = task.confirmation.as_mut() else {
+        return;
+    };
+    if c.binding.is_empty() {
+        c.binding = uuid::Uuid::now_v7().to_string();
+    }
+    let event = Event::ConfirmationRequested {
+        task_id: task.id.clone(),
+        summary: c.summary.clone(),
+        binding: c.binding.clone(),
+    };
+    let summary = c.summary.clone();
+    turn.events.push(event);
+    turn.say(texts::t(
+        lang,
+        "这条确认还没有在这里显示过，所以没有执行。要执行的是：",
+        "This confirmation was not shown here yet, so nothing was done. What would happen:",
+    ));
+    turn.say(summary);
+}
+
 /// Brings an interrupted task back to the top; the one it replaces is interrupted in turn.
 async fn resume(turn: &mut Turn<'_>, task_id: Option<nofxi_protocol::TaskId>) {
     let at = match task_id {
@@ -341,6 +369,14 @@ async fn confirm(turn: &mut Turn<'_>) {
         return;
     }
     match (&task.confirmation, task.status) {
+        // A yes from a client that was not shown this confirmation (another chat on the same
+        // conversation asked it) confirms nothing: the confirmation is shown here, with its
+        // binding, and the next yes from this client counts.
+        (Some(c), TaskStatus::AwaitingConfirmation)
+            if c.binding.is_empty() || turn.seen_confirmation.as_deref() != Some(&c.binding) =>
+        {
+            show_confirmation_again(turn);
+        }
         (Some(c), TaskStatus::AwaitingConfirmation) => {
             let bound = crate::act::pending_binding(turn, &c.fingerprint)
                 .unwrap_or_else(|| format!("{}\u{0}{}", c.summary, c.fingerprint));

@@ -82,21 +82,7 @@ pub fn scrub(text: &str) -> String {
 /// Whether `text` speaks of a credential (api key, secret, 密钥 …): it may hold one that no
 /// rule read, so a client keeping text of its own (a line history) leaves it out.
 pub fn mentions_credential(text: &str) -> bool {
-    const CUES: &[&str] = &[
-        "key",
-        "secret",
-        "passphrase",
-        "password",
-        "token",
-        "private",
-        "密钥",
-        "私钥",
-        "秘钥",
-        "密码",
-        "口令",
-    ];
-    let lower = text.to_lowercase();
-    CUES.iter().any(|c| lower.contains(c))
+    crate::secret_message::names_credential(text)
 }
 
 fn looks_secret(cue: &str, value: &str) -> bool {

@@ -172,6 +172,9 @@ pub struct Turn<'a> {
     /// The assistant model, once looked up this turn (`Some(None)`: none usable), so a turn
     /// that both asks the gateway and answers reads the setting and the key once.
     pub model: Option<Option<std::sync::Arc<dyn nofxi_llm::Provider>>>,
+    /// The confirmation binding the client says it was shown last (see
+    /// [`crate::policy`]'s confirm): a yes confirms only that one.
+    pub seen_confirmation: Option<String>,
 }
 
 impl<'a> Turn<'a> {

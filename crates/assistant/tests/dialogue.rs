@@ -13,6 +13,7 @@ struct Chat {
     assistant: Assistant,
     ts: TestStore,
     conversation: Option<String>,
+    seen: Option<String>,
 }
 
 impl Chat {
@@ -26,6 +27,7 @@ impl Chat {
             assistant,
             ts,
             conversation: None,
+            seen: None,
         }
     }
 
@@ -46,10 +48,14 @@ impl Chat {
                 user: "default".into(),
                 message: message.into(),
                 channel: nofxi_protocol::Channel::Cli,
+                seen_confirmation: self.seen.clone(),
             })
             .await
             .unwrap();
         self.conversation = Some(r.conversation_id.clone());
+        if let Some(b) = r.confirmation_binding() {
+            self.seen = Some(b.to_string());
+        }
         r
     }
 }

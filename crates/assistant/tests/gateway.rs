@@ -26,6 +26,7 @@ struct Chat {
     ts: TestStore,
     mock: MockLlm,
     conversation: Option<String>,
+    seen: Option<String>,
 }
 
 impl Chat {
@@ -125,6 +126,7 @@ impl Chat {
             ts,
             mock,
             conversation: None,
+            seen: None,
         }
     }
 
@@ -134,12 +136,16 @@ impl Chat {
             user: "default".into(),
             message: message.into(),
             channel: nofxi_protocol::Channel::Cli,
+            seen_confirmation: self.seen.clone(),
         }
     }
 
     async fn say(&mut self, message: &str) -> TurnResponse {
         let r = self.assistant.turn(self.request(message)).await.unwrap();
         self.conversation = Some(r.conversation_id.clone());
+        if let Some(b) = r.confirmation_binding() {
+            self.seen = Some(b.to_string());
+        }
         assert!(!r.reply.contains(MODEL_KEY) && !r.reply.contains(EXCHANGE_SECRET));
         r
     }

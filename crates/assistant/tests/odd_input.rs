@@ -75,6 +75,7 @@ async fn no_line_of_the_suite_panics_when_retyped() {
                     user: "default".into(),
                     message,
                     channel: nofxi_protocol::Channel::Cli,
+                    seen_confirmation: None,
                 })
                 .await
                 .unwrap();

@@ -108,6 +108,8 @@ pub async fn run_case(
         }
     };
     let mut conversation_id: Option<String> = None;
+    // The runner is one client: its yes carries the confirmation it was shown last.
+    let mut seen_confirmation: Option<String> = None;
     let mut tasks = TaskIndex::default();
     for (i, step) in case.steps.iter().enumerate() {
         let fail = |failures: Vec<Failure>, reply: String| StepFailure {
@@ -130,6 +132,7 @@ pub async fn run_case(
             user: EVAL_USER.to_string(),
             message: step.user.clone(),
             channel: Channel::Chat,
+            seen_confirmation: seen_confirmation.clone(),
         };
         let response = match engine.turn(request).await {
             Ok(r) => r,
@@ -141,6 +144,9 @@ pub async fn run_case(
         result.turns += 1;
         result.llm_calls += response.llm.calls;
         conversation_id = Some(response.conversation_id.clone());
+        if let Some(binding) = response.confirmation_binding() {
+            seen_confirmation = Some(binding.to_string());
+        }
         tasks.learn(&response);
         let mut failures = check_turn(&step.expect, &response, &tasks);
         if let Some(checks) = &step.expect.state {

@@ -219,6 +219,7 @@ fn confirmation_requested_both_ways() {
     turn.events.push(Event::ConfirmationRequested {
         task_id: tid("t1"),
         summary: "…".into(),
+        binding: "b1".into(),
     });
     holds_and_fails(
         &turn,

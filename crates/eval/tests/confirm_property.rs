@@ -142,6 +142,7 @@ async fn drive(picks: &[usize]) -> (Vec<Event>, Vec<String>, String) {
         .await
         .unwrap();
     let mut conversation_id = None;
+    let mut seen: Option<String> = None;
     let mut events = Vec::new();
     let mut said = Vec::new();
     for &pick in picks {
@@ -153,10 +154,14 @@ async fn drive(picks: &[usize]) -> (Vec<Event>, Vec<String>, String) {
                 user: EVAL_USER.into(),
                 message: message.into(),
                 channel: Channel::Chat,
+                seen_confirmation: seen.clone(),
             })
             .await
             .unwrap();
-        conversation_id = Some(response.conversation_id);
+        conversation_id = Some(response.conversation_id.clone());
+        if let Some(b) = response.confirmation_binding() {
+            seen = Some(b.to_string());
+        }
         events.extend(response.events);
     }
     (events, said, live)
@@ -195,6 +200,7 @@ fn the_checker_itself_catches_an_unconfirmed_delete() {
     let request = || Event::ConfirmationRequested {
         task_id: t(),
         summary: "s".into(),
+        binding: "b".into(),
     };
     assert!(check(&[tool("trader.delete")]).is_err());
     assert!(check(&[request(), tool("trader.delete")]).is_err());

@@ -72,22 +72,33 @@ async fn fresh() -> (FreshHome, Assistant) {
     (home, assistant)
 }
 
-/// One turn of the conversation `conversation_id` (started by the first).
+/// A client of one conversation: its id and the confirmation it was shown last.
+#[derive(Default)]
+struct Client {
+    conversation: Option<String>,
+    seen: Option<String>,
+}
+
+/// One turn of the client's conversation (started by the first).
 async fn say(
     assistant: &Assistant,
-    conversation_id: &mut Option<String>,
+    client: &mut Client,
     message: String,
 ) -> nofxi_protocol::TurnResponse {
     let response = assistant
         .turn(TurnRequest {
-            conversation_id: conversation_id.clone(),
+            conversation_id: client.conversation.clone(),
             user: EVAL_USER.into(),
             message,
             channel: Channel::Chat,
+            seen_confirmation: client.seen.clone(),
         })
         .await
         .unwrap();
-    *conversation_id = Some(response.conversation_id.clone());
+    client.conversation = Some(response.conversation_id.clone());
+    if let Some(b) = response.confirmation_binding() {
+        client.seen = Some(b.to_string());
+    }
     response
 }
 
@@ -106,10 +117,10 @@ async fn a_typed_secret_appears_nowhere_afterwards() {
         "list my models".to_string(),
         format!("why does binance say invalid signature for {SECRET_KEY}"),
     ];
-    let mut conversation_id = None;
+    let mut client = Client::default();
     let mut seen = String::new();
     for message in messages {
-        let response = say(&assistant, &mut conversation_id, message).await;
+        let response = say(&assistant, &mut client, message).await;
         println!("> {}", response.reply);
         assert_clean("a reply", &response.reply);
         let wire = serde_json::to_string(&response).unwrap();
@@ -142,7 +153,7 @@ async fn a_typed_secret_appears_nowhere_afterwards() {
     assert_eq!(key.as_ref().map(|k| k.expose()), Some(MODEL_KEY));
 
     // Stored conversation and traces.
-    let id = conversation_id.unwrap();
+    let id = client.conversation.unwrap();
     let conversation = home
         .store
         .get_conversation(EVAL_USER, &id)
@@ -193,6 +204,7 @@ async fn a_secret_in_a_message_the_rules_misroute_still_leaks_nowhere() {
             user: EVAL_USER.into(),
             message: format!("帮我加一个币安账户 api key {API_KEY} secret {SECRET_KEY}"),
             channel: Channel::Chat,
+            seen_confirmation: None,
         })
         .await
         .unwrap();
@@ -239,9 +251,9 @@ async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
         format!("把 okm 的密码短语改成 {PASSPHRASE}"),
         "是".to_string(),
     ];
-    let mut conversation_id = None;
+    let mut client = Client::default();
     for message in messages {
-        let response = say(&assistant, &mut conversation_id, message).await;
+        let response = say(&assistant, &mut client, message).await;
         let wire = serde_json::to_string(&response).unwrap();
         for needle in [PASSPHRASE, "GHIJ", "ONE1"] {
             assert!(!wire.contains(needle), "a turn holds {needle:?}:\n{wire}");
@@ -259,7 +271,7 @@ async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
         Some(PASSPHRASE),
         "the passphrase was changed, so the checks are not vacuous"
     );
-    let id = conversation_id.unwrap();
+    let id = client.conversation.unwrap();
     for trace in home
         .store
         .list_traces(EVAL_USER, Some(&id), 10)
@@ -268,5 +280,84 @@ async fn a_changed_passphrase_and_a_secret_keys_tail_leak_nowhere() {
     {
         assert!(!trace.message.contains(PASSPHRASE), "{}", trace.message);
         assert!(!trace.record.to_string().contains(PASSPHRASE));
+    }
+}
+
+/// A credential the rules cannot read ("passphrase my secret pass phrase", "密码短语是
+/// 我的口令abc", "secret p@ss w0rd") is still a credential: from the word that names it on,
+/// the message is stored masked, and an answer to a question for a secret is masked whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_credential_the_rules_cannot_read_is_stored_masked() {
+    let (home, assistant) = fresh().await;
+    let conversations: [&[&str]; 4] = [
+        &[
+            "add an okx account called okp",
+            "passphrase my secret pass phrase",
+        ],
+        &["添加一个 okx 账户，名字叫 okz", "密码短语是 我的口令abc"],
+        &["add a binance account called b7", "secret p@ss w0rd"],
+        // A bare answer to "give the API key": nothing in it names a credential.
+        &["add a binance account called b8", "my own pass phrase"],
+    ];
+    let needles = [
+        "secret pass phrase",
+        "own pass phrase",
+        "我的口令abc",
+        "口令abc",
+        "p@ss",
+        "w0rd",
+    ];
+    let mut ids = Vec::new();
+    for messages in conversations {
+        let mut client = Client::default();
+        for message in messages {
+            say(&assistant, &mut client, message.to_string()).await;
+        }
+        ids.push(client.conversation.unwrap());
+    }
+    let mut traces = 0;
+    for id in &ids {
+        let conversation = home
+            .store
+            .get_conversation(EVAL_USER, id)
+            .await
+            .unwrap()
+            .unwrap();
+        let state = conversation.state.to_string();
+        for trace in home
+            .store
+            .list_traces(EVAL_USER, Some(id), 10)
+            .await
+            .unwrap()
+        {
+            traces += 1;
+            let record = trace.record.to_string();
+            for needle in needles {
+                assert!(
+                    !trace.message.contains(needle),
+                    "a trace message holds {needle:?}: {}",
+                    trace.message
+                );
+                assert!(!record.contains(needle), "a trace record holds {needle:?}");
+            }
+        }
+        for needle in needles {
+            assert!(
+                !state.contains(needle),
+                "a conversation holds {needle:?}: {state}"
+            );
+        }
+    }
+    assert_eq!(traces, 8, "one trace per turn");
+    home.store.close().await;
+    for file in [
+        home.database_file.clone(),
+        home.database_file.with_extension("db-wal"),
+    ] {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        for needle in needles {
+            let hit = bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+            assert!(!hit, "{} holds {needle:?} in clear", file.display());
+        }
     }
 }

@@ -30,6 +30,10 @@ pub enum Event {
         task_id: TaskId,
         /// Exactly what will happen if the user confirms; the confirmation is bound to it.
         summary: String,
+        /// Names this showing of the confirmation; a client's yes carries it back
+        /// (`TurnRequest::seen_confirmation`), or the yes is not taken.
+        #[serde(default)]
+        binding: String,
     },
     Confirmed {
         task_id: TaskId,

@@ -17,4 +17,4 @@ pub mod turn;
 pub use command::{CancelScope, Command, CommandSource, ListEdit, Understanding};
 pub use event::{AnswerKind, Event};
 pub use task::{TaskId, TaskStatus, TaskView};
-pub use turn::{Channel, LlmUsage, TurnRequest, TurnResponse};
+pub use turn::{Channel, LineError, LlmUsage, TurnRequest, TurnResponse};

@@ -22,6 +22,21 @@ pub struct TurnRequest {
     pub user: String,
     pub message: String,
     pub channel: Channel,
+    /// The binding of the last confirmation this client was shown
+    /// ([`TurnResponse::confirmation_binding`]). A yes confirms only that confirmation: two
+    /// clients on one conversation cannot confirm what the other was asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_confirmation: Option<String>,
+}
+
+/// A line a client sent that could not become a turn (its bytes are not UTF-8 text): the
+/// client writes this in place of a [`TurnResponse`], and the session goes on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "error")]
+pub struct LineError {
+    /// `invalid_utf8`.
+    pub code: String,
+    pub message: String,
 }
 
 /// Model usage within one turn; all zeros on the rules-only path.
@@ -47,5 +62,16 @@ impl TurnResponse {
     /// The task the next message continues, if any.
     pub fn active_task(&self) -> Option<&TaskView> {
         self.stack.last()
+    }
+
+    /// The binding of the confirmation this turn showed, if it showed one: what the client
+    /// sends back as `seen_confirmation` with its next messages.
+    pub fn confirmation_binding(&self) -> Option<&str> {
+        self.events.iter().rev().find_map(|e| match e {
+            Event::ConfirmationRequested { binding, .. } if !binding.is_empty() => {
+                Some(binding.as_str())
+            }
+            _ => None,
+        })
     }
 }

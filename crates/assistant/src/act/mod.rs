@@ -196,6 +196,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     }
     if unconfirmed {
         let id = task.id.clone();
+        let binding_id = uuid::Uuid::now_v7().to_string();
         // "no, 4", "不对，改成 4 个" before the yes: a bare number corrects the one number the
         // change sets, as an answer to it would — or the numbers one shared phrase set to one
         // value ("leverage 3" is both leverages; "make it 4" is both again).
@@ -220,11 +221,13 @@ async fn step(turn: &mut Turn<'_>) -> bool {
             task.confirmation = Some(PendingConfirmation {
                 summary: summary_text.clone(),
                 fingerprint,
+                binding: binding_id.clone(),
             });
         }
         turn.events.push(Event::ConfirmationRequested {
             task_id: id,
             summary: summary_text.clone(),
+            binding: binding_id,
         });
         turn.say(summary_text);
         return false;

@@ -8,6 +8,7 @@
 pub mod extract;
 pub mod lexicon;
 pub mod names;
+pub mod new_create;
 pub mod numbers;
 pub mod repair;
 pub mod route;
@@ -28,6 +29,8 @@ pub struct Context<'a> {
     pub names: &'a Names,
     /// (skill, action, asked slots, awaiting a yes/no) of the active task.
     pub top: Option<(&'a str, &'a str, &'a [String], bool)>,
+    /// What the active task's create will be called, when it was given (see [`new_create`]).
+    pub top_name: Option<&'a str>,
     /// The engine asked a yes/no or a choice question last turn.
     pub engine_question: bool,
     pub current: &'a (dyn Fn(ResourceKind) -> Option<String> + Sync),
@@ -198,12 +201,24 @@ fn asks_yes_no(library: &Library, skill: &str, action: &str, asked: &[String]) -
 /// The glossary entry that answers a request to see a stored credential.
 const SECRETS_NEVER_SHOWN: &str = "secrets_are_never_shown";
 
-/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我").
+/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我"), or to
+/// have it said again ("repeat", "echo", "原样", "复述"): a credential repeated is one shown.
 const SEE_WORDS: &[&str] = &[
     "show",
     "print",
     "reveal",
     "display",
+    "repeat",
+    "echo",
+    "verbatim",
+    "read back",
+    "read out",
+    "output",
+    "dump",
+    "expose",
+    "send me",
+    "in plain text",
+    "in clear",
     "tell me",
     "give me",
     "let me see",
@@ -221,6 +236,15 @@ const SEE_WORDS: &[&str] = &[
     "发给我",
     "是多少",
     "忘了",
+    "重复",
+    "复述",
+    "原样",
+    "回显",
+    "打印",
+    "输出",
+    "念一下",
+    "展示",
+    "明文",
 ];
 
 /// Words that name a credential.
@@ -232,8 +256,10 @@ const SECRET_WORDS: &[&str] = &[
     "passphrase",
     "private key",
     "my key",
+    "keys",
     "key of",
     "key for",
+    "credential",
     "的 key",
     "的key",
     "密钥",
@@ -241,6 +267,8 @@ const SECRET_WORDS: &[&str] = &[
     "密码短语",
     "私钥",
     "密码",
+    "凭证",
+    "口令",
 ];
 
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is
@@ -807,6 +835,9 @@ impl RuleUnderstander {
                 );
             }
             let same = cx.top.is_some_and(|t| t.0 == r.skill && t.1 == r.action);
+            if let Some(u) = new_create::another_create(self, &r, message, cx) {
+                return u;
+            }
             if let Some(u) = repair::correction_of_top(self, &r, message, cx) {
                 return u;
             }

@@ -2,7 +2,7 @@
 //! and its missing slots; `--json` reads one message per stdin line and writes one
 //! `TurnResponse` per line (the DESIGN chat protocol) for scripts and tests.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -15,7 +15,9 @@ use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, Strateg
 use nofxi_protocol::{TaskView, TurnRequest, TurnResponse};
 use nofxi_skills::{Lang, Library};
 use nofxi_store::Store;
+use rustyline::error::ReadlineError;
 
+use super::chat_lines::{Line, NOT_UTF8, next_line};
 use super::common::{block_on, open_store};
 use super::skills::load_library;
 use crate::home::GlobalArgs;
@@ -38,7 +40,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
     block_on(async {
         let store = Arc::new(open_store(global).await?);
         let library = Arc::new(load_library(global, &[]).context("loading the skill library")?);
-        let mut conversation = match (&args.conversation, args.new) {
+        let conversation = match (&args.conversation, args.new) {
             (Some(id), _) => Some(id.clone()),
             (None, true) => None,
             (None, false) => store.latest_conversation(&global.user).await?,
@@ -63,15 +65,35 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         // Continuing a conversation continues its unfinished task: say so, or the next line
         // would be taken as an answer to a question asked in an earlier session.
         let mut asks_secret = false;
-        if let Some(id) = &conversation {
+        let mut session = Session {
+            conversation,
+            ..Session::default()
+        };
+        if let Some(id) = &session.conversation {
             let open = assistant.open_tasks(&global.user, id).await?;
             if let Some(task) = open.last() {
                 println!("{}", continuing_note(&library, task));
                 asks_secret = asks_for_secret(&library, task);
             }
         }
-        // `exit`, Ctrl-D, Ctrl-C or a closed terminal end the session.
-        while let Some(line) = pending.take().or_else(|| editor.readline("› ").ok()) {
+        // `exit`, Ctrl-D or a closed terminal end the session. Ctrl-C drops the line being
+        // typed, as a shell does; a line that is not UTF-8 is answered, and the session goes on.
+        loop {
+            let line = match pending.take() {
+                Some(line) => line,
+                None => match editor.readline("› ") {
+                    Ok(line) => line,
+                    Err(ReadlineError::Interrupted) => {
+                        println!("{CTRL_C_HINT}");
+                        continue;
+                    }
+                    Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                        println!("{NOT_UTF8}");
+                        continue;
+                    }
+                    Err(_) => break,
+                },
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -88,7 +110,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 let _ = std::io::stdout().flush();
             };
             let response = assistant
-                .turn_streaming(request(global, &conversation, line.clone()), &print_delta)
+                .turn_streaming(request(global, &session, line.clone()), &print_delta)
                 .await?;
             // The history file keeps no secret: not an answer to a question for one, not a
             // line a secret was read from or that speaks of one ("change the passphrase of ok
@@ -96,10 +118,11 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
             if !answers_secret_question
                 && !sets_secret(&library, &response)
                 && !mentions_credential(&line)
+                && !nofxi_assistant::message_limit::over_cap(&line)
             {
                 let _ = editor.add_history_entry(scrub(&line).as_str());
             }
-            conversation = Some(response.conversation_id.clone());
+            session.learn(&response);
             asks_secret = response
                 .active_task()
                 .is_some_and(|t| asks_for_secret(&library, t));
@@ -159,6 +182,10 @@ fn continuing_note(library: &Library, task: &TaskView) -> String {
     )
 }
 
+/// What Ctrl-C at the prompt says: the line was dropped, and how to leave.
+const CTRL_C_HINT: &str =
+    "（已清除这一行；输入 exit 或按 Ctrl-D 退出）(line cleared; exit or Ctrl-D to quit)";
+
 /// A line that is only a quit word ends the session: what people type at a prompt before
 /// they look for Ctrl-D. Anything more ("exit the task", "退出任务") is for the assistant.
 fn is_quit(line: &str) -> bool {
@@ -166,24 +193,59 @@ fn is_quit(line: &str) -> bool {
     matches!(word.as_str(), "exit" | "quit" | "退出")
 }
 
-fn request(global: &GlobalArgs, conversation: &Option<String>, message: String) -> TurnRequest {
+/// What this chat keeps between turns: its conversation and the last confirmation it showed,
+/// whose binding goes back with every message so a yes here confirms only what was shown here.
+#[derive(Default)]
+struct Session {
+    conversation: Option<String>,
+    seen_confirmation: Option<String>,
+}
+
+impl Session {
+    fn learn(&mut self, response: &TurnResponse) {
+        self.conversation = Some(response.conversation_id.clone());
+        if let Some(binding) = response.confirmation_binding() {
+            self.seen_confirmation = Some(binding.to_string());
+        }
+    }
+}
+
+fn request(global: &GlobalArgs, session: &Session, message: String) -> TurnRequest {
     TurnRequest {
-        conversation_id: conversation.clone(),
+        conversation_id: session.conversation.clone(),
         user: global.user.clone(),
         message,
         channel: nofxi_protocol::Channel::Cli,
+        seen_confirmation: session.seen_confirmation.clone(),
     }
 }
 
 async fn json_mode(
     global: &GlobalArgs,
     assistant: &Assistant,
-    mut conversation: Option<String>,
+    conversation: Option<String>,
     stream: bool,
 ) -> Result<()> {
+    let mut session = Session {
+        conversation,
+        ..Session::default()
+    };
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut input = stdin.lock();
+    while let Some(line) = next_line(&mut input)? {
+        let line = match line {
+            Line::Text(line) => line,
+            Line::NotUtf8 => {
+                let error = nofxi_protocol::LineError {
+                    code: "invalid_utf8".into(),
+                    message: NOT_UTF8.into(),
+                };
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{}", serde_json::to_string(&error)?)?;
+                out.flush()?;
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -198,9 +260,9 @@ async fn json_mode(
             }
         };
         let response = assistant
-            .turn_streaming(request(global, &conversation, line), &write_delta)
+            .turn_streaming(request(global, &session, line), &write_delta)
             .await?;
-        conversation = Some(response.conversation_id.clone());
+        session.learn(&response);
         // Locked per write: a lock held across the await could block the delta writer.
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", serde_json::to_string(&response)?)?;
@@ -244,8 +306,15 @@ async fn first_run(global: &GlobalArgs, store: &Store) -> Result<Option<String>>
         "第一次使用：要创建一个模拟盘交易所（paper）、内置模型（builtin）和一个默认策略吗？\nFirst run: create a paper exchange, the builtin model and a default strategy? [Y/n] "
     );
     std::io::stdout().flush()?;
-    let mut answer = String::new();
-    std::io::stdin().read_line(&mut answer)?;
+    // A bad line answers neither yes nor no: it is said so, and nothing is created.
+    let answer = match next_line(&mut std::io::stdin().lock())? {
+        Some(Line::Text(answer)) => answer,
+        Some(Line::NotUtf8) => {
+            println!("{NOT_UTF8}");
+            return Ok(None);
+        }
+        None => String::new(),
+    };
     // The assistant's own yes and no words, so the question reads answers as the chat does.
     let answer = answer.trim();
     if is_exactly(answer, DENY) {

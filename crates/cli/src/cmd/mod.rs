@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod backtest;
 pub mod chat;
+mod chat_lines;
 pub mod common;
 pub mod config;
 pub mod eval;

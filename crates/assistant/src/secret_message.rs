@@ -1,0 +1,108 @@
+//! A message that may carry a credential no rule could read ("passphrase my secret pass
+//! phrase", "密码短语是 我的口令abc", "secret p@ss w0rd"): the redactor masks only the values
+//! it knows or whose shape gives them away, so what such a message keeps for the record (the
+//! trace, the conversation's recent turns) is cut at the word that names a credential, and
+//! an answer to a question for a secret is kept as a mask whole. Understanding still reads the
+//! message as typed; this is only the form that is stored.
+
+/// Words that name a credential, longest first where one contains another.
+pub const CREDENTIAL_CUES: &[&str] = &[
+    "passphrase",
+    "password",
+    "private",
+    "secret",
+    "token",
+    "key",
+    "密码短语",
+    "密钥",
+    "私钥",
+    "秘钥",
+    "密码",
+    "口令",
+];
+
+/// What a hidden run of words is stored as.
+const HIDDEN: &str = "••••";
+
+/// `message` (already through the redactor) as it may be stored: everything after the first
+/// word that names a credential is hidden, or all of it when `answers_secret` (the message
+/// answers a question for a secret). Masks the redactor made are kept, so a stored message
+/// still shows which key was given (`sk-…a1b2`). One pass per cue over the message.
+pub fn stored_form(message: &str, answers_secret: bool) -> String {
+    if answers_secret {
+        return hide_words(message);
+    }
+    let Some(end) = first_cue_end(message) else {
+        return message.to_string();
+    };
+    let (kept, rest) = message.split_at(end);
+    let hidden = hide_words(rest);
+    if hidden.is_empty() {
+        kept.to_string()
+    } else {
+        format!("{kept} {hidden}")
+    }
+}
+
+/// Whether `message` names a credential anywhere.
+pub fn names_credential(message: &str) -> bool {
+    first_cue_end(message).is_some()
+}
+
+/// The byte offset just after the first credential word (an ASCII cue runs on to the end of
+/// its word: "keys", "secret_key").
+fn first_cue_end(message: &str) -> Option<usize> {
+    // ASCII lower-casing keeps every byte where it was; the CJK cues have no case.
+    let lower = message.to_ascii_lowercase();
+    let (at, cue) = CREDENTIAL_CUES
+        .iter()
+        .filter_map(|cue| lower.find(cue).map(|at| (at, *cue)))
+        .min_by_key(|(at, cue)| (*at, std::cmp::Reverse(cue.len())))?;
+    let mut end = at + cue.len();
+    if cue.is_ascii() {
+        end += lower[end..]
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+    }
+    Some(end)
+}
+
+/// The words of `text`, each run of them that is not a mask replaced by one [`HIDDEN`].
+fn hide_words(text: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for word in text.split_whitespace() {
+        let is_mask = word.contains('…') || word.contains('•');
+        if is_mask {
+            out.push(word);
+        } else if out.last() != Some(&HIDDEN) {
+            out.push(HIDDEN);
+        }
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_after_a_credential_cue_are_hidden() {
+        assert_eq!(
+            stored_form("passphrase my secret pass phrase", false),
+            "passphrase ••••"
+        );
+        assert_eq!(
+            stored_form("密码短语是 我的口令abc", false),
+            "密码短语 ••••"
+        );
+        assert_eq!(stored_form("Secret p@ss w0rd", false), "Secret ••••");
+        assert_eq!(
+            stored_form("add binance b1 api key AKIA…4821 secret p@ss", false),
+            "add binance b1 api key AKIA…4821 ••••"
+        );
+        assert_eq!(stored_form("list my traders", false), "list my traders");
+        assert_eq!(stored_form("my own pass phrase", true), "••••");
+        assert_eq!(stored_form("sk-…a1b2", true), "sk-…a1b2");
+    }
+}
