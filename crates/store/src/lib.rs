@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 use sqlx::AnyPool;
 
-pub use audit::{AuditAction, AuditEntry};
+pub use audit::{AuditAction, AuditEntry, SETTING_KIND};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use conversations::ConversationRow;
 pub use error::StoreError;
