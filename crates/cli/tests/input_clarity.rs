@@ -1,0 +1,146 @@
+//! Input the CLI refuses, and how it says so: each refusal exits 2 and names the flag (or the
+//! file's line) and the fix, instead of running on something else or failing with a parser's
+//! words (issue 23, items 8, 18, 19, 21).
+
+mod support;
+
+use support::{home, json, ok, refused, run, text};
+
+const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
+
+#[test]
+fn a_csv_that_is_no_market_history_is_refused_with_its_line() {
+    let (_guard, home) = home();
+    let cases = [
+        (HEAD.to_string(), "line 2", "no candles"),
+        (
+            format!("{HEAD}1600000000000,10,12,9,11,5\n1600000060000,0,12,9,11,5\n"),
+            "line 3",
+            "not a positive price",
+        ),
+        (
+            format!("{HEAD}1600000000000,10,9,12,11,5\n"),
+            "line 2",
+            "below low",
+        ),
+        (
+            format!("{HEAD}1600000000,10,12,9,11,5\n"),
+            "line 2",
+            "seconds",
+        ),
+    ];
+    for (i, (body, line, why)) in cases.iter().enumerate() {
+        let path = home.join(format!("c{i}.csv"));
+        std::fs::write(&path, body).unwrap();
+        let spec = format!("BTCUSDT={}", path.display());
+        let err = refused(&home, &["backtest", "--quiet", "--csv", &spec]);
+        assert!(
+            err.contains("--csv") && err.contains(line) && err.contains(why),
+            "{body:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_backtest_range_is_a_usage_error_naming_the_flags() {
+    let (_guard, home) = home();
+    let err = refused(
+        &home,
+        &[
+            "backtest",
+            "--quiet",
+            "--symbols",
+            "btc",
+            "--from",
+            "2026-01-02",
+            "--to",
+            "2026-01-01",
+        ],
+    );
+    assert!(err.contains("--from") && err.contains("--to"), "{err}");
+    let err = refused(&home, &["backtest", "--quiet", "--from", "yesterday-ish"]);
+    assert!(err.contains("--from \"yesterday-ish\""), "{err}");
+}
+
+#[test]
+fn amounts_out_of_decimal_reach_or_infinite_are_said_so() {
+    let (_guard, home) = home();
+    for (value, said) in [
+        ("1e-30", "at most 28 digits"),
+        ("-inf", "not a finite number"),
+        ("inf", "not a finite number"),
+        ("12abc", "not a number"),
+    ] {
+        let flag = format!("--initial-balance={value}");
+        let err = refused(&home, &["backtest", "--quiet", &flag]);
+        assert!(err.contains(said), "{value}: {err}");
+        assert!(!err.contains("Scale exceeds"), "{value}: {err}");
+        // The spaced form reads `-inf` as the value, not as the flag `-i`.
+        let err = refused(&home, &["backtest", "--quiet", "--initial-balance", value]);
+        assert!(
+            err.contains(said) && err.contains("--initial-balance"),
+            "{value}: {err}"
+        );
+    }
+    let err = refused(&home, &["backtest", "--quiet", "--initial-balance", "-5"]);
+    assert!(err.contains("not a positive amount"), "{err}");
+}
+
+#[test]
+fn an_unknown_setting_exits_2_and_lists_the_settings() {
+    let (_guard, home) = home();
+    let err = refused(&home, &["config", "set", "assistant.modle", "x"]);
+    assert!(err.contains("assistant.model"), "{err}");
+    refused(&home, &["config", "unset", "nope"]);
+}
+
+#[test]
+fn setting_and_clearing_the_assistant_model_is_audited() {
+    let (_guard, home) = home();
+    ok(
+        &home,
+        &[
+            "model",
+            "add",
+            "--name",
+            "ds",
+            "--provider",
+            "deepseek",
+            "--api-key",
+            "sk-testkey0000000000000000",
+        ],
+    );
+    ok(&home, &["config", "set", "assistant.model", "ds"]);
+    ok(&home, &["config", "unset", "assistant.model"]);
+    let audit = json(&home, &["audit"]);
+    let settings: Vec<_> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["resource_kind"] == "setting")
+        .collect();
+    assert_eq!(settings.len(), 2, "{audit}");
+    assert_eq!(settings[0]["detail"], "cleared");
+    assert!(
+        settings[1]["detail"].as_str().unwrap().starts_with("ds "),
+        "{audit}"
+    );
+    assert!(!audit.to_string().contains("sk-testkey"));
+}
+
+#[test]
+fn the_builtin_provider_asks_for_no_url() {
+    let (_guard, home) = home();
+    let out = run(&home, &["model", "providers"]);
+    let listing = text(&out);
+    let builtin = listing
+        .lines()
+        .find(|l| l.starts_with("builtin"))
+        .unwrap_or_default();
+    assert!(!builtin.contains("your URL"), "{listing}");
+    let custom = listing
+        .lines()
+        .find(|l| l.starts_with("custom"))
+        .unwrap_or_default();
+    assert!(custom.contains("your URL"), "{listing}");
+}
