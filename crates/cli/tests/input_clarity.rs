@@ -144,3 +144,36 @@ fn the_builtin_provider_asks_for_no_url() {
         .unwrap_or_default();
     assert!(custom.contains("your URL"), "{listing}");
 }
+
+/// Every entry point reads coins with the one parser over `aliases.json`: a coin it does not
+/// know is refused with the nearest known ones, never priced, replayed or stored.
+#[test]
+fn unknown_coins_are_refused_at_every_entry_point() {
+    let (_guard, home) = home();
+    let err = refused(&home, &["market", "price", "xyz"]);
+    assert!(err.contains("unknown coin \"xyz\""), "{err}");
+    let err = refused(&home, &["market", "price", "btcc"]);
+    assert!(err.contains("did you mean BTC"), "{err}");
+    ok(&home, &["market", "price", "比特币"]);
+    let err = refused(&home, &["backtest", "--quiet", "--symbols", "btc,foo"]);
+    assert!(
+        err.contains("--symbols") && err.contains("\"foo\""),
+        "{err}"
+    );
+    ok(&home, &["strategy", "add", "--name", "s1"]);
+    let err = refused(&home, &["strategy", "update", "s1", "--coins", "btc, foo"]);
+    assert!(
+        err.contains("--coins") && err.contains("unknown coin \"FOO\""),
+        "{err}"
+    );
+    ok(
+        &home,
+        &["strategy", "update", "s1", "--coins", "btc, 以太坊"],
+    );
+    let shown = json(&home, &["strategy", "show", "s1"]);
+    assert_eq!(
+        shown["config"]["coin_source"]["static_coins"],
+        serde_json::json!(["BTCUSDT", "ETHUSDT"]),
+        "{shown}"
+    );
+}

@@ -50,6 +50,8 @@ pub enum Problem {
     TooLong { max: usize },
     /// A list with more entries than allowed.
     TooMany { max: usize },
+    /// A coin the alias table does not know, with the known ones nearest to it.
+    UnknownCoin { got: String, nearest: Vec<String> },
     /// A reference (name or id) to another resource that this user does not have.
     UnknownReference { kind: String, reference: String },
     /// A referenced resource exists but is switched off.
@@ -96,6 +98,13 @@ impl FieldProblem {
                 format!("`{f}` is longer than {max} characters: shorten it")
             }
             Problem::TooMany { max } => format!("`{f}` has more than {max} entries: remove some"),
+            Problem::UnknownCoin { got, nearest } if nearest.is_empty() => {
+                format!("`{f}`: unknown coin {got:?}: use coins nofxi knows, such as BTC, ETH, SOL")
+            }
+            Problem::UnknownCoin { got, nearest } => format!(
+                "`{f}`: unknown coin {got:?}; did you mean {}?",
+                nearest.join(", ")
+            ),
             Problem::UnknownReference { kind, reference } => format!(
                 "`{f}`: there is no {kind} {reference:?}: pick one from `nofxi {kind} list` or create it first"
             ),
@@ -139,6 +148,13 @@ impl FieldProblem {
             }
             Problem::TooLong { max } => format!("`{f}` 超过 {max} 个字符：请缩短"),
             Problem::TooMany { max } => format!("`{f}` 超过 {max} 项：请删掉一些"),
+            Problem::UnknownCoin { got, nearest } if nearest.is_empty() => {
+                format!("`{f}`：不认识的币种 {got:?}：请使用 BTC、ETH、SOL 等已知币种")
+            }
+            Problem::UnknownCoin { got, nearest } => format!(
+                "`{f}`：不认识的币种 {got:?}；是不是 {}？",
+                nearest.join("、")
+            ),
             Problem::UnknownReference { kind, reference } => format!(
                 "`{f}`：找不到 {kind} {reference:?}：请从 `nofxi {kind} list` 中选择，或先创建它"
             ),

@@ -136,8 +136,8 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     let symbols = if !args.symbols.is_empty() {
         args.symbols
             .iter()
-            .map(|s| Symbol::parse(s))
-            .collect::<Result<Vec<_>, _>>()?
+            .map(|s| Symbol::parse_known(s).map_err(|e| usage(format!("--symbols: {e}"))))
+            .collect::<Result<Vec<_>>>()?
     } else if !csv_symbols.is_empty() {
         csv_symbols
     } else {
@@ -302,7 +302,8 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
                 "--csv {spec:?} needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv"
             )));
         };
-        let symbol = Symbol::parse(symbol)?;
+        let symbol =
+            Symbol::parse_known(symbol).map_err(|e| usage(format!("--csv {spec}: {e}")))?;
         let candles = nofxi_venues::csv_source::read_candles_file(Path::new(path))
             .map_err(|e| usage(format!("--csv {spec}: {e}: fix the file or leave it out")))?;
         if let (Some(first), Some(last)) = (candles.first(), candles.last()) {
