@@ -42,6 +42,18 @@ pub enum StoreError {
         traders: Vec<String>,
     },
 
+    /// A restore that cannot happen yet; each reason says what to do first. Not a
+    /// validation error: those name flags, and `restore` takes none.
+    #[error(
+        "{kind} {name:?} cannot be restored yet: {}",
+        reasons.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    RestoreBlocked {
+        kind: ResourceKind,
+        name: String,
+        reasons: Vec<RestoreBlock>,
+    },
+
     #[error("trader {name:?} is running: stop it before deleting it")]
     Running { name: String },
 
@@ -102,6 +114,60 @@ pub enum StoreError {
     Corrupt { what: &'static str, detail: String },
 }
 
+/// One thing standing in the way of a restore.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RestoreBlock {
+    /// A live resource of the same kind now has the name.
+    NameTaken { kind: ResourceKind, name: String },
+    /// A resource the trader uses is in the trash: restore it first.
+    Trashed { kind: ResourceKind, name: String },
+    /// A resource the trader used is gone for good.
+    Purged { kind: ResourceKind, id: String },
+}
+
+impl std::fmt::Display for RestoreBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RestoreBlock::NameTaken { kind, name } => write!(
+                f,
+                "another {kind} is now called {name:?}: rename it (`nofxi {kind} update {name:?} --name NEW`) or delete it first"
+            ),
+            RestoreBlock::Trashed { kind, name } => write!(
+                f,
+                "its {kind} {name:?} is in the trash: restore {kind} {name} first (`nofxi {kind} restore {name:?}`)"
+            ),
+            RestoreBlock::Purged { kind, id } => write!(
+                f,
+                "its {kind} ({id}) was purged and cannot come back: create the trader again with another {kind}"
+            ),
+        }
+    }
+}
+
+impl RestoreBlock {
+    fn to_zh(&self) -> String {
+        match self {
+            RestoreBlock::NameTaken { kind, name } => {
+                format!("已有另一个{}叫「{name}」：请先给它改名或删除它", kind.zh())
+            }
+            RestoreBlock::Trashed { kind, name } => {
+                format!(
+                    "它使用的{}「{name}」在回收站里：请先恢复{}「{name}」",
+                    kind.zh(),
+                    kind.zh()
+                )
+            }
+            RestoreBlock::Purged { kind, id } => {
+                format!(
+                    "它使用的{}（{id}）已被永久清除：请换一个{}重新创建交易员",
+                    kind.zh(),
+                    kind.zh()
+                )
+            }
+        }
+    }
+}
+
 impl StoreError {
     /// The validation problems, when that is what went wrong.
     pub fn validation(&self) -> Option<&ValidationError> {
@@ -138,6 +204,19 @@ impl StoreError {
                 kind.zh(),
                 traders.join("、"),
                 kind.zh()
+            ),
+            StoreError::RestoreBlocked {
+                kind,
+                name,
+                reasons,
+            } => format!(
+                "{}「{name}」暂时无法恢复：{}",
+                kind.zh(),
+                reasons
+                    .iter()
+                    .map(RestoreBlock::to_zh)
+                    .collect::<Vec<_>>()
+                    .join("；")
             ),
             StoreError::Running { name } => format!("交易员「{name}」正在运行：请先停止再删除"),
             StoreError::RunningMove { name } => format!(

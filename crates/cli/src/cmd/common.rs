@@ -216,6 +216,10 @@ pub fn render_error(err: &anyhow::Error) -> String {
 /// Whether `err` is bad input the user can fix by changing the command: a usage error.
 pub fn is_invalid_input(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| cause.is::<Usage>())
+        || matches!(
+            err.downcast_ref::<nofxi_store::StoreError>(),
+            Some(nofxi_store::StoreError::RestoreBlocked { .. })
+        )
         || err
             .downcast_ref::<nofxi_store::StoreError>()
             .and_then(|e| e.validation())
