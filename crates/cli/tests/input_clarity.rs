@@ -177,3 +177,82 @@ fn unknown_coins_are_refused_at_every_entry_point() {
         "{shown}"
     );
 }
+
+/// An exported credential variable is for the accounts that take it: `--type paper` ignores
+/// it and says so; a flag typed for an unused field is still refused as a likely mix-up.
+#[test]
+fn an_exported_credential_a_type_does_not_use_is_ignored_and_said() {
+    let (_guard, home) = home();
+    let out = support::nofxi(
+        &home,
+        &["exchange", "add", "--type", "paper", "--name", "p"],
+    )
+    .env("NOFXI_API_KEY", support::K)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("NOFXI_API_KEY") && said.contains("ignored"),
+        "{said}"
+    );
+    assert!(!said.contains(support::K), "{said}");
+    let err = refused(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "paper",
+            "--name",
+            "q",
+            "--api-key",
+            "typed",
+        ],
+    );
+    assert!(err.contains("--api-key"), "{err}");
+}
+
+/// A type nofxi cannot trade on yet is said at creation and in `exchange types`, not first
+/// at `trader start`.
+#[test]
+fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
+    let (_guard, home) = home();
+    let out = support::nofxi(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "bybit",
+            "--name",
+            "b",
+            "--api-key",
+            support::K,
+            "--secret-key",
+            support::S,
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot trade on bybit accounts yet"),
+        "{}",
+        text(&out)
+    );
+    let out = run(
+        &home,
+        &["exchange", "add", "--type", "paper", "--name", "p"],
+    );
+    assert!(!text(&out).contains("cannot trade"), "{}", text(&out));
+    let types = ok(&home, &["exchange", "types"]);
+    let bybit = types
+        .lines()
+        .find(|l| l.starts_with("bybit"))
+        .unwrap_or_default();
+    assert!(bybit.contains("not yet"), "{types}");
+    let listed = json(&home, &["exchange", "types"]);
+    assert_eq!(listed["binance"]["can_trade"], true, "{listed}");
+    assert_eq!(listed["okx"]["can_trade"], false, "{listed}");
+}
