@@ -256,3 +256,22 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
     assert_eq!(listed["binance"]["can_trade"], true, "{listed}");
     assert_eq!(listed["okx"]["can_trade"], false, "{listed}");
 }
+
+/// One broken user SKILL.md costs that skill, not the chat: the rest loads, the broken file
+/// is named with file:line:col.
+#[test]
+fn a_broken_user_skill_is_reported_and_the_chat_starts() {
+    let (_guard, home) = home();
+    let dir = home.join("skills").join("broken-one");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: broken-one\ndescription: x\n---\n\n```yaml\nskill: [unclosed\n```\n",
+    )
+    .unwrap();
+    let out = support::with_input(&mut support::nofxi(&home, &["chat"]), "list exchanges\n");
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("broken-one/SKILL.md:"), "{said}");
+    assert!(said.contains("skills lint"), "{said}");
+}
