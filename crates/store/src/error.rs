@@ -100,11 +100,23 @@ pub enum StoreError {
         source: std::io::Error,
     },
 
-    #[error("database error while {context}: {source}")]
+    /// The database's own error is part of the message and deliberately not a `source`: the
+    /// CLI prints an error's whole chain, and a source printed by this message too was said
+    /// again after it (a missing database's error appeared three times).
+    #[error("database error while {context}: {cause}")]
     Database {
         context: &'static str,
-        #[source]
-        source: sqlx::Error,
+        cause: sqlx::Error,
+    },
+
+    #[error(
+        "cannot connect to PostgreSQL at {url} within {seconds} s: {detail}. Check that the server runs and that NOFXI_DATABASE_URL names the right host, port, database and user; or unset NOFXI_DATABASE_URL to use the local SQLite file"
+    )]
+    PostgresUnreachable {
+        /// Redacted: the password never appears.
+        url: String,
+        seconds: u64,
+        detail: String,
     },
 
     #[error("database migration failed: {0}")]
@@ -246,7 +258,7 @@ pub(crate) trait DbContext<T> {
 
 impl<T> DbContext<T> for Result<T, sqlx::Error> {
     fn ctx(self, context: &'static str) -> Result<T, StoreError> {
-        self.map_err(|source| StoreError::Database { context, source })
+        self.map_err(|cause| StoreError::Database { context, cause })
     }
 }
 

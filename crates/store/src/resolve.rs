@@ -220,7 +220,7 @@ pub(crate) fn unique_to_duplicate(
     }
     StoreError::Database {
         context,
-        source: err,
+        cause: err,
     }
 }
 
