@@ -1,6 +1,7 @@
 //! Input the CLI refuses, and how it says so: each refusal exits 2 and names the flag (or the
 //! file's line) and the fix, instead of running on something else or failing with a parser's
 //! words (issue 23, items 8, 18, 19, 21).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 mod support;
 

@@ -1,6 +1,7 @@
 //! Opening a PostgreSQL store that is not there fails fast, once, and names the fix: a
 //! server that accepts and never answers used to hold a command for sqlx's 30 s default, and
 //! a missing database's error was printed three times over.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use std::time::{Duration, Instant};
 

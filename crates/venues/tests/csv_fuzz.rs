@@ -1,5 +1,6 @@
 //! The CSV candle parser over hostile input: random bytes, random rows near the format, and
 //! huge lines. It answers every one with candles or an error naming a line, never a panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 use nofxi_venues::csv_source::parse_candles;
 use proptest::prelude::*;
