@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use nofxi_domain::Model;
+use nofxi_domain::{Actor, Model};
 use nofxi_llm::{Endpoint, Provider, RetryPolicy};
 use nofxi_store::{Store, StoreError};
 use serde_json::json;
@@ -50,19 +50,25 @@ pub async fn assistant_model(store: &Store, user: &str) -> Result<Option<Model>,
 
 /// Sets (or, with `None`, clears) the assistant model. The model must be usable now, so a
 /// mistake shows here rather than as a failed chat turn later.
+///
+/// Audited like every other change: the audit shows who set it to which model, or cleared it.
 pub async fn set_assistant_model(
     store: &Store,
-    user: &str,
+    actor: &Actor,
     reference: Option<&str>,
 ) -> Result<Option<Model>, AssistantModelError> {
+    let user = actor.user.as_str();
     let Some(reference) = reference else {
-        store.put_state(user, SCOPE, KEY, &json!({})).await?;
+        store
+            .put_setting(actor, SCOPE, KEY, &json!({}), "cleared".into())
+            .await?;
         return Ok(None);
     };
     let model = store.get_model(user, reference).await?;
     check_usable(store, user, &model).await?;
+    let detail = format!("{} ({})", model.spec.name, model.id);
     store
-        .put_state(user, SCOPE, KEY, &json!({"model_id": model.id}))
+        .put_setting(actor, SCOPE, KEY, &json!({"model_id": model.id}), detail)
         .await?;
     Ok(Some(model))
 }

@@ -113,9 +113,13 @@ impl Chat {
             }
         }
         if with_model {
-            set_assistant_model(st, "default", Some("helper"))
-                .await
-                .unwrap();
+            set_assistant_model(
+                st,
+                &Actor::new("default", Channel::Cli, true),
+                Some("helper"),
+            )
+            .await
+            .unwrap();
         }
         let library = Arc::new(Library::builtin().unwrap());
         let assistant = Assistant::open(ts.store.clone(), library, AssistantOptions::default())

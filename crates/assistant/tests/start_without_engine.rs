@@ -30,6 +30,7 @@ async fn a_start_with_no_engine_running_says_nofxi_run_must_run() {
                 user: "default".into(),
                 message: message.into(),
                 channel: nofxi_protocol::Channel::Cli,
+                seen_confirmation: None,
             })
             .await
             .unwrap();

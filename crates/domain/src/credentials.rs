@@ -182,6 +182,12 @@ impl ExchangeType {
         shown_mask(field.as_str(), secret)
     }
 
+    /// Whether nofxi can trade on accounts of this type today (paper and binance); the others
+    /// can be stored and tested for their credentials, and a trader on one is refused at start.
+    pub fn can_trade(self) -> bool {
+        matches!(self, ExchangeType::Paper | ExchangeType::Binance)
+    }
+
     pub fn names() -> Vec<String> {
         ExchangeType::ALL
             .iter()

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::market::Symbol;
 use crate::resource::NAME_MAX;
 use crate::strategy_config::StrategyConfig;
 use crate::validation::{Problem, Problems, ValidationError};
@@ -47,7 +48,12 @@ impl StrategySpec {
             &mut self.config.coin_source.excluded_coins,
         ] {
             for coin in list.iter_mut() {
-                *coin = coin.trim().to_ascii_uppercase();
+                // A coin the table knows is stored in its exchange form (btc, 比特币 →
+                // BTCUSDT); another is kept as typed, for validation to refuse by name.
+                *coin = match Symbol::parse_known(coin) {
+                    Ok(symbol) => symbol.to_string(),
+                    Err(_) => coin.trim().to_ascii_uppercase(),
+                };
             }
         }
         self
@@ -114,6 +120,24 @@ mod tests {
             s.normalized().config.coin_source.static_coins,
             vec!["BTCUSDT"]
         );
+    }
+
+    #[test]
+    fn coins_resolve_to_symbols_and_unknown_ones_are_refused_by_list() {
+        let mut s = StrategySpec::new("s");
+        s.config.coin_source.static_coins = vec!["btc".into(), " foo".into()];
+        s.config.coin_source.excluded_coins = vec!["狗狗币".into(), "dogee".into()];
+        let s = s.normalized();
+        assert_eq!(s.config.coin_source.static_coins[0], "BTCUSDT");
+        assert_eq!(s.config.coin_source.excluded_coins[0], "DOGEUSDT");
+        let err = s.validate().unwrap_err();
+        assert_eq!(
+            err.fields(),
+            vec!["coin_source.static_coins", "coin_source.excluded_coins"]
+        );
+        let text = err.to_string();
+        assert!(text.contains("unknown coin \"FOO\""), "{text}");
+        assert!(text.contains("did you mean DOGE"), "{text}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::interval::Interval;
+use crate::market::Symbol;
 use crate::validation::{Problem, Problems};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -210,20 +211,32 @@ impl StrategyConfig {
             Decimal::ONE,
             Decimal::from(100),
         );
-        for coin in self
-            .coin_source
-            .static_coins
-            .iter()
-            .chain(&self.coin_source.excluded_coins)
-        {
-            if coin.trim().is_empty() || coin.contains(char::is_whitespace) {
-                p.push(
-                    "coin_source",
-                    Problem::Malformed {
-                        expected: "symbols without spaces, like BTCUSDT".into(),
-                        got: coin.clone(),
-                    },
-                );
+        let lists = [
+            ("coin_source.static_coins", &self.coin_source.static_coins),
+            (
+                "coin_source.excluded_coins",
+                &self.coin_source.excluded_coins,
+            ),
+        ];
+        for (field, coins) in lists {
+            for coin in coins {
+                if coin.trim().is_empty() || coin.contains(char::is_whitespace) {
+                    p.push(
+                        field,
+                        Problem::Malformed {
+                            expected: "symbols without spaces, like BTCUSDT".into(),
+                            got: coin.clone(),
+                        },
+                    );
+                } else if let Err(unknown) = Symbol::parse_known(coin) {
+                    p.push(
+                        field,
+                        Problem::UnknownCoin {
+                            got: unknown.given,
+                            nearest: unknown.nearest,
+                        },
+                    );
+                }
             }
         }
         let s = &self.prompt_sections;

@@ -50,6 +50,13 @@ pub enum Problem {
     TooLong { max: usize },
     /// A list with more entries than allowed.
     TooMany { max: usize },
+    /// A coin the alias table does not know, with the known ones nearest to it.
+    UnknownCoin { got: String, nearest: Vec<String> },
+    /// A name holding a character that hides or rewrites text where it is shown (a control
+    /// character, an escape sequence, a newline, a zero-width or bidi character).
+    HiddenCharacter { code_point: String },
+    /// A name that is another resource's id, which would make references ambiguous.
+    NameIsAnId { id: String },
     /// A reference (name or id) to another resource that this user does not have.
     UnknownReference { kind: String, reference: String },
     /// A referenced resource exists but is switched off.
@@ -96,6 +103,19 @@ impl FieldProblem {
                 format!("`{f}` is longer than {max} characters: shorten it")
             }
             Problem::TooMany { max } => format!("`{f}` has more than {max} entries: remove some"),
+            Problem::HiddenCharacter { code_point } => format!(
+                "`{f}` contains the invisible or control character {code_point} (names are shown in terminals, logs and chats, where it hides or rewrites text): remove it"
+            ),
+            Problem::NameIsAnId { id } => format!(
+                "`{f}` {id:?} is the id of another resource, so references to it would be ambiguous: choose another name"
+            ),
+            Problem::UnknownCoin { got, nearest } if nearest.is_empty() => {
+                format!("`{f}`: unknown coin {got:?}: use coins nofxi knows, such as BTC, ETH, SOL")
+            }
+            Problem::UnknownCoin { got, nearest } => format!(
+                "`{f}`: unknown coin {got:?}; did you mean {}?",
+                nearest.join(", ")
+            ),
             Problem::UnknownReference { kind, reference } => format!(
                 "`{f}`: there is no {kind} {reference:?}: pick one from `nofxi {kind} list` or create it first"
             ),
@@ -139,6 +159,19 @@ impl FieldProblem {
             }
             Problem::TooLong { max } => format!("`{f}` 超过 {max} 个字符：请缩短"),
             Problem::TooMany { max } => format!("`{f}` 超过 {max} 项：请删掉一些"),
+            Problem::HiddenCharacter { code_point } => {
+                format!("`{f}` 含有不可见或控制字符 {code_point}：请删除它")
+            }
+            Problem::NameIsAnId { id } => {
+                format!("`{f}` {id:?} 是另一个资源的 ID，会让引用产生歧义：请换一个名称")
+            }
+            Problem::UnknownCoin { got, nearest } if nearest.is_empty() => {
+                format!("`{f}`：不认识的币种 {got:?}：请使用 BTC、ETH、SOL 等已知币种")
+            }
+            Problem::UnknownCoin { got, nearest } => format!(
+                "`{f}`：不认识的币种 {got:?}；是不是 {}？",
+                nearest.join("、")
+            ),
             Problem::UnknownReference { kind, reference } => format!(
                 "`{f}`：找不到 {kind} {reference:?}：请从 `nofxi {kind} list` 中选择，或先创建它"
             ),
@@ -238,12 +271,20 @@ impl Problems {
         }
     }
 
-    /// Checks a display name: present after trimming and at most `max` characters.
+    /// Checks a display name: present after trimming, at most `max` characters, and free of
+    /// characters that hide or rewrite text where a name is shown ([`hidden_character`]).
     pub fn name(&mut self, field: &str, value: &str, max: usize) {
         if value.trim().is_empty() {
             self.push(field, Problem::Required);
         } else if value.chars().count() > max {
             self.push(field, Problem::TooLong { max });
+        } else if let Some(c) = value.chars().find(|&c| hidden_character(c)) {
+            self.push(
+                field,
+                Problem::HiddenCharacter {
+                    code_point: format!("U+{:04X}", u32::from(c)),
+                },
+            );
         }
     }
 }
@@ -277,9 +318,31 @@ impl fmt::Display for Adjustment {
     }
 }
 
-/// Names are unique per user and kind regardless of case: "Main" and "main" are one name.
+/// Names are unique per user and kind regardless of case and of Unicode's compatibility
+/// forms: "Main", "main" and full-width "ｍａｉｎ" are one name (NFKC, then lower case).
 pub fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    use unicode_normalization::UnicodeNormalization;
+    name.trim().nfkc().collect::<String>().to_lowercase()
+}
+
+/// Characters a name may not hold: controls (newline, tab, ESC and so the start of every
+/// terminal escape sequence, DEL, the C1 range) and the invisible format characters that
+/// make two names look alike or reorder text on screen (zero-width spaces and joiners, the
+/// word joiner and invisible operators, bidi embeddings, overrides and isolates, the BOM,
+/// the soft hyphen and the Arabic letter and Mongolian vowel marks).
+pub fn hidden_character(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{061C}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+        )
 }
 
 #[cfg(test)]
@@ -324,5 +387,41 @@ mod tests {
     #[test]
     fn name_key_ignores_case_and_outer_spaces() {
         assert_eq!(name_key(" Main "), name_key("MAIN"));
+    }
+
+    #[test]
+    fn compatibility_forms_are_one_name() {
+        assert_eq!(name_key("ｄｅｆａｕｌｔ"), name_key("default"));
+        assert_eq!(name_key("Ｍａｉｎ"), "main");
+        assert_eq!(name_key("ﬁre"), name_key("fire"));
+    }
+
+    #[test]
+    fn names_that_hide_or_rewrite_text_are_refused() {
+        for bad in [
+            "a\nb",
+            "a\tb",
+            "red\u{1b}[31m",
+            "default\u{200b}",
+            "zero\u{200d}joiner",
+            "evil\u{202e}txt",
+            "\u{feff}bom",
+            "del\u{7f}",
+            "c1\u{9b}31m",
+        ] {
+            let mut p = Problems::default();
+            p.name("name", bad, 64);
+            let err = p.finish(()).unwrap_err();
+            assert!(
+                matches!(err.problems[0].problem, Problem::HiddenCharacter { .. }),
+                "{bad:?}"
+            );
+            assert!(err.to_string().contains("U+"), "{err}");
+        }
+        for good in ["main", "比特币 bot", "btc-bot_2", "Ünïcödé", "ｍａｉｎ"] {
+            let mut p = Problems::default();
+            p.name("name", good, 64);
+            assert!(p.is_empty(), "{good:?}");
+        }
     }
 }

@@ -75,9 +75,13 @@ impl EngineFactory for ScriptedFactory {
                 .await
                 .map_err(|e| e.to_string())?;
         }
-        set_assistant_model(&store, EVAL_USER, Some(MODEL))
-            .await
-            .map_err(|e| e.to_string())?;
+        set_assistant_model(
+            &store,
+            &Actor::new(EVAL_USER, Channel::Cli, true),
+            Some(MODEL),
+        )
+        .await
+        .map_err(|e| e.to_string())?;
         let assistant = Assistant::open(store, library, AssistantOptions::default())
             .await
             .map_err(|e| e.to_string())?;

@@ -78,6 +78,54 @@ impl Library {
         }
     }
 
+    /// [`Library::load`] for a session that must start anyway (`nofxi chat`): a user skill
+    /// file that does not load (a parse error, a clash, a cross-check failure) is left out
+    /// and its diagnostics returned, each with file:line:col, so one broken file in
+    /// `$NOFXI_HOME/skills` costs that skill, not the assistant. The built-ins are held to
+    /// [`Library::load`]'s rule: a broken built-in is an error.
+    pub fn load_skipping_broken(
+        user_dirs: &[PathBuf],
+    ) -> Result<(Library, Vec<Diagnostic>), LoadError> {
+        let mut lib = Library::builtin()?;
+        let mut skipped = Vec::new();
+        for dir in user_dirs {
+            let (skills, diagnostics) = load_each(dir, false);
+            skipped.extend(diagnostics);
+            for skill in skills {
+                match lib.get(&skill.id) {
+                    Some(existing) => skipped.push(Diagnostic {
+                        file: skill.source.path.clone(),
+                        line: 2,
+                        column: 1,
+                        kind: DiagnosticKind::NameClash,
+                        message: format!(
+                            "skill `{}` is already defined by {}; rename the user skill (its directory and `name`)",
+                            skill.name, existing.source.path
+                        ),
+                    }),
+                    None => lib.skills.push(skill),
+                }
+            }
+        }
+        // Leaving a skill out can break another that recovers into it: check until stable.
+        // Each round removes at least one user skill, so this ends.
+        loop {
+            let problems = lib.cross_check();
+            if problems.is_empty() {
+                return Ok((lib, skipped));
+            }
+            let broken =
+                |s: &Skill| !s.source.builtin && problems.iter().any(|d| d.file == s.source.path);
+            if !lib.skills.iter().any(broken) {
+                return Err(LoadError {
+                    diagnostics: problems,
+                });
+            }
+            lib.skills.retain(|s| !broken(s));
+            skipped.extend(problems);
+        }
+    }
+
     /// Check a directory of skills on its own terms, as `nofxi skills lint DIR` does: every file
     /// parsed and checked, and recoveries resolved against the directory's skills plus the
     /// built-ins (a skill in `dir` stands in for a built-in of the same name, so the repository's
@@ -201,6 +249,16 @@ impl Library {
 
 /// Every `<dir>/<name>/SKILL.md` under `dir`, sorted by name; all problems of all files.
 pub fn load_dir(dir: &Path, builtin: bool) -> Result<Vec<Skill>, LoadError> {
+    let (skills, diagnostics) = load_each(dir, builtin);
+    if diagnostics.is_empty() {
+        Ok(skills)
+    } else {
+        Err(LoadError { diagnostics })
+    }
+}
+
+/// The skills of `dir` that load, and the problems of those that do not.
+fn load_each(dir: &Path, builtin: bool) -> (Vec<Skill>, Vec<Diagnostic>) {
     let io = |path: &Path, e: std::io::Error| Diagnostic {
         file: path.display().to_string(),
         line: 1,
@@ -209,18 +267,14 @@ pub fn load_dir(dir: &Path, builtin: bool) -> Result<Vec<Skill>, LoadError> {
         message: format!("cannot read: {e}"),
     };
     if !dir.exists() {
-        return Ok(Vec::new());
+        return (Vec::new(), Vec::new());
     }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.join("SKILL.md").is_file())
             .collect(),
-        Err(e) => {
-            return Err(LoadError {
-                diagnostics: vec![io(dir, e)],
-            });
-        }
+        Err(e) => return (Vec::new(), vec![io(dir, e)]),
     };
     entries.sort();
     let mut skills = Vec::new();
@@ -240,9 +294,5 @@ pub fn load_dir(dir: &Path, builtin: bool) -> Result<Vec<Skill>, LoadError> {
             Err(e) => diagnostics.push(io(&file, e)),
         }
     }
-    if diagnostics.is_empty() {
-        Ok(skills)
-    } else {
-        Err(LoadError { diagnostics })
-    }
+    (skills, diagnostics)
 }

@@ -111,6 +111,16 @@ pub fn parse_skill(
     };
     let doc = markdown::split(source)
         .map_err(|e| fail(e.line, 1, DiagnosticKind::Frontmatter, e.message))?;
+    if let Some((line, column)) = too_deep(&doc.frontmatter.text) {
+        return Err(fail(
+            doc.frontmatter.first_line + line - 1,
+            column,
+            DiagnosticKind::Frontmatter,
+            format!(
+                "brackets nested deeper than {MAX_FLOW_DEPTH} levels; expected plain `key: value` lines"
+            ),
+        ));
+    }
     let front: Frontmatter =
         yaml_serde::from_str(&doc.frontmatter.text).map_err(|e| LoadError {
             diagnostics: vec![yaml_diagnostic(
@@ -134,8 +144,24 @@ pub fn parse_skill(
         owner: HashMap::new(),
     };
     for block in &doc.yaml_blocks {
-        let index = YamlIndex::build(&block.text);
         let block_no = locator.blocks.len();
+        // Checked before the index is built: building it is quadratic in the depth too.
+        if let Some((line, column)) = too_deep(&block.text) {
+            diagnostics.push(Diagnostic {
+                file: file.to_string(),
+                line: block.first_line + line - 1,
+                column,
+                kind: DiagnosticKind::YamlSyntax,
+                message: format!(
+                    "brackets nested deeper than {MAX_FLOW_DEPTH} levels: no skill needs that; expected a flatter list or map"
+                ),
+            });
+            locator
+                .blocks
+                .push((block.first_line, YamlIndex::build("")));
+            continue;
+        }
+        let index = YamlIndex::build(&block.text);
         let raw: RawBlock = match yaml_serde::from_str(&block.text) {
             Ok(raw) => raw,
             Err(e) => {
@@ -222,6 +248,65 @@ pub fn parse_skill(
     } else {
         Err(LoadError { diagnostics })
     }
+}
+
+/// Deepest `[`/`{` nesting a yaml block may have. The yaml parser's time grows with the
+/// square of the depth (10 KB of `[` took 0.2 s, 100 KB 13 s), and a skill's deepest real
+/// nesting is a handful of levels.
+const MAX_FLOW_DEPTH: usize = 64;
+
+/// Where (1-based line and column) a block's flow brackets first nest past
+/// [`MAX_FLOW_DEPTH`], in one pass. Quoted text and comments are skipped, so a bracket
+/// inside a string does not count.
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    // Block sequences nest too: `- - - x` is three levels on one line.
+    for (i, l) in text.lines().enumerate() {
+        let mut rest = l.trim_start();
+        let mut dashes = 0;
+        while let Some(r) = rest.strip_prefix('-').filter(|r| r.starts_with(' ')) {
+            rest = r.trim_start();
+            dashes += 1;
+            if dashes > MAX_FLOW_DEPTH {
+                return Some((i + 1, l.len() - rest.len()));
+            }
+        }
+    }
+    let mut depth = 0usize;
+    let (mut line, mut column) = (1usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut comment = false;
+    let mut prev = '\n';
+    for c in text.chars() {
+        column += 1;
+        let before = std::mem::replace(&mut prev, c);
+        if c == '\n' {
+            line += 1;
+            column = 0;
+            comment = false;
+            continue;
+        }
+        if comment {
+            continue;
+        }
+        // A quote opens a string only where a value can start (`don't` is plain text), and
+        // `#` is a comment only after a space.
+        let value_start = before.is_whitespace() || matches!(before, ':' | ',' | '[' | '{');
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') if value_start => quote = Some(c),
+            (None, '#') if before.is_whitespace() => comment = true,
+            (None, '[' | '{') => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some((line, column));
+                }
+            }
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Turn a yaml_serde error into a diagnostic at the right place with a readable message.

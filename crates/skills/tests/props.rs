@@ -171,3 +171,43 @@ proptest! {
         }
     }
 }
+
+/// Huge lines and deep nesting, where a recursive parser would overflow its stack or a
+/// quadratic scan would stall: each is answered (a diagnostic or a skill), never a panic.
+#[test]
+fn huge_lines_and_deep_nesting_never_panic() {
+    let head = "---\nname: big\ndescription: d\n---\n\n```yaml\nskill:\n  kind: management\n  domain: traders\n  version: 1\n  title: {zh: 大, en: Big}\n```\n\n";
+    let deep = |open: &str, close: &str, n: usize| {
+        format!(
+            "{head}```yaml\nactions: {}{}\n```\n",
+            open.repeat(n),
+            close.repeat(n)
+        )
+    };
+    let cases = [
+        format!("{head}{}\n", "x".repeat(4 << 20)),
+        format!("{head}```yaml\nactions: \"{}\"\n```\n", "y".repeat(1 << 20)),
+        deep("[", "]", 100_000),
+        deep("{a: ", "}", 50_000),
+        format!("{head}```yaml\n{}\n```\n", "- ".repeat(50_000)),
+        format!("---\nname: {}\n---\n", "n".repeat(1 << 20)),
+    ];
+    for (case, source) in cases.iter().enumerate() {
+        let started = std::time::Instant::now();
+        if let Err(e) = parse_skill(source, "big/SKILL.md", "big", false) {
+            assert!(!e.diagnostics.is_empty());
+        }
+        // Quadratic nesting took 13 s for 100 KB of `[`; linear work is far under this.
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(10),
+            "case {case}: {took:?}"
+        );
+    }
+    let err = parse_skill(&deep("[", "]", 100_000), "big/SKILL.md", "big", false).unwrap_err();
+    let said = err.diagnostics[0].to_string();
+    assert!(
+        said.contains("nested deeper than") && said.contains("big/SKILL.md:"),
+        "{said}"
+    );
+}

@@ -63,12 +63,28 @@ pub(crate) async fn record(
     at: i64,
     detail: Option<String>,
 ) -> Result<(), StoreError> {
+    record_row(conn, actor, kind.as_str(), resource_id, action, at, detail).await
+}
+
+/// What a user's setting is audited as: it is no resource, but changing one is a change.
+pub const SETTING_KIND: &str = "setting";
+
+/// [`record`] for a row whose kind is not a [`ResourceKind`] (a setting).
+pub(crate) async fn record_row(
+    conn: &mut AnyConnection,
+    actor: &Actor,
+    kind: &str,
+    resource_id: &str,
+    action: AuditAction,
+    at: i64,
+    detail: Option<String>,
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO audit (user_id, resource_kind, resource_id, action, channel, confirmed, at, detail) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&actor.user)
-    .bind(kind.as_str())
+    .bind(kind)
     .bind(resource_id)
     .bind(action.as_str())
     .bind(actor.channel.as_str())

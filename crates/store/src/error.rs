@@ -42,6 +42,18 @@ pub enum StoreError {
         traders: Vec<String>,
     },
 
+    /// A restore that cannot happen yet; each reason says what to do first. Not a
+    /// validation error: those name flags, and `restore` takes none.
+    #[error(
+        "{kind} {name:?} cannot be restored yet: {}",
+        reasons.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    RestoreBlocked {
+        kind: ResourceKind,
+        name: String,
+        reasons: Vec<RestoreBlock>,
+    },
+
     #[error("trader {name:?} is running: stop it before deleting it")]
     Running { name: String },
 
@@ -88,11 +100,23 @@ pub enum StoreError {
         source: std::io::Error,
     },
 
-    #[error("database error while {context}: {source}")]
+    /// The database's own error is part of the message and deliberately not a `source`: the
+    /// CLI prints an error's whole chain, and a source printed by this message too was said
+    /// again after it (a missing database's error appeared three times).
+    #[error("database error while {context}: {cause}")]
     Database {
         context: &'static str,
-        #[source]
-        source: sqlx::Error,
+        cause: sqlx::Error,
+    },
+
+    #[error(
+        "cannot connect to PostgreSQL at {url} within {seconds} s: {detail}. Check that the server runs and that NOFXI_DATABASE_URL names the right host, port, database and user; or unset NOFXI_DATABASE_URL to use the local SQLite file"
+    )]
+    PostgresUnreachable {
+        /// Redacted: the password never appears.
+        url: String,
+        seconds: u64,
+        detail: String,
     },
 
     #[error("database migration failed: {0}")]
@@ -100,6 +124,60 @@ pub enum StoreError {
 
     #[error("stored data is damaged ({what}): {detail}")]
     Corrupt { what: &'static str, detail: String },
+}
+
+/// One thing standing in the way of a restore.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RestoreBlock {
+    /// A live resource of the same kind now has the name.
+    NameTaken { kind: ResourceKind, name: String },
+    /// A resource the trader uses is in the trash: restore it first.
+    Trashed { kind: ResourceKind, name: String },
+    /// A resource the trader used is gone for good.
+    Purged { kind: ResourceKind, id: String },
+}
+
+impl std::fmt::Display for RestoreBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RestoreBlock::NameTaken { kind, name } => write!(
+                f,
+                "another {kind} is now called {name:?}: rename it (`nofxi {kind} update {name:?} --name NEW`) or delete it first"
+            ),
+            RestoreBlock::Trashed { kind, name } => write!(
+                f,
+                "its {kind} {name:?} is in the trash: restore {kind} {name} first (`nofxi {kind} restore {name:?}`)"
+            ),
+            RestoreBlock::Purged { kind, id } => write!(
+                f,
+                "its {kind} ({id}) was purged and cannot come back: create the trader again with another {kind}"
+            ),
+        }
+    }
+}
+
+impl RestoreBlock {
+    fn to_zh(&self) -> String {
+        match self {
+            RestoreBlock::NameTaken { kind, name } => {
+                format!("已有另一个{}叫「{name}」：请先给它改名或删除它", kind.zh())
+            }
+            RestoreBlock::Trashed { kind, name } => {
+                format!(
+                    "它使用的{}「{name}」在回收站里：请先恢复{}「{name}」",
+                    kind.zh(),
+                    kind.zh()
+                )
+            }
+            RestoreBlock::Purged { kind, id } => {
+                format!(
+                    "它使用的{}（{id}）已被永久清除：请换一个{}重新创建交易员",
+                    kind.zh(),
+                    kind.zh()
+                )
+            }
+        }
+    }
 }
 
 impl StoreError {
@@ -139,6 +217,19 @@ impl StoreError {
                 traders.join("、"),
                 kind.zh()
             ),
+            StoreError::RestoreBlocked {
+                kind,
+                name,
+                reasons,
+            } => format!(
+                "{}「{name}」暂时无法恢复：{}",
+                kind.zh(),
+                reasons
+                    .iter()
+                    .map(RestoreBlock::to_zh)
+                    .collect::<Vec<_>>()
+                    .join("；")
+            ),
             StoreError::Running { name } => format!("交易员「{name}」正在运行：请先停止再删除"),
             StoreError::RunningMove { name } => format!(
                 "交易员「{name}」正在运行：请先停止，再换到别的交易所账户（现有持仓留在原账户上）"
@@ -167,7 +258,7 @@ pub(crate) trait DbContext<T> {
 
 impl<T> DbContext<T> for Result<T, sqlx::Error> {
     fn ctx(self, context: &'static str) -> Result<T, StoreError> {
-        self.map_err(|source| StoreError::Database { context, source })
+        self.map_err(|cause| StoreError::Database { context, cause })
     }
 }
 

@@ -40,10 +40,10 @@ use std::sync::Arc;
 
 use sqlx::AnyPool;
 
-pub use audit::{AuditAction, AuditEntry};
+pub use audit::{AuditAction, AuditEntry, SETTING_KIND};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use conversations::ConversationRow;
-pub use error::StoreError;
+pub use error::{RestoreBlock, StoreError};
 pub use journal::CycleRow;
 pub use leases::{Lease, RunningTrader};
 pub use open::{Backend, DATABASE_URL_ENV, Database, SQLITE_FILE_NAME, StoreConfig, redact_url};

@@ -265,14 +265,34 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
             Ok((pool, Backend::Sqlite))
         }
         Database::Postgres(url) => {
+            // sqlx waits 30 s by default for a server that does not answer; a command
+            // should say within seconds that the database is not there.
             let pool = AnyPoolOptions::new()
                 .max_connections(8)
+                .acquire_timeout(std::time::Duration::from_secs(PG_CONNECT_SECONDS))
                 .connect(url)
                 .await
-                .ctx("connecting to PostgreSQL (NOFXI_DATABASE_URL)")?;
+                .map_err(|e| StoreError::PostgresUnreachable {
+                    url: redact_url(url),
+                    seconds: PG_CONNECT_SECONDS,
+                    detail: connect_detail(&e),
+                })?;
             POSTGRES_MIGRATIONS.run(&pool).await?;
             Ok((pool, Backend::Postgres))
         }
+    }
+}
+
+/// How long opening a PostgreSQL store waits for the server.
+const PG_CONNECT_SECONDS: u64 = 5;
+
+/// What went wrong connecting, in the server's words when it answered ("database \"x\" does
+/// not exist"), else the driver's ("timed out"): never the URL, which may hold a password.
+fn connect_detail(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Database(db) => db.message().to_string(),
+        sqlx::Error::PoolTimedOut => "no answer (timed out)".to_string(),
+        other => other.to_string(),
     }
 }
 

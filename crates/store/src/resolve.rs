@@ -122,14 +122,55 @@ pub(crate) async fn name_taken(
         .await
         .and_then(|row| row.try_get("n"))
         .ctx("checking the name is free")?;
-    Ok((n > 0).then(|| {
-        FieldProblem::new(
+    if n > 0 {
+        return Ok(Some(FieldProblem::new(
             name_field(kind),
             Problem::DuplicateName {
                 name: name.to_string(),
             },
-        )
-    }))
+        )));
+    }
+    is_an_id(conn, user, name, except_id).await.map(|taken| {
+        taken.then(|| {
+            FieldProblem::new(
+                name_field(kind),
+                Problem::NameIsAnId {
+                    id: name.trim().to_string(),
+                },
+            )
+        })
+    })
+}
+
+/// Whether `name` is the id of another of this user's resources, of any kind, live or in
+/// the trash: a reference is resolved by id first, so such a name could never be reached.
+async fn is_an_id(
+    conn: &mut AnyConnection,
+    user: &str,
+    name: &str,
+    except_id: &str,
+) -> Result<bool, StoreError> {
+    let name = name.trim();
+    if name == except_id {
+        return Ok(false);
+    }
+    for kind in ResourceKind::ALL {
+        let sql = format!(
+            "SELECT COUNT(*) AS n FROM {table} WHERE user_id = $1 AND id = $2",
+            table = table(kind)
+        );
+        let n: i64 = sqlx::query(AssertSqlSafe(sql))
+            .bind(user)
+            .bind(name)
+            .fetch_one(&mut *conn)
+            .await
+            .and_then(|row| row.try_get("n"))
+            .ctx("checking the name is no id")?;
+        if n > 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Joins the domain's verdict with the store's own findings into one error listing all.
@@ -179,7 +220,7 @@ pub(crate) fn unique_to_duplicate(
     }
     StoreError::Database {
         context,
-        source: err,
+        cause: err,
     }
 }
 

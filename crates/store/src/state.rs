@@ -1,10 +1,13 @@
 //! Small JSON documents other components keep per user (the paper exchange's accounts, for
-//! one), addressed by `(user, scope, key)`. An upsert, not a resource: no trash, no audit —
-//! these change every trading cycle and their owners journal what matters themselves.
+//! one), addressed by `(user, scope, key)`. An upsert, not a resource: no trash, and no audit —
+//! these change every trading cycle and their owners journal what matters themselves — except
+//! a user's settings ([`Store::put_setting`]): the user changes those, and the audit shows it.
 
-use sqlx::Row;
+use nofxi_domain::Actor;
+use sqlx::{AnyConnection, Row};
 
 use crate::Store;
+use crate::audit::{AuditAction, SETTING_KIND, record_row};
 use crate::error::{DbContext, StoreError};
 
 impl Store {
@@ -16,20 +19,36 @@ impl Store {
         key: &str,
         value: &serde_json::Value,
     ) -> Result<(), StoreError> {
-        let text = value.to_string();
-        sqlx::query(
-            "INSERT INTO states (user_id, scope, key, value, updated_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (user_id, scope, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        let mut conn = self.pool.acquire().await.ctx("saving state")?;
+        upsert(&mut conn, user, scope, key, value, self.clock.now_ms()).await
+    }
+
+    /// A setting the user changed (`nofxi config set assistant.model ds`): stored as the
+    /// state document under `(actor's user, scope, key)` and audited in the same
+    /// transaction, as every other change is, with `detail` (secret-free) saying what it
+    /// became.
+    pub async fn put_setting(
+        &self,
+        actor: &Actor,
+        scope: &str,
+        key: &str,
+        value: &serde_json::Value,
+        detail: String,
+    ) -> Result<(), StoreError> {
+        let now = self.clock.now_ms();
+        let mut tx = self.pool.begin().await.ctx("saving a setting")?;
+        upsert(&mut tx, &actor.user, scope, key, value, now).await?;
+        record_row(
+            &mut tx,
+            actor,
+            SETTING_KIND,
+            key,
+            AuditAction::Update,
+            now,
+            Some(detail),
         )
-        .bind(user)
-        .bind(scope)
-        .bind(key)
-        .bind(text)
-        .bind(self.clock.now_ms())
-        .execute(&self.pool)
-        .await
-        .ctx("saving state")?;
-        Ok(())
+        .await?;
+        tx.commit().await.ctx("saving a setting")
     }
 
     /// The value under `(user, scope, key)`, if any.
@@ -58,4 +77,28 @@ impl Store {
                 detail: e.to_string(),
             })
     }
+}
+
+/// The upsert of one state document, on whatever connection or transaction holds it.
+async fn upsert(
+    conn: &mut AnyConnection,
+    user: &str,
+    scope: &str,
+    key: &str,
+    value: &serde_json::Value,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO states (user_id, scope, key, value, updated_at) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (user_id, scope, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+    )
+    .bind(user)
+    .bind(scope)
+    .bind(key)
+    .bind(value.to_string())
+    .bind(now)
+    .execute(&mut *conn)
+    .await
+    .ctx("saving state")?;
+    Ok(())
 }

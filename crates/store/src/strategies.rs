@@ -18,7 +18,7 @@ const COLUMNS: &str =
 fn row_to_strategy(row: &AnyRow) -> Result<Strategy, StoreError> {
     let get = |e: sqlx::Error| StoreError::Database {
         context: "reading a strategy",
-        source: e,
+        cause: e,
     };
     let config_text: String = row.try_get("config").map_err(get)?;
     let config: StrategyConfig =

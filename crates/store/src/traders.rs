@@ -22,7 +22,7 @@ const COLUMNS: &str = "id, user_id, name, ai_model_id, exchange_id, strategy_id,
 fn row_to_trader(row: &AnyRow) -> Result<Trader, StoreError> {
     let get = |e: sqlx::Error| StoreError::Database {
         context: "reading a trader",
-        source: e,
+        cause: e,
     };
     let balance: String = row.try_get("initial_balance").map_err(get)?;
     let initial_balance: Decimal = balance.parse().map_err(|_| StoreError::Corrupt {

@@ -4,14 +4,14 @@
 //! credentials, so a restore brings the resource back exactly as it was. Deleting something a
 //! live trader depends on, or a running trader, is refused with what to do instead.
 
-use nofxi_domain::{Actor, Channel, FieldProblem, Problem, ResourceKind};
+use nofxi_domain::{Actor, Channel, ResourceKind};
 use serde::Serialize;
 use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
 use crate::Store;
 use crate::audit::{AuditAction, record};
 use crate::clock::TRASH_KEEP_MS;
-use crate::error::{DbContext, StoreError};
+use crate::error::{DbContext, RestoreBlock, StoreError};
 use crate::flag::read_flag;
 use crate::resolve::{Where, name_taken, resolve, table};
 
@@ -161,13 +161,25 @@ impl Store {
                 name: found.name,
             });
         }
-        let mut problems: Vec<FieldProblem> = Vec::new();
-        problems.extend(name_taken(&mut tx, &actor.user, kind, &found.name, &found.id).await?);
-        if kind == ResourceKind::Trader {
-            problems.extend(dead_references(&mut tx, &actor.user, &found.id).await?);
+        let mut reasons = Vec::new();
+        if name_taken(&mut tx, &actor.user, kind, &found.name, &found.id)
+            .await?
+            .is_some()
+        {
+            reasons.push(RestoreBlock::NameTaken {
+                kind,
+                name: found.name.clone(),
+            });
         }
-        if !problems.is_empty() {
-            return Err(nofxi_domain::ValidationError { problems }.into());
+        if kind == ResourceKind::Trader {
+            reasons.extend(dead_references(&mut tx, &actor.user, &found.id).await?);
+        }
+        if !reasons.is_empty() {
+            return Err(StoreError::RestoreBlocked {
+                kind,
+                name: found.name,
+                reasons,
+            });
         }
         sqlx::query(AssertSqlSafe(format!(
             "UPDATE {} SET deleted_at = NULL, updated_at = $3 WHERE user_id = $1 AND id = $2",
@@ -253,12 +265,13 @@ impl Store {
     }
 }
 
-/// A trashed trader can come back only if its model, exchange and strategy are live.
+/// A trashed trader can come back only if its model, exchange and strategy are live: each
+/// that is not is named, trashed (restore it first) or purged (gone for good).
 async fn dead_references(
     conn: &mut AnyConnection,
     user: &str,
     trader_id: &str,
-) -> Result<Vec<FieldProblem>, StoreError> {
+) -> Result<Vec<RestoreBlock>, StoreError> {
     let row = sqlx::query(
         "SELECT ai_model_id, exchange_id, strategy_id FROM traders WHERE user_id = $1 AND id = $2",
     )
@@ -276,13 +289,14 @@ async fn dead_references(
         let id: String = row.try_get(field).ctx("reading the trader's references")?;
         if let Err(StoreError::NotFound { .. }) = resolve(conn, user, kind, &id, Where::Live).await
         {
-            problems.push(FieldProblem::new(
-                field,
-                Problem::UnknownReference {
-                    kind: kind.as_str().into(),
-                    reference: id,
+            problems.push(match resolve(conn, user, kind, &id, Where::Trash).await {
+                Ok(trashed) => RestoreBlock::Trashed {
+                    kind,
+                    name: trashed.name,
                 },
-            ));
+                Err(StoreError::NotFound { .. }) => RestoreBlock::Purged { kind, id },
+                Err(other) => return Err(other),
+            });
         }
     }
     Ok(problems)

@@ -51,6 +51,7 @@ both!(
     delete_restore_and_audit,
     trash_expires_after_30_days,
     restore_refuses_a_taken_name,
+    names_are_one_after_normalisation_and_never_an_id,
     purged_trader_takes_its_journal_along,
     strategies_one_active_and_ranges,
     traders_resolve_references_and_clamp,

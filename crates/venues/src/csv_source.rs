@@ -158,6 +158,7 @@ fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Can
             close: decimal(COLUMNS[4], field(4), line)?,
             volume: decimal(COLUMNS[5], field(5), line)?,
         };
+        check_candle(&candle, line)?;
         if let Some(prev) = out.last()
             && prev.open_time_ms >= candle.open_time_ms
         {
@@ -172,7 +173,58 @@ fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Can
         }
         out.push(candle);
     }
+    if out.is_empty() {
+        return Err(VenueError::InvalidRequest(format!(
+            "line {line}: no candles after the header: the file needs at least one row of {}",
+            COLUMNS.join(",")
+        )));
+    }
     Ok(out)
+}
+
+/// Open times before this many milliseconds (1973-03-03) are taken for seconds: every
+/// exchange's history starts decades later, and a seconds-resolution timestamp of today
+/// (~1.7e9) falls far below it, where read as milliseconds it would be January 1970.
+const EARLIEST_MS: i64 = 100_000_000_000;
+
+/// A row that cannot be a traded candle, refused with its line rather than replayed: a zero
+/// or negative price, a high under the low, an open or close outside the bar's range, a
+/// negative volume, or a time in seconds.
+fn check_candle(c: &Candle, line: u64) -> Result<(), VenueError> {
+    let bad = |why: String| Err(VenueError::InvalidRequest(format!("line {line}: {why}")));
+    if c.open_time_ms < EARLIEST_MS {
+        return bad(format!(
+            "timestamp_ms {} is before 1973: it looks like seconds (or is not a time); write \
+             the open time in epoch milliseconds (seconds × 1000)",
+            c.open_time_ms
+        ));
+    }
+    let prices = [
+        (COLUMNS[1], c.open),
+        (COLUMNS[2], c.high),
+        (COLUMNS[3], c.low),
+        (COLUMNS[4], c.close),
+    ];
+    for (name, price) in prices {
+        if price <= Decimal::ZERO {
+            return bad(format!("{name} {price} is not a positive price"));
+        }
+    }
+    if c.volume < Decimal::ZERO {
+        return bad(format!("volume {} is negative", c.volume));
+    }
+    if c.high < c.low {
+        return bad(format!("high {} is below low {}", c.high, c.low));
+    }
+    for (name, price) in [(COLUMNS[1], c.open), (COLUMNS[4], c.close)] {
+        if price < c.low || price > c.high {
+            return bad(format!(
+                "{name} {price} is outside the bar's range [low {}, high {}]",
+                c.low, c.high
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Room for the rows of a `total`-byte text whose first row ended at byte `read` and took
@@ -524,15 +576,67 @@ mod tests {
 
     #[test]
     fn a_bad_row_is_reported_with_its_line() {
-        let bad = "timestamp_ms,open,high,low,close,volume\n1,1,1,1,1,1\n2,1,x,1,1,1\n";
+        let bad = "timestamp_ms,open,high,low,close,volume\n\
+            1600000000000,1,1,1,1,1\n1600000060000,1,x,1,1,1\n";
         let err = parse_candles(bad.as_bytes()).unwrap_err().to_string();
         assert!(err.contains("line 3") && err.contains("high"), "{err}");
-        let unsorted = "timestamp_ms,open,high,low,close,volume\n2,1,1,1,1,1\n1,1,1,1,1,1\n";
+        let unsorted = "timestamp_ms,open,high,low,close,volume\n\
+            1600000060000,1,1,1,1,1\n1600000000000,1,1,1,1,1\n";
         assert!(
             parse_candles(unsorted.as_bytes())
                 .unwrap_err()
                 .to_string()
                 .contains("sort")
         );
+    }
+
+    /// Files that cannot be a market's history are refused with the line and the reason,
+    /// not replayed: a backtest over them would report figures of nothing.
+    #[test]
+    fn impossible_candles_are_refused_with_their_line() {
+        const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
+        const OK: &str = "1600000000000,10,12,9,11,5\n";
+        let cases = [
+            ("", "line 2", "no candles"),
+            (
+                "1600000060000,0,12,9,11,5\n",
+                "line 3",
+                "open 0 is not a positive price",
+            ),
+            (
+                "1600000060000,10,12,-9,11,5\n",
+                "line 3",
+                "low -9 is not a positive price",
+            ),
+            (
+                "1600000060000,10,9,12,11,5\n",
+                "line 3",
+                "high 9 is below low 12",
+            ),
+            (
+                "1600000060000,13,12,9,11,5\n",
+                "line 3",
+                "open 13 is outside",
+            ),
+            (
+                "1600000060000,10,12,9,8,5\n",
+                "line 3",
+                "close 8 is outside",
+            ),
+            (
+                "1600000060000,10,12,9,11,-1\n",
+                "line 3",
+                "volume -1 is negative",
+            ),
+            ("1600000060,10,12,9,11,5\n", "line 3", "looks like seconds"),
+        ];
+        for (row, line, why) in cases {
+            let text = format!("{HEAD}{}{row}", if row.is_empty() { "" } else { OK });
+            let err = parse_candles(text.as_bytes()).unwrap_err().to_string();
+            assert!(err.contains(line) && err.contains(why), "{row:?}: {err}");
+        }
+        let header_only = parse_candles(HEAD.as_bytes()).unwrap_err().to_string();
+        assert!(header_only.contains("line 2"), "{header_only}");
+        assert!(parse_candles(format!("{HEAD}{OK}").as_bytes()).is_ok());
     }
 }

@@ -9,13 +9,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::strategy_config::StrategyConfig;
-use nofxi_trader::backtest::{BacktestConfig, BacktestReport, run_backtest};
+use nofxi_trader::backtest::{BacktestConfig, BacktestError, BacktestReport, run_backtest};
 use nofxi_trader::decider::Decider;
 use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
 use nofxi_trader::decider::llm::AnswerCache;
@@ -28,7 +28,7 @@ use nofxi_venues::{Clock, ManualClock, MarketData};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::common::{block_on, open_store, print_json};
+use super::common::{block_on, decimal_arg, open_store, print_json, usage};
 use super::trader_live::print_stats;
 use crate::home::GlobalArgs;
 
@@ -57,12 +57,27 @@ pub struct BacktestArgs {
     /// Replay CSV candles: SYMBOL=PATH, repeatable (timestamp_ms,open,high,low,close,volume).
     #[arg(long, value_name = "SYMBOL=PATH")]
     pub csv: Vec<String>,
-    #[arg(long, default_value = "10000", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value = "10000",
+        allow_hyphen_values = true,
+        value_parser = decimal_arg
+    )]
     pub initial_balance: Decimal,
     /// Fee per fill in basis points.
-    #[arg(long, default_value = "4", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value = "4",
+        allow_hyphen_values = true,
+        value_parser = decimal_arg
+    )]
     pub fee_bps: Decimal,
-    #[arg(long, default_value = "0", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value = "0",
+        allow_hyphen_values = true,
+        value_parser = decimal_arg
+    )]
     pub slippage_bps: Decimal,
     /// Write the equity curve as CSV here.
     #[arg(long)]
@@ -121,8 +136,8 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     let symbols = if !args.symbols.is_empty() {
         args.symbols
             .iter()
-            .map(|s| Symbol::parse(s))
-            .collect::<Result<Vec<_>, _>>()?
+            .map(|s| Symbol::parse_known(s).map_err(|e| usage(format!("--symbols: {e}"))))
+            .collect::<Result<Vec<_>>>()?
     } else if !csv_symbols.is_empty() {
         csv_symbols
     } else {
@@ -135,13 +150,13 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     };
     let now = nofxi_venues::SystemClock.now_ms();
     let to = match &args.to {
-        Some(t) => parse_time(t)?,
+        Some(t) => parse_time("--to", t)?,
         None => csv_range
             .map(|(_, last)| last + args.interval.millis())
             .unwrap_or(now),
     };
     let from = match &args.from {
-        Some(t) => parse_time(t)?,
+        Some(t) => parse_time("--from", t)?,
         None => csv_range
             .map(|(first, _)| first)
             .unwrap_or(to - 30 * 86_400_000),
@@ -170,7 +185,12 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         bar.set_length(total);
         bar.set_position(done);
     })
-    .await?;
+    .await
+    .map_err(|e| match e {
+        // What the flags asked for cannot run: a usage error, not a failure.
+        BacktestError::EmptyRange(_) | BacktestError::NoSymbols => usage(e.to_string()),
+        other => other.into(),
+    })?;
     bar.finish_and_clear();
 
     if let Some(path) = &args.equity_csv {
@@ -239,17 +259,19 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
 /// The account and cost flags, refused before anything runs when they make no sense.
 fn check_amounts(args: &BacktestArgs) -> Result<()> {
     if args.initial_balance <= Decimal::ZERO {
-        bail!(
+        return Err(usage(format!(
             "--initial-balance {} is not a positive amount of USDT: give one such as 10000",
             args.initial_balance
-        );
+        )));
     }
     for (flag, value) in [
         ("--fee-bps", args.fee_bps),
         ("--slippage-bps", args.slippage_bps),
     ] {
         if value < Decimal::ZERO {
-            bail!("{flag} {value} is negative: give 0 or more basis points (e.g. 4)");
+            return Err(usage(format!(
+                "{flag} {value} is negative: give 0 or more basis points (e.g. 4)"
+            )));
         }
     }
     Ok(())
@@ -276,10 +298,14 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     let mut range: Option<(i64, i64)> = None;
     for spec in &args.csv {
         let Some((symbol, path)) = spec.split_once('=') else {
-            bail!("--csv {spec:?} needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv");
+            return Err(usage(format!(
+                "--csv {spec:?} needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv"
+            )));
         };
-        let symbol = Symbol::parse(symbol)?;
-        let candles = nofxi_venues::csv_source::read_candles_file(Path::new(path))?;
+        let symbol =
+            Symbol::parse_known(symbol).map_err(|e| usage(format!("--csv {spec}: {e}")))?;
+        let candles = nofxi_venues::csv_source::read_candles_file(Path::new(path))
+            .map_err(|e| usage(format!("--csv {spec}: {e}: fix the file or leave it out")))?;
         if let (Some(first), Some(last)) = (candles.first(), candles.last()) {
             let (lo, hi) = range.unwrap_or((first.open_time_ms, last.open_time_ms));
             range = Some((lo.min(first.open_time_ms), hi.max(last.open_time_ms)));
@@ -324,7 +350,7 @@ async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Resul
 }
 
 /// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds.
-fn parse_time(text: &str) -> Result<i64> {
+fn parse_time(flag: &str, text: &str) -> Result<i64> {
     let text = text.trim();
     if let Ok(ms) = text.parse::<i64>() {
         return Ok(ms);
@@ -336,7 +362,7 @@ fn parse_time(text: &str) -> Result<i64> {
     if let Ok(t) = format!("{text}T00:00:00Z").parse::<jiff::Timestamp>() {
         return Ok(t.as_millisecond());
     }
-    bail!(
-        "{text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
-    )
+    Err(usage(format!(
+        "{flag} {text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
+    )))
 }

@@ -19,7 +19,7 @@ use rustyline::error::ReadlineError;
 
 use super::chat_lines::{Line, NOT_UTF8, next_line};
 use super::common::{block_on, open_store};
-use super::skills::load_library;
+use super::skills::user_skill_dirs;
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Args)]
@@ -39,7 +39,7 @@ pub struct ChatArgs {
 pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
     block_on(async {
         let store = Arc::new(open_store(global).await?);
-        let library = Arc::new(load_library(global, &[]).context("loading the skill library")?);
+        let library = Arc::new(chat_library(global)?);
         let conversation = match (&args.conversation, args.new) {
             (Some(id), _) => Some(id.clone()),
             (None, true) => None,
@@ -346,4 +346,18 @@ async fn first_run(global: &GlobalArgs, store: &Store) -> Result<Option<String>>
     store.create_strategy(&actor, strategy).await?;
     println!("已创建 paper、builtin 和 default。Created paper, builtin and default.");
     Ok(None)
+}
+
+/// The skills the assistant runs on: a broken user SKILL.md is reported (file:line:col, with
+/// the lint command) and left out, so the chat still starts on everything else.
+fn chat_library(global: &GlobalArgs) -> Result<Library> {
+    let (library, skipped) = Library::load_skipping_broken(&user_skill_dirs(global, &[]))
+        .context("loading the skill library")?;
+    for d in &skipped {
+        eprintln!("warning: skill left out: {d}");
+    }
+    if !skipped.is_empty() {
+        eprintln!("(fix the files above and check them with `nofxi skills lint DIR`)");
+    }
+    Ok(library)
 }

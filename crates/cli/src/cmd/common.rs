@@ -47,22 +47,10 @@ pub struct StdinSecrets {
     lines: Option<std::vec::IntoIter<Zeroizing<String>>>,
 }
 
-/// Input the user can fix by changing the command (exit 2), said with the fix.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
 /// `--flag -` gave no value: what to do instead.
 fn no_value(flag: &str, why: &str) -> anyhow::Error {
     let env = format!("NOFXI_{}", flag.replace('-', "_").to_uppercase());
-    UsageError(format!(
+    Usage(format!(
         "`--{flag} -` expects the value on standard input, one line per `-` flag, but {why}: type it at the prompt, pipe it in (e.g. `printf '%s\\n' \"$KEY\" | nofxi … --{flag} -`), or set {env}"
     ))
     .into()
@@ -250,11 +238,64 @@ pub fn render_error(err: &anyhow::Error) -> String {
 
 /// Whether `err` is bad input the user can fix by changing the command: a usage error.
 pub fn is_invalid_input(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<UsageError>().is_some()
+    err.chain().any(|cause| cause.is::<Usage>())
+        || matches!(
+            err.downcast_ref::<nofxi_store::StoreError>(),
+            Some(nofxi_store::StoreError::RestoreBlocked { .. })
+        )
         || err
             .downcast_ref::<nofxi_store::StoreError>()
             .and_then(|e| e.validation())
             .is_some()
+}
+
+/// Input refused outside resource validation (a flag's value, a file a flag names): the
+/// message names the flag and the fix, and the command exits 2 as for clap's own usage errors.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// A decimal flag's value (`--initial-balance 1000`, `0.5`, `1e3`), refused with a message
+/// that says what is wrong with it: clap's own parse of a `Decimal` said "Scale exceeds the
+/// maximum precision" for `1e-30`, and a flag with `-inf` read it as the flag `-i`. Take it
+/// with `allow_hyphen_values` so a negative or `-inf` value reaches this parser and the
+/// command's range check names the flag.
+pub fn decimal_arg(text: &str) -> std::result::Result<rust_decimal::Decimal, String> {
+    use std::str::FromStr;
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    let bare = lower.trim_start_matches(['-', '+']);
+    if matches!(bare, "inf" | "infinity" | "nan") {
+        return Err(format!(
+            "{t:?} is not a finite number: give an amount such as 1000 or 12.5"
+        ));
+    }
+    if let Ok(d) = rust_decimal::Decimal::from_str(t) {
+        return Ok(d);
+    }
+    let scientific = t.contains(['e', 'E']);
+    match rust_decimal::Decimal::from_scientific(t) {
+        Ok(d) if scientific => Ok(d),
+        _ if scientific || t.len() > 28 => Err(format!(
+            "{t:?} is outside what nofxi keeps exactly (at most 28 digits, from 1e-28 up to \
+             about 7.9e28): give an amount such as 1000 or 12.5"
+        )),
+        _ => Err(format!(
+            "{t:?} is not a number: give a decimal amount such as 1000 or 12.5"
+        )),
+    }
+}
+
+/// A [`Usage`] error, for `return Err(usage(..))` and `.map_err(|e| usage(..))`.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Usage(message.into()))
 }
 
 /// The other ways a secret flag takes its value: an environment variable, or standard input.

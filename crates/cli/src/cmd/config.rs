@@ -1,12 +1,12 @@
 //! `nofxi config get|set|unset KEY`: per-user settings. One key today: `assistant.model`, the
 //! model config the assistant asks where rules cannot decide (none: rules only).
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Subcommand;
 use nofxi_assistant::assistant_model::{assistant_model, set_assistant_model};
 use serde_json::json;
 
-use super::common::{block_on, open_store, print_json};
+use super::common::{actor, block_on, open_store, print_json, usage};
 use crate::home::GlobalArgs;
 
 const KEYS: &[&str] = &["assistant.model"];
@@ -42,7 +42,7 @@ pub fn run(global: &GlobalArgs, command: ConfigCommand) -> Result<()> {
             }
             ConfigCommand::Set { key, value } => {
                 check_key(&key)?;
-                let model = set_assistant_model(&store, user, Some(&value)).await?;
+                let model = set_assistant_model(&store, &actor(global), Some(&value)).await?;
                 let name = model.map(|m| m.spec.name).unwrap_or_default();
                 if global.json {
                     return print_json(&json!({"assistant.model": name}));
@@ -51,7 +51,7 @@ pub fn run(global: &GlobalArgs, command: ConfigCommand) -> Result<()> {
             }
             ConfigCommand::Unset { key } => {
                 check_key(&key)?;
-                set_assistant_model(&store, user, None).await?;
+                set_assistant_model(&store, &actor(global), None).await?;
                 if global.json {
                     return print_json(&json!({"assistant.model": null}));
                 }
@@ -66,8 +66,8 @@ fn check_key(key: &str) -> Result<()> {
     if KEYS.contains(&key) {
         return Ok(());
     }
-    bail!(
-        "unknown setting `{key}`: the settings are {}",
+    Err(usage(format!(
+        "unknown setting `{key}`: the settings are {} (e.g. `nofxi config set assistant.model NAME`)",
         KEYS.join(", ")
-    )
+    )))
 }

@@ -138,7 +138,11 @@ pub struct ExchangeFields {
 
 impl ExchangeFields {
     /// Every credential flag that was given, `-` ones read from stdin in declaration order.
-    fn credentials(&mut self) -> Result<Credentials> {
+    /// A value that came from its environment variable (not typed on this command line) for
+    /// a field `kind` does not use is left out, with a note: an exported `NOFXI_API_KEY` is
+    /// meant for the accounts that take one, not an error on `--type paper`. A flag typed
+    /// for an unused field is still refused by validation, as a likely mix-up.
+    fn credentials(&mut self, kind: Option<ExchangeType>) -> Result<Credentials> {
         let mut stdin = StdinSecrets::default();
         let mut out = Credentials::new();
         let flags = [
@@ -177,12 +181,49 @@ impl ExchangeFields {
             ),
         ];
         for (field, flag, value) in flags {
+            let unused = kind.is_some_and(|k| !k.required_credentials().contains(&field));
+            if value.is_some() && unused && !typed_on_command_line(flag) {
+                let kind = kind.map(ExchangeType::as_str).unwrap_or_default();
+                eprintln!(
+                    "note: {} is set, but {kind} accounts do not use {}: ignored",
+                    env_var(flag),
+                    field.as_str()
+                );
+                continue;
+            }
             if let Some(secret) = stdin.resolve(flag, value)? {
                 out.set(field, secret);
             }
         }
         Ok(out)
     }
+}
+
+/// The environment variable a credential flag falls back to (`api-key` → `NOFXI_API_KEY`).
+fn env_var(flag: &str) -> String {
+    format!("NOFXI_{}", flag.replace('-', "_").to_uppercase())
+}
+
+/// Whether `--flag` was typed on this command line (as `--flag V` or `--flag=V`), rather than
+/// its value taken from the environment.
+fn typed_on_command_line(flag: &str) -> bool {
+    let long = format!("--{flag}");
+    let with_value = format!("{long}=");
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| {
+            a.to_str()
+                .is_some_and(|a| a == long || a.starts_with(&with_value))
+        })
+}
+
+/// What a user should know at creation about a type nofxi cannot trade on yet.
+fn cannot_trade_note(kind: ExchangeType) -> String {
+    format!(
+        "note: nofxi cannot trade on {kind} accounts yet (paper and binance only): the account \
+         is stored and `nofxi exchange test` checks its credentials, but a trader on it will not start"
+    )
 }
 
 pub fn run(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> {
@@ -229,7 +270,8 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
             Ok(())
         }
         ExchangeCommand::Add(mut fields) => {
-            let credentials = fields.credentials()?;
+            let kind = fields.exchange_type.as_deref().and_then(|t| t.parse().ok());
+            let credentials = fields.credentials(kind)?;
             let spec = ExchangeSpec {
                 exchange_type: fields.exchange_type.unwrap_or_default(),
                 account_name: fields.name.unwrap_or_default(),
@@ -239,10 +281,21 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
             let exchange = store
                 .create_exchange(&actor(global), spec, credentials)
                 .await?;
+            if let Some(kind) = exchange.spec.exchange_type().filter(|k| !k.can_trade()) {
+                eprintln!("{}", cannot_trade_note(kind));
+            }
             done(global, "created", &exchange)
         }
         ExchangeCommand::Update { target, mut fields } => {
-            let credentials = fields.credentials()?;
+            let kind = match fields.exchange_type.as_deref() {
+                Some(t) => t.parse().ok(),
+                None => store
+                    .get_exchange(user, &target.reference)
+                    .await?
+                    .spec
+                    .exchange_type(),
+            };
+            let credentials = fields.credentials(kind)?;
             let patch = ExchangePatch {
                 exchange_type: fields.exchange_type,
                 account_name: fields.name,
@@ -309,7 +362,7 @@ fn show(e: &Exchange) {
 }
 
 fn types(global: &GlobalArgs) -> Result<()> {
-    let table: Vec<(String, Vec<&str>)> = ExchangeType::ALL
+    let table: Vec<(String, Vec<&str>, bool)> = ExchangeType::ALL
         .iter()
         .map(|t| {
             (
@@ -318,27 +371,37 @@ fn types(global: &GlobalArgs) -> Result<()> {
                     .iter()
                     .map(|f| f.as_str())
                     .collect(),
+                t.can_trade(),
             )
         })
         .collect();
     if global.json {
         let map: serde_json::Map<String, serde_json::Value> = table
             .into_iter()
-            .map(|(t, fields)| (t, serde_json::json!(fields)))
+            .map(|(t, fields, can_trade)| {
+                let row =
+                    serde_json::json!({"required_credentials": fields, "can_trade": can_trade});
+                (t, row)
+            })
             .collect();
         return print_json(&map);
     }
     let rows = table
         .into_iter()
-        .map(|(t, fields)| {
+        .map(|(t, fields, can_trade)| {
+            let trading = if can_trade {
+                "yes".to_string()
+            } else {
+                "not yet (store and test only)".to_string()
+            };
             let needed = if fields.is_empty() {
                 "(none)".to_string()
             } else {
                 fields.join(", ")
             };
-            vec![t, needed]
+            vec![t, needed, trading]
         })
         .collect::<Vec<_>>();
-    print_table(&["TYPE", "REQUIRED CREDENTIALS"], &rows);
+    print_table(&["TYPE", "REQUIRED CREDENTIALS", "TRADING"], &rows);
     Ok(())
 }

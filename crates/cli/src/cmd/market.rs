@@ -18,7 +18,7 @@ use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, KlineQuery, MarketData, SystemClock};
 use serde_json::json;
 
-use super::common::{block_on, print_json, print_table};
+use super::common::{block_on, print_json, print_table, usage};
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Subcommand)]
@@ -82,16 +82,29 @@ fn source(args: &MarketArgs, symbol: &Symbol, interval: Interval) -> Result<Arc<
             Arc::new(BinanceMarket::new(Arc::new(client)))
         }
         other => match other.strip_prefix("csv:") {
-            Some(path) => Arc::new(CsvMarket::new(clock).with_file(
-                symbol.clone(),
-                interval,
-                &PathBuf::from(path),
-            )?),
+            Some(path) => Arc::new(
+                CsvMarket::new(clock)
+                    .with_file(symbol.clone(), interval, &PathBuf::from(path))
+                    .map_err(|e| usage(format!("--source csv:{path}: {e}")))?,
+            ),
             None => {
                 bail!("unknown source {other:?}: use sim, binance, binance-testnet or csv:PATH")
             }
         },
     })
+}
+
+/// The SYMBOL argument. The simulated and CSV sources price whatever they are asked for, so
+/// there the coin must be one nofxi knows (else "unknown coin FOO; did you mean …", exit 2);
+/// a live venue is itself the authority on what it lists, and answers for its own symbols.
+fn symbol_arg(args: &MarketArgs) -> Result<Symbol> {
+    let live = matches!(args.source.as_str(), "binance" | "binance-testnet");
+    let parsed = if live {
+        Symbol::parse(&args.symbol)
+    } else {
+        Symbol::parse_known(&args.symbol)
+    };
+    parsed.map_err(|e| usage(format!("SYMBOL: {e}")))
 }
 
 fn parse_time(text: &str) -> Result<i64> {
@@ -118,7 +131,7 @@ pub fn run(global: &GlobalArgs, command: MarketCommand) -> Result<()> {
 async fn run_async(global: &GlobalArgs, command: MarketCommand) -> Result<()> {
     match command {
         MarketCommand::Price(args) => {
-            let symbol = Symbol::parse(&args.symbol)?;
+            let symbol = symbol_arg(&args)?;
             let market = source(&args, &symbol, Interval::M1)?;
             let t = market.ticker(&symbol).await?;
             if global.json {
@@ -139,7 +152,7 @@ async fn run_async(global: &GlobalArgs, command: MarketCommand) -> Result<()> {
             Ok(())
         }
         MarketCommand::Book { args, depth } => {
-            let symbol = Symbol::parse(&args.symbol)?;
+            let symbol = symbol_arg(&args)?;
             let market = source(&args, &symbol, Interval::M1)?;
             let book = market.order_book(&symbol, depth.clamp(1, 1000)).await?;
             let pressure = book.pressure_ratio(depth);
@@ -175,7 +188,7 @@ async fn run_async(global: &GlobalArgs, command: MarketCommand) -> Result<()> {
             limit,
             end,
         } => {
-            let symbol = Symbol::parse(&args.symbol)?;
+            let symbol = symbol_arg(&args)?;
             let market = source(&args, &symbol, interval)?;
             let query = match end {
                 Some(e) => KlineQuery::ending_at(parse_time(&e)?, limit),

@@ -8,7 +8,7 @@
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use nofxi_assistant::model_probe::{ProbeReport, probe_model};
-use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind};
+use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind, WireFormat};
 use nofxi_skills::Lang;
 use nofxi_store::Store;
 
@@ -189,7 +189,12 @@ fn providers(global: &GlobalArgs) -> Result<()> {
         .map(|p| {
             vec![
                 p.id.to_string(),
-                p.default_base_url.unwrap_or("(your URL)").to_string(),
+                match (p.default_base_url, p.wire) {
+                    (Some(url), _) => url.to_string(),
+                    // The offline rules call nothing: there is no URL to give.
+                    (None, WireFormat::Builtin) => "(none: offline)".to_string(),
+                    (None, _) => "(your URL)".to_string(),
+                },
                 p.default_model.unwrap_or("(your choice)").to_string(),
                 yes_no(p.needs_api_key),
             ]

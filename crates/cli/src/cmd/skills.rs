@@ -61,12 +61,17 @@ pub enum LangArg {
 /// The library a command (or the assistant) should use: built-ins, `$NOFXI_HOME/skills`, then
 /// each extra directory.
 pub fn load_library(global: &GlobalArgs, extra: &[PathBuf]) -> Result<Library, LoadError> {
+    Library::load(&user_skill_dirs(global, extra))
+}
+
+/// `$NOFXI_HOME/skills`, then each extra directory.
+pub fn user_skill_dirs(global: &GlobalArgs, extra: &[PathBuf]) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Ok(home) = global.home_dir() {
         dirs.push(home.join("skills"));
     }
     dirs.extend(extra.iter().cloned());
-    Library::load(&dirs)
+    dirs
 }
 
 pub fn run(global: &GlobalArgs, args: SkillsArgs) -> Result<()> {

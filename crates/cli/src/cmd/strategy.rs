@@ -8,7 +8,8 @@ use nofxi_domain::{Interval, ResourceKind, Strategy, StrategyConfig, StrategyPat
 use rust_decimal::Decimal;
 
 use super::common::{
-    ListArgs, RefArg, actor, block_on, open_store, print_json, print_table, remove, time, yes_no,
+    ListArgs, RefArg, actor, block_on, decimal_arg, open_store, print_json, print_table, remove,
+    time, yes_no,
 };
 use crate::home::GlobalArgs;
 
@@ -72,18 +73,18 @@ pub struct StrategyFields {
     #[arg(long)]
     pub altcoin_max_leverage: Option<u32>,
     /// Position value limit as a multiple of equity.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = decimal_arg)]
     pub max_position_value_ratio: Option<Decimal>,
     /// Share of equity usable as margin, up to 1.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = decimal_arg)]
     pub max_margin_usage: Option<Decimal>,
     /// Smallest altcoin position in USDT.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = decimal_arg)]
     pub min_position_size: Option<Decimal>,
     /// Smallest BTC/ETH position in USDT.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = decimal_arg)]
     pub btc_eth_min_position_size: Option<Decimal>,
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = decimal_arg)]
     pub min_risk_reward_ratio: Option<Decimal>,
     /// Model confidence needed to open, 50–100.
     #[arg(long)]

@@ -9,7 +9,7 @@ use nofxi_domain::{ResourceKind, Trader, TraderPatch, TraderSpec};
 use rust_decimal::Decimal;
 
 use super::common::{
-    ListArgs, RefArg, actor, block_on, open_store, print_json, print_table, remove,
+    ListArgs, RefArg, actor, block_on, decimal_arg, open_store, print_json, print_table, remove,
     report_adjustments, time, yes_no,
 };
 use crate::home::GlobalArgs;
@@ -62,7 +62,7 @@ pub struct TraderFields {
     #[arg(long)]
     pub strategy: Option<String>,
     /// Starting balance in USDT the P&L is measured against (> 0; default 1000).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true, value_parser = decimal_arg)]
     pub initial_balance: Option<Decimal>,
     /// Minutes between scans, 3–60 (default 5; values outside are clamped, with a note).
     #[arg(long, allow_negative_numbers = true)]

@@ -9,4 +9,4 @@ mod symbol;
 
 pub use book::{BookLevel, FundingRate, OrderBook, Ticker};
 pub use candle::{Candle, decimal_to_f64, exceeds};
-pub use symbol::{Symbol, SymbolAlias, UnknownSymbol, known_symbols};
+pub use symbol::{Symbol, SymbolAlias, UnknownSymbol, is_known_coin, known_symbols};

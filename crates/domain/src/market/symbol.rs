@@ -37,13 +37,64 @@ struct AliasFile {
     symbols: Vec<SymbolAlias>,
 }
 
-/// The error says what was typed and how to write it instead.
+/// The error says what was typed and how to write it instead: the known coins nearest to it
+/// when there are some ("did you mean FIL, OP?"), else every coin nofxi knows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown symbol {given:?}: use an exchange symbol such as BTCUSDT, a ticker such as BTC, or a name such as 比特币"
-)]
+#[error("unknown coin {given:?}; {}", hint(nearest))]
 pub struct UnknownSymbol {
     pub given: String,
+    /// Known base assets close to what was typed, nearest first.
+    pub nearest: Vec<String>,
+}
+
+fn hint(nearest: &[String]) -> String {
+    if nearest.is_empty() {
+        let all: Vec<&str> = known_symbols().iter().map(|r| r.base.as_str()).collect();
+        format!(
+            "use a coin nofxi knows ({}) as a ticker (BTC), a symbol (BTCUSDT) or a name (比特币)",
+            all.join(", ")
+        )
+    } else {
+        format!("did you mean {}?", nearest.join(", "))
+    }
+}
+
+impl UnknownSymbol {
+    fn new(given: &str) -> UnknownSymbol {
+        UnknownSymbol {
+            given: given.trim().to_string(),
+            nearest: nearest_known(given),
+        }
+    }
+}
+
+/// Most suggestions offered for an unknown coin.
+const NEAREST_MAX: usize = 3;
+
+/// The known base assets within two edits of what was typed (its `USDT` quote and separators
+/// dropped), nearest first. Input longer than any symbol has no near coin: it is not compared,
+/// so a huge argument costs nothing.
+fn nearest_known(given: &str) -> Vec<String> {
+    let typed: String = given
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '/' | '_' | ' '))
+        .collect::<String>()
+        .to_ascii_uppercase();
+    let typed = typed.strip_suffix(QUOTE).unwrap_or(&typed);
+    if typed.is_empty() || typed.len() > Symbol::MAX_LEN {
+        return Vec::new();
+    }
+    let mut near: Vec<(usize, &str)> = known_symbols()
+        .iter()
+        .map(|r| (strsim::levenshtein(typed, &r.base), r.base.as_str()))
+        .filter(|(d, base)| *d <= 2 && *d < base.len().max(typed.len()))
+        .collect();
+    near.sort_by_key(|(d, _)| *d);
+    near.into_iter()
+        .take(NEAREST_MAX)
+        .map(|(_, b)| b.to_string())
+        .collect()
 }
 
 /// Every symbol the alias table knows, in file order. A broken table is a build defect that the
@@ -58,6 +109,18 @@ pub fn known_symbols() -> &'static [SymbolAlias] {
 }
 
 const QUOTE: &str = "USDT";
+
+fn is_known_symbol(canonical: &str) -> bool {
+    known_symbols().iter().any(|r| r.symbol == canonical)
+}
+
+/// Whether `word` is a coin of the alias table by its ticker, any case (`btc`, `Sol`): what
+/// lets the chat read a lower-case coin after a loose lead ("for btc and sol").
+pub fn is_known_coin(word: &str) -> bool {
+    known_symbols()
+        .iter()
+        .any(|r| r.base.eq_ignore_ascii_case(word))
+}
 
 impl Symbol {
     /// Longer than any listed contract (`1000000MOGUSDT` is 14); a longer input is no symbol.
@@ -76,9 +139,7 @@ impl Symbol {
     /// symbol (btcusdt, BTC/USDT). Unknown ASCII tickers are accepted as `<TICKER>USDT` because
     /// the exchange, not this table, is the authority on which coins are listed.
     pub fn parse(input: &str) -> Result<Symbol, UnknownSymbol> {
-        let unknown = || UnknownSymbol {
-            given: input.to_string(),
-        };
+        let unknown = || UnknownSymbol::new(input);
         let wanted = input.trim().to_lowercase();
         if wanted.is_empty() {
             return Err(unknown());
@@ -107,6 +168,25 @@ impl Symbol {
             return Symbol::canonical(&format!("{compact}{QUOTE}")).ok_or_else(unknown);
         }
         Err(unknown())
+    }
+
+    /// What a person typed (a CLI flag, a strategy's coins, the chat), resolved as
+    /// [`Symbol::parse`] does and held to the coins of the alias table: `foo` is refused with
+    /// the nearest known coins instead of becoming `FOOUSDT`, which no market lists and a
+    /// simulated one would have priced anyway. Venue data keeps [`Symbol::parse`]: there the
+    /// exchange is the authority.
+    pub fn parse_known(input: &str) -> Result<Symbol, UnknownSymbol> {
+        let symbol = Symbol::parse(input)?;
+        if is_known_symbol(symbol.as_str()) {
+            Ok(symbol)
+        } else {
+            Err(UnknownSymbol::new(input))
+        }
+    }
+
+    /// Whether this symbol is one of the alias table's.
+    pub fn is_known(&self) -> bool {
+        is_known_symbol(self.as_str())
     }
 
     pub fn as_str(&self) -> &str {
@@ -198,6 +278,30 @@ mod tests {
         assert!(Symbol::parse("").is_err());
         assert!(Symbol::parse("B").is_err());
         assert_eq!(Symbol::parse("BTCUSDT").unwrap().base(), "BTC");
+    }
+
+    #[test]
+    fn a_coin_outside_the_table_is_refused_with_the_nearest_known_ones() {
+        for typed in ["btc", "比特币", "ETHUSDT", "pepe", " sol/usdt "] {
+            assert!(Symbol::parse_known(typed).is_ok(), "{typed}");
+        }
+        let err = Symbol::parse_known("foo").unwrap_err();
+        assert_eq!(err.given, "foo");
+        assert!(err.to_string().contains("unknown coin \"foo\""), "{err}");
+        let err = Symbol::parse_known("btcc").unwrap_err();
+        assert_eq!(
+            err.nearest.first().map(String::as_str),
+            Some("BTC"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("did you mean BTC"), "{err}");
+        let err = Symbol::parse_known("ehtusdt").unwrap_err();
+        assert!(err.nearest.contains(&"ETH".to_string()), "{err}");
+        // Nothing near: the known coins are listed.
+        let err = Symbol::parse_known("qqqqqqqq").unwrap_err().to_string();
+        assert!(err.contains("BTC, ETH"), "{err}");
+        assert!(Symbol::parse_known(&"z".repeat(1 << 20)).is_err());
+        assert!(is_known_coin("Doge") && !is_known_coin("foo"));
     }
 
     #[test]

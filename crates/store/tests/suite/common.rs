@@ -7,7 +7,7 @@ pub use nofxi_domain::{
     ModelSpec, ResourceKind, Secret, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
 };
 pub use nofxi_store::test_support::TestStore;
-pub use nofxi_store::{Backend, ManualClock, StoreConfig, StoreError};
+pub use nofxi_store::{Backend, ManualClock, RestoreBlock, StoreConfig, StoreError};
 pub use rust_decimal::Decimal;
 pub use sqlx::Row;
 

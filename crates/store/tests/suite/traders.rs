@@ -74,7 +74,18 @@ pub async fn traders_resolve_references_and_clamp(ts: TestStore, _clock: Arc<Man
         .restore(&cli("a"), ResourceKind::Trader, "bot")
         .await
         .unwrap_err();
-    assert_eq!(fields(&err), vec!["ai_model_id"]);
+    // Said as what to restore first, by name: a restore has no flags to name.
+    let text = err.to_string();
+    assert!(
+        matches!(&err, StoreError::RestoreBlocked { reasons, .. }
+            if reasons == &[RestoreBlock::Trashed { kind: ResourceKind::Model, name: "ds".into() }]),
+        "{text}"
+    );
+    assert!(text.contains("restore model ds first"), "{text}");
+    assert!(
+        !text.contains("--") || text.contains("nofxi model restore"),
+        "{text}"
+    );
     ts.restore(&cli("a"), ResourceKind::Model, "ds")
         .await
         .unwrap();

@@ -98,7 +98,17 @@ pub async fn restore_refuses_a_taken_name(ts: TestStore, _clock: Arc<ManualClock
         .restore(&cli("a"), ResourceKind::Exchange, "main")
         .await
         .unwrap_err();
-    assert_eq!(fields(&err), vec!["account_name"]);
+    // Said as what to rename, naming no `--name` flag: `restore` does not have one.
+    let text = err.to_string();
+    assert!(
+        matches!(&err, StoreError::RestoreBlocked { reasons, .. }
+            if matches!(reasons.as_slice(), [RestoreBlock::NameTaken { .. }])),
+        "{text}"
+    );
+    assert!(
+        !text.contains("`--name`") && text.contains("rename it"),
+        "{text}"
+    );
 }
 
 pub async fn purged_trader_takes_its_journal_along(ts: TestStore, clock: Arc<ManualClock>) {
@@ -139,4 +149,34 @@ pub async fn purged_trader_takes_its_journal_along(ts: TestStore, clock: Arc<Man
     clock.advance_ms(31 * DAY);
     assert_eq!(ts.purge_expired_trash().await.unwrap(), 1);
     assert!(ts.cycles("a", &t.id, 10, None).await.unwrap().is_empty());
+}
+
+/// Names compare after NFKC (full-width letters are the same name), refuse invisible
+/// characters, and cannot be another resource's id (references try ids first).
+pub async fn names_are_one_after_normalisation_and_never_an_id(
+    ts: TestStore,
+    _clock: Arc<ManualClock>,
+) {
+    let a = cli("a");
+    let first = ts
+        .create_model(&a, deepseek("default"), Some(Secret::new("k")))
+        .await
+        .unwrap();
+    let err = ts
+        .create_model(&a, deepseek("ｄｅｆａｕｌｔ"), Some(Secret::new("k")))
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&err), vec!["name"], "{err}");
+    assert!(err.to_string().contains("already taken"), "{err}");
+    let err = ts
+        .create_model(&a, deepseek("default\u{200b}"), Some(Secret::new("k")))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("U+200B"), "{err}");
+    let err = ts
+        .create_exchange(&a, binance(&first.id), keys())
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&err), vec!["account_name"], "{err}");
+    assert!(err.to_string().contains("is the id of another"), "{err}");
 }

@@ -3,6 +3,7 @@
 //! coins said are the new list or an edit of the one it has ("also exclude SHIB", "remove
 //! ETH from default").
 
+use nofxi_domain::market::is_known_coin;
 use nofxi_protocol::ListEdit;
 use nofxi_skills::{Action, Risk, Slot, SlotType};
 use serde_json::{Map, Value};
@@ -311,12 +312,6 @@ const COIN_JOINS: &[&str] = &[
     "and", "or", "&", "plus", "和", "与", "跟", "及", "以及", "或",
 ];
 
-/// Coins common enough to be read in lower case after a loose lead ("for btc and sol").
-const KNOWN_COINS: &[&str] = &[
-    "btc", "eth", "sol", "bnb", "xrp", "doge", "ada", "avax", "link", "dot", "ltc", "trx", "ton",
-    "sui", "arb", "op", "apt", "near", "atom", "fil", "bch", "uni", "pepe", "shib", "wif",
-];
-
 /// The coins a list holds, and where they end in the message.
 struct Run {
     coins: Vec<Value>,
@@ -339,8 +334,7 @@ fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
         }
         let shaped =
             (2..=10).contains(&word.len()) && word.chars().all(|c| c.is_ascii_alphabetic());
-        let sure =
-            KNOWN_COINS.contains(&lower.as_str()) || word.chars().all(|c| c.is_ascii_uppercase());
+        let sure = is_known_coin(word) || word.chars().all(|c| c.is_ascii_uppercase());
         // Words are slices of `text`: their offset is where they start in it.
         let at = word.as_ptr() as usize - text.as_ptr() as usize;
         // "use btc-trend": after a loose lead, a coin inside a longer name is that name's.

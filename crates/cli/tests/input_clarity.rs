@@ -1,0 +1,278 @@
+//! Input the CLI refuses, and how it says so: each refusal exits 2 and names the flag (or the
+//! file's line) and the fix, instead of running on something else or failing with a parser's
+//! words (issue 23, items 8, 18, 19, 21).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
+mod support;
+
+use support::{home, json, ok, refused, run, text};
+
+const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
+
+#[test]
+fn a_csv_that_is_no_market_history_is_refused_with_its_line() {
+    let (_guard, home) = home();
+    let cases = [
+        (HEAD.to_string(), "line 2", "no candles"),
+        (
+            format!("{HEAD}1600000000000,10,12,9,11,5\n1600000060000,0,12,9,11,5\n"),
+            "line 3",
+            "not a positive price",
+        ),
+        (
+            format!("{HEAD}1600000000000,10,9,12,11,5\n"),
+            "line 2",
+            "below low",
+        ),
+        (
+            format!("{HEAD}1600000000,10,12,9,11,5\n"),
+            "line 2",
+            "seconds",
+        ),
+    ];
+    for (i, (body, line, why)) in cases.iter().enumerate() {
+        let path = home.join(format!("c{i}.csv"));
+        std::fs::write(&path, body).unwrap();
+        let spec = format!("BTCUSDT={}", path.display());
+        let err = refused(&home, &["backtest", "--quiet", "--csv", &spec]);
+        assert!(
+            err.contains("--csv") && err.contains(line) && err.contains(why),
+            "{body:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_backtest_range_is_a_usage_error_naming_the_flags() {
+    let (_guard, home) = home();
+    let err = refused(
+        &home,
+        &[
+            "backtest",
+            "--quiet",
+            "--symbols",
+            "btc",
+            "--from",
+            "2026-01-02",
+            "--to",
+            "2026-01-01",
+        ],
+    );
+    assert!(err.contains("--from") && err.contains("--to"), "{err}");
+    let err = refused(&home, &["backtest", "--quiet", "--from", "yesterday-ish"]);
+    assert!(err.contains("--from \"yesterday-ish\""), "{err}");
+}
+
+#[test]
+fn amounts_out_of_decimal_reach_or_infinite_are_said_so() {
+    let (_guard, home) = home();
+    for (value, said) in [
+        ("1e-30", "at most 28 digits"),
+        ("-inf", "not a finite number"),
+        ("inf", "not a finite number"),
+        ("12abc", "not a number"),
+    ] {
+        let flag = format!("--initial-balance={value}");
+        let err = refused(&home, &["backtest", "--quiet", &flag]);
+        assert!(err.contains(said), "{value}: {err}");
+        assert!(!err.contains("Scale exceeds"), "{value}: {err}");
+        // The spaced form reads `-inf` as the value, not as the flag `-i`.
+        let err = refused(&home, &["backtest", "--quiet", "--initial-balance", value]);
+        assert!(
+            err.contains(said) && err.contains("--initial-balance"),
+            "{value}: {err}"
+        );
+    }
+    let err = refused(&home, &["backtest", "--quiet", "--initial-balance", "-5"]);
+    assert!(err.contains("not a positive amount"), "{err}");
+}
+
+#[test]
+fn an_unknown_setting_exits_2_and_lists_the_settings() {
+    let (_guard, home) = home();
+    let err = refused(&home, &["config", "set", "assistant.modle", "x"]);
+    assert!(err.contains("assistant.model"), "{err}");
+    refused(&home, &["config", "unset", "nope"]);
+}
+
+#[test]
+fn setting_and_clearing_the_assistant_model_is_audited() {
+    let (_guard, home) = home();
+    ok(
+        &home,
+        &[
+            "model",
+            "add",
+            "--name",
+            "ds",
+            "--provider",
+            "deepseek",
+            "--api-key",
+            "sk-testkey0000000000000000",
+        ],
+    );
+    ok(&home, &["config", "set", "assistant.model", "ds"]);
+    ok(&home, &["config", "unset", "assistant.model"]);
+    let audit = json(&home, &["audit"]);
+    let settings: Vec<_> = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["resource_kind"] == "setting")
+        .collect();
+    assert_eq!(settings.len(), 2, "{audit}");
+    assert_eq!(settings[0]["detail"], "cleared");
+    assert!(
+        settings[1]["detail"].as_str().unwrap().starts_with("ds "),
+        "{audit}"
+    );
+    assert!(!audit.to_string().contains("sk-testkey"));
+}
+
+#[test]
+fn the_builtin_provider_asks_for_no_url() {
+    let (_guard, home) = home();
+    let out = run(&home, &["model", "providers"]);
+    let listing = text(&out);
+    let builtin = listing
+        .lines()
+        .find(|l| l.starts_with("builtin"))
+        .unwrap_or_default();
+    assert!(!builtin.contains("your URL"), "{listing}");
+    let custom = listing
+        .lines()
+        .find(|l| l.starts_with("custom"))
+        .unwrap_or_default();
+    assert!(custom.contains("your URL"), "{listing}");
+}
+
+/// Every entry point reads coins with the one parser over `aliases.json`: a coin it does not
+/// know is refused with the nearest known ones, never priced, replayed or stored.
+#[test]
+fn unknown_coins_are_refused_at_every_entry_point() {
+    let (_guard, home) = home();
+    let err = refused(&home, &["market", "price", "xyz"]);
+    assert!(err.contains("unknown coin \"xyz\""), "{err}");
+    let err = refused(&home, &["market", "price", "btcc"]);
+    assert!(err.contains("did you mean BTC"), "{err}");
+    ok(&home, &["market", "price", "比特币"]);
+    let err = refused(&home, &["backtest", "--quiet", "--symbols", "btc,foo"]);
+    assert!(
+        err.contains("--symbols") && err.contains("\"foo\""),
+        "{err}"
+    );
+    ok(&home, &["strategy", "add", "--name", "s1"]);
+    let err = refused(&home, &["strategy", "update", "s1", "--coins", "btc, foo"]);
+    assert!(
+        err.contains("--coins") && err.contains("unknown coin \"FOO\""),
+        "{err}"
+    );
+    ok(
+        &home,
+        &["strategy", "update", "s1", "--coins", "btc, 以太坊"],
+    );
+    let shown = json(&home, &["strategy", "show", "s1"]);
+    assert_eq!(
+        shown["config"]["coin_source"]["static_coins"],
+        serde_json::json!(["BTCUSDT", "ETHUSDT"]),
+        "{shown}"
+    );
+}
+
+/// An exported credential variable is for the accounts that take it: `--type paper` ignores
+/// it and says so; a flag typed for an unused field is still refused as a likely mix-up.
+#[test]
+fn an_exported_credential_a_type_does_not_use_is_ignored_and_said() {
+    let (_guard, home) = home();
+    let out = support::nofxi(
+        &home,
+        &["exchange", "add", "--type", "paper", "--name", "p"],
+    )
+    .env("NOFXI_API_KEY", support::K)
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("NOFXI_API_KEY") && said.contains("ignored"),
+        "{said}"
+    );
+    assert!(!said.contains(support::K), "{said}");
+    let err = refused(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "paper",
+            "--name",
+            "q",
+            "--api-key",
+            "typed",
+        ],
+    );
+    assert!(err.contains("--api-key"), "{err}");
+}
+
+/// A type nofxi cannot trade on yet is said at creation and in `exchange types`, not first
+/// at `trader start`.
+#[test]
+fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
+    let (_guard, home) = home();
+    let out = support::nofxi(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "bybit",
+            "--name",
+            "b",
+            "--api-key",
+            support::K,
+            "--secret-key",
+            support::S,
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot trade on bybit accounts yet"),
+        "{}",
+        text(&out)
+    );
+    let out = run(
+        &home,
+        &["exchange", "add", "--type", "paper", "--name", "p"],
+    );
+    assert!(!text(&out).contains("cannot trade"), "{}", text(&out));
+    let types = ok(&home, &["exchange", "types"]);
+    let bybit = types
+        .lines()
+        .find(|l| l.starts_with("bybit"))
+        .unwrap_or_default();
+    assert!(bybit.contains("not yet"), "{types}");
+    let listed = json(&home, &["exchange", "types"]);
+    assert_eq!(listed["binance"]["can_trade"], true, "{listed}");
+    assert_eq!(listed["okx"]["can_trade"], false, "{listed}");
+}
+
+/// One broken user SKILL.md costs that skill, not the chat: the rest loads, the broken file
+/// is named with file:line:col.
+#[test]
+fn a_broken_user_skill_is_reported_and_the_chat_starts() {
+    let (_guard, home) = home();
+    let dir = home.join("skills").join("broken-one");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: broken-one\ndescription: x\n---\n\n```yaml\nskill: [unclosed\n```\n",
+    )
+    .unwrap();
+    let out = support::with_input(&mut support::nofxi(&home, &["chat"]), "list exchanges\n");
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("broken-one/SKILL.md:"), "{said}");
+    assert!(said.contains("skills lint"), "{said}");
+}
