@@ -182,6 +182,14 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         .filter(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
         .collect();
     let found = find_numbers(text);
+    // Each look-around below reads a bounded window, never the whole text again: per number
+    // that would be quadratic in a long message.
+    let longest = numeric
+        .iter()
+        .flat_map(|s| s.phrases.iter().map(String::len))
+        .max()
+        .unwrap_or(0);
+    let other_setting_end = first_other_setting_end(text);
     for (k, n) in found.iter().enumerate() {
         // "最低信心度从 78 调到 60", "from 1000 to 500": the first is what it was.
         if is_old_value(text, n.start, found.get(k + 1).map(|next| next.start)) {
@@ -197,12 +205,13 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         for s in numeric.iter().filter(fits) {
             for p in &s.phrases {
                 let lp = p.to_lowercase();
-                if let Some(at) = text[..n.start].rfind(&lp) {
+                let from = text.floor_char_boundary(n.start.saturating_sub(BEFORE + lp.len()));
+                if let Some(at) = text[from..n.start].rfind(&lp).map(|at| from + at) {
                     let dist = n.start - (at + lp.len());
                     // At one distance the longer phrase is meant: "altcoin leverage 3" is
                     // not "leverage 3".
                     let closer = dist < nearest || (dist == nearest && lp.len() > nearest_len);
-                    if closer && dist <= 24 && !slots.contains_key(&s.name) {
+                    if closer && dist <= BEFORE && !slots.contains_key(&s.name) {
                         nearest = dist;
                         nearest_len = lp.len();
                         chosen = Some(&s.name);
@@ -213,7 +222,7 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         }
         // A phrase right after the number binds tighter than one further before it:
         // "15m candles and at most 3 positions".
-        let after = &text[n.end..];
+        let after = window_after(&text[n.end..], longest);
         let right_after = numeric
             .iter()
             .filter(fits)
@@ -245,7 +254,7 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
                     s.phrases
                         .iter()
                         .filter_map(|p| find_phrase(after, &p.to_lowercase()))
-                        .filter(|at| *at <= 16)
+                        .filter(|at| *at <= AFTER)
                         .min()
                         .map(|at| (at, s.name.as_str()))
                 })
@@ -258,7 +267,7 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         // minimum confidence of 2%.
         if chosen.is_none()
             && let Some(unit) = n.unit
-            && !names_other_setting(&text[..n.start])
+            && other_setting_end.is_none_or(|end| end > n.start)
         {
             let mut by_unit = numeric
                 .iter()
@@ -306,9 +315,27 @@ const OTHER_SETTINGS: &[&str] = &[
     "移动止损",
 ];
 
-/// Whether `before` (the text up to a number) names one of [`OTHER_SETTINGS`].
-fn names_other_setting(before: &str) -> bool {
-    OTHER_SETTINGS.iter().any(|w| before.contains(w))
+/// Where the first mention of one of [`OTHER_SETTINGS`] ends: a number after it may belong to
+/// that setting. Computed once per message, not once per number.
+fn first_other_setting_end(text: &str) -> Option<usize> {
+    OTHER_SETTINGS
+        .iter()
+        .filter_map(|w| text.find(w).map(|at| at + w.len()))
+        .min()
+}
+
+/// How far before a number its slot phrase may end ("leverage 3", "杠杆 设为 3").
+const BEFORE: usize = 24;
+/// How far after a number a slot phrase may start ("3 positions", "15m 的 K 线").
+const AFTER: usize = 16;
+
+/// The part of `after` (the text from a number's end) a phrase right after it can be in: the
+/// blanks that follow, then [`AFTER`] bytes and the longest phrase, and two bytes more for the
+/// word-boundary check (a plural "s" and the byte after it).
+fn window_after(after: &str, longest: usize) -> &str {
+    let blanks = after.len() - after.trim_start().len();
+    let end = blanks.max(AFTER) + longest + 2;
+    &after[..after.ceil_char_boundary(end.min(after.len()))]
 }
 
 /// "80%" for a setting kept as a fraction (margin usage 0.01–1) is 0.8; a percent for any
