@@ -112,6 +112,39 @@ fn duplicate_name_http_url_and_leverage_each_name_the_field() {
         err.contains("`--base-url`") && err.contains("https"),
         "{err}"
     );
+    // Credentials in the URL are refused without being repeated (they would be stored and
+    // shown in clear), and so is a port that cannot be one.
+    for (url, secret) in [
+        (
+            "https://user:URLPASSWORD123@api.example.com/v1",
+            "URLPASSWORD123",
+        ),
+        (
+            "https://api.example.com/v1?api_key=URLQUERYSECRET456",
+            "URLQUERYSECRET456",
+        ),
+        ("https://localhost:99999/v1", "99999x"),
+    ] {
+        let err = refused(
+            home.path(),
+            &[
+                "model",
+                "add",
+                "--name",
+                "u1",
+                "--provider",
+                "custom",
+                "--model-name",
+                "m",
+                "--base-url",
+                url,
+                "--api-key",
+                "sk-x1234567",
+            ],
+        );
+        assert!(err.contains("`--base-url`"), "{err}");
+        assert!(!err.contains(secret), "{err}");
+    }
     // Loopback http is fine (a local model).
     ok(
         home.path(),

@@ -3,6 +3,11 @@
 //! An API key sent over plain http to another host can be read by anyone on the path, so nofxi
 //! refuses it; a local model (Ollama on 127.0.0.1) never leaves the machine, so http is fine
 //! there. A trailing `#` is kept: it means "use this URL exactly, append no path" (REFERENCE §1).
+//!
+//! Credentials never ride in the URL: a `user:password@` or a query string (`?api_key=…`) would
+//! be stored and shown in clear wherever the URL is (reads, errors, chat), and nofxi appends the
+//! API path after the query, so the request goes to the wrong place. The key goes in its own
+//! encrypted field (`--api-key`). The refusal does not repeat the URL, which holds the secret.
 
 use crate::validation::Problem;
 
@@ -12,21 +17,34 @@ pub fn check_base_url(url: &str) -> Option<Problem> {
     let url = url.trim();
     let malformed = || Problem::Malformed {
         expected: "a URL like https://api.example.com/v1".into(),
-        got: url.to_string(),
+        got: crate::redact::redact(url, None),
     };
     let Some((scheme, rest)) = url.split_once("://") else {
         return Some(malformed());
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    // Drop user info, then the port (brackets keep IPv6 colons apart from the port's).
-    let host_port = authority.rsplit('@').next().unwrap_or_default();
-    let host = if let Some(v6) = host_port.strip_prefix('[') {
-        v6.split(']').next().unwrap_or_default()
+    let before_fragment = rest.split('#').next().unwrap_or_default();
+    if authority.contains('@') || before_fragment.contains('?') {
+        return Some(Problem::CredentialsInUrl);
+    }
+    // The port after the host (brackets keep IPv6 colons apart from the port's).
+    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+        let (host, after) = v6.split_once(']').unwrap_or((v6, ""));
+        (host, after.strip_prefix(':'))
     } else {
-        host_port.split(':').next().unwrap_or_default()
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
     };
     if host.is_empty() || host.contains(char::is_whitespace) {
         return Some(malformed());
+    }
+    if port.is_some_and(|p| p.parse::<u16>().map_or(true, |n| n == 0)) {
+        return Some(Problem::Malformed {
+            expected: "a URL whose port is a number from 1 to 65535".into(),
+            got: url.to_string(),
+        });
     }
     match scheme.to_ascii_lowercase().as_str() {
         "https" => None,
@@ -74,8 +92,40 @@ mod tests {
         ));
         assert!(matches!(
             check_base_url("http://localhost@evil.com/"),
-            Some(Problem::InsecureUrl { .. })
+            Some(Problem::CredentialsInUrl)
         ));
+    }
+
+    #[test]
+    fn credentials_in_the_url_are_refused_without_repeating_them() {
+        for bad in [
+            "https://user:URLPASSWORD123@api.example.com/v1",
+            "https://token@api.example.com",
+            "https://api.example.com/v1?api_key=URLQUERYSECRET456",
+            "http://127.0.0.1:8080/v1?key=abc#",
+        ] {
+            let problem = check_base_url(bad);
+            assert_eq!(problem, Some(Problem::CredentialsInUrl), "{bad}");
+        }
+        // A fragment is no query: `#` keeps the URL as given.
+        assert_eq!(check_base_url("https://gw.example.com/v1/chat#"), None);
+    }
+
+    #[test]
+    fn ports_are_numbers_in_range() {
+        assert_eq!(check_base_url("https://localhost:8443/v1"), None);
+        assert_eq!(check_base_url("http://[::1]:11434"), None);
+        for bad in [
+            "https://localhost:99999/v1",
+            "https://localhost:0/v1",
+            "https://localhost:abc/v1",
+            "https://localhost:/v1",
+        ] {
+            assert!(
+                matches!(check_base_url(bad), Some(Problem::Malformed { .. })),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

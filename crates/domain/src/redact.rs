@@ -37,6 +37,15 @@ static STARRED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static LONG_RUN: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+]{20,}={0,2}").ok());
 
+/// A URL's user info (`https://user:password@host`), which is a credential wherever it is.
+static URL_USERINFO: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@?#]+@").ok());
+
+/// The value of a query or form parameter named like a credential (`?api_key=…`, `&token=…`).
+static CREDENTIAL_PARAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)([?&;](?:api[_-]?key|key|token|access[_-]?token|secret|password|passwd|pwd|signature|sig)=)[^&\s#]+").ok()
+});
+
 /// `text` with `key` (when given) and every key-shaped run replaced by [`REDACTED`].
 pub fn redact(text: &str, key: Option<&Secret>) -> String {
     redact_values(text, key.map(Secret::expose).as_slice())
@@ -58,6 +67,16 @@ pub fn redact_values(text: &str, values: &[&str]) -> String {
         .flat_map(|r| r.as_ref())
     {
         out = re.replace_all(&out, REDACTED).into_owned();
+    }
+    if let Some(re) = URL_USERINFO.as_ref() {
+        out = re
+            .replace_all(&out, format!("${{1}}{REDACTED}@"))
+            .into_owned();
+    }
+    if let Some(re) = CREDENTIAL_PARAM.as_ref() {
+        out = re
+            .replace_all(&out, format!("${{1}}{REDACTED}"))
+            .into_owned();
     }
     if let Some(re) = LONG_RUN.as_ref() {
         out = re
@@ -125,6 +144,23 @@ mod tests {
         assert_eq!(
             out,
             "keys [redacted] and [redacted] and [redacted] and [redacted]"
+        );
+    }
+
+    #[test]
+    fn credentials_in_urls_go() {
+        let out = redact(
+            "error sending request for url (https://user:URLPASSWORD123@api.example.com/v1?api_key=QSECRET456&x=1)",
+            None,
+        );
+        assert!(
+            !out.contains("URLPASSWORD123") && !out.contains("user:"),
+            "{out}"
+        );
+        assert!(!out.contains("QSECRET456"), "{out}");
+        assert!(
+            out.contains("https://[redacted]@api.example.com/v1?api_key=[redacted]&x=1"),
+            "{out}"
         );
     }
 

@@ -42,6 +42,8 @@ pub enum Problem {
     NotOneOf { allowed: Vec<String>, got: String },
     /// A URL that would send credentials in clear text.
     InsecureUrl { got: String },
+    /// A URL carrying credentials (`user:password@`, a query string): never repeated back.
+    CredentialsInUrl,
     /// Text that does not parse as what the field holds.
     Malformed { expected: String, got: String },
     /// Another resource of the same kind already has this name (names compare case-insensitively).
@@ -92,6 +94,9 @@ impl FieldProblem {
             }
             Problem::InsecureUrl { got } => format!(
                 "`{f}` must use https (plain http only for localhost / 127.0.0.1 / ::1), got {got:?}: switch to the https URL"
+            ),
+            Problem::CredentialsInUrl => format!(
+                "`{f}` must not carry credentials or a query string (`user:password@`, `?key=…`): they would be stored and shown in clear; give the URL without them and the key with --api-key"
             ),
             Problem::Malformed { expected, got } => {
                 format!("`{f}` must be {expected}, got {got:?}: correct the value")
@@ -150,6 +155,9 @@ impl FieldProblem {
             }
             Problem::InsecureUrl { got } => format!(
                 "`{f}` 必须使用 https（仅 localhost / 127.0.0.1 / ::1 可用 http），当前为 {got:?}：请改用 https 地址"
+            ),
+            Problem::CredentialsInUrl => format!(
+                "`{f}` 不能包含凭证或查询参数（`user:password@`、`?key=…`）：它们会被明文保存和显示；请去掉它们，密钥用 --api-key 提供"
             ),
             Problem::Malformed { expected, got } => {
                 format!("`{f}` 应为{expected}，当前为 {got:?}：请更正")
