@@ -17,7 +17,7 @@ use nofxi_skills::{Lang, Library};
 use nofxi_store::Store;
 use rustyline::error::ReadlineError;
 
-use super::chat_lines::{Line, NOT_UTF8, next_line};
+use super::chat_lines::{EMPTY_LINE, Line, NOT_UTF8, next_line};
 use super::common::{block_on, open_store};
 use super::skills::user_skill_dirs;
 use crate::home::GlobalArgs;
@@ -232,23 +232,20 @@ async fn json_mode(
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
+    // One answer per line, whatever the line: a client waiting for the answer to the line it
+    // wrote never waits forever.
     while let Some(line) = next_line(&mut input)? {
         let line = match line {
+            Line::Text(line) if line.trim().is_empty() => {
+                line_error("empty_line", EMPTY_LINE)?;
+                continue;
+            }
             Line::Text(line) => line,
             Line::NotUtf8 => {
-                let error = nofxi_protocol::LineError {
-                    code: "invalid_utf8".into(),
-                    message: NOT_UTF8.into(),
-                };
-                let mut out = std::io::stdout().lock();
-                writeln!(out, "{}", serde_json::to_string(&error)?)?;
-                out.flush()?;
+                line_error("invalid_utf8", NOT_UTF8)?;
                 continue;
             }
         };
-        if line.trim().is_empty() {
-            continue;
-        }
         let write_delta = |text: &str| {
             if stream {
                 let event = nofxi_protocol::Event::Delta {
@@ -268,6 +265,18 @@ async fn json_mode(
         writeln!(out, "{}", serde_json::to_string(&response)?)?;
         out.flush()?;
     }
+    Ok(())
+}
+
+/// A line answered with an error object instead of a turn.
+fn line_error(code: &str, message: &str) -> Result<()> {
+    let error = nofxi_protocol::LineError {
+        code: code.into(),
+        message: message.into(),
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", serde_json::to_string(&error)?)?;
+    out.flush()?;
     Ok(())
 }
 

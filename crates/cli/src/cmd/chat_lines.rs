@@ -62,6 +62,9 @@ pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
     }))
 }
 
+/// What an empty or blank line is answered with in `--json` mode (one answer per line).
+pub const EMPTY_LINE: &str = "这一行是空的，没有处理。 This line is empty and was not read.";
+
 /// What a line that is not UTF-8 is answered with (its language cannot be told from it).
 pub const NOT_UTF8: &str = "这一行不是有效的 UTF-8 文本，没有处理，请重新输入。 \
      This line is not valid UTF-8 text and was not read; please type it again.";
