@@ -15,7 +15,7 @@ pub mod route;
 pub mod words;
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, ListEdit, Understanding};
-use nofxi_skills::{Knowledge, Library, ResourceKind, SkillKind};
+use nofxi_skills::{Knowledge, Library, ResourceKind, SkillKind, WordClass};
 use serde_json::Map;
 
 use self::lexicon::Lexicon;
@@ -395,12 +395,13 @@ fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
             .trim_start_matches("and ")
             .trim_start_matches('但')
             .trim_start();
-        let opens_with = |w: &&str| {
-            opened.starts_with(*w)
+        let opens_with = |w: &String| {
+            opened.starts_with(w.as_str())
                 && !(w.is_ascii()
                     && opened[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
         };
-        NEGATIONS.iter().any(opens_with) && !cx.names.mentioned(&lower).is_empty()
+        cx.lexicon.words(WordClass::Negation).iter().any(opens_with)
+            && !cx.names.mentioned(&lower).is_empty()
     };
     let kept: Vec<&str> = clauses.iter().copied().filter(|c| !negated(c)).collect();
     (kept.len() < clauses.len() && !kept.is_empty()).then(|| kept.join(", "))
@@ -526,9 +527,11 @@ fn create_verb_of(first: &str, cx: &Context<'_>) -> Option<String> {
 /// "stop t1 and delete it": `second` with its "it" (它) replaced by the name `first` names.
 fn request_on_it(first: &str, second: &str, cx: &Context<'_>) -> Option<String> {
     let (said, ..) = cx.names.mentioned(first).into_iter().next()?;
-    let (at, word) = REFERENCE
+    let (at, word) = cx
+        .lexicon
+        .words(WordClass::Reference)
         .iter()
-        .filter_map(|w| find_phrase(second, w).map(|at| (at, *w)))
+        .filter_map(|w| find_phrase(second, w).map(|at| (at, w)))
         .min()?;
     Some(with_name(second, at, at + word.len(), &said.name))
 }
@@ -600,7 +603,8 @@ impl RuleUnderstander {
     pub fn understand_single(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let lower = message.to_lowercase();
         let yes_no_pending = cx.engine_question || cx.top.is_some_and(|t| t.3);
-        if is_exactly(message, CANCEL_ALL) || starts_short(message, CANCEL_ALL, 16) {
+        let lx = cx.lexicon;
+        if lx.is(WordClass::CancelAll, message) || lx.starts(WordClass::CancelAll, message, 16) {
             return one(
                 Command::Cancel {
                     scope: CancelScope::All,
@@ -608,9 +612,9 @@ impl RuleUnderstander {
                 0.95,
             );
         }
-        if is_exactly(message, CANCEL) || starts_short(message, CANCEL, 12) {
+        if lx.is(WordClass::Cancel, message) || lx.starts(WordClass::Cancel, message, 12) {
             // "算了，名字叫 bot2": never mind the value said before, here is another one.
-            let then_value = CANCEL.iter().any(|w| {
+            let then_value = lx.words(WordClass::Cancel).iter().any(|w| {
                 lower
                     .trim_start()
                     .strip_prefix(w)
@@ -627,15 +631,16 @@ impl RuleUnderstander {
             );
         }
         if yes_no_pending {
-            if is_exactly(message, CONFIRM)
-                || starts_short(message, CONFIRM, 10) && !starts_short(message, DENY, 10)
+            if lx.is(WordClass::Confirm, message)
+                || lx.starts(WordClass::Confirm, message, 10)
+                    && !lx.starts(WordClass::Deny, message, 10)
             {
                 return one(Command::Confirm, 0.95);
             }
-            if is_exactly(message, DENY) {
+            if lx.is(WordClass::Deny, message) {
                 return one(Command::Deny, 0.95);
             }
-            if starts_short(message, DENY, 24) {
+            if lx.starts(WordClass::Deny, message, 24) {
                 // "不对，我说的是 btc-pro": a denial that carries a new value is a correction.
                 if let Some(u) = self.values_as_correction(message, cx) {
                     return u;
@@ -668,14 +673,15 @@ impl RuleUnderstander {
             );
         }
         // A pasted error or code: explained like a new goal; the task resumes after.
-        let it_at = REFERENCE
+        let it_at = lx
+            .words(WordClass::Reference)
             .iter()
             .filter_map(|w| find_phrase(&lower, w))
             .min();
         let it = cx.it_kind.zip(it_at);
         let routed = route::route(cx.library, &lower, cx.names, cx.lexicon, it);
         // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
-        if RESUME.iter().any(|w| find_phrase(&lower, w).is_some()) {
+        if lx.any_in(WordClass::Resume, &lower) {
             let named = |skill: &str| {
                 cx.library.get(skill).is_some_and(|s| {
                     s.meta
@@ -714,7 +720,7 @@ impl RuleUnderstander {
             // code there reports an error only with words that say so.
             && !(!self.values_for_top(message, cx).is_empty()
                 && !k.phrase_in(&lower)
-                && !ERROR_WORDS.iter().any(|w| find_phrase(&lower, w).is_some()))
+                && !lx.any_in(WordClass::ErrorReport, &lower))
         {
             return one(
                 Command::AnswerQuestion {
@@ -724,7 +730,10 @@ impl RuleUnderstander {
                 0.9,
             );
         }
-        let questioning = QUESTION.iter().any(|q| lower.contains(q));
+        let questioning = lx
+            .words(WordClass::Question)
+            .iter()
+            .any(|q| lower.contains(q.as_str()));
         if questioning
             && routed.as_ref().is_none_or(|r| {
                 let about_resource =
@@ -902,7 +911,7 @@ impl RuleUnderstander {
             .top
             .is_none_or(|(skill, action, asked, _)| !asks_yes_no(cx.library, skill, action, asked))
         {
-            if is_exactly(message, DENY) {
+            if cx.lexicon.is(WordClass::Deny, message) {
                 return one(
                     Command::Cancel {
                         scope: CancelScope::Current,
@@ -910,7 +919,7 @@ impl RuleUnderstander {
                     0.8,
                 );
             }
-            if is_exactly(message, CONFIRM) {
+            if cx.lexicon.is(WordClass::Confirm, message) {
                 return one(Command::Confirm, 0.6);
             }
         }
@@ -935,7 +944,9 @@ impl RuleUnderstander {
                     0.8,
                 );
             }
-            if is_exactly(message, DEFAULTS) || starts_short(message, DEFAULTS, 10) {
+            if cx.lexicon.is(WordClass::Defaults, message)
+                || cx.lexicon.starts(WordClass::Defaults, message, 10)
+            {
                 return one(
                     Command::SetSlots {
                         slots: Default::default(),
@@ -943,7 +954,7 @@ impl RuleUnderstander {
                     0.7,
                 );
             }
-            if is_exactly(message, CONFIRM) {
+            if cx.lexicon.is(WordClass::Confirm, message) {
                 return one(Command::Confirm, 0.7);
             }
         }

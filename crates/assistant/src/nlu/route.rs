@@ -2,7 +2,7 @@
 //! action by its verbs. The longest verb wins ("set up" over "set"); among skills, the one
 //! named earliest in the message ("把 btc-bot 的策略换成…" is about the trader btc-bot).
 
-use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType};
+use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType, WordClass};
 
 use super::extract::made_up_name;
 use super::lexicon::Lexicon;
@@ -90,6 +90,7 @@ pub fn route(
         super::extract::tokens::blank(&mut unnamed_text, from, to);
     }
     let verb_text = unnamed_text.as_str();
+    let negations = lexicon.words(WordClass::Negation);
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
@@ -109,7 +110,7 @@ pub fn route(
                 a.verbs
                     .iter()
                     .filter_map(|v| {
-                        find_verb(verb_text, &v.to_lowercase(), terms)
+                        find_verb(verb_text, &v.to_lowercase(), negations, terms)
                             .map(|at| (at, v.chars().count()))
                     })
                     .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
