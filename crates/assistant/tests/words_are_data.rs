@@ -6,7 +6,7 @@
 //! of code lines with a CJK character and of word lists (a `&[&str]` / `&[(&str, …)]` item, or
 //! an inline array of string literals) as a ceiling: a file may only go down, and a file that
 //! went down must have its entry lowered (or removed at zero), so the list only ever shrinks.
-//! Remaining: 209 CJK code lines and 50 word lists in 13 files (292 and 62 before the
+//! Remaining: 166 CJK code lines and 44 word lists in 13 files (292 and 62 before the
 //! lexicon, at 2f0f614; measure a tree with `NOFXI_NLU_DIR=<its src/nlu>`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
@@ -21,7 +21,7 @@ const NOT_YET_CONVERTED: &[(&str, usize, usize)] = &[
     ("extract/scoped.rs", 2, 0),
     ("extract/tokens.rs", 20, 6),
     ("extract/values.rs", 46, 10),
-    ("mod.rs", 47, 6),
+    ("mod.rs", 4, 0),
     ("names.rs", 1, 0),
     ("numbers.rs", 19, 0),
     ("repair.rs", 8, 2),

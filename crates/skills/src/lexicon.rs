@@ -31,10 +31,17 @@ pub enum WordClass {
     ErrorReport,
     Question,
     Negation,
+    See,
+    SecretNoun,
+    RequestJoin,
+    AndJoin,
+    KeepAsIs,
+    ToResource,
+    FromResource,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 12] = [
+    pub const ALL: [WordClass; 19] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -47,6 +54,13 @@ impl WordClass {
         WordClass::ErrorReport,
         WordClass::Question,
         WordClass::Negation,
+        WordClass::See,
+        WordClass::SecretNoun,
+        WordClass::RequestJoin,
+        WordClass::AndJoin,
+        WordClass::KeepAsIs,
+        WordClass::ToResource,
+        WordClass::FromResource,
     ];
 
     /// The class's key in a lexicon file.
@@ -64,6 +78,13 @@ impl WordClass {
             WordClass::ErrorReport => "error_report",
             WordClass::Question => "question",
             WordClass::Negation => "negation",
+            WordClass::See => "see",
+            WordClass::SecretNoun => "secret_noun",
+            WordClass::RequestJoin => "request_join",
+            WordClass::AndJoin => "and_join",
+            WordClass::KeepAsIs => "keep_as_is",
+            WordClass::ToResource => "to_resource",
+            WordClass::FromResource => "from_resource",
         }
     }
 

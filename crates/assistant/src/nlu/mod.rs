@@ -107,8 +107,9 @@ fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
 
 /// The resource something is removed from or added to ("remove ETH from default", "从
 /// default 里删掉 ETH", "add SOL to default"): a name of the user's after one of `words`.
-fn name_after(lower: &str, cx: &Context<'_>, words: &[&str]) -> Option<String> {
-    let from_at = words.iter().filter_map(|w| lower.find(w)).min()?;
+fn name_after(lower: &str, cx: &Context<'_>, class: WordClass) -> Option<String> {
+    let words = cx.lexicon.words(class);
+    let from_at = words.iter().filter_map(|w| lower.find(w.as_str())).min()?;
     cx.names
         .mentioned(lower)
         .into_iter()
@@ -201,83 +202,13 @@ fn asks_yes_no(library: &Library, skill: &str, action: &str, asked: &[String]) -
 /// The glossary entry that answers a request to see a stored credential.
 const SECRETS_NEVER_SHOWN: &str = "secrets_are_never_shown";
 
-/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我"), or to
-/// have it said again ("repeat", "echo", "原样", "复述"): a credential repeated is one shown.
-const SEE_WORDS: &[&str] = &[
-    "show",
-    "print",
-    "reveal",
-    "display",
-    "repeat",
-    "echo",
-    "verbatim",
-    "read back",
-    "read out",
-    "output",
-    "dump",
-    "expose",
-    "send me",
-    "in plain text",
-    "in clear",
-    "tell me",
-    "give me",
-    "let me see",
-    "see my",
-    "what is my",
-    "what's my",
-    "what was my",
-    "forgot my",
-    "显示",
-    "查看",
-    "看看",
-    "看一下",
-    "告诉我",
-    "给我看",
-    "发给我",
-    "是多少",
-    "忘了",
-    "重复",
-    "复述",
-    "原样",
-    "回显",
-    "打印",
-    "输出",
-    "念一下",
-    "展示",
-    "明文",
-];
-
-/// Words that name a credential.
-const SECRET_WORDS: &[&str] = &[
-    "api key",
-    "apikey",
-    "api-key",
-    "secret",
-    "passphrase",
-    "private key",
-    "my key",
-    "keys",
-    "key of",
-    "key for",
-    "credential",
-    "的 key",
-    "的key",
-    "密钥",
-    "秘钥",
-    "密码短语",
-    "私钥",
-    "密码",
-    "凭证",
-    "口令",
-];
-
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is
 /// my okx passphrase", "显示 ds 的 key"). A message that carries a key-shaped value gives
-/// one instead, and is not such a request.
-fn asks_to_see_secret(lower: &str, names: &Names) -> bool {
+/// one instead, and is not such a request. A credential repeated ("echo", "复述") is one
+/// shown, so the lexicon's `see` words include asking to have it said again.
+fn asks_to_see_secret(lower: &str, names: &Names, lexicon: &Lexicon) -> bool {
     let said = |text: &str| {
-        SEE_WORDS.iter().any(|w| find_phrase(text, w).is_some())
-            && SECRET_WORDS.iter().any(|w| find_phrase(text, w).is_some())
+        lexicon.any_in(WordClass::See, text) && lexicon.any_in(WordClass::SecretNoun, text)
     };
     // Most messages have neither word: the names are looked for only when both are there.
     if !said(lower) {
@@ -339,45 +270,6 @@ fn shared_name_choice(
     Some(one(Command::Clarify { question, options }, 0.9))
 }
 
-/// Words that join two requests in one message ("stop t1 and delete t2", "停止 t1 然后删除 t2").
-const REQUEST_JOINS: &[&str] = &[
-    " and then ",
-    ", then ",
-    " then ",
-    " and ",
-    "然后",
-    "接着",
-    "并且",
-    "，再",
-    // "停止 alpha 并删除 beta"; "…，并启动" stays one request (the second part names nothing).
-    "并",
-    "，并",
-    "；",
-    "; ",
-    "，",
-    ", ",
-    " & ",
-    "和",
-    "、",
-];
-
-/// Clauses that leave a resource as it is ("stop alpha and beta, but keep gamma running",
-/// "停掉 alpha 和 beta，但保留 gamma"): what they name is not part of the request.
-const KEEP_AS_IS: &[&str] = &[
-    "but keep",
-    "but leave",
-    "but not",
-    "but don't",
-    "but do not",
-    "while keeping",
-    "但保留",
-    "但是保留",
-    "但不要",
-    "但是不要",
-    "但别",
-    "保留",
-];
-
 /// `message` without its clauses that say what must not happen to a resource of the user's
 /// ("don't stop alpha, but stop beta" is "stop beta"), when another clause is left.
 fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
@@ -407,11 +299,15 @@ fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
     (kept.len() < clauses.len() && !kept.is_empty()).then(|| kept.join(", "))
 }
 
-/// `message` without its trailing [`KEEP_AS_IS`] clause, when that clause names one of the
-/// user's resources ("but not now" names none and stays: it changes the request).
+/// `message` without its trailing clause that leaves a resource as it is ("stop alpha and
+/// beta, but keep gamma running", "停掉 alpha 和 beta，但保留 gamma": what it names is not part
+/// of the request), when that clause names one of the user's resources ("but not now" names
+/// none and stays: it changes the request).
 fn without_kept(message: &str, cx: &Context<'_>) -> Option<String> {
     let lower = message.to_lowercase();
-    let at = KEEP_AS_IS
+    let at = cx
+        .lexicon
+        .words(WordClass::KeepAsIs)
         .iter()
         .filter_map(|w| find_phrase(&lower, w))
         .min()?;
@@ -436,7 +332,9 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         route::route(cx.library, part, cx.names, cx.lexicon, None)
             .is_some_and(|r| r.has_verb && (r.has_name || r.action == "create" && r.has_noun))
     };
-    REQUEST_JOINS.iter().find_map(|join| {
+    // The lexicon's request joins ("stop t1 and delete t2", "停止 t1 然后删除 t2"), in order.
+    let joins = cx.lexicon.words(WordClass::RequestJoin);
+    joins.iter().find_map(|join| {
         // The last join of its kind: "停掉 alpha、beta、gamma" is "停掉 alpha、beta" and gamma.
         let at = lower.rfind(join)?;
         let (first, second) = (message.get(..at)?, message.get(at + join.len()..)?);
@@ -456,7 +354,7 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         // make, and the first one's create verb carries over.
         // Only across "and": after a comma the part is more often a value of the first
         // ("新建交易员 x，交易所 sandbox").
-        let and = matches!(*join, " and " | "和" | "以及");
+        let and = cx.lexicon.words(WordClass::AndJoin).contains(join);
         if and && let Some(verb) = create_verb_of(lower_first, cx) {
             let again = format!("{verb} {}", second.trim());
             // Another kind by its noun ("a trader called t1 on paper"), said before any name
@@ -663,7 +561,7 @@ impl RuleUnderstander {
         }
         // "print the api key of ds", "显示 ds 的 key": a stored credential is never shown,
         // and the request must not become a change of it that the next reply would fill.
-        if asks_to_see_secret(&lower, cx.names) {
+        if asks_to_see_secret(&lower, cx.names, cx.lexicon) {
             return one(
                 Command::AnswerQuestion {
                     kind: AnswerKind::Glossary,
@@ -824,7 +722,7 @@ impl RuleUnderstander {
             }
             if r.action == "create"
                 && !r.has_noun
-                && let Some(whole) = name_after(&lower, cx, &["to ", "到", "给"])
+                && let Some(whole) = name_after(&lower, cx, WordClass::ToResource)
             {
                 return one(
                     Command::CannotHandle {
@@ -834,7 +732,7 @@ impl RuleUnderstander {
                 );
             }
             if r.action == "delete"
-                && let Some(whole) = name_after(&lower, cx, &["from ", "从"])
+                && let Some(whole) = name_after(&lower, cx, WordClass::FromResource)
             {
                 return one(
                     Command::CannotHandle {
