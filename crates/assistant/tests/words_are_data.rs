@@ -6,7 +6,7 @@
 //! of code lines with a CJK character and of word lists (a `&[&str]` / `&[(&str, …)]` item, or
 //! an inline array of string literals) as a ceiling: a file may only go down, and a file that
 //! went down must have its entry lowered (or removed at zero), so the list only ever shrinks.
-//! Remaining: 166 CJK code lines and 44 word lists in 13 files (292 and 62 before the
+//! Remaining: 154 CJK code lines and 40 word lists in 12 files (292 and 62 before the
 //! lexicon, at 2f0f614; measure a tree with `NOFXI_NLU_DIR=<its src/nlu>`).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 /// (file under `src/nlu/`, CJK code lines, word lists) still allowed.
 const NOT_YET_CONVERTED: &[(&str, usize, usize)] = &[
     ("extract/bare.rs", 4, 0),
-    ("extract/except.rs", 11, 3),
     ("extract/lists.rs", 29, 12),
     ("extract/mod.rs", 0, 2),
     ("extract/scoped.rs", 2, 0),
@@ -25,7 +24,7 @@ const NOT_YET_CONVERTED: &[(&str, usize, usize)] = &[
     ("names.rs", 1, 0),
     ("numbers.rs", 19, 0),
     ("repair.rs", 8, 2),
-    ("route.rs", 21, 9),
+    ("route.rs", 20, 8),
     ("words.rs", 1, 0),
 ];
 

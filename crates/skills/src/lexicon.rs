@@ -38,10 +38,14 @@ pub enum WordClass {
     KeepAsIs,
     ToResource,
     FromResource,
+    Except,
+    ExceptEnd,
+    ListSeparator,
+    All,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 19] = [
+    pub const ALL: [WordClass; 23] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -61,6 +65,10 @@ impl WordClass {
         WordClass::KeepAsIs,
         WordClass::ToResource,
         WordClass::FromResource,
+        WordClass::Except,
+        WordClass::ExceptEnd,
+        WordClass::ListSeparator,
+        WordClass::All,
     ];
 
     /// The class's key in a lexicon file.
@@ -85,6 +93,10 @@ impl WordClass {
             WordClass::KeepAsIs => "keep_as_is",
             WordClass::ToResource => "to_resource",
             WordClass::FromResource => "from_resource",
+            WordClass::Except => "except",
+            WordClass::ExceptEnd => "except_end",
+            WordClass::ListSeparator => "list_separator",
+            WordClass::All => "all",
         }
     }
 

@@ -697,7 +697,9 @@ impl RuleUnderstander {
             }
             // "start all traders except alpha": no bulk start exists, and starting alpha
             // (the one name said) is the opposite of the request.
-            if matches!(r.action.as_str(), "start" | "delete") && route::says_all(&lower) {
+            if matches!(r.action.as_str(), "start" | "delete")
+                && route::says_all(&lower, cx.lexicon)
+            {
                 return one(
                     Command::CannotHandle {
                         reason: format!("{NO_BULK_REASON}{}", r.action),

@@ -143,7 +143,7 @@ pub fn route(
             }
             // "停止除了 alpha 之外的所有交易员": every one but some, not the one named.
             let on_all = format!("{action}_all");
-            if skill.action(&on_all).is_some() && all_but_some(lower) {
+            if skill.action(&on_all).is_some() && all_but_some(lower, lexicon) {
                 action = on_all;
             }
             // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
@@ -178,14 +178,13 @@ pub fn route(
 }
 
 /// "all", "every", "所有": the message is about every resource of a kind.
-pub fn says_all(lower: &str) -> bool {
-    const ALL: &[&str] = &["所有", "全部", "全都", "all", "every", "everything"];
-    ALL.iter().any(|w| find_phrase(lower, w).is_some())
+pub fn says_all(lower: &str, lexicon: &Lexicon) -> bool {
+    lexicon.any_in(WordClass::All, lower)
 }
 
 /// "all … except alpha", "除了 alpha 之外的所有": a bulk request that leaves some out.
-fn all_but_some(lower: &str) -> bool {
-    super::extract::except::except_at(lower).is_some() && says_all(lower)
+fn all_but_some(lower: &str, lexicon: &Lexicon) -> bool {
+    super::extract::except::except_at(lower, lexicon).is_some() && says_all(lower, lexicon)
 }
 
 /// Whether one of the skill's verbs is followed by one of its nouns ("创建交易员", "create a

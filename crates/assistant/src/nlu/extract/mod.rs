@@ -89,7 +89,7 @@ pub fn extract(
     values::numbers(action, &mut scan, &mut slots);
     values::booleans(action, &scan, lexicon, &mut slots);
     lists::symbol_lists(action, &scan, &mut slots);
-    except::excepted(action, &scan, names, &mut slots);
+    except::excepted(action, &scan, names, lexicon, &mut slots);
     said_names(action, nouns, &scan, &mut slots);
     named_without_value(action, nouns, &scan, &mut slots);
     Extraction { slots }
