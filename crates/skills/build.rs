@@ -1,4 +1,5 @@
-//! Embeds the repository's built-in skill library (`skills/<name>/SKILL.md`) into the crate, so
+//! Embeds the repository's built-in skill library (`skills/<name>/SKILL.md`, and the lexicon
+//! `skills/lexicon/<lang>.yaml`) into the crate, so
 //! an installed `nofxi` binary carries its skills wherever it runs. The generated file is a list
 //! of `(relative path, contents)` pairs; parsing happens at run time, through the same code path
 //! as user skills, so a broken built-in is reported exactly like a broken user file.
@@ -30,8 +31,47 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     // Sorted so the generated file, and so the library order, does not depend on the filesystem.
     entries.sort();
-    let mut out = String::from("pub(crate) static BUILTIN_FILES: &[(&str, &str)] = &[\n");
-    for (rel, path) in &entries {
+    let mut out = String::new();
+    embed(&mut out, "BUILTIN_FILES", &entries)?;
+    embed(
+        &mut out,
+        "BUILTIN_LEXICON",
+        &lexicon_files(&root.join("lexicon"))?,
+    )?;
+    let dest = PathBuf::from(std::env::var("OUT_DIR")?).join("builtin_skills.rs");
+    std::fs::write(dest, out)?;
+    Ok(())
+}
+
+/// `skills/lexicon/<lang>.yaml`, sorted: the words the understanding uses, per language.
+fn lexicon_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, Box<dyn Error>> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files = Vec::new();
+    if dir.is_dir() {
+        for entry in std::fs::read_dir(dir)? {
+            let file = entry?.path();
+            if file.extension().is_some_and(|e| e == "yaml") {
+                println!("cargo:rerun-if-changed={}", file.display());
+                let name = file
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .ok_or("lexicon file name is not UTF-8")?;
+                files.push((format!("lexicon/{name}"), file));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// `static NAME: &[(&str, &str)]` of (path relative to `skills/`, embedded contents).
+fn embed(
+    out: &mut String,
+    name: &str,
+    entries: &[(String, PathBuf)],
+) -> Result<(), Box<dyn Error>> {
+    writeln!(out, "pub(crate) static {name}: &[(&str, &str)] = &[")?;
+    for (rel, path) in entries {
         writeln!(
             out,
             "    ({rel:?}, include_str!({:?})),",
@@ -39,8 +79,6 @@ fn main() -> Result<(), Box<dyn Error>> {
         )?;
     }
     out.push_str("];\n");
-    let dest = PathBuf::from(std::env::var("OUT_DIR")?).join("builtin_skills.rs");
-    std::fs::write(dest, out)?;
     Ok(())
 }
 

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use nofxi_protocol::{AnswerKind, Command, TaskView, TurnRequest, TurnResponse, Understanding};
-use nofxi_skills::{Lang, Library, SkillKind};
+use nofxi_skills::{Lang, Library, SkillKind, WordClass};
 use nofxi_store::{NewTrace, Store};
 use serde_json::json;
 use tokio::sync::Mutex;
@@ -47,7 +47,7 @@ pub use error::AssistantError;
 
 use crate::conversation::{Conversation, Pending};
 use crate::nlu::lexicon::Lexicon;
-use crate::nlu::words::{CONFIRM, DENY, ORDINALS, is_exactly, trim_punct};
+use crate::nlu::words::trim_punct;
 use crate::nlu::{Context, RuleUnderstander};
 use crate::turn::{Engine, Turn};
 
@@ -491,7 +491,10 @@ fn retry(turn: &mut Turn<'_>, message: &str) -> Option<String> {
     let Some(Pending::Retry { message: again }) = turn.conv.pending.take() else {
         return None;
     };
-    is_exactly(message, CONFIRM).then_some(again)
+    turn.engine
+        .lexicon
+        .is(WordClass::Confirm, message)
+        .then_some(again)
 }
 
 /// After "nothing is called alpah" with one near name, a yes will mean the same request on
@@ -537,10 +540,9 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
         return false;
     };
     let m = trim_punct(message).to_lowercase();
-    let index = ORDINALS
-        .iter()
-        .find(|(w, _)| m.contains(w))
-        .map(|(_, i)| *i)
+    let lexicon = &turn.engine.lexicon;
+    let index = lexicon
+        .ordinal_in(&m)
         .or_else(|| m.parse::<usize>().ok().and_then(|n| n.checked_sub(1)))
         .or_else(|| {
             options
@@ -549,10 +551,12 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
         })
         .or_else(|| options.iter().position(|(_, id)| id == &m))
         // One name offered ("did you mean btc-bot?"): a yes takes it.
-        .or_else(|| (options.len() == 1 && is_exactly(message, CONFIRM)).then_some(0));
+        .or_else(|| (options.len() == 1 && lexicon.is(WordClass::Confirm, message)).then_some(0));
     // "Did you mean swing?" of a value the task can ask for again (a create's strategy),
     // answered no: that value is asked for, the task goes on.
-    if index.is_none() && options.len() == 1 && slot != "target" && is_exactly(message, DENY) {
+    let deny = lexicon.is(WordClass::Deny, message);
+    let confirm = lexicon.is(WordClass::Confirm, message);
+    if index.is_none() && options.len() == 1 && slot != "target" && deny {
         turn.conv.pending = None;
         if let Some(task) = turn.conv.stack.iter_mut().find(|t| t.id == task_id) {
             task.slots.remove(&slot);
@@ -567,7 +571,7 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
         // A bare yes to "which one?" picks none: the task asks again. Anything else is
         // understood as usual, and the question stays open while its task is on top (a
         // side question is answered, then "2" still picks); see `drop_stale_choice`.
-        return is_exactly(message, CONFIRM);
+        return confirm;
     };
     turn.conv.pending = None;
     if let Some(task) = turn.conv.stack.iter_mut().find(|t| t.id == task_id) {

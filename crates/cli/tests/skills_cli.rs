@@ -44,6 +44,37 @@ fn lint_passes_on_builtins_and_fails_on_each_broken_fixture() {
     }
 }
 
+/// The lint covers a directory's `lexicon/*.yaml`: the repository's own lexicon is clean, and a
+/// broken one is named at its line with each problem.
+#[test]
+fn lint_checks_lexicon_files() {
+    let home = tempfile::tempdir().unwrap();
+    let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills");
+    let (code, out, err) = nofxi(home.path(), &["skills", "lint", skills.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 lexicon file(s) checked"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("lexicon")).unwrap();
+    std::fs::write(
+        dir.path().join("lexicon/en.yaml"),
+        "confirm:\n  - sure\n  - sure\nconfrim:\n  - ok\ndeny:\n  - \"\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = nofxi(
+        home.path(),
+        &["skills", "lint", dir.path().to_str().unwrap()],
+    );
+    assert_eq!(code, 1, "{err}");
+    for want in [
+        "lexicon/en.yaml:3:3: duplicate:",
+        "lexicon/en.yaml:4:1: unknown_class:",
+        "lexicon/en.yaml:7:3: empty_word:",
+    ] {
+        assert!(err.contains(want), "no `{want}` in {err}");
+    }
+}
+
 /// `…/<name>/SKILL.md:<line>:<col>: ` somewhere in the line.
 fn regex_lite(prefix: &str) -> impl Fn(&str) -> bool + '_ {
     move |line: &str| {

@@ -31,6 +31,8 @@ pub enum DiagnosticKind {
     Duplicate,
     MissingText,
     NameClash,
+    UnknownClass,
+    EmptyWord,
 }
 
 impl DiagnosticKind {
@@ -57,6 +59,8 @@ impl DiagnosticKind {
             DiagnosticKind::Duplicate => "duplicate",
             DiagnosticKind::MissingText => "missing_text",
             DiagnosticKind::NameClash => "name_clash",
+            DiagnosticKind::UnknownClass => "unknown_class",
+            DiagnosticKind::EmptyWord => "empty_word",
         }
     }
 }

@@ -7,6 +7,9 @@
 //! - `ir` is the typed representation the router, dialogue engine, prompts and exporters read.
 //! - `validate` checks arguments against slot rules or a function's JSON Schema, in zh and en.
 //! - `export` writes OpenAI, Anthropic, Gemini and MCP tool definitions.
+//! - `lexicon` reads `skills/lexicon/<lang>.yaml`: the words the understanding uses (confirm,
+//!   deny, cancel, references, ordinals…) by [`WordClass`], checked like a skill file;
+//!   `Library::words` holds them, built-in and user words together.
 //! - `runtime` executes constraints: rate limits, retries with backoff and Retry-After, coverage.
 //!
 //! Naming: a skill's frontmatter `name` follows the Agent Skills spec and equals its directory
@@ -46,6 +49,7 @@ mod check;
 pub mod error;
 pub mod export;
 pub mod ir;
+pub mod lexicon;
 mod library;
 mod locate;
 mod markdown;
@@ -56,7 +60,8 @@ pub mod validate;
 
 pub use error::{Diagnostic, DiagnosticKind, LoadError};
 pub use ir::*;
-pub use library::{Library, ToolRef, load_dir};
+pub use lexicon::{Word, WordClass, Words, parse_lexicon};
+pub use library::{Library, Linted, ToolRef, load_dir, load_lexicon_dir};
 pub use parse::{BLOCK_KEYS, parse_skill};
 pub use text::{Lang, Text};
 pub use validate::{Adjustment, ArgError, InvalidArguments, Problem, Validated};

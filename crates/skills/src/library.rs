@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Diagnostic, DiagnosticKind, LoadError};
 use crate::ir::{Action, Function, Knowledge, Skill, SkillKind};
+use crate::lexicon::{Words, parse_lexicon};
 use crate::parse::parse_skill;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_skills.rs"));
@@ -27,6 +28,18 @@ pub enum ToolRef<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct Library {
     skills: Vec<Skill>,
+    /// The lexicon: built-in words, then each user directory's `lexicon/*.yaml`.
+    words: Words,
+}
+
+/// What `nofxi skills lint DIR` checked.
+#[derive(Debug, Clone)]
+pub struct Linted {
+    pub skills: Vec<Skill>,
+    /// Names that would clash with a built-in when loaded as user skills.
+    pub shadowed: Vec<String>,
+    /// How many `lexicon/*.yaml` files the directory has.
+    pub lexicon_files: usize,
 }
 
 impl Library {
@@ -47,7 +60,11 @@ impl Library {
                 Err(e) => diagnostics.extend(e.diagnostics),
             }
         }
+        diagnostics.extend(lib.add_builtin_words());
         for dir in user_dirs {
+            let (words, _, problems) = load_lexicon_dir(dir);
+            lib.words.extend(words);
+            diagnostics.extend(problems);
             match load_dir(dir, false) {
                 Ok(skills) => {
                     for skill in skills {
@@ -89,6 +106,10 @@ impl Library {
         let mut lib = Library::builtin()?;
         let mut skipped = Vec::new();
         for dir in user_dirs {
+            // A broken lexicon file costs its words, like a broken skill costs that skill.
+            let (words, _, problems) = load_lexicon_dir(dir);
+            lib.words.extend(words);
+            skipped.extend(problems);
             let (skills, diagnostics) = load_each(dir, false);
             skipped.extend(diagnostics);
             for skill in skills {
@@ -129,10 +150,16 @@ impl Library {
     /// Check a directory of skills on its own terms, as `nofxi skills lint DIR` does: every file
     /// parsed and checked, and recoveries resolved against the directory's skills plus the
     /// built-ins (a skill in `dir` stands in for a built-in of the same name, so the repository's
-    /// own `skills/` can be linted before it is embedded). Returns the skills and the names that
-    /// would clash with a built-in when loaded as user skills.
-    pub fn lint_dir(dir: &Path) -> Result<(Vec<Skill>, Vec<String>), LoadError> {
-        let skills = load_dir(dir, false)?;
+    /// own `skills/` can be linted before it is embedded), and every `lexicon/*.yaml` in it.
+    pub fn lint_dir(dir: &Path) -> Result<Linted, LoadError> {
+        let (_, lexicon_files, lexicon_problems) = load_lexicon_dir(dir);
+        let skills = match load_dir(dir, false) {
+            Ok(skills) => skills,
+            Err(mut e) => {
+                e.diagnostics.extend(lexicon_problems);
+                return Err(e);
+            }
+        };
         let mut lib = Library::builtin().unwrap_or_default();
         let mut shadowed = Vec::new();
         for skill in &skills {
@@ -143,7 +170,7 @@ impl Library {
         }
         let ids: Vec<String> = skills.iter().map(|s| s.id.clone()).collect();
         lib.skills.extend(skills);
-        let diagnostics: Vec<Diagnostic> = lib
+        let mut diagnostics: Vec<Diagnostic> = lib
             .cross_check()
             .into_iter()
             .filter(|d| {
@@ -152,6 +179,7 @@ impl Library {
                     .any(|s| ids.contains(&s.id) && s.source.path == d.file)
             })
             .collect();
+        diagnostics.extend(lexicon_problems);
         if !diagnostics.is_empty() {
             return Err(LoadError { diagnostics });
         }
@@ -160,7 +188,29 @@ impl Library {
             .into_iter()
             .filter(|s| ids.contains(&s.id))
             .collect();
-        Ok((skills, shadowed))
+        Ok(Linted {
+            skills,
+            shadowed,
+            lexicon_files,
+        })
+    }
+
+    /// The words of the lexicon files, every language at once (a message may mix them).
+    pub fn words(&self) -> &Words {
+        &self.words
+    }
+
+    /// The embedded `skills/lexicon/*.yaml`; their problems, if any (a broken built-in is an
+    /// error like a broken built-in skill).
+    fn add_builtin_words(&mut self) -> Vec<Diagnostic> {
+        let mut problems = Vec::new();
+        for (rel, source) in BUILTIN_LEXICON {
+            match parse_lexicon(source, &format!("skills/{rel}")) {
+                Ok(words) => self.words.extend(words),
+                Err(e) => problems.extend(e.diagnostics),
+            }
+        }
+        problems
     }
 
     pub fn skills(&self) -> &[Skill] {
@@ -245,6 +295,40 @@ impl Library {
         }
         out
     }
+}
+
+/// Every `<dir>/lexicon/*.yaml`, sorted by name: the words of the files that load, how many
+/// files there are, and the problems of those that do not.
+pub fn load_lexicon_dir(dir: &Path) -> (Words, usize, Vec<Diagnostic>) {
+    let mut words = Words::default();
+    let mut problems = Vec::new();
+    let lexicon = dir.join("lexicon");
+    let Ok(entries) = std::fs::read_dir(&lexicon) else {
+        // No lexicon directory: no words of the user's, which is the usual case.
+        return (words, 0, problems);
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    for file in &files {
+        let path = file.display().to_string();
+        match std::fs::read_to_string(file) {
+            Ok(source) => match parse_lexicon(&source, &path) {
+                Ok(w) => words.extend(w),
+                Err(e) => problems.extend(e.diagnostics),
+            },
+            Err(e) => problems.push(Diagnostic {
+                file: path,
+                line: 1,
+                column: 1,
+                kind: DiagnosticKind::Io,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+    (words, files.len(), problems)
 }
 
 /// Every `<dir>/<name>/SKILL.md` under `dir`, sorted by name; all problems of all files.

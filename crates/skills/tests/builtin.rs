@@ -352,3 +352,17 @@ fn steps_and_recoveries_render_from_slots() {
         json!({"target": "主账户", "enabled": true})
     );
 }
+
+/// The embedded lexicon loads, and every class the understanding knows has words in it: a
+/// class with no words would be one the code reads and no file fills.
+#[test]
+fn builtin_lexicon_fills_every_word_class() {
+    let lib = lib();
+    for class in nofxi_skills::WordClass::ALL {
+        assert!(
+            !lib.words().of(class).is_empty(),
+            "no built-in words of `{}`",
+            class.name()
+        );
+    }
+}

@@ -1,15 +1,23 @@
-//! Words read once from the skill library: the enum aliases of each resource's defining slot
-//! (exchange types, providers), used to understand "币安账户" or "DeepSeek" as a reference to
-//! the user's one resource of that type.
+//! Words read once from the skill library, the only place the understanding gets words from:
+//! - the lexicon files' word classes (`skills/lexicon/<lang>.yaml`: yes, no, cancel, "it",
+//!   ordinals, negations …), every language at once, since a message may mix them;
+//! - the enum aliases of each resource's defining slot (exchange types, providers), used to
+//!   understand "币安账户" or "DeepSeek" as a reference to the user's one resource of that type.
 
-use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType};
+use std::collections::BTreeMap;
 
-use super::words::find_phrase;
+use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType, WordClass};
+
+use super::words::{find_phrase, is_exactly, starts_short};
 
 #[derive(Debug, Clone, Default)]
 pub struct Lexicon {
     /// (kind, alias lower-cased, canonical value), longest alias first.
     class_aliases: Vec<(ResourceKind, String, String)>,
+    /// Each class's words, lower-cased, in file order.
+    words: BTreeMap<WordClass, Vec<String>>,
+    /// (ordinal word, 0-based index), longest first: "the first one" before "the first".
+    ordinals: Vec<(String, usize)>,
 }
 
 impl Lexicon {
@@ -35,7 +43,52 @@ impl Lexicon {
             }
         }
         class_aliases.sort_by_key(|(_, a, _)| std::cmp::Reverse(a.len()));
-        Lexicon { class_aliases }
+        let lexicon = library.words();
+        let words = WordClass::ALL
+            .into_iter()
+            .map(|c| (c, lexicon.of(c).iter().map(|w| w.text.clone()).collect()))
+            .collect();
+        let mut ordinals: Vec<(String, usize)> = lexicon
+            .of(WordClass::Ordinal)
+            .iter()
+            .filter_map(|w| Some((w.text.clone(), w.position?.checked_sub(1)?)))
+            .collect();
+        ordinals.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+        Lexicon {
+            class_aliases,
+            words,
+            ordinals,
+        }
+    }
+
+    /// The words of `class`.
+    pub fn words(&self, class: WordClass) -> &[String] {
+        self.words.get(&class).map_or(&[], Vec::as_slice)
+    }
+
+    /// The message is one word of `class`, or several in a row ("ok go ahead", "好，删吧").
+    pub fn is(&self, class: WordClass, message: &str) -> bool {
+        is_exactly(message, self.words(class))
+    }
+
+    /// The message is short (at most `max_chars`) and starts with a word of `class`.
+    pub fn starts(&self, class: WordClass, message: &str, max_chars: usize) -> bool {
+        starts_short(message, self.words(class), max_chars)
+    }
+
+    /// A word of `class` occurs in `lower` (lower-cased), as [`find_phrase`] counts it.
+    pub fn any_in(&self, class: WordClass, lower: &str) -> bool {
+        self.words(class)
+            .iter()
+            .any(|w| find_phrase(lower, w).is_some())
+    }
+
+    /// The 0-based index an ordinal in `lower` picks ("the second one" → 1).
+    pub fn ordinal_in(&self, lower: &str) -> Option<usize> {
+        self.ordinals
+            .iter()
+            .find(|(w, _)| lower.contains(w.as_str()))
+            .map(|(_, i)| *i)
     }
 
     /// The type or provider a phrase names, if any ("币安账户" → binance).
@@ -46,5 +99,34 @@ impl Lexicon {
             .find_map(|(_, alias, value)| {
                 find_phrase(lower, alias).map(|at| (value.as_str(), at, at + alias.len()))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builtin() -> Lexicon {
+        Lexicon::from_library(&Library::builtin().unwrap())
+    }
+
+    #[test]
+    fn dialogue_words_come_from_the_lexicon_files_of_every_language() {
+        let lx = builtin();
+        assert!(lx.is(WordClass::Confirm, "好，删吧"));
+        assert!(lx.is(WordClass::Confirm, "ok go ahead"));
+        assert!(!lx.is(WordClass::Confirm, "ok delete beta"));
+        assert!(lx.is(WordClass::Deny, "no, thanks"));
+        assert!(lx.starts(WordClass::Cancel, "算了，名字叫 bot2", 12));
+        assert!(lx.any_in(WordClass::Resume, "back to the trader"));
+        assert!(!lx.any_in(WordClass::Reference, "bitcoin"));
+    }
+
+    #[test]
+    fn ordinals_pick_by_position_longest_word_first() {
+        let lx = builtin();
+        assert_eq!(lx.ordinal_in("the second one"), Some(1));
+        assert_eq!(lx.ordinal_in("第三个吧"), Some(2));
+        assert_eq!(lx.ordinal_in("the last"), None);
     }
 }

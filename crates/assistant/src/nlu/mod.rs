@@ -15,7 +15,7 @@ pub mod route;
 pub mod words;
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, ListEdit, Understanding};
-use nofxi_skills::{Knowledge, Library, ResourceKind, SkillKind};
+use nofxi_skills::{Knowledge, Library, ResourceKind, SkillKind, WordClass};
 use serde_json::Map;
 
 use self::lexicon::Lexicon;
@@ -107,8 +107,9 @@ fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
 
 /// The resource something is removed from or added to ("remove ETH from default", "从
 /// default 里删掉 ETH", "add SOL to default"): a name of the user's after one of `words`.
-fn name_after(lower: &str, cx: &Context<'_>, words: &[&str]) -> Option<String> {
-    let from_at = words.iter().filter_map(|w| lower.find(w)).min()?;
+fn name_after(lower: &str, cx: &Context<'_>, class: WordClass) -> Option<String> {
+    let words = cx.lexicon.words(class);
+    let from_at = words.iter().filter_map(|w| lower.find(w.as_str())).min()?;
     cx.names
         .mentioned(lower)
         .into_iter()
@@ -201,83 +202,13 @@ fn asks_yes_no(library: &Library, skill: &str, action: &str, asked: &[String]) -
 /// The glossary entry that answers a request to see a stored credential.
 const SECRETS_NEVER_SHOWN: &str = "secrets_are_never_shown";
 
-/// Words that ask to see something ("show", "print", "what is my", "显示", "告诉我"), or to
-/// have it said again ("repeat", "echo", "原样", "复述"): a credential repeated is one shown.
-const SEE_WORDS: &[&str] = &[
-    "show",
-    "print",
-    "reveal",
-    "display",
-    "repeat",
-    "echo",
-    "verbatim",
-    "read back",
-    "read out",
-    "output",
-    "dump",
-    "expose",
-    "send me",
-    "in plain text",
-    "in clear",
-    "tell me",
-    "give me",
-    "let me see",
-    "see my",
-    "what is my",
-    "what's my",
-    "what was my",
-    "forgot my",
-    "显示",
-    "查看",
-    "看看",
-    "看一下",
-    "告诉我",
-    "给我看",
-    "发给我",
-    "是多少",
-    "忘了",
-    "重复",
-    "复述",
-    "原样",
-    "回显",
-    "打印",
-    "输出",
-    "念一下",
-    "展示",
-    "明文",
-];
-
-/// Words that name a credential.
-const SECRET_WORDS: &[&str] = &[
-    "api key",
-    "apikey",
-    "api-key",
-    "secret",
-    "passphrase",
-    "private key",
-    "my key",
-    "keys",
-    "key of",
-    "key for",
-    "credential",
-    "的 key",
-    "的key",
-    "密钥",
-    "秘钥",
-    "密码短语",
-    "私钥",
-    "密码",
-    "凭证",
-    "口令",
-];
-
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is
 /// my okx passphrase", "显示 ds 的 key"). A message that carries a key-shaped value gives
-/// one instead, and is not such a request.
-fn asks_to_see_secret(lower: &str, names: &Names) -> bool {
+/// one instead, and is not such a request. A credential repeated ("echo", "复述") is one
+/// shown, so the lexicon's `see` words include asking to have it said again.
+fn asks_to_see_secret(lower: &str, names: &Names, lexicon: &Lexicon) -> bool {
     let said = |text: &str| {
-        SEE_WORDS.iter().any(|w| find_phrase(text, w).is_some())
-            && SECRET_WORDS.iter().any(|w| find_phrase(text, w).is_some())
+        lexicon.any_in(WordClass::See, text) && lexicon.any_in(WordClass::SecretNoun, text)
     };
     // Most messages have neither word: the names are looked for only when both are there.
     if !said(lower) {
@@ -339,45 +270,6 @@ fn shared_name_choice(
     Some(one(Command::Clarify { question, options }, 0.9))
 }
 
-/// Words that join two requests in one message ("stop t1 and delete t2", "停止 t1 然后删除 t2").
-const REQUEST_JOINS: &[&str] = &[
-    " and then ",
-    ", then ",
-    " then ",
-    " and ",
-    "然后",
-    "接着",
-    "并且",
-    "，再",
-    // "停止 alpha 并删除 beta"; "…，并启动" stays one request (the second part names nothing).
-    "并",
-    "，并",
-    "；",
-    "; ",
-    "，",
-    ", ",
-    " & ",
-    "和",
-    "、",
-];
-
-/// Clauses that leave a resource as it is ("stop alpha and beta, but keep gamma running",
-/// "停掉 alpha 和 beta，但保留 gamma"): what they name is not part of the request.
-const KEEP_AS_IS: &[&str] = &[
-    "but keep",
-    "but leave",
-    "but not",
-    "but don't",
-    "but do not",
-    "while keeping",
-    "但保留",
-    "但是保留",
-    "但不要",
-    "但是不要",
-    "但别",
-    "保留",
-];
-
 /// `message` without its clauses that say what must not happen to a resource of the user's
 /// ("don't stop alpha, but stop beta" is "stop beta"), when another clause is left.
 fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
@@ -395,22 +287,27 @@ fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
             .trim_start_matches("and ")
             .trim_start_matches('但')
             .trim_start();
-        let opens_with = |w: &&str| {
-            opened.starts_with(*w)
+        let opens_with = |w: &String| {
+            opened.starts_with(w.as_str())
                 && !(w.is_ascii()
                     && opened[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
         };
-        NEGATIONS.iter().any(opens_with) && !cx.names.mentioned(&lower).is_empty()
+        cx.lexicon.words(WordClass::Negation).iter().any(opens_with)
+            && !cx.names.mentioned(&lower).is_empty()
     };
     let kept: Vec<&str> = clauses.iter().copied().filter(|c| !negated(c)).collect();
     (kept.len() < clauses.len() && !kept.is_empty()).then(|| kept.join(", "))
 }
 
-/// `message` without its trailing [`KEEP_AS_IS`] clause, when that clause names one of the
-/// user's resources ("but not now" names none and stays: it changes the request).
+/// `message` without its trailing clause that leaves a resource as it is ("stop alpha and
+/// beta, but keep gamma running", "停掉 alpha 和 beta，但保留 gamma": what it names is not part
+/// of the request), when that clause names one of the user's resources ("but not now" names
+/// none and stays: it changes the request).
 fn without_kept(message: &str, cx: &Context<'_>) -> Option<String> {
     let lower = message.to_lowercase();
-    let at = KEEP_AS_IS
+    let at = cx
+        .lexicon
+        .words(WordClass::KeepAsIs)
         .iter()
         .filter_map(|w| find_phrase(&lower, w))
         .min()?;
@@ -435,7 +332,9 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         route::route(cx.library, part, cx.names, cx.lexicon, None)
             .is_some_and(|r| r.has_verb && (r.has_name || r.action == "create" && r.has_noun))
     };
-    REQUEST_JOINS.iter().find_map(|join| {
+    // The lexicon's request joins ("stop t1 and delete t2", "停止 t1 然后删除 t2"), in order.
+    let joins = cx.lexicon.words(WordClass::RequestJoin);
+    joins.iter().find_map(|join| {
         // The last join of its kind: "停掉 alpha、beta、gamma" is "停掉 alpha、beta" and gamma.
         let at = lower.rfind(join)?;
         let (first, second) = (message.get(..at)?, message.get(at + join.len()..)?);
@@ -455,7 +354,7 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         // make, and the first one's create verb carries over.
         // Only across "and": after a comma the part is more often a value of the first
         // ("新建交易员 x，交易所 sandbox").
-        let and = matches!(*join, " and " | "和" | "以及");
+        let and = cx.lexicon.words(WordClass::AndJoin).contains(join);
         if and && let Some(verb) = create_verb_of(lower_first, cx) {
             let again = format!("{verb} {}", second.trim());
             // Another kind by its noun ("a trader called t1 on paper"), said before any name
@@ -526,9 +425,11 @@ fn create_verb_of(first: &str, cx: &Context<'_>) -> Option<String> {
 /// "stop t1 and delete it": `second` with its "it" (它) replaced by the name `first` names.
 fn request_on_it(first: &str, second: &str, cx: &Context<'_>) -> Option<String> {
     let (said, ..) = cx.names.mentioned(first).into_iter().next()?;
-    let (at, word) = REFERENCE
+    let (at, word) = cx
+        .lexicon
+        .words(WordClass::Reference)
         .iter()
-        .filter_map(|w| find_phrase(second, w).map(|at| (at, *w)))
+        .filter_map(|w| find_phrase(second, w).map(|at| (at, w)))
         .min()?;
     Some(with_name(second, at, at + word.len(), &said.name))
 }
@@ -600,7 +501,8 @@ impl RuleUnderstander {
     pub fn understand_single(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let lower = message.to_lowercase();
         let yes_no_pending = cx.engine_question || cx.top.is_some_and(|t| t.3);
-        if is_exactly(message, CANCEL_ALL) || starts_short(message, CANCEL_ALL, 16) {
+        let lx = cx.lexicon;
+        if lx.is(WordClass::CancelAll, message) || lx.starts(WordClass::CancelAll, message, 16) {
             return one(
                 Command::Cancel {
                     scope: CancelScope::All,
@@ -608,9 +510,9 @@ impl RuleUnderstander {
                 0.95,
             );
         }
-        if is_exactly(message, CANCEL) || starts_short(message, CANCEL, 12) {
+        if lx.is(WordClass::Cancel, message) || lx.starts(WordClass::Cancel, message, 12) {
             // "算了，名字叫 bot2": never mind the value said before, here is another one.
-            let then_value = CANCEL.iter().any(|w| {
+            let then_value = lx.words(WordClass::Cancel).iter().any(|w| {
                 lower
                     .trim_start()
                     .strip_prefix(w)
@@ -627,15 +529,16 @@ impl RuleUnderstander {
             );
         }
         if yes_no_pending {
-            if is_exactly(message, CONFIRM)
-                || starts_short(message, CONFIRM, 10) && !starts_short(message, DENY, 10)
+            if lx.is(WordClass::Confirm, message)
+                || lx.starts(WordClass::Confirm, message, 10)
+                    && !lx.starts(WordClass::Deny, message, 10)
             {
                 return one(Command::Confirm, 0.95);
             }
-            if is_exactly(message, DENY) {
+            if lx.is(WordClass::Deny, message) {
                 return one(Command::Deny, 0.95);
             }
-            if starts_short(message, DENY, 24) {
+            if lx.starts(WordClass::Deny, message, 24) {
                 // "不对，我说的是 btc-pro": a denial that carries a new value is a correction.
                 if let Some(u) = self.values_as_correction(message, cx) {
                     return u;
@@ -658,7 +561,7 @@ impl RuleUnderstander {
         }
         // "print the api key of ds", "显示 ds 的 key": a stored credential is never shown,
         // and the request must not become a change of it that the next reply would fill.
-        if asks_to_see_secret(&lower, cx.names) {
+        if asks_to_see_secret(&lower, cx.names, cx.lexicon) {
             return one(
                 Command::AnswerQuestion {
                     kind: AnswerKind::Glossary,
@@ -668,14 +571,15 @@ impl RuleUnderstander {
             );
         }
         // A pasted error or code: explained like a new goal; the task resumes after.
-        let it_at = REFERENCE
+        let it_at = lx
+            .words(WordClass::Reference)
             .iter()
             .filter_map(|w| find_phrase(&lower, w))
             .min();
         let it = cx.it_kind.zip(it_at);
         let routed = route::route(cx.library, &lower, cx.names, cx.lexicon, it);
         // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
-        if RESUME.iter().any(|w| find_phrase(&lower, w).is_some()) {
+        if lx.any_in(WordClass::Resume, &lower) {
             let named = |skill: &str| {
                 cx.library.get(skill).is_some_and(|s| {
                     s.meta
@@ -714,7 +618,7 @@ impl RuleUnderstander {
             // code there reports an error only with words that say so.
             && !(!self.values_for_top(message, cx).is_empty()
                 && !k.phrase_in(&lower)
-                && !ERROR_WORDS.iter().any(|w| find_phrase(&lower, w).is_some()))
+                && !lx.any_in(WordClass::ErrorReport, &lower))
         {
             return one(
                 Command::AnswerQuestion {
@@ -724,7 +628,10 @@ impl RuleUnderstander {
                 0.9,
             );
         }
-        let questioning = QUESTION.iter().any(|q| lower.contains(q));
+        let questioning = lx
+            .words(WordClass::Question)
+            .iter()
+            .any(|q| lower.contains(q.as_str()));
         if questioning
             && routed.as_ref().is_none_or(|r| {
                 let about_resource =
@@ -790,7 +697,9 @@ impl RuleUnderstander {
             }
             // "start all traders except alpha": no bulk start exists, and starting alpha
             // (the one name said) is the opposite of the request.
-            if matches!(r.action.as_str(), "start" | "delete") && route::says_all(&lower) {
+            if matches!(r.action.as_str(), "start" | "delete")
+                && route::says_all(&lower, cx.lexicon)
+            {
                 return one(
                     Command::CannotHandle {
                         reason: format!("{NO_BULK_REASON}{}", r.action),
@@ -815,7 +724,7 @@ impl RuleUnderstander {
             }
             if r.action == "create"
                 && !r.has_noun
-                && let Some(whole) = name_after(&lower, cx, &["to ", "到", "给"])
+                && let Some(whole) = name_after(&lower, cx, WordClass::ToResource)
             {
                 return one(
                     Command::CannotHandle {
@@ -825,7 +734,7 @@ impl RuleUnderstander {
                 );
             }
             if r.action == "delete"
-                && let Some(whole) = name_after(&lower, cx, &["from ", "从"])
+                && let Some(whole) = name_after(&lower, cx, WordClass::FromResource)
             {
                 return one(
                     Command::CannotHandle {
@@ -902,7 +811,7 @@ impl RuleUnderstander {
             .top
             .is_none_or(|(skill, action, asked, _)| !asks_yes_no(cx.library, skill, action, asked))
         {
-            if is_exactly(message, DENY) {
+            if cx.lexicon.is(WordClass::Deny, message) {
                 return one(
                     Command::Cancel {
                         scope: CancelScope::Current,
@@ -910,7 +819,7 @@ impl RuleUnderstander {
                     0.8,
                 );
             }
-            if is_exactly(message, CONFIRM) {
+            if cx.lexicon.is(WordClass::Confirm, message) {
                 return one(Command::Confirm, 0.6);
             }
         }
@@ -935,7 +844,9 @@ impl RuleUnderstander {
                     0.8,
                 );
             }
-            if is_exactly(message, DEFAULTS) || starts_short(message, DEFAULTS, 10) {
+            if cx.lexicon.is(WordClass::Defaults, message)
+                || cx.lexicon.starts(WordClass::Defaults, message, 10)
+            {
                 return one(
                     Command::SetSlots {
                         slots: Default::default(),
@@ -943,7 +854,7 @@ impl RuleUnderstander {
                     0.7,
                 );
             }
-            if is_exactly(message, CONFIRM) {
+            if cx.lexicon.is(WordClass::Confirm, message) {
                 return one(Command::Confirm, 0.7);
             }
         }

@@ -2,7 +2,7 @@
 //! action by its verbs. The longest verb wins ("set up" over "set"); among skills, the one
 //! named earliest in the message ("把 btc-bot 的策略换成…" is about the trader btc-bot).
 
-use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType};
+use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType, WordClass};
 
 use super::extract::made_up_name;
 use super::lexicon::Lexicon;
@@ -90,6 +90,7 @@ pub fn route(
         super::extract::tokens::blank(&mut unnamed_text, from, to);
     }
     let verb_text = unnamed_text.as_str();
+    let negations = lexicon.words(WordClass::Negation);
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
@@ -109,7 +110,7 @@ pub fn route(
                 a.verbs
                     .iter()
                     .filter_map(|v| {
-                        find_verb(verb_text, &v.to_lowercase(), terms)
+                        find_verb(verb_text, &v.to_lowercase(), negations, terms)
                             .map(|at| (at, v.chars().count()))
                     })
                     .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
@@ -142,7 +143,7 @@ pub fn route(
             }
             // "停止除了 alpha 之外的所有交易员": every one but some, not the one named.
             let on_all = format!("{action}_all");
-            if skill.action(&on_all).is_some() && all_but_some(lower) {
+            if skill.action(&on_all).is_some() && all_but_some(lower, lexicon) {
                 action = on_all;
             }
             // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
@@ -177,14 +178,13 @@ pub fn route(
 }
 
 /// "all", "every", "所有": the message is about every resource of a kind.
-pub fn says_all(lower: &str) -> bool {
-    const ALL: &[&str] = &["所有", "全部", "全都", "all", "every", "everything"];
-    ALL.iter().any(|w| find_phrase(lower, w).is_some())
+pub fn says_all(lower: &str, lexicon: &Lexicon) -> bool {
+    lexicon.any_in(WordClass::All, lower)
 }
 
 /// "all … except alpha", "除了 alpha 之外的所有": a bulk request that leaves some out.
-fn all_but_some(lower: &str) -> bool {
-    super::extract::except::except_at(lower).is_some() && says_all(lower)
+fn all_but_some(lower: &str, lexicon: &Lexicon) -> bool {
+    super::extract::except::except_at(lower, lexicon).is_some() && says_all(lower, lexicon)
 }
 
 /// Whether one of the skill's verbs is followed by one of its nouns ("创建交易员", "create a

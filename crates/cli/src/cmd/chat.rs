@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use nofxi_assistant::nlu::words::{CONFIRM, DENY, is_exactly};
+use nofxi_assistant::nlu::lexicon::Lexicon;
 use nofxi_assistant::scrub::{mentions_credential, scrub};
 use nofxi_assistant::texts::task_label;
 use nofxi_assistant::{Assistant, AssistantOptions};
 use nofxi_domain::{Actor, Channel, Credentials, ExchangeSpec, ModelSpec, StrategySpec};
 use nofxi_protocol::{TaskView, TurnRequest, TurnResponse};
-use nofxi_skills::{Lang, Library};
+use nofxi_skills::{Lang, Library, WordClass};
 use nofxi_store::Store;
 use rustyline::error::ReadlineError;
 
@@ -51,7 +51,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         }
         // An answer to the first-run question that is neither yes nor no is the user's first
         // message: it is handled as one, not taken as a yes.
-        let mut pending = first_run(global, &store).await?;
+        let mut pending = first_run(global, &store, &Lexicon::from_library(&library)).await?;
         let assistant =
             Assistant::open(store, library.clone(), AssistantOptions::default()).await?;
         let mut editor = rustyline::DefaultEditor::new()?;
@@ -303,7 +303,11 @@ fn print_task(response: &TurnResponse) {
 /// a first trader is two sentences away. Creates them on a yes (or Enter); returns the line
 /// when it answers neither yes nor no ("hi", "add my Binance account"): the user skipped the
 /// question, and nothing is created on a guess.
-async fn first_run(global: &GlobalArgs, store: &Store) -> Result<Option<String>> {
+async fn first_run(
+    global: &GlobalArgs,
+    store: &Store,
+    lexicon: &Lexicon,
+) -> Result<Option<String>> {
     let user = &global.user;
     let empty = store.list_exchanges(user, false).await?.is_empty()
         && store.list_models(user, false).await?.is_empty()
@@ -326,10 +330,10 @@ async fn first_run(global: &GlobalArgs, store: &Store) -> Result<Option<String>>
     };
     // The assistant's own yes and no words, so the question reads answers as the chat does.
     let answer = answer.trim();
-    if is_exactly(answer, DENY) {
+    if lexicon.is(WordClass::Deny, answer) {
         return Ok(None);
     }
-    if !(answer.is_empty() || is_exactly(answer, CONFIRM)) {
+    if !(answer.is_empty() || lexicon.is(WordClass::Confirm, answer)) {
         return Ok(Some(answer.to_string()));
     }
     let actor = Actor::new(user.clone(), Channel::Chat, true);

@@ -145,14 +145,14 @@ fn print_diagnostics(global: &GlobalArgs, diagnostics: &[Diagnostic]) {
 }
 
 fn lint(global: &GlobalArgs, extra: &[PathBuf], dir: Option<PathBuf>) -> Result<()> {
-    let (count, shadowed) = match &dir {
+    let (count, shadowed, lexicon_files) = match &dir {
         Some(dir) => {
             if !dir.is_dir() {
                 return Err(anyhow!("{} is not a directory", dir.display()));
             }
-            Library::lint_dir(dir).map(|(skills, shadowed)| (skills.len(), shadowed))
+            Library::lint_dir(dir).map(|l| (l.skills.len(), l.shadowed, l.lexicon_files))
         }
-        None => load_library(global, extra).map(|lib| (lib.skills().len(), Vec::new())),
+        None => load_library(global, extra).map(|lib| (lib.skills().len(), Vec::new(), 0)),
     }
     .map_err(|e| {
         print_diagnostics(global, &e.diagnostics);
@@ -165,14 +165,19 @@ fn lint(global: &GlobalArgs, extra: &[PathBuf], dir: Option<PathBuf>) -> Result<
         )
     })?;
     if global.json {
-        print_json(&serde_json::json!({"ok": true, "skills": count, "shadows_builtin": shadowed}))?;
+        print_json(
+            &serde_json::json!({"ok": true, "skills": count, "lexicon_files": lexicon_files, "shadows_builtin": shadowed}),
+        )?;
     } else {
         for name in &shadowed {
             println!(
                 "note: `{name}` has the name of a built-in skill; loaded as a user skill it would be a name clash"
             );
         }
-        println!("{count} skill(s) checked, no problems");
+        match lexicon_files {
+            0 => println!("{count} skill(s) checked, no problems"),
+            n => println!("{count} skill(s) and {n} lexicon file(s) checked, no problems"),
+        }
     }
     Ok(())
 }

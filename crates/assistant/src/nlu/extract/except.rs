@@ -3,42 +3,20 @@
 //! nothing of the user's is kept as said, so the tool refuses it ("no trader called alpah")
 //! instead of the action running on everything, the misspelt one included.
 
-use nofxi_skills::Action;
+use nofxi_skills::{Action, WordClass};
 use serde_json::{Map, Value};
 
 use super::Scan;
 use super::tokens::token_after;
+use crate::nlu::lexicon::Lexicon;
 use crate::nlu::names::Names;
 use crate::nlu::words::find_phrase;
 
-/// Words that start the list of what is left out.
-pub const EXCEPT: &[&str] = &[
-    "except for",
-    "except",
-    "apart from",
-    "other than",
-    "besides",
-    "but not",
-    "but keep",
-    "but leave",
-    "but",
-    "但是保留",
-    "但保留",
-    "但留着",
-    "保留",
-    "留着",
-    "除了",
-    "除去",
-    "不包括",
-    "不含",
-];
-
-/// Words that end a Chinese list of what is left out ("除了 alpha 之外").
-const EXCEPT_ENDS: &[&str] = &["之外", "以外", "外"];
-
-/// Where an [`EXCEPT`] marker ends in `lower`, the earliest one.
-pub fn except_at(lower: &str) -> Option<usize> {
-    EXCEPT
+/// Where a marker that starts the list of what is left out ("except", "除了") ends in
+/// `lower`, the earliest one.
+pub fn except_at(lower: &str, lexicon: &Lexicon) -> Option<usize> {
+    lexicon
+        .words(WordClass::Except)
         .iter()
         .filter_map(|w| find_phrase(lower, w).map(|at| (at, at + w.len())))
         .min()
@@ -46,17 +24,25 @@ pub fn except_at(lower: &str) -> Option<usize> {
 }
 
 /// Fills the action's `except` slot: the user's names after the marker.
-pub fn excepted(action: &Action, scan: &Scan, names: &Names, slots: &mut Map<String, Value>) {
+pub fn excepted(
+    action: &Action,
+    scan: &Scan,
+    names: &Names,
+    lexicon: &Lexicon,
+    slots: &mut Map<String, Value>,
+) {
     if action.slot("except").is_none() {
         return;
     }
-    let Some(from) = except_at(&scan.text) else {
+    let Some(from) = except_at(&scan.text, lexicon) else {
         return;
     };
     let rest = &scan.text[from..];
-    let until = EXCEPT_ENDS
+    // A Chinese list of what is left out ends at its closing word ("除了 alpha 之外").
+    let until = lexicon
+        .words(WordClass::ExceptEnd)
         .iter()
-        .filter_map(|w| rest.find(w))
+        .filter_map(|w| rest.find(w.as_str()))
         .min()
         .unwrap_or(rest.len());
     let span = &rest[..until];
@@ -68,7 +54,7 @@ pub fn excepted(action: &Action, scan: &Scan, names: &Names, slots: &mut Map<Str
     // "except alpha and btea": every item of the list must be a name; one that is not is
     // kept as said (the first word of it), and the tool refuses the whole request.
     let original = scan.original.get(from..from + until).unwrap_or("");
-    for (start, end) in items(span) {
+    for (start, end) in items(span, lexicon.words(WordClass::ListSeparator)) {
         let named = mentioned.iter().any(|(_, s, e)| *s < end && start < *e);
         if named || span[start..end].trim().is_empty() {
             continue;
@@ -84,11 +70,13 @@ pub fn excepted(action: &Action, scan: &Scan, names: &Names, slots: &mut Map<Str
 }
 
 /// The byte ranges of a list's items, between its separators ("alpha, beta and gamma").
-fn items(span: &str) -> Vec<(usize, usize)> {
-    const SEPARATORS: &[&str] = &[",", "，", "、", "&", " and ", "和", "以及"];
-    let mut cuts: Vec<(usize, usize)> = SEPARATORS
+fn items(span: &str, separators: &[String]) -> Vec<(usize, usize)> {
+    let mut cuts: Vec<(usize, usize)> = separators
         .iter()
-        .flat_map(|sep| span.match_indices(sep).map(|(i, m)| (i, i + m.len())))
+        .flat_map(|sep| {
+            span.match_indices(sep.as_str())
+                .map(|(i, m)| (i, i + m.len()))
+        })
         .collect();
     cuts.sort();
     let mut out = Vec::new();

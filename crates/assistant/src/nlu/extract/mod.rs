@@ -14,7 +14,7 @@ mod scoped;
 pub(crate) mod tokens;
 mod values;
 
-use nofxi_skills::{Action, ResourceKind, SlotType, Unit};
+use nofxi_skills::{Action, ResourceKind, SlotType, Unit, WordClass};
 use serde_json::{Map, Value};
 
 pub use self::bare::bare_answer;
@@ -25,7 +25,7 @@ use self::tokens::{
 use super::lexicon::Lexicon;
 use super::names::Names;
 use super::numbers::numbers;
-use super::words::{REFERENCE, find_phrase};
+use super::words::find_phrase;
 
 /// What a message gives: slot → value as said (refs as names/words, resolved later).
 pub struct Extraction {
@@ -87,9 +87,9 @@ pub fn extract(
     );
     values::enums(action, &mut scan, &mut slots);
     values::numbers(action, &mut scan, &mut slots);
-    values::booleans(action, &scan, &mut slots);
+    values::booleans(action, &scan, lexicon, &mut slots);
     lists::symbol_lists(action, &scan, &mut slots);
-    except::excepted(action, &scan, names, &mut slots);
+    except::excepted(action, &scan, names, lexicon, &mut slots);
     said_names(action, nouns, &scan, &mut slots);
     named_without_value(action, nouns, &scan, &mut slots);
     Extraction { slots }
@@ -303,7 +303,7 @@ fn refs(
             continue;
         }
         if slot.name == "target"
-            && REFERENCE.iter().any(|w| find_phrase(text, w).is_some())
+            && lexicon.any_in(WordClass::Reference, text)
             && let Some(name) = current(kind)
         {
             slots.insert(slot.name.clone(), Value::String(name));

@@ -5,7 +5,10 @@ use nofxi_skills::{Action, SlotType};
 use serde_json::{Map, Value};
 
 use super::super::numbers::numbers as find_numbers;
-use super::super::words::{NEGATIVE, find_phrase, preceded_by};
+use nofxi_skills::WordClass;
+
+use super::super::lexicon::Lexicon;
+use super::super::words::{find_phrase, preceded_by};
 use super::Scan;
 use super::tokens::blank;
 
@@ -400,7 +403,7 @@ fn is_old_value(text: &str, at: usize, next: Option<usize>) -> bool {
 
 /// Booleans named by a phrase; a negative phrase (逐仓, 停用) or a negation before it
 /// ("turn off bollinger", "不要启动") means false.
-pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
+pub fn booleans(action: &Action, scan: &Scan, lexicon: &Lexicon, slots: &mut Map<String, Value>) {
     let text = &scan.text;
     // Each boolean slot's longest phrase said: (slot, start, end, phrase).
     let mut said: Vec<(&str, usize, usize, String)> = Vec::new();
@@ -456,7 +459,7 @@ pub fn booleans(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
                 .is_some_and(|gap| JOINS.contains(&gap.trim()))
         });
         let turned_off = turned_off || joined_off;
-        let negated = NEGATIVE.contains(&lp.as_str()) != turned_off;
+        let negated = lexicon.words(WordClass::OffPhrase).contains(lp) != turned_off;
         previous = Some((*end, turned_off));
         slots.insert(slot.to_string(), Value::Bool(!negated));
     }
