@@ -11,7 +11,8 @@
 //!   私钥, 密码 …), when it looks like a credential (ASCII, a digit, ≥ 8 chars) — or any word
 //!   of 4+ chars after a password/passphrase cue;
 //! - `sk-…` and `ak-…` style keys;
-//! - a run of 20+ letters/digits with both letters and digits (API keys, private keys).
+//! - a run of 20+ letters/digits with both letters and digits (API keys, private keys);
+//! - a wallet seed phrase: 12+ consecutive BIP-39 words (`nofxi_domain::seed_phrase`).
 //!
 //! Resource ids (UUIDs contain hyphens) and URLs are left alone.
 
@@ -38,7 +39,7 @@ static LONG_TOKEN: LazyLock<Option<Regex>> =
 
 /// `text` with every secret-shaped token replaced by its mask.
 pub fn scrub(text: &str) -> String {
-    let mut out = text.to_string();
+    let mut out = nofxi_domain::hide_seed_phrases(text).into_owned();
     if let Some(re) = CUE.as_ref() {
         out = re
             .replace_all(&out, |c: &Captures| {

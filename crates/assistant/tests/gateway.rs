@@ -415,3 +415,44 @@ async fn a_stored_credential_pasted_into_a_question_is_masked_for_the_model_and_
         .unwrap();
     assert!(!saved.reply.contains(PASSPHRASE), "{}", saved.reply);
 }
+
+/// A wallet seed phrase has no key shape at all (twelve plain words); typed into a question it
+/// reaches neither the model nor the reply nor the trace.
+#[tokio::test]
+async fn a_seed_phrase_in_a_question_reaches_neither_the_model_nor_the_trace() {
+    const WORDS: &str =
+        "abandon ability able about above absent absorb abstract absurd abuse access accident";
+    let mut chat = Chat::new(true).await;
+    chat.mock
+        .push(Reply::Text("Never share it with anyone.".into()));
+    let r = chat
+        .say(&format!(
+            "my seed phrase is {WORDS}, is that safe to keep here?"
+        ))
+        .await;
+    assert_eq!(r.llm.calls, 1, "{r:?}");
+    let needles = ["abandon ability", "absurd abuse", "access accident"];
+    for request in chat.mock.requests() {
+        for needle in needles {
+            assert!(
+                !request.body_text().contains(needle),
+                "{}",
+                request.body_text()
+            );
+        }
+    }
+    let traces = chat
+        .ts
+        .store
+        .list_traces("default", None, 10)
+        .await
+        .unwrap();
+    let stored: String = traces
+        .iter()
+        .map(|t| format!("{} {}", t.message, t.record))
+        .collect();
+    for needle in needles {
+        assert!(!stored.contains(needle), "{stored}");
+        assert!(!r.reply.contains(needle), "{}", r.reply);
+    }
+}

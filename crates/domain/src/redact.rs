@@ -55,7 +55,7 @@ pub fn redact(text: &str, key: Option<&Secret>) -> String {
 /// request's signature) and every key-shaped run replaced by [`REDACTED`]. Values shorter than
 /// four characters are not searched for: they would match ordinary words.
 pub fn redact_values(text: &str, values: &[&str]) -> String {
-    let mut out = text.to_string();
+    let mut out = crate::seed_phrase::hide_seed_phrases(text).into_owned();
     let mut values: Vec<&str> = values.iter().copied().filter(|k| k.len() >= 4).collect();
     // Longest first, so a value containing another is replaced whole.
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
