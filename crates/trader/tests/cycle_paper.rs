@@ -495,5 +495,8 @@ async fn a_cycle_without_orders_journals_the_positions_it_holds() {
             assert_eq!(journalled, actual, "cycle #{}", record.cycle_number);
         }
     }
-    assert!(checked > 0, "no quiet cycle held a position: nothing was checked");
+    assert!(
+        checked > 0,
+        "no quiet cycle held a position: nothing was checked"
+    );
 }

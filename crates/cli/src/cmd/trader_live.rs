@@ -13,11 +13,11 @@ use clap::Args;
 use nofxi_domain::market::Symbol;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
-use nofxi_trader::runtime::connect::{PaperAccount, connect};
+use nofxi_trader::runtime::connect::PaperAccount;
 use nofxi_trader::runtime::preflight::preflight;
 use nofxi_trader::runtime::status::{StopReason, load_status};
+use nofxi_trader::runtime::view::{account_clock, open_view};
 use nofxi_trader::stats::{Stats, compute, trades_from_fills};
-use nofxi_venues::{Clock, SystemClock};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -43,7 +43,6 @@ pub struct JournalArgs {
 }
 
 pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> Result<()> {
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let trader = store
         .get_trader(&global.user, &args.target.reference)
         .await?;
@@ -62,6 +61,9 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
             exchange.spec.account_name
         );
     }
+    // A paper account is checked at the engine's timeline: read at the wall clock its stops
+    // would fire at another moment's prices.
+    let clock = account_clock(&store, &exchange).await;
     let ready = preflight(store.clone(), &global.user, &trader.id, clock)
         .await
         .map_err(|e| {
@@ -279,12 +281,11 @@ pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Re
         trader_id: trader.id.clone(),
         initial_balance: trader.spec.initial_balance,
     };
-    let venue = connect(
+    let venue = open_view(
         store.clone(),
         &global.user,
         &trader.spec.exchange_id,
         account,
-        Arc::new(SystemClock),
     )
     .await?;
     // Fills are read per symbol: the strategy's coins, held positions, and whatever the

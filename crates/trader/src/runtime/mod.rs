@@ -8,3 +8,4 @@ pub mod preflight;
 pub mod status;
 pub mod store_journal;
 pub mod task;
+pub mod view;
