@@ -11,8 +11,8 @@ use nofxi_domain::trading::{AccountSnapshot, Position};
 use nofxi_skills::Lang;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
+use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis, trades_paper};
 use nofxi_trader::runtime::view::{AccountSource, trader_account};
-use rust_decimal::Decimal;
 
 use crate::compose::facts::time;
 
@@ -26,9 +26,11 @@ pub async fn account_block(
 ) -> String {
     let zh = lang == Lang::Zh;
     let mut out = String::new();
+    let paper = trades_paper(store, user, t).await;
+    let basis = pnl_basis(store, user, t, paper).await;
     let unreadable = match trader_account(store.clone(), user, t).await {
         Ok(Some(view)) => {
-            let basis = match (&view.source, zh) {
+            let source = match (&view.source, zh) {
                 (AccountSource::PaperSubAccount, false) => {
                     format!("from its paper sub-account, now ({})", time(view.at_ms))
                 }
@@ -42,7 +44,7 @@ pub async fn account_block(
                     format!("来自 {kind} 账户，当前（{}）", time(view.at_ms))
                 }
             };
-            write_account(&mut out, zh, &basis, t, &view.account);
+            write_account(&mut out, zh, &source, basis.as_ref(), &view.account);
             write_positions(&mut out, zh, &view.positions);
             return out;
         }
@@ -78,43 +80,80 @@ pub async fn account_block(
             )
         };
     }
-    let basis = if zh {
+    let source = if zh {
         format!("第 {} 个周期的记录，{}", c.cycle_number, time(c.started_ms))
     } else {
         format!("as of cycle #{}, {}", c.cycle_number, time(c.started_ms))
     };
     if let Some(account) = c.account_after.as_ref().or(c.account_before.as_ref()) {
-        write_account(&mut out, zh, &basis, t, account);
+        write_account(&mut out, zh, &source, basis.as_ref(), account);
     }
     write_positions(&mut out, zh, &c.positions_after);
     out
 }
 
-fn write_account(out: &mut String, zh: bool, basis: &str, t: &Trader, a: &AccountSnapshot) {
-    let initial = t.spec.initial_balance;
-    let pnl = a.equity - initial;
-    let pct = if initial.is_zero() {
-        Decimal::ZERO
-    } else {
-        (pnl / initial * Decimal::ONE_HUNDRED).round_dp(2)
-    };
+/// `source` says where the figures come from; `basis` what P&L is measured against.
+fn write_account(
+    out: &mut String,
+    zh: bool,
+    source: &str,
+    basis: Option<&PnlBasis>,
+    a: &AccountSnapshot,
+) {
     let (equity, margin, available) = (
         a.equity.round_dp(2),
         a.margin_used.round_dp(2),
         a.available.round_dp(2),
     );
-    let pnl = pnl.round_dp(2);
+    let pnl = match basis {
+        Some(basis) => {
+            let (pnl, pct) = basis.pnl(a.equity);
+            let pnl = pnl.round_dp(2);
+            let since = since_words(zh, basis);
+            if zh {
+                format!("{since}盈亏 {pnl} USDT（{pct}%）")
+            } else {
+                format!("P&L {pnl} USDT ({pct}%) {since}")
+            }
+        }
+        None if zh => "盈亏未知（没有它启动时的权益记录）".to_string(),
+        None => "P&L unknown (no equity recorded at its start)".to_string(),
+    };
     let _ = if zh {
         writeln!(
             out,
-            "［{basis}］权益 {equity} USDT，相对初始资金 {initial} 盈亏 {pnl} USDT（{pct}%），已用保证金 {margin} USDT，可用 {available} USDT"
+            "［{source}］权益 {equity} USDT，{pnl}，已用保证金 {margin} USDT，可用 {available} USDT"
         )
     } else {
         writeln!(
             out,
-            "[{basis}] equity {equity} USDT, P&L {pnl} USDT ({pct}%) against the initial {initial}, margin used {margin} USDT, available {available} USDT"
+            "[{source}] equity {equity} USDT, {pnl}, margin used {margin} USDT, available {available} USDT"
         )
     };
+}
+
+/// What the P&L is measured from, as a phrase: the user should know the basis of the number.
+fn since_words(zh: bool, basis: &PnlBasis) -> String {
+    let base = basis.equity().round_dp(2);
+    match (basis, zh) {
+        (PnlBasis::FirstStart(b), false) => {
+            format!(
+                "since its first start ({base} USDT on {})",
+                time(b.recorded_ms)
+            )
+        }
+        (PnlBasis::FirstStart(b), true) => {
+            format!("自首次启动（{}，{base} USDT）以来", time(b.recorded_ms))
+        }
+        (PnlBasis::FirstCycle { at_ms, .. }, false) => {
+            format!("since its first cycle ({base} USDT on {})", time(*at_ms))
+        }
+        (PnlBasis::FirstCycle { at_ms, .. }, true) => {
+            format!("自首个周期（{}，{base} USDT）以来", time(*at_ms))
+        }
+        (PnlBasis::InitialBalance(_), false) => format!("against its initial balance {base}"),
+        (PnlBasis::InitialBalance(_), true) => format!("相对初始资金 {base} "),
+    }
 }
 
 fn write_positions(out: &mut String, zh: bool, positions: &[Position]) {

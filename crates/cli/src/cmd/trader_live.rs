@@ -13,6 +13,7 @@ use clap::Args;
 use nofxi_domain::market::Symbol;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
+use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis};
 use nofxi_trader::runtime::connect::PaperAccount;
 use nofxi_trader::runtime::preflight::preflight;
 use nofxi_trader::runtime::status::{StopReason, load_status};
@@ -322,32 +323,39 @@ pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Re
     fills.sort_by_key(|f| f.time_ms);
     let total_fee: Decimal = fills.iter().map(|f| f.fee).sum();
     let per_year = 365.0 * 24.0 * 60.0 / trader.spec.scan_interval_minutes.max(1) as f64;
-    let stats = compute(
+    let mut stats = compute(
         &trades_from_fills(&fills),
         total_fee,
         curve.iter().map(|(_, e)| *e),
         per_year,
     );
+    // P&L from the trader's own start (see `baseline`): its equity now against the equity it
+    // started with, not the first journalled point nor the default initial balance.
+    let basis = pnl_basis(&store, &global.user, &trader, venue.is_paper()).await;
+    if let (Some(basis), Some((_, last))) = (&basis, curve.last()) {
+        stats.total_pnl = basis.pnl(*last).0;
+    }
     if global.json {
         return print_json(&stats);
     }
-    print_stats(&stats, trader.spec.initial_balance);
+    print_stats(&stats, basis.as_ref().map(PnlBasis::equity));
     Ok(())
 }
 
-pub fn print_stats(s: &Stats, initial_balance: Decimal) {
+/// `basis`: the equity P&L is measured from, for the percentage (none when unknown).
+pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
     let pct = |d: Option<Decimal>| {
         d.map(|d| format!("{}%", (d * Decimal::ONE_HUNDRED).round_dp(2)))
             .unwrap_or("-".into())
     };
     let opt = |d: Option<Decimal>| d.map(|d| d.round_dp(4).to_string()).unwrap_or("-".into());
-    let pnl_pct = if initial_balance > Decimal::ZERO {
-        format!(
-            " ({}%)",
-            (s.total_pnl / initial_balance * Decimal::ONE_HUNDRED).round_dp(2)
-        )
-    } else {
-        String::new()
+    let pnl_pct = match basis {
+        Some(base) if base > Decimal::ZERO => format!(
+            " ({}% of {} at its start)",
+            (s.total_pnl / base * Decimal::ONE_HUNDRED).round_dp(2),
+            base.round_dp(2)
+        ),
+        _ => String::new(),
     };
     println!(
         "trades          {} ({} won, {} lost)",
