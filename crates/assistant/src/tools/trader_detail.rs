@@ -73,8 +73,18 @@ pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trade
     let latest = rows
         .iter()
         .find_map(|r| serde_json::from_value::<CycleRecord>(r.record.clone()).ok());
-    out.push_str(&account_block(store, user, lang, t, latest.as_ref()).await);
+    let (figures, read_now) = account_block(store, user, lang, t, latest.as_ref()).await;
+    out.push_str(&figures);
     let Some(c) = latest else {
+        // The account answered, but the trader has not decided anything yet: say why there
+        // is no decision (a started trader waits for an engine's first cycle).
+        if read_now {
+            out.push_str(if zh {
+                "还没有完成过一个周期，暂无决策记录。"
+            } else {
+                "No cycle has run yet, so there is no decision on record."
+            });
+        }
         return out.trim_end().to_string();
     };
     let decisions: Vec<String> = c

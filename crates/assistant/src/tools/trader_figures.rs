@@ -17,13 +17,14 @@ use nofxi_trader::runtime::view::{AccountSource, trader_account};
 use crate::compose::facts::time;
 
 /// The account block of a trader's detail; `latest` is the newest journalled cycle, if any.
+/// The flag says whether the figures were read from the account now.
 pub async fn account_block(
     store: &Arc<Store>,
     user: &str,
     lang: Lang,
     t: &Trader,
     latest: Option<&CycleRecord>,
-) -> String {
+) -> (String, bool) {
     let zh = lang == Lang::Zh;
     let mut out = String::new();
     let paper = trades_paper(store, user, t).await;
@@ -46,7 +47,7 @@ pub async fn account_block(
             };
             write_account(&mut out, zh, &source, basis.as_ref(), &view.account);
             write_positions(&mut out, zh, &view.positions);
-            return out;
+            return (out, true);
         }
         // A paper trader that never started has no sub-account: the journal is all there is.
         Ok(None) => None,
@@ -68,7 +69,7 @@ pub async fn account_block(
             ),
             (None, true) => writeln!(out, "还没有完成过一个周期，暂无权益和持仓记录。"),
         };
-        return out;
+        return (out, false);
     };
     if let Some(e) = &unreadable {
         let _ = if zh {
@@ -89,7 +90,7 @@ pub async fn account_block(
         write_account(&mut out, zh, &source, basis.as_ref(), account);
     }
     write_positions(&mut out, zh, &c.positions_after);
-    out
+    (out, false)
 }
 
 /// `source` says where the figures come from; `basis` what P&L is measured against.
