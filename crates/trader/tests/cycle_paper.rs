@@ -463,3 +463,40 @@ async fn hostile_answers_reach_the_venue_only_as_the_guard_allows() {
     );
     assert_eq!(rig.paper.state().await.orders.len(), orders);
 }
+
+/// Issue 23 item 11: a cycle that sends no order still journals the positions it read. Its
+/// record is the newest one, and "how's btc-bot doing" read "no open positions" from it while
+/// the account held a short with margin in use.
+#[tokio::test]
+async fn a_cycle_without_orders_journals_the_positions_it_holds() {
+    let rig = rig(1_000).await;
+    let strategy = StrategyConfig::default();
+    let mut decider = BuiltinDecider::new(BuiltinParams::default());
+    let mut trader = cycle();
+    let mut checked = 0;
+    for _ in 0..600 {
+        rig.clock.advance(Duration::from_secs(300));
+        let record = trader
+            .run(&strategy, &mut decider, &rig.world())
+            .await
+            .unwrap();
+        let held = rig.paper.positions().await.unwrap();
+        if record.executions.is_empty() && !held.is_empty() {
+            checked += 1;
+            let journalled: Vec<_> = record
+                .positions_after
+                .iter()
+                .map(|p| (p.symbol.clone(), p.side, p.quantity, p.entry_price))
+                .collect();
+            let actual: Vec<_> = held
+                .iter()
+                .map(|p| (p.symbol.clone(), p.side, p.quantity, p.entry_price))
+                .collect();
+            assert_eq!(journalled, actual, "cycle #{}", record.cycle_number);
+        }
+    }
+    assert!(
+        checked > 0,
+        "no quiet cycle held a position: nothing was checked"
+    );
+}

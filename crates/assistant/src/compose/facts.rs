@@ -10,11 +10,11 @@ use nofxi_domain::{Interval, indicators};
 use nofxi_skills::ResourceKind;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
+use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis, trades_paper};
 use nofxi_trader::runtime::connect::DEFAULT_SIM_SEED;
 use nofxi_trader::stats::max_drawdown_pct;
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{KlineQuery, MarketData, SystemClock};
-use rust_decimal::Decimal;
 
 use crate::nlu::names::Names;
 
@@ -55,21 +55,30 @@ pub async fn trader(store: &Store, user: &str, names: &Names, id: &str) -> Optio
         t.spec.scan_interval_minutes,
     );
     let curve = store.equity_curve(user, &t.id).await.unwrap_or_default();
+    // P&L from the trader's own start (see `nofxi_trader::runtime::baseline`), never from
+    // the default initial balance.
+    let paper = trades_paper(store, user, &t).await;
+    let basis = pnl_basis(store, user, &t, paper).await;
     match (curve.first(), curve.last()) {
         (Some((_, first)), Some((at, last))) => {
-            let pnl = last - t.spec.initial_balance;
-            let pct = if t.spec.initial_balance.is_zero() {
-                Decimal::ZERO
-            } else {
-                (pnl / t.spec.initial_balance * Decimal::from(100)).round_dp(2)
+            let pnl = match &basis {
+                Some(basis) => {
+                    let (pnl, pct) = basis.pnl(*last);
+                    format!(
+                        "P&L {} ({pct}%) vs {} {} USDT",
+                        pnl.round_dp(2),
+                        basis_words(basis),
+                        basis.equity().round_dp(2)
+                    )
+                }
+                None => "P&L unknown (no equity recorded at its start)".into(),
             };
             let _ = writeln!(
                 text,
-                "equity {} USDT at {} (first recorded {}); P&L vs initial balance {} ({pct}%); max drawdown {}% over {} points [basis: cycle journal]",
+                "equity {} USDT at {} (first recorded {}); {pnl}; max drawdown {}% over {} points [basis: cycle journal]",
                 last.round_dp(2),
                 time(*at),
                 first.round_dp(2),
-                pnl.round_dp(2),
                 max_drawdown_pct(curve.iter().map(|(_, e)| *e)).round_dp(2),
                 curve.len()
             );
@@ -142,6 +151,15 @@ fn write_positions(text: &mut String, c: &CycleRecord) {
                 .unwrap_or_else(|| "none".into()),
             c.cycle_number
         );
+    }
+}
+
+/// What a P&L basis is, in the words of a model's context.
+pub(crate) fn basis_words(basis: &PnlBasis) -> &'static str {
+    match basis {
+        PnlBasis::FirstStart(_) => "equity at first start",
+        PnlBasis::FirstCycle { .. } => "equity at first cycle",
+        PnlBasis::InitialBalance(_) => "initial balance",
     }
 }
 

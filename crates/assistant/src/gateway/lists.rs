@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use nofxi_protocol::{Command, Understanding};
 use nofxi_skills::{Library, ResourceKind};
 use nofxi_store::Store;
+use nofxi_trader::runtime::baseline::{pnl_basis, trades_paper};
 
 use crate::conversation::Conversation;
 use crate::nlu::names::Names;
@@ -81,9 +82,14 @@ async fn traders(store: &Store, user: &str, out: &mut String) {
             .unwrap_or_default()
             .into_iter()
             .find_map(|row| row.equity);
-        let pnl = latest
-            .map(|e| format!("{} USDT", (e - t.spec.initial_balance).round_dp(2)))
-            .unwrap_or_else(|| "no equity recorded yet".into());
+        // From the trader's own start, never the default initial balance.
+        let paper = trades_paper(store, user, &t).await;
+        let basis = pnl_basis(store, user, &t, paper).await;
+        let pnl = match (latest, basis) {
+            (Some(e), Some(basis)) => format!("{} USDT", basis.pnl(e).0.round_dp(2)),
+            (Some(_), None) => "unknown (no equity recorded at its start)".into(),
+            (None, _) => "no equity recorded yet".into(),
+        };
         let _ = writeln!(
             out,
             "- {}: {}, P&L {pnl}",

@@ -10,7 +10,6 @@ use nofxi_domain::{
 };
 use nofxi_skills::Lang;
 use nofxi_store::{Store, StoreError};
-use nofxi_venues::SystemClock;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
@@ -608,7 +607,10 @@ impl ToolRunner {
         if st.get_strategy(user, &t.spec.strategy_id).await.is_err() {
             return Err(tool("strategy_missing", "strategy missing".into(), None));
         }
-        nofxi_trader::runtime::preflight::preflight(st.clone(), user, &t.id, Arc::new(SystemClock))
+        // A paper account is checked at the engine's timeline, not the wall clock (see `view`).
+        let exchange = st.get_exchange(user, &t.spec.exchange_id).await?;
+        let clock = nofxi_trader::runtime::view::account_clock(st, &exchange).await;
+        nofxi_trader::runtime::preflight::preflight(st.clone(), user, &t.id, clock)
             .await
             .map_err(|e| tool(e.kind(), e.to_string(), None))?;
         let t = st.set_trader_running(actor, &t.id, true).await?;

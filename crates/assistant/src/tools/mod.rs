@@ -9,6 +9,7 @@ mod probes;
 mod render;
 mod stop_all;
 mod trader_detail;
+mod trader_figures;
 
 use nofxi_skills::Lang;
 use serde_json::{Map, Value};

@@ -1,21 +1,23 @@
 //! One trader as the user asks after it ("what is btc-bot doing", "btc-bot 怎么样"): whether
-//! an engine really runs it, what it is bound to, its equity and P&L, its open positions and
-//! its last decision — all from the store, each number with the cycle it comes from.
+//! an engine really runs it, what it is bound to, its equity and P&L and open positions (read
+//! from the account it trades, see `trader_figures`) and its last decision from the journal,
+//! each figure with where and when it comes from.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use nofxi_domain::Trader;
 use nofxi_skills::Lang;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
-use rust_decimal::Decimal;
 
+use super::trader_figures::account_block;
 use crate::compose::facts::time;
 
 /// Reasoning is quoted up to this many characters: enough to show the why.
 const REASONING_CHARS: usize = 120;
 
-pub async fn trader_detail(store: &Store, user: &str, lang: Lang, t: &Trader) -> String {
+pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trader) -> String {
     let zh = lang == Lang::Zh;
     let mut out = String::new();
     let engine = store
@@ -71,72 +73,20 @@ pub async fn trader_detail(store: &Store, user: &str, lang: Lang, t: &Trader) ->
     let latest = rows
         .iter()
         .find_map(|r| serde_json::from_value::<CycleRecord>(r.record.clone()).ok());
+    let (figures, read_now) = account_block(store, user, lang, t, latest.as_ref()).await;
+    out.push_str(&figures);
     let Some(c) = latest else {
-        out.push_str(if zh {
-            "还没有完成过一个周期，暂无权益和持仓记录。"
-        } else {
-            "No cycle has run yet, so there is no equity or position on record."
-        });
-        return out;
+        // The account answered, but the trader has not decided anything yet: say why there
+        // is no decision (a started trader waits for an engine's first cycle).
+        if read_now {
+            out.push_str(if zh {
+                "还没有完成过一个周期，暂无决策记录。"
+            } else {
+                "No cycle has run yet, so there is no decision on record."
+            });
+        }
+        return out.trim_end().to_string();
     };
-    let basis = if zh {
-        format!("第 {} 个周期，{}", c.cycle_number, time(c.started_ms))
-    } else {
-        format!("cycle #{}, {}", c.cycle_number, time(c.started_ms))
-    };
-    if let Some(equity) = rows.iter().find_map(|r| r.equity) {
-        let initial = t.spec.initial_balance;
-        let pnl = equity - initial;
-        let pct = if initial.is_zero() {
-            Decimal::ZERO
-        } else {
-            (pnl / initial * Decimal::ONE_HUNDRED).round_dp(2)
-        };
-        let _ = if zh {
-            writeln!(
-                out,
-                "权益 {} USDT，相对初始资金 {initial} 盈亏 {} USDT（{pct}%）［{basis}］",
-                equity.round_dp(2),
-                pnl.round_dp(2)
-            )
-        } else {
-            writeln!(
-                out,
-                "equity {} USDT, P&L {} USDT ({pct}%) against the initial {initial} [{basis}]",
-                equity.round_dp(2),
-                pnl.round_dp(2)
-            )
-        };
-    }
-    if c.positions_after.is_empty() {
-        out.push_str(if zh {
-            "没有持仓。\n"
-        } else {
-            "No open positions.\n"
-        });
-    }
-    for p in &c.positions_after {
-        let side = format!("{:?}", p.side).to_lowercase();
-        let _ = if zh {
-            writeln!(
-                out,
-                "持仓 {} {side} {}，开仓价 {}，未实现盈亏 {} USDT",
-                p.symbol.as_str(),
-                p.quantity,
-                p.entry_price,
-                p.unrealized_pnl.round_dp(2)
-            )
-        } else {
-            writeln!(
-                out,
-                "position {} {side} {} at {}, unrealized {} USDT",
-                p.symbol.as_str(),
-                p.quantity,
-                p.entry_price,
-                p.unrealized_pnl.round_dp(2)
-            )
-        };
-    }
     let decisions: Vec<String> = c
         .decisions
         .iter()
@@ -154,9 +104,19 @@ pub async fn trader_detail(store: &Store, user: &str, lang: Lang, t: &Trader) ->
         format!(" — {reasoning}")
     };
     let _ = if zh {
-        write!(out, "最近决策：{decided}{why}")
+        write!(
+            out,
+            "最近决策（第 {} 个周期，{}）：{decided}{why}",
+            c.cycle_number,
+            time(c.started_ms)
+        )
     } else {
-        write!(out, "last decision: {decided}{why}")
+        write!(
+            out,
+            "last decision (cycle #{}, {}): {decided}{why}",
+            c.cycle_number,
+            time(c.started_ms)
+        )
     };
     if let Some(e) = &c.error {
         let _ = if zh {

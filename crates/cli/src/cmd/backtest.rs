@@ -228,7 +228,7 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         summary.final_equity.round_dp(2),
         args.initial_balance
     );
-    print_stats(&report.stats, args.initial_balance);
+    print_stats(&report.stats, Some(args.initial_balance));
     if !summary.open_at_end_pnl.is_zero() || !summary.open_at_end_fees.is_zero() {
         println!(
             "open at end     {} USDT unrealized, {} USDT entry fees paid: in the total P&L, \

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use nofxi_store::Store;
-use nofxi_trader::runtime::connect::{PAPER_SCOPE, PaperAccount, Venue, connect as connect_venue};
-use nofxi_venues::SystemClock;
+use nofxi_trader::runtime::connect::{PaperAccount, Persistence, Venue, connect_with};
+use nofxi_trader::runtime::view::{account_clock, has_paper_sub_account, open_view};
 use nofxi_venues::connectivity::{Check, ConnectivityReport};
 use serde::Serialize;
 
@@ -18,10 +18,12 @@ use super::common::{print_json, print_table};
 use crate::home::GlobalArgs;
 
 /// The account's own venue (a paper account's own wallet, not a trader's) and a title line.
+/// `balance` and `positions` only read it: they open it as a view, which saves nothing.
 async fn connect(
     global: &GlobalArgs,
     store: Arc<Store>,
     reference: &str,
+    persistence: Persistence,
 ) -> Result<(String, Venue)> {
     let config = store.get_exchange(&global.user, reference).await?;
     let title = format!(
@@ -34,12 +36,14 @@ async fn connect(
             ""
         }
     );
-    let venue = connect_venue(
+    let clock = account_clock(&store, &config).await;
+    let venue = connect_with(
         store,
         &global.user,
         reference,
         PaperAccount::Exchange,
-        Arc::new(SystemClock),
+        clock,
+        persistence,
     )
     .await?;
     Ok((title, venue))
@@ -82,7 +86,7 @@ fn print_report(title: &str, r: &ConnectivityReport) {
 }
 
 pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
-    let (title, venue) = connect(global, Arc::new(store), reference).await?;
+    let (title, venue) = connect(global, Arc::new(store), reference, Persistence::Save).await?;
     let report = venue.check().await;
     if global.json {
         print_json(&report)?;
@@ -113,26 +117,14 @@ async fn paper_sub_accounts(
         if trader.spec.exchange_id != config.id {
             continue;
         }
-        let key = format!("{}:{}", config.id, trader.id);
-        if store
-            .get_state(&global.user, PAPER_SCOPE, &key)
-            .await?
-            .is_none()
-        {
+        if !has_paper_sub_account(store, &global.user, &config.id, &trader.id).await? {
             continue;
         }
         let account = PaperAccount::Trader {
             trader_id: trader.id.clone(),
             initial_balance: trader.spec.initial_balance,
         };
-        let venue = connect_venue(
-            store.clone(),
-            &global.user,
-            &config.id,
-            account,
-            Arc::new(SystemClock),
-        )
-        .await?;
+        let venue = open_view(store.clone(), &global.user, &config.id, account).await?;
         out.push((trader.spec.name, trader.id, venue));
     }
     Ok(out)
@@ -152,7 +144,7 @@ pub async fn balance(global: &GlobalArgs, store: Store, reference: &str) -> Resu
     if !subs.is_empty() {
         return sub_balances(global, reference, subs).await;
     }
-    let (title, venue) = connect(global, store, reference).await?;
+    let (title, venue) = connect(global, store, reference, Persistence::ReadOnly).await?;
     let a = venue.exchange.account().await?;
     if global.json {
         return print_json(&a);
@@ -232,7 +224,7 @@ pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Re
     let store = Arc::new(store);
     let subs = paper_sub_accounts(global, &store, reference).await?;
     let (title, held) = if subs.is_empty() {
-        let (title, venue) = connect(global, store, reference).await?;
+        let (title, venue) = connect(global, store, reference, Persistence::ReadOnly).await?;
         let positions = venue.exchange.positions().await?;
         if global.json {
             return print_json(&positions);

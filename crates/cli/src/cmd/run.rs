@@ -9,17 +9,14 @@ use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_store::Store;
 use nofxi_trader::runtime::engine::{Engine, EngineConfig, PollReport};
-use nofxi_trader::runtime::pace::ScaledClock;
+use nofxi_trader::runtime::pace::{
+    ScaledClock, TIMELINE_KEY, TIMELINE_SCOPE, TIMELINE_USER, saved_timeline,
+};
 use nofxi_venues::{Clock, SystemClock};
 use tokio::sync::watch;
 
 use super::common::open_store;
 use crate::home::GlobalArgs;
-
-/// Where a fast-forward timeline's anchor is kept (one per database).
-const CLOCK_USER: &str = "_engine";
-const CLOCK_SCOPE: &str = "engine";
-const CLOCK_KEY: &str = "sim_clock";
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -135,8 +132,7 @@ async fn engine_clock(store: &Store, speed: f64) -> Result<Arc<dyn Clock>> {
     if speed <= 1.0 {
         return Ok(Arc::new(SystemClock));
     }
-    let saved = store.get_state(CLOCK_USER, CLOCK_SCOPE, CLOCK_KEY).await?;
-    let clock = match saved.and_then(|v| serde_json::from_value::<ScaledClock>(v).ok()) {
+    let clock = match saved_timeline(store).await? {
         Some(saved) if (saved.speed - speed).abs() < f64::EPSILON => saved,
         Some(saved) => {
             // A new speed continues from where the old timeline is now.
@@ -150,9 +146,9 @@ async fn engine_clock(store: &Store, speed: f64) -> Result<Arc<dyn Clock>> {
     };
     store
         .put_state(
-            CLOCK_USER,
-            CLOCK_SCOPE,
-            CLOCK_KEY,
+            TIMELINE_USER,
+            TIMELINE_SCOPE,
+            TIMELINE_KEY,
             &serde_json::to_value(clock)?,
         )
         .await?;

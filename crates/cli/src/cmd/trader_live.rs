@@ -13,11 +13,12 @@ use clap::Args;
 use nofxi_domain::market::Symbol;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
-use nofxi_trader::runtime::connect::{PaperAccount, connect};
+use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis};
+use nofxi_trader::runtime::connect::PaperAccount;
 use nofxi_trader::runtime::preflight::preflight;
 use nofxi_trader::runtime::status::{StopReason, load_status};
+use nofxi_trader::runtime::view::{account_clock, open_view};
 use nofxi_trader::stats::{Stats, compute, trades_from_fills};
-use nofxi_venues::{Clock, SystemClock};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -43,7 +44,6 @@ pub struct JournalArgs {
 }
 
 pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> Result<()> {
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let trader = store
         .get_trader(&global.user, &args.target.reference)
         .await?;
@@ -62,6 +62,9 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
             exchange.spec.account_name
         );
     }
+    // A paper account is checked at the engine's timeline: read at the wall clock its stops
+    // would fire at another moment's prices.
+    let clock = account_clock(&store, &exchange).await;
     let ready = preflight(store.clone(), &global.user, &trader.id, clock)
         .await
         .map_err(|e| {
@@ -279,12 +282,11 @@ pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Re
         trader_id: trader.id.clone(),
         initial_balance: trader.spec.initial_balance,
     };
-    let venue = connect(
+    let venue = open_view(
         store.clone(),
         &global.user,
         &trader.spec.exchange_id,
         account,
-        Arc::new(SystemClock),
     )
     .await?;
     // Fills are read per symbol: the strategy's coins, held positions, and whatever the
@@ -321,32 +323,39 @@ pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Re
     fills.sort_by_key(|f| f.time_ms);
     let total_fee: Decimal = fills.iter().map(|f| f.fee).sum();
     let per_year = 365.0 * 24.0 * 60.0 / trader.spec.scan_interval_minutes.max(1) as f64;
-    let stats = compute(
+    let mut stats = compute(
         &trades_from_fills(&fills),
         total_fee,
         curve.iter().map(|(_, e)| *e),
         per_year,
     );
+    // P&L from the trader's own start (see `baseline`): its equity now against the equity it
+    // started with, not the first journalled point nor the default initial balance.
+    let basis = pnl_basis(&store, &global.user, &trader, venue.is_paper()).await;
+    if let (Some(basis), Some((_, last))) = (&basis, curve.last()) {
+        stats.total_pnl = basis.pnl(*last).0;
+    }
     if global.json {
         return print_json(&stats);
     }
-    print_stats(&stats, trader.spec.initial_balance);
+    print_stats(&stats, basis.as_ref().map(PnlBasis::equity));
     Ok(())
 }
 
-pub fn print_stats(s: &Stats, initial_balance: Decimal) {
+/// `basis`: the equity P&L is measured from, for the percentage (none when unknown).
+pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
     let pct = |d: Option<Decimal>| {
         d.map(|d| format!("{}%", (d * Decimal::ONE_HUNDRED).round_dp(2)))
             .unwrap_or("-".into())
     };
     let opt = |d: Option<Decimal>| d.map(|d| d.round_dp(4).to_string()).unwrap_or("-".into());
-    let pnl_pct = if initial_balance > Decimal::ZERO {
-        format!(
-            " ({}%)",
-            (s.total_pnl / initial_balance * Decimal::ONE_HUNDRED).round_dp(2)
-        )
-    } else {
-        String::new()
+    let pnl_pct = match basis {
+        Some(base) if base > Decimal::ZERO => format!(
+            " ({}% of {} at its start)",
+            (s.total_pnl / base * Decimal::ONE_HUNDRED).round_dp(2),
+            base.round_dp(2)
+        ),
+        _ => String::new(),
     };
     println!(
         "trades          {} ({} won, {} lost)",

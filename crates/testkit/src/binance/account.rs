@@ -21,11 +21,15 @@ fn find_order(st: &State, key: &str, symbol: &str, p: &[(String, String)]) -> Op
     })
 }
 
+/// `positionRisk` rows as Binance's v2 sends them: every field a string, `positionAmt` signed,
+/// and, like Binance, a zero row for every symbol the account holds nothing in (here: each
+/// symbol with a book), which a client must skip.
 fn positions_json(st: &mut State, key: &str) -> Vec<Value> {
     let Some(acct) = st.accounts.get(key).cloned() else {
         return Vec::new();
     };
-    acct.positions
+    let mut rows: Vec<Value> = acct
+        .positions
         .iter()
         .filter(|(_, (amt, _))| !amt.is_zero())
         .map(|((symbol, side), (amt, entry))| {
@@ -34,14 +38,40 @@ fn positions_json(st: &mut State, key: &str) -> Vec<Value> {
             let isolated = *acct.isolated.get(symbol).unwrap_or(&false);
             json!({
                 "symbol": symbol, "positionAmt": amt.to_string(), "entryPrice": entry.to_string(),
+                "breakEvenPrice": entry.to_string(),
                 "markPrice": mark.to_string(), "unRealizedProfit": ((mark - entry) * amt).to_string(),
                 "liquidationPrice": "0", "leverage": lev.to_string(),
+                "maxNotionalValue": "1000000",
                 "marginType": if isolated { "isolated" } else { "cross" },
-                "isolatedMargin": "0", "positionSide": side,
-                "notional": (mark * amt).to_string(), "isolatedWallet": "0",
+                "isolatedMargin": "0.00000000", "isAutoAddMargin": "false", "positionSide": side,
+                "notional": (mark * amt).to_string(), "isolatedWallet": "0", "updateTime": 0,
             })
         })
-        .collect()
+        .collect();
+    let mut idle: Vec<String> = st
+        .books
+        .keys()
+        .filter(|s| {
+            !acct
+                .positions
+                .iter()
+                .any(|((p, _), (a, _))| p == *s && !a.is_zero())
+        })
+        .cloned()
+        .collect();
+    idle.sort();
+    for symbol in idle {
+        let mark = st.book(&symbol).mid;
+        rows.push(json!({
+            "symbol": symbol, "positionAmt": "0.000", "entryPrice": "0.0",
+            "breakEvenPrice": "0.0", "markPrice": mark.to_string(),
+            "unRealizedProfit": "0.00000000", "liquidationPrice": "0", "leverage": "20",
+            "maxNotionalValue": "1000000", "marginType": "cross",
+            "isolatedMargin": "0.00000000", "isAutoAddMargin": "false", "positionSide": "BOTH",
+            "notional": "0", "isolatedWallet": "0", "updateTime": 0,
+        }));
+    }
+    rows
 }
 
 pub(crate) fn signed(

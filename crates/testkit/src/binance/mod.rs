@@ -124,6 +124,26 @@ impl MockBinance {
         });
     }
 
+    /// Give `api_key` an open position, as if its orders had filled: `amount` signed (negative
+    /// is short), at `entry`, on `position_side` ("BOTH" in one-way mode, "LONG"/"SHORT").
+    pub fn set_position(
+        &self,
+        api_key: &str,
+        symbol: &str,
+        position_side: &str,
+        amount: Decimal,
+        entry: Decimal,
+    ) {
+        self.with(|st| {
+            if let Some(a) = st.accounts.get_mut(api_key) {
+                a.positions.insert(
+                    (symbol.to_string(), position_side.to_string()),
+                    (amount, entry),
+                );
+            }
+        });
+    }
+
     /// Move the server's clock: a client that trusts its own clock then gets -1021.
     pub fn set_clock_skew_ms(&self, skew_ms: i64) {
         self.with(|st| st.clock_skew_ms = skew_ms);

@@ -260,6 +260,10 @@ impl TraderCycle {
         };
         let decided = decider.decide(&input).await;
         record.account_before = Some(account.clone());
+        // What the account holds when no order moves it (no decision, model failed, all
+        // refused); `finish` replaces it after execution. Without it the newest record of a
+        // quiet trader said "no positions" while the account held some.
+        record.positions_after.clone_from(&positions);
         let output = match decided {
             Ok(output) => {
                 self.failures_in_a_row = 0;

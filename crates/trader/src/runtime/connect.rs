@@ -85,12 +85,40 @@ pub enum PaperAccount {
     },
 }
 
+/// Whether what happens on a paper account is kept: a trader's venue saves every change, a
+/// reader's view (see [`super::view`]) saves none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Persistence {
+    Save,
+    ReadOnly,
+}
+
 pub async fn connect(
     store: Arc<Store>,
     user: &str,
     exchange_ref: &str,
     paper_account: PaperAccount,
     clock: Arc<dyn Clock>,
+) -> Result<Venue, ConnectError> {
+    connect_with(
+        store,
+        user,
+        exchange_ref,
+        paper_account,
+        clock,
+        Persistence::Save,
+    )
+    .await
+}
+
+/// [`connect`], saying whether a paper account's changes are kept.
+pub async fn connect_with(
+    store: Arc<Store>,
+    user: &str,
+    exchange_ref: &str,
+    paper_account: PaperAccount,
+    clock: Arc<dyn Clock>,
+    persistence: Persistence,
 ) -> Result<Venue, ConnectError> {
     let (config, credentials) = store.credentials_for_signing(user, exchange_ref).await?;
     match config.spec.exchange_type.as_str() {
@@ -109,6 +137,7 @@ pub async fn connect(
             let repo = Arc::new(StorePaperRepo {
                 store,
                 user: user.to_string(),
+                read_only: persistence == Persistence::ReadOnly,
             });
             let paper =
                 PaperExchange::open(&key, paper_config, market.clone(), clock, repo).await?;
@@ -183,6 +212,9 @@ pub fn sim_seed() -> u64 {
 pub struct StorePaperRepo {
     pub store: Arc<Store>,
     pub user: String,
+    /// Loads but never saves: a reader's view must not race the engine's saves, nor keep
+    /// what working the account's orders at the reader's moment did.
+    pub read_only: bool,
 }
 
 #[async_trait]
@@ -195,6 +227,9 @@ impl PaperStateRepo for StorePaperRepo {
     }
 
     async fn save(&self, account: &str, state: &Value) -> Result<(), VenueError> {
+        if self.read_only {
+            return Ok(());
+        }
         self.store
             .put_state(&self.user, PAPER_SCOPE, account, state)
             .await

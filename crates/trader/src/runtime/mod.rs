@@ -1,6 +1,7 @@
 //! Running traders for real: connecting to venues, preflight, the journal in the store, and
 //! the engine that runs every started trader under a lease.
 
+pub mod baseline;
 pub mod connect;
 pub mod engine;
 pub mod pace;
@@ -8,3 +9,4 @@ pub mod preflight;
 pub mod status;
 pub mod store_journal;
 pub mod task;
+pub mod view;

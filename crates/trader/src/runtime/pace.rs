@@ -8,8 +8,15 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
+use nofxi_store::{Store, StoreError};
 use nofxi_venues::Clock;
 use serde::{Deserialize, Serialize};
+
+/// Where `nofxi run` keeps a fast-forward timeline's anchor (one per database): the engine
+/// continues it, and a reader of a paper account reads the account at its time.
+pub const TIMELINE_USER: &str = "_engine";
+pub const TIMELINE_SCOPE: &str = "engine";
+pub const TIMELINE_KEY: &str = "sim_clock";
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ScaledClock {
@@ -40,6 +47,14 @@ impl Clock for ScaledClock {
     async fn sleep(&self, duration: Duration) {
         tokio::time::sleep(duration.div_f64(self.speed.max(1.0))).await;
     }
+}
+
+/// The fast-forward timeline `nofxi run --sim-speed` last kept, if any.
+pub async fn saved_timeline(store: &Store) -> Result<Option<ScaledClock>, StoreError> {
+    let saved = store
+        .get_state(TIMELINE_USER, TIMELINE_SCOPE, TIMELINE_KEY)
+        .await?;
+    Ok(saved.and_then(|v| serde_json::from_value(v).ok()))
 }
 
 fn real_now_ms() -> i64 {

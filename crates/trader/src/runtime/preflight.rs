@@ -8,6 +8,8 @@
 //!    checks it on demand);
 //! 3. the account answers: the venue connects and reports an account;
 //! 4. there is money to trade: equity above zero.
+//!
+//! A trader that passes has its P&L baseline recorded, once (see [`super::baseline`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -18,6 +20,7 @@ use nofxi_store::{Store, StoreError};
 use nofxi_venues::{Clock, VenueError};
 use rust_decimal::Decimal;
 
+use super::baseline::record_first_start;
 use super::connect::{ConnectError, PaperAccount, Venue, connect};
 use crate::decider::Decider;
 use crate::decider::DeciderError;
@@ -113,7 +116,7 @@ pub async fn preflight(
         trader_id: trader.id.clone(),
         initial_balance: spec.initial_balance,
     };
-    let venue = connect(store, user, &spec.exchange_id, account, clock).await?;
+    let venue = connect(store.clone(), user, &spec.exchange_id, account, clock).await?;
     let snapshot = venue
         .exchange
         .account()
@@ -124,6 +127,8 @@ pub async fn preflight(
             equity: snapshot.equity,
         });
     }
+    // Every start passes here: the first one on this account is what P&L is measured from.
+    record_first_start(&store, user, &trader, venue.is_paper(), snapshot.equity).await?;
     Ok(Ready {
         trader,
         strategy,
