@@ -122,6 +122,13 @@ fn each_broken_fixture_fails_at_its_line() {
             "starts a YAML comment",
         ),
         (
+            "unknown-field",
+            DiagnosticKind::UnknownField,
+            42,
+            11,
+            "`tradable` is not a field the steps of `create` report; expected one of can_trade",
+        ),
+        (
             "invalid-schema",
             DiagnosticKind::InvalidSchema,
             55,
@@ -250,5 +257,37 @@ fn a_space_after_chinese_punctuation_is_reported() {
             .any(|d| d.kind == DiagnosticKind::InvalidValue
                 && d.message.contains("space after Chinese punctuation")),
         "{diagnostics:?}"
+    );
+}
+
+/// A success case tests a slot of its action: a name that is none is reported at its line,
+/// and so is a case that names both a slot and a field.
+#[test]
+fn a_success_case_on_an_unknown_slot_is_reported() {
+    let source = std::fs::read_to_string(fixtures().join("unknown-field/SKILL.md"))
+        .unwrap()
+        .replace(
+            "          field: tradable\n",
+            "          slot: exchange_typ\n",
+        )
+        .replace(
+            "{field: can_trade, equals: false}",
+            "{field: can_trade, slot: exchange_type, equals: false}",
+        );
+    let diagnostics = match parse_skill(&source, "u/SKILL.md", "unknown-field", false) {
+        Ok(_) => panic!("a success case on an unknown slot parsed"),
+        Err(e) => e.diagnostics,
+    };
+    let unknown = diagnostics
+        .iter()
+        .find(|d| d.kind == DiagnosticKind::UnknownSlot)
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"));
+    assert_eq!((unknown.line, unknown.column), (42, 11), "{unknown}");
+    assert!(unknown.message.contains("exchange_typ"), "{unknown}");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.line == 38 && d.message.contains("exactly one of `slot`")),
+        "{diagnostics:#?}"
     );
 }
