@@ -51,6 +51,7 @@ mod locate;
 mod markdown;
 mod parse;
 pub mod runtime;
+mod salvage;
 pub mod text;
 pub mod validate;
 
