@@ -436,14 +436,19 @@ fn register_secrets(turn: &mut Turn<'_>, command: &nofxi_protocol::Command) {
     let Some(action) = turn.engine.library.action(&skill, &action) else {
         return;
     };
-    for (k, v) in slots {
+    let held = turn.conv.top().map(|t| t.slots.clone()).unwrap_or_default();
+    let given: serde_json::Map<String, serde_json::Value> = slots.clone().into_iter().collect();
+    let account = secrets::account_type(&given, &held, &turn.names);
+    for (k, v) in &slots {
         // "later" said when a key was asked is refused, not a secret: masking it would
         // blank that word in every reply after.
-        if action.slot(&k).is_some_and(|s| s.is_secret())
+        if action.slot(k).is_some_and(|s| s.is_secret())
             && let Some(clear) = v.as_str()
             && !nofxi_skills::validate::is_filler(clear)
         {
-            turn.engine.secrets.put(&turn.conv.id, "_seen", &k, clear);
+            turn.engine
+                .secrets
+                .put(&turn.conv.id, "_seen", k, clear, account);
         }
     }
 }

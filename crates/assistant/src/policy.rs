@@ -194,6 +194,8 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
     let mut events = Vec::new();
     let mut said = Vec::new();
     let secrets = &turn.engine.secrets;
+    // What the values arriving now say of the account (its type, its name), for masks.
+    let given = slots.clone();
     for (name, value) in slots {
         // Named without a value ("change the api key of main"): asked for, not set.
         if value.is_null() {
@@ -231,7 +233,12 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
                 .map(str::to_string)
                 .unwrap_or(value.to_string());
             task.secret_slots.insert(name.clone());
-            Value::String(turn.engine.secrets.put(&conv_id, &task.id.0, &name, &clear))
+            let account = crate::secrets::account_type(&given, &task.slots, &turn.names);
+            Value::String(
+                turn.engine
+                    .secrets
+                    .put(&conv_id, &task.id.0, &name, &clear, account),
+            )
         } else {
             edited(task, &name, value)
         };

@@ -9,8 +9,11 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use nofxi_domain::Secret;
-use serde_json::Value;
+use nofxi_domain::{ExchangeType, Secret};
+use nofxi_skills::ResourceKind;
+use serde_json::{Map, Value};
+
+use crate::nlu::names::Names;
 
 #[derive(Default)]
 pub struct SecretCache {
@@ -19,10 +22,23 @@ pub struct SecretCache {
 }
 
 impl SecretCache {
-    pub fn put(&self, conversation: &str, task: &str, slot: &str, value: &str) -> String {
+    /// Keeps a secret typed for `slot` and returns its mask. `account` is the type of the
+    /// exchange account the task is about, when known: there a field may hold a private key
+    /// whatever it is called (Hyperliquid's `api_key`), and then none of it is shown.
+    pub fn put(
+        &self,
+        conversation: &str,
+        task: &str,
+        slot: &str,
+        value: &str,
+        account: Option<ExchangeType>,
+    ) -> String {
         let secret = Secret::new(value.to_string());
         // A secret key or passphrase shows only that it is set, as `exchange show` does.
-        let mask = nofxi_domain::shown_mask(slot, &secret);
+        let mask = match account {
+            Some(t) if t.holds_private_key(slot) => Secret::new("").mask(),
+            _ => nofxi_domain::shown_mask(slot, &secret),
+        };
         self.know(value, &mask);
         if let Ok(mut values) = self.values.lock() {
             values.insert(
@@ -99,6 +115,31 @@ impl SecretCache {
     }
 }
 
+/// The exchange type a task's secrets belong to: the `exchange_type` it is given (creating an
+/// account), or the type of the account its `target` names (updating one). `given` are the
+/// values arriving now, `slots` those the task already holds.
+pub fn account_type(
+    given: &Map<String, Value>,
+    slots: &Map<String, Value>,
+    names: &Names,
+) -> Option<ExchangeType> {
+    let value = |key: &str| {
+        given
+            .get(key)
+            .or_else(|| slots.get(key))
+            .and_then(Value::as_str)
+    };
+    if let Some(t) = value("exchange_type") {
+        return t.parse().ok();
+    }
+    let target = value("target")?.to_lowercase();
+    names
+        .entries
+        .iter()
+        .find(|e| e.kind == ResourceKind::Exchange && (e.lower == target || e.id == target))
+        .and_then(|e| e.class.as_deref()?.parse().ok())
+}
+
 /// `text` with every occurrence of `value` replaced by `mask`, whatever the case of its ASCII
 /// letters: a secret echoed lower-cased ("nothing is called \"s3cr3t…\"") is still that secret.
 fn replace_ignoring_case(text: &str, value: &str, mask: &str) -> String {
@@ -123,9 +164,22 @@ mod tests {
     #[test]
     fn a_known_secret_is_masked_in_any_case() {
         let cache = SecretCache::default();
-        let mask = cache.put("c", "t", "secret_key", "s3cr3tS3cr3tS3cr3t");
+        let mask = cache.put("c", "t", "secret_key", "s3cr3tS3cr3tS3cr3t", None);
         let out = cache.redact("Nothing is called \"s3cr3ts3cr3ts3cr3t\"; S3CR3TS3CR3TS3CR3T.");
         assert!(!out.to_lowercase().contains("s3cr3ts3cr3t"), "{out}");
         assert_eq!(out.matches(&mask).count(), 2, "{out}");
+    }
+
+    /// Hyperliquid's `api_key` is a private key: typed in chat, none of it is shown, whatever
+    /// its shape; a Binance `api_key` keeps its tail.
+    #[test]
+    fn a_private_key_typed_in_chat_shows_no_characters() {
+        use nofxi_domain::ExchangeType;
+        let cache = SecretCache::default();
+        let key = "agent-4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f36";
+        let mask = cache.put("c", "t", "api_key", key, Some(ExchangeType::Hyperliquid));
+        assert_eq!(mask, "••••");
+        let mask = cache.put("c", "t2", "api_key", key, Some(ExchangeType::Binance));
+        assert!(mask.ends_with("3f36"), "{mask}");
     }
 }

@@ -374,3 +374,39 @@ fn a_backtest_accounts_for_the_position_open_at_its_end() {
     let text = ok(home.path(), &args[..7]);
     assert!(text.contains("open at end"), "{text}");
 }
+
+/// Hyperliquid's `api_key` is the agent wallet's private key: `exchange show --json` and the
+/// stored mask show none of its characters, whether it is 64 hex digits or pasted in another
+/// shape; the public wallet address keeps its tail.
+#[test]
+fn a_hyperliquid_private_key_shows_none_of_its_characters() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let hex = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+    let odd = "agent-4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f3671";
+    let addr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    for (name, key) in [("hl1", hex), ("hl2", odd)] {
+        ok(
+            h,
+            &[
+                "exchange",
+                "add",
+                "--type",
+                "hyperliquid",
+                "--name",
+                name,
+                "--api-key",
+                key,
+                "--wallet-addr",
+                addr,
+            ],
+        );
+        let shown = json(h, &["exchange", "show", name]);
+        let tail = &key[key.len() - 4..];
+        assert_eq!(shown["credentials"]["api_key"]["masked"], "••••", "{shown}");
+        assert!(!shown.to_string().contains(tail), "{shown}");
+        assert_eq!(shown["credentials"]["wallet_addr"]["masked"], "…eAed");
+        // What a partial mask would have stored.
+        assert_home_clean(h, &[&format!("…{tail}")]);
+    }
+}

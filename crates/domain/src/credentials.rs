@@ -182,6 +182,15 @@ impl ExchangeType {
         shown_mask(field.as_str(), secret)
     }
 
+    /// Whether the field named `field` holds a private key on this exchange. Readers of a
+    /// mask stored earlier ask this too: an account whose type changed keeps its `api_key`,
+    /// which on Hyperliquid is a private key.
+    pub fn holds_private_key(self, field: &str) -> bool {
+        field
+            .parse::<CredentialField>()
+            .is_ok_and(|f| self.private_key_fields().contains(&f))
+    }
+
     /// Whether nofxi can trade on accounts of this type today (paper and binance); the others
     /// can be stored and tested for their credentials, and a trader on one is refused at start.
     pub fn can_trade(self) -> bool {

@@ -55,6 +55,7 @@ mod locate;
 mod markdown;
 mod parse;
 pub mod runtime;
+mod salvage;
 pub mod text;
 pub mod validate;
 

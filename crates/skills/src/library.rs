@@ -87,7 +87,7 @@ impl Library {
                 Err(e) => diagnostics.extend(e.diagnostics),
             }
         }
-        diagnostics.extend(lib.cross_check());
+        diagnostics.extend(lib.cross_check(&[]));
         if diagnostics.is_empty() {
             Ok(lib)
         } else {
@@ -131,7 +131,7 @@ impl Library {
         // Leaving a skill out can break another that recovers into it: check until stable.
         // Each round removes at least one user skill, so this ends.
         loop {
-            let problems = lib.cross_check();
+            let problems = lib.cross_check(&[]);
             if problems.is_empty() {
                 return Ok((lib, skipped));
             }
@@ -151,15 +151,20 @@ impl Library {
     /// parsed and checked, and recoveries resolved against the directory's skills plus the
     /// built-ins (a skill in `dir` stands in for a built-in of the same name, so the repository's
     /// own `skills/` can be linted before it is embedded), and every `lexicon/*.yaml` in it.
+    ///
+    /// A file that does not load costs only itself: the others are still cross-checked, and
+    /// a recovery into a skill whose file did not load is not called unknown (its own
+    /// problems are the ones reported).
     pub fn lint_dir(dir: &Path) -> Result<Linted, LoadError> {
         let (_, lexicon_files, lexicon_problems) = load_lexicon_dir(dir);
-        let skills = match load_dir(dir, false) {
-            Ok(skills) => skills,
-            Err(mut e) => {
-                e.diagnostics.extend(lexicon_problems);
-                return Err(e);
-            }
-        };
+        let (skills, mut problems) = load_each(dir, false);
+        let unloaded: Vec<String> = problems
+            .iter()
+            .filter_map(|d| {
+                let name = Path::new(&d.file).parent()?.file_name()?.to_str()?;
+                Some(name.replace('-', "_"))
+            })
+            .collect();
         let mut lib = Library::builtin().unwrap_or_default();
         let mut shadowed = Vec::new();
         for skill in &skills {
@@ -170,18 +175,21 @@ impl Library {
         }
         let ids: Vec<String> = skills.iter().map(|s| s.id.clone()).collect();
         lib.skills.extend(skills);
-        let mut diagnostics: Vec<Diagnostic> = lib
-            .cross_check()
+        let crossed = lib
+            .cross_check(&unloaded)
             .into_iter()
             .filter(|d| {
                 lib.skills
                     .iter()
                     .any(|s| ids.contains(&s.id) && s.source.path == d.file)
             })
-            .collect();
-        diagnostics.extend(lexicon_problems);
-        if !diagnostics.is_empty() {
-            return Err(LoadError { diagnostics });
+            .collect::<Vec<Diagnostic>>();
+        problems.extend(crossed);
+        problems.extend(lexicon_problems);
+        if !problems.is_empty() {
+            return Err(LoadError {
+                diagnostics: problems,
+            });
         }
         let skills = lib
             .skills
@@ -260,13 +268,19 @@ impl Library {
     }
 
     /// Checks across skills: every recovery names an existing `<skill>.<action>` and only
-    /// slots that action has.
-    fn cross_check(&self) -> Vec<Diagnostic> {
+    /// slots that action has. A recovery into one of `unloaded` (skills whose file did not
+    /// load) is not judged: what that skill holds is unknown.
+    fn cross_check(&self, unloaded: &[String]) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         for skill in &self.skills {
             for (i, action) in skill.actions.iter().enumerate() {
                 for (k, failure) in action.failures.iter().enumerate() {
                     let Some(r) = &failure.recovery else { continue };
+                    if r.task_parts()
+                        .is_some_and(|(s, _)| unloaded.iter().any(|u| u == s))
+                    {
+                        continue;
+                    }
                     let target = r.task_parts().and_then(|(s, a)| self.action(s, a));
                     let problem = match target {
                         None => Some((

@@ -105,6 +105,11 @@ impl YamlIndex {
         YamlIndex { positions }
     }
 
+    /// The position of `path` itself, when it is written in block style.
+    pub fn locate_exact(&self, path: &str) -> Option<(usize, usize)> {
+        self.positions.get(path).copied()
+    }
+
     /// The position of `path`, or of its nearest ancestor that is written in block style.
     pub fn locate(&self, path: &str) -> Option<(usize, usize)> {
         let mut current = path;

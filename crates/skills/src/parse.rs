@@ -12,6 +12,7 @@ use crate::error::{Diagnostic, DiagnosticKind, LoadError};
 use crate::ir::{Action, Constraints, Example, Function, Skill, SkillMeta, Source};
 use crate::locate::YamlIndex;
 use crate::markdown::{self, Block};
+use crate::salvage;
 
 /// The top-level keys a ```yaml block may hold.
 pub const BLOCK_KEYS: &[&str] = &["skill", "actions", "functions", "examples", "constraints"];
@@ -34,17 +35,17 @@ struct Frontmatter {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawBlock {
+pub(crate) struct RawBlock {
     #[serde(default)]
-    skill: Option<SkillMeta>,
+    pub skill: Option<SkillMeta>,
     #[serde(default)]
-    actions: Option<Vec<Action>>,
+    pub actions: Option<Vec<Action>>,
     #[serde(default)]
-    functions: Option<Vec<Function>>,
+    pub functions: Option<Vec<Function>>,
     #[serde(default)]
-    examples: Option<Vec<Example>>,
+    pub examples: Option<Vec<Example>>,
     #[serde(default)]
-    constraints: Option<Constraints>,
+    pub constraints: Option<Constraints>,
 }
 
 /// Where each part of a file is written, for the semantic checks (and the library's
@@ -56,6 +57,9 @@ pub(crate) struct Locator {
     blocks: Vec<(usize, YamlIndex)>,
     /// Top-level key → index into `blocks`.
     owner: HashMap<String, usize>,
+    /// List key → the written index of each item kept, when some did not parse
+    /// ([`crate::salvage`]): the checks number what they got, the file numbers what it holds.
+    kept: HashMap<String, Vec<usize>>,
 }
 
 impl Locator {
@@ -66,9 +70,29 @@ impl Locator {
             return (self.blocks.first().map_or(1, |b| b.0), 1);
         };
         let (first_line, index) = &self.blocks[i];
-        match index.locate(path) {
+        let path = self.written_path(top, path);
+        match index.locate(&path) {
             Some((line, col)) => (first_line + line - 1, col),
             None => (*first_line, 1),
+        }
+    }
+
+    /// `actions[1].name` as the file numbers it, when items before it did not parse.
+    fn written_path(&self, top: &str, path: &str) -> String {
+        let Some(kept) = self.kept.get(top) else {
+            return path.to_string();
+        };
+        let rest = &path[top.len()..];
+        let Some((k, tail)) = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .and_then(|(n, tail)| Some((n.parse::<usize>().ok()?, tail)))
+        else {
+            return path.to_string();
+        };
+        match kept.get(k) {
+            Some(written) => format!("{top}[{written}]{tail}"),
+            None => path.to_string(),
         }
     }
 
@@ -142,7 +166,9 @@ pub fn parse_skill(
         ),
         blocks: Vec::new(),
         owner: HashMap::new(),
+        kept: HashMap::new(),
     };
+    let mut lost_names: Vec<String> = Vec::new();
     for block in &doc.yaml_blocks {
         let block_no = locator.blocks.len();
         // Checked before the index is built: building it is quadratic in the depth too.
@@ -165,15 +191,12 @@ pub fn parse_skill(
         let raw: RawBlock = match yaml_serde::from_str(&block.text) {
             Ok(raw) => raw,
             Err(e) => {
-                diagnostics.push(yaml_diagnostic(
-                    &e,
-                    file,
-                    block,
-                    &index,
-                    DiagnosticKind::YamlSyntax,
-                ));
-                locator.blocks.push((block.first_line, index));
-                continue;
+                // Read again part by part, so every problem of the block is reported.
+                let salvaged = salvage::block(file, block, &index, &e);
+                diagnostics.extend(salvaged.diagnostics);
+                locator.kept.extend(salvaged.kept);
+                lost_names.extend(salvaged.lost_names);
+                salvaged.raw
             }
         };
         comment_traps(file, block, &mut diagnostics);
@@ -206,10 +229,11 @@ pub fn parse_skill(
         merged.examples = merged.examples.or(raw.examples);
         merged.constraints = merged.constraints.or(raw.constraints);
     }
-    if !diagnostics.is_empty() {
-        return Err(LoadError { diagnostics });
-    }
+    let parse_failed = !diagnostics.is_empty();
     let Some(meta) = merged.skill else {
+        if parse_failed {
+            return Err(LoadError { diagnostics });
+        }
         return Err(fail(
             doc.yaml_blocks.first().map_or(1, |b| b.first_line),
             1,
@@ -241,13 +265,61 @@ pub fn parse_skill(
         },
     };
     check::frontmatter(&skill, dir_name, &locator, &mut diagnostics);
-    check::skill(&mut skill, &locator, &mut diagnostics);
+    if parse_failed {
+        // The semantic checks run over what parsed; an example of an action that did not
+        // parse would only be called unknown, so it waits for the action to be fixed.
+        drop_orphan_examples(&mut skill, &lost_names, &mut locator);
+        let kind_at = locator.at("skill.kind");
+        let mut semantic = Vec::new();
+        check::skill(&mut skill, &locator, &mut semantic);
+        // "needs an `actions:` list" is no news when the list is there but did not parse.
+        diagnostics.extend(
+            semantic.into_iter().filter(|d| {
+                !(d.kind == DiagnosticKind::MissingKey && (d.line, d.column) == kind_at)
+            }),
+        );
+    } else {
+        check::skill(&mut skill, &locator, &mut diagnostics);
+    }
     if diagnostics.is_empty() {
         skill.locator = Some(std::sync::Arc::new(locator));
         Ok(skill)
     } else {
         Err(LoadError { diagnostics })
     }
+}
+
+/// Leaves out the examples that name an action or function in `lost` (written but not
+/// parsed), keeping the locator's numbering of the rest.
+fn drop_orphan_examples(skill: &mut Skill, lost: &[String], locator: &mut Locator) {
+    if lost.is_empty() {
+        return;
+    }
+    let names = |e: &Example| {
+        let task = e.context.as_ref().and_then(|c| c.task.as_ref());
+        [
+            e.action.as_ref(),
+            e.function.as_ref(),
+            task.map(|t| &t.action),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|n| lost.contains(n))
+    };
+    let written: Vec<usize> = match locator.kept.get("examples") {
+        Some(kept) => kept.clone(),
+        None => (0..skill.examples.len()).collect(),
+    };
+    let mut kept = Vec::new();
+    let mut examples = Vec::new();
+    for (example, at) in std::mem::take(&mut skill.examples).into_iter().zip(written) {
+        if !names(&example) {
+            kept.push(at);
+            examples.push(example);
+        }
+    }
+    skill.examples = examples;
+    locator.kept.insert("examples".into(), kept);
 }
 
 /// Deepest `[`/`{` nesting a yaml block may have. The yaml parser's time grows with the
@@ -310,7 +382,7 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
 }
 
 /// Turn a yaml_serde error into a diagnostic at the right place with a readable message.
-fn yaml_diagnostic(
+pub(crate) fn yaml_diagnostic(
     err: &yaml_serde::Error,
     file: &str,
     block: &Block,
@@ -323,8 +395,8 @@ fn yaml_diagnostic(
         None => full.clone(),
     };
     // libyaml also names positions inside its message; make them file positions too.
-    let text = match Regex::new(r"line (\d+) column (\d+)") {
-        Ok(re) => re
+    let text = match position_regex() {
+        Some(re) => re
             .replace_all(&text, |c: &regex::Captures<'_>| {
                 let line: usize = c[1].parse().unwrap_or(1);
                 format!(
@@ -334,7 +406,7 @@ fn yaml_diagnostic(
                 )
             })
             .into_owned(),
-        Err(_) => text,
+        None => text,
     };
     let (path, message) = split_path(&text);
     let path = if path == "." { "" } else { path };
@@ -408,6 +480,14 @@ fn split_path(text: &str) -> (&str, &str) {
         .and_then(|re| re.captures(text))
         .and_then(|c| Some((c.get(1)?.as_str(), c.get(2)?.as_str())))
         .unwrap_or(("", text))
+}
+
+/// Compiled once: a file with thousands of problems formats thousands of messages.
+fn position_regex() -> Option<&'static Regex> {
+    use std::sync::OnceLock;
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"line (\d+) column (\d+)").ok())
+        .as_ref()
 }
 
 fn static_path_regex() -> Option<&'static Regex> {

@@ -122,6 +122,13 @@ fn each_broken_fixture_fails_at_its_line() {
             "starts a YAML comment",
         ),
         (
+            "unknown-field",
+            DiagnosticKind::UnknownField,
+            42,
+            11,
+            "`tradable` is not a field the steps of `create` report; expected one of can_trade",
+        ),
+        (
             "invalid-schema",
             DiagnosticKind::InvalidSchema,
             55,
@@ -251,4 +258,120 @@ fn a_space_after_chinese_punctuation_is_reported() {
                 && d.message.contains("space after Chinese punctuation")),
         "{diagnostics:?}"
     );
+}
+
+/// A success case tests a slot of its action: a name that is none is reported at its line,
+/// and so is a case that names both a slot and a field.
+#[test]
+fn a_success_case_on_an_unknown_slot_is_reported() {
+    let source = std::fs::read_to_string(fixtures().join("unknown-field/SKILL.md"))
+        .unwrap()
+        .replace(
+            "          field: tradable\n",
+            "          slot: exchange_typ\n",
+        )
+        .replace(
+            "{field: can_trade, equals: false}",
+            "{field: can_trade, slot: exchange_type, equals: false}",
+        );
+    let diagnostics = match parse_skill(&source, "u/SKILL.md", "unknown-field", false) {
+        Ok(_) => panic!("a success case on an unknown slot parsed"),
+        Err(e) => e.diagnostics,
+    };
+    let unknown = diagnostics
+        .iter()
+        .find(|d| d.kind == DiagnosticKind::UnknownSlot)
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"));
+    assert_eq!((unknown.line, unknown.column), (42, 11), "{unknown}");
+    assert!(unknown.message.contains("exchange_typ"), "{unknown}");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.line == 38 && d.message.contains("exactly one of `slot`")),
+        "{diagnostics:#?}"
+    );
+}
+
+/// Independent problems of one file are all reported, each at its line: two bad actions in
+/// one block, a bad slot in a third, a bad example and an unknown top-level key in another
+/// block, and what the semantic checks find in the parts that parsed (a pattern that does not
+/// compile, an example naming no action). An example of an action that did not parse is not
+/// called unknown: that action's own problem is the one to fix.
+#[test]
+fn every_problem_of_a_file_is_reported() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/many");
+    let source = std::fs::read_to_string(dir.join("many-problems/SKILL.md")).unwrap();
+    let diagnostics = match parse_skill(&source, "m/SKILL.md", "many-problems", false) {
+        Ok(_) => panic!("a file with many problems parsed"),
+        Err(e) => e.diagnostics,
+    };
+    let found: Vec<(DiagnosticKind, usize)> =
+        diagnostics.iter().map(|d| (d.kind, d.line)).collect();
+    let want = [
+        (DiagnosticKind::InvalidPattern, 25),
+        (DiagnosticKind::InvalidValue, 39),
+        (DiagnosticKind::UnknownKey, 49),
+        (DiagnosticKind::UnknownSlotType, 64),
+        (DiagnosticKind::WrongType, 76),
+        (DiagnosticKind::UnknownAction, 81),
+        (DiagnosticKind::UnknownKey, 82),
+    ];
+    for w in want {
+        assert!(found.contains(&w), "no {w:?} in {diagnostics:#?}");
+    }
+    assert_eq!(diagnostics.len(), want.len(), "{diagnostics:#?}");
+    let risk = diagnostics.iter().find(|d| d.line == 39).unwrap();
+    assert!(
+        risk.message.contains("actions[1].risk") && risk.message.contains("expected one of"),
+        "{risk}"
+    );
+    let colour = diagnostics.iter().find(|d| d.line == 49).unwrap();
+    assert!(
+        colour
+            .message
+            .contains("unknown key `colour` in `actions[2]`"),
+        "{colour}"
+    );
+    let slot = diagnostics.iter().find(|d| d.line == 64).unwrap();
+    assert!(slot.message.contains("actions[3].slots[0].type"), "{slot}");
+    // `lint DIR` says the same.
+    let err = nofxi_skills::Library::lint_dir(&dir).unwrap_err();
+    assert_eq!(err.diagnostics.len(), want.len(), "{err}");
+}
+
+/// `lint DIR` with one file that does not load still cross-checks the others: a recovery
+/// naming no real task in a file that parsed is reported beside the broken file's problems.
+#[test]
+fn lint_cross_checks_the_files_that_load_beside_one_that_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let many = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/many/many-problems");
+    std::fs::create_dir_all(dir.path().join("many-problems")).unwrap();
+    std::fs::copy(
+        many.join("SKILL.md"),
+        dir.path().join("many-problems/SKILL.md"),
+    )
+    .unwrap();
+    let sub = dir.path().join("my-skill");
+    std::fs::create_dir_all(&sub).unwrap();
+    let source = std::fs::read_to_string(fixtures().join("unknown-key/SKILL.md"))
+        .unwrap()
+        .replace("name: unknown-key", "name: my-skill")
+        .replace("        colour: red\n", "")
+        .replace(
+            "      en: \"Failed: {error}\"\n",
+            "      en: \"Failed: {error}\"\n    failures:\n      - code: x\n        message: {zh: 错, en: wrong}\n        recovery:\n          offer: {zh: 修吗, en: fix?}\n          task: exchange_management.fly\n",
+        );
+    std::fs::write(sub.join("SKILL.md"), source).unwrap();
+    let err = Library::lint_dir(dir.path()).unwrap_err();
+    let mine: Vec<_> = err
+        .diagnostics
+        .iter()
+        .filter(|d| d.file.contains("my-skill"))
+        .collect();
+    assert_eq!(mine.len(), 1, "{err}");
+    assert_eq!(
+        (mine[0].kind, mine[0].line),
+        (DiagnosticKind::UnknownAction, 48)
+    );
+    assert_eq!(err.diagnostics.len(), 8, "{err}");
 }

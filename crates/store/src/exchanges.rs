@@ -91,6 +91,7 @@ impl Store {
                     resource_id: &id,
                     field: field.as_str(),
                 },
+                spec.exchange_type(),
                 secret,
                 now,
             )
@@ -210,6 +211,7 @@ impl Store {
                     resource_id: &found.id,
                     field: field.as_str(),
                 },
+                spec.exchange_type(),
                 secret,
                 now,
             )
@@ -222,6 +224,13 @@ impl Store {
         for field in stored.iter().filter(|f| !required.contains(f)) {
             self.delete_secret(&mut tx, &actor.user, &found.id, field.as_str())
                 .await?;
+        }
+        if let Some(kind) = spec.exchange_type() {
+            let kept = stored.iter().filter(|f| credentials.get(**f).is_none());
+            for field in kept.filter(|f| kind.private_key_fields().contains(f)) {
+                self.hide_mask(&mut tx, &actor.user, &found.id, field.as_str())
+                    .await?;
+            }
         }
         let mut changed: Vec<&str> = Vec::new();
         if current.spec.exchange_type != spec.exchange_type {

@@ -77,6 +77,7 @@ impl Store {
                     resource_id: &id,
                     field: API_KEY,
                 },
+                None,
                 key,
                 now,
             )
@@ -187,6 +188,7 @@ impl Store {
                     resource_id: &found.id,
                     field: API_KEY,
                 },
+                None,
                 key,
                 now,
             )

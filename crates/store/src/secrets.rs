@@ -2,18 +2,41 @@
 
 use std::collections::BTreeMap;
 
-use nofxi_domain::{ResourceKind, Secret, shown_mask};
+use nofxi_domain::{ExchangeType, ResourceKind, Secret, shown_mask};
 use sqlx::{AnyConnection, Row};
 
 use crate::Store;
 use crate::error::{DbContext, StoreError};
 use crate::vault::SecretSlot;
 
-/// The form readers see. Exchange signing material is never partially shown.
-fn display_mask(kind: ResourceKind, field: &str, secret: &Secret) -> String {
+/// The form readers see. Exchange signing material is never partially shown, and neither is a
+/// field that holds a private key on the account's type (Hyperliquid's `api_key`), whatever
+/// the key looks like.
+fn display_mask(
+    kind: ResourceKind,
+    exchange_type: Option<ExchangeType>,
+    field: &str,
+    secret: &Secret,
+) -> String {
     match kind {
+        ResourceKind::Exchange if exchange_type.is_some_and(|t| t.holds_private_key(field)) => {
+            Secret::new("").mask()
+        }
         ResourceKind::Exchange => shown_mask(field, secret),
         _ => secret.mask(),
+    }
+}
+
+/// A mask as read: one stored before the account's type made the field a private key (a
+/// Binance account turned Hyperliquid keeps its `api_key`) is not shown as stored.
+fn read_mask(exchange_type: Option<&str>, field: &str, stored: String) -> String {
+    let private = exchange_type
+        .and_then(|t| t.parse::<ExchangeType>().ok())
+        .is_some_and(|t| t.holds_private_key(field));
+    if private {
+        Secret::new("").mask()
+    } else {
+        stored
     }
 }
 
@@ -23,6 +46,7 @@ impl Store {
         &self,
         conn: &mut AnyConnection,
         slot: SecretSlot<'_>,
+        exchange_type: Option<ExchangeType>,
         secret: &Secret,
         now: i64,
     ) -> Result<(), StoreError> {
@@ -44,7 +68,7 @@ impl Store {
         .bind(resource_id)
         .bind(field)
         .bind(sealed)
-        .bind(display_mask(kind, field, secret))
+        .bind(display_mask(kind, exchange_type, field, secret))
         .bind(now)
         .execute(&mut *conn)
         .await
@@ -69,6 +93,28 @@ impl Store {
         Ok(())
     }
 
+    /// Replaces a stored mask by the full one: the field became a private key when the
+    /// account's type changed, and its value was kept.
+    pub(crate) async fn hide_mask(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        resource_id: &str,
+        field: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE secrets SET masked = $4 WHERE user_id = $1 AND resource_id = $2 AND field = $3",
+        )
+        .bind(user)
+        .bind(resource_id)
+        .bind(field)
+        .bind(Secret::new("").mask())
+        .execute(&mut *conn)
+        .await
+        .ctx("hiding a credential's mask")?;
+        Ok(())
+    }
+
     /// Field → masked form for every stored credential of one kind, grouped by resource id.
     pub(crate) async fn secret_masks(
         &self,
@@ -77,7 +123,9 @@ impl Store {
         kind: ResourceKind,
     ) -> Result<BTreeMap<String, BTreeMap<String, String>>, StoreError> {
         let rows = sqlx::query(
-            "SELECT resource_id, field, masked FROM secrets WHERE user_id = $1 AND resource_kind = $2",
+            "SELECT s.resource_id, s.field, s.masked, e.exchange_type FROM secrets s \
+             LEFT JOIN exchanges e ON e.id = s.resource_id AND s.resource_kind = 'exchange' \
+             WHERE s.user_id = $1 AND s.resource_kind = $2",
         )
         .bind(user)
         .bind(kind.as_str())
@@ -89,6 +137,10 @@ impl Store {
             let id: String = row.try_get("resource_id").ctx("reading credential flags")?;
             let field: String = row.try_get("field").ctx("reading credential flags")?;
             let masked: String = row.try_get("masked").ctx("reading credential flags")?;
+            let exchange_type: Option<String> = row
+                .try_get("exchange_type")
+                .ctx("reading credential flags")?;
+            let masked = read_mask(exchange_type.as_deref(), &field, masked);
             out.entry(id).or_default().insert(field, masked);
         }
         Ok(out)
@@ -104,7 +156,8 @@ impl Store {
         let what = "reading encrypted credentials";
         let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
         let rows = sqlx::query(
-            "SELECT resource_kind, resource_id, field, sealed, masked FROM secrets WHERE user_id = $1",
+            "SELECT s.resource_kind, s.resource_id, s.field, s.sealed, s.masked, e.exchange_type \
+             FROM secrets s LEFT JOIN exchanges e ON e.id = s.resource_id AND s.resource_kind = 'exchange' WHERE s.user_id = $1",
         )
         .bind(user)
         .fetch_all(&mut *conn)
@@ -120,6 +173,8 @@ impl Store {
             let field: String = row.try_get("field").ctx(what)?;
             let sealed: Vec<u8> = row.try_get("sealed").ctx(what)?;
             let masked: String = row.try_get("masked").ctx(what)?;
+            let exchange_type: Option<String> = row.try_get("exchange_type").ctx(what)?;
+            let masked = read_mask(exchange_type.as_deref(), &field, masked);
             let slot = SecretSlot {
                 user,
                 kind,

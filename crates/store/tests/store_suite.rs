@@ -57,6 +57,7 @@ both!(
     traders_resolve_references_and_clamp,
     traders_start_only_when_ready_and_running_ones_stay,
     exchange_type_change_drops_unused_credentials,
+    hyperliquid_private_key_shows_no_characters,
     swapped_ciphertext_is_refused,
     wrong_key_is_a_clear_error,
     state_documents_upsert_per_user,

@@ -7,6 +7,7 @@ use nofxi_skills::{Action, Lang, ResourceKind, Risk, SlotType};
 use serde_json::{Map, Value};
 
 mod edits;
+mod reported;
 mod run;
 mod slots;
 

@@ -42,6 +42,8 @@ pub(super) async fn execute(
     let mut notes: Vec<String> = Vec::new();
     let stores_secret = stores_secret(action, &exec_slots);
     let mut said_by_steps: Vec<&nofxi_skills::Text> = Vec::new();
+    // What the steps reported, for the action's `success_cases`.
+    let mut reported = Map::new();
     let mut done = 0;
     for step in action.plan(&exec_slots) {
         let tool = step.tool.to_string();
@@ -96,7 +98,9 @@ pub(super) async fn execute(
                 }
                 // A value the tool chose (a copy's default name) fills the reply's gap.
                 if let Some(name) = &out.resource_name {
-                    for p in action.success.placeholders() {
+                    let cases = action.success_cases.iter().map(|c| &c.text);
+                    let texts = std::iter::once(&action.success).chain(cases);
+                    for p in texts.flat_map(nofxi_skills::Text::placeholders) {
                         if !shown.contains_key(&p)
                             && !vars.contains_key(&p)
                             && action.slot(&p).is_some()
@@ -109,6 +113,7 @@ pub(super) async fn execute(
                     texts_out.push(text);
                 }
                 notes.extend(out.notes);
+                reported.extend(super::reported::reported(&tool, &args));
                 said_by_steps.extend(&step.say);
                 for adj in out.adjustments {
                     turn.say(texts::t(
@@ -138,7 +143,9 @@ pub(super) async fn execute(
         }
     }
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
-    let text = action.success.render(lang, lookup(lang, &shown, &vars));
+    let text = action
+        .success_text(&exec_slots, &reported)
+        .render(lang, lookup(lang, &shown, &vars));
     turn.say(text);
     for note in notes {
         turn.say(note);

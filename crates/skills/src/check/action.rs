@@ -236,6 +236,7 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         (format!("{at}.success"), &action.success),
         (format!("{at}.failure"), &action.failure),
     ];
+    messages.extend(super::outcome::check(&at, action, &names, loc, out));
     if let Some(s) = &action.summary {
         text(loc, &format!("{at}.summary"), s, out);
         messages.push((format!("{at}.summary"), s));

@@ -4,6 +4,7 @@
 
 mod action;
 mod examples;
+mod outcome;
 mod parts;
 mod refs;
 

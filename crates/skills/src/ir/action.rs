@@ -229,6 +229,10 @@ pub struct Action {
     #[serde(default)]
     pub steps: Vec<Step>,
     pub success: Text,
+    /// Success texts for particular outcomes, tried in order before `success`
+    /// ([`Action::success_text`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub success_cases: Vec<super::SuccessCase>,
     /// The generic failure message (`{error}` is the tool's explanation).
     pub failure: Text,
     #[serde(default)]
@@ -243,6 +247,16 @@ impl Action {
     /// The slot naming the existing resource the action works on (`target`), if any.
     pub fn target(&self) -> Option<&Slot> {
         self.slot("target")
+    }
+
+    /// What to say when the steps succeeded: the first of `success_cases` that holds for the
+    /// task's slots and the fields the steps reported (`data`), else `success`.
+    pub fn success_text(
+        &self,
+        slots: &serde_json::Map<String, serde_json::Value>,
+        data: &serde_json::Map<String, serde_json::Value>,
+    ) -> &Text {
+        super::success_text(&self.success, &self.success_cases, slots, data)
     }
 
     pub fn failure(&self, code: &str) -> Option<&Failure> {

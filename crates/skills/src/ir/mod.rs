@@ -10,6 +10,7 @@ mod constraints;
 mod example;
 mod function;
 mod keyed;
+mod outcome;
 mod plan;
 mod skill;
 mod slot;
@@ -24,5 +25,6 @@ pub use constraints::{
 };
 pub use example::{Example, ExampleCall, ExampleContext, ExampleTask};
 pub use function::Function;
+pub use outcome::{OutcomeCondition, SuccessCase, TOOL_FIELDS, success_text, tool_fields};
 pub use skill::{Knowledge, ResourceKind, Skill, SkillKind, SkillMeta, Source};
 pub use slot::{Condition, EnumValue, Slot, SlotType, Unit};

@@ -111,3 +111,77 @@ pub async fn wrong_key_is_a_clear_error(ts: TestStore, _clock: Arc<ManualClock>)
     assert!(matches!(err, StoreError::VaultKeyMismatch { .. }), "{err}");
     assert!(err.to_string().contains("does not match"), "{err}");
 }
+
+/// The stored `masked` column of one credential field of one resource.
+async fn stored_mask(ts: &TestStore, resource_id: &str, field: &str) -> String {
+    sqlx::query("SELECT masked FROM secrets WHERE resource_id = $1 AND field = $2")
+        .bind(resource_id)
+        .bind(field)
+        .fetch_one(ts.raw_pool())
+        .await
+        .unwrap()
+        .try_get("masked")
+        .unwrap()
+}
+
+/// Hyperliquid's `api_key` is the agent wallet's private key: none of its characters is shown,
+/// whatever its shape, in the stored mask, in every read and in the redactor's list; on a
+/// Binance account the same field shows its tail.
+pub async fn hyperliquid_private_key_shows_no_characters(ts: TestStore, _clock: Arc<ManualClock>) {
+    let hex = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+    // Not shaped like 64 hex digits (pasted with a label, say), but still the private key.
+    let odd = "agent-4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f36";
+    let addr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    for (name, key) in [("hl1", hex), ("hl2", odd)] {
+        let spec = ExchangeSpec {
+            exchange_type: "hyperliquid".into(),
+            ..binance(name)
+        };
+        let creds = Credentials::new()
+            .with(CredentialField::ApiKey, key)
+            .with(CredentialField::WalletAddr, addr);
+        let created = ts.create_exchange(&cli("a"), spec, creds).await.unwrap();
+        let tail = &key[key.len() - 4..];
+        let stored = stored_mask(&ts, &created.id, "api_key").await;
+        assert!(!stored.contains(tail), "{name}: stored mask {stored}");
+        let shown = ts.get_exchange("a", name).await.unwrap();
+        let json = serde_json::to_string(&shown).unwrap();
+        assert!(!json.contains(tail), "{name}: {json}");
+        assert_eq!(shown.credentials["api_key"].masked.as_deref(), Some("••••"));
+        // The wallet address is public: it keeps its tail.
+        assert!(json.contains("eAed"), "{json}");
+    }
+    let known = ts.credentials_to_mask("a").await.unwrap();
+    for (secret, mask) in &known {
+        if secret.expose() == odd {
+            assert_eq!(mask, "••••");
+        }
+    }
+    // A Binance account turned into a Hyperliquid one keeps its `api_key`, which is now read
+    // as a private key: the mask stored for Binance is not shown.
+    let moved = ts
+        .create_exchange(&cli("a"), binance("moved"), keys())
+        .await
+        .unwrap();
+    assert!(
+        moved.credentials["api_key"]
+            .masked
+            .as_deref()
+            .is_some_and(|m| m.ends_with(&K[K.len() - 4..]))
+    );
+    let hl = ts
+        .update_exchange(
+            &cli("a"),
+            "moved",
+            ExchangePatch {
+                exchange_type: Some("hyperliquid".into()),
+                ..Default::default()
+            },
+            Credentials::new().with(CredentialField::WalletAddr, addr),
+        )
+        .await
+        .unwrap();
+    assert_eq!(hl.credentials["api_key"].masked.as_deref(), Some("••••"));
+    let stored = stored_mask(&ts, &moved.id, "api_key").await;
+    assert!(!stored.contains(&K[K.len() - 4..]), "stored mask {stored}");
+}
