@@ -212,6 +212,16 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
             said.push(e.message.get(turn.lang).to_string());
             continue;
         }
+        // The domain's one rule for credential values (a space inside, a control or
+        // zero-width character), as the CLI and the store apply it, said before it is kept.
+        if secret
+            && let Some(text) = value.as_str()
+            && let Some(problem) = nofxi_domain::secret::credential_value_problem(&name, text)
+        {
+            let problem = nofxi_domain::FieldProblem::new(name.clone(), problem);
+            said.push(texts::t(turn.lang, &problem.to_zh(), &problem.fix()));
+            continue;
+        }
         // A key as a name ("rename live2 to akfakekey…") would be shown in every list, and
         // masked in every reply: refused, without repeating it.
         let url = slot.is_some_and(|s| s.ty == nofxi_skills::SlotType::Url);

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use nofxi_domain::validation::name_key;
 use nofxi_protocol::Event;
 use nofxi_skills::{Lang, Library, ResourceKind};
 use nofxi_store::Store;
@@ -60,7 +61,7 @@ impl Engine {
                 kind: ResourceKind::Exchange,
                 id: e.id.clone(),
                 name: e.spec.account_name.clone(),
-                lower: e.spec.account_name.to_lowercase(),
+                lower: name_key(&e.spec.account_name),
                 class: Some(e.spec.exchange_type.clone()),
                 enabled: e.spec.enabled,
                 live: e.spec.exchange_type != "paper",
@@ -92,7 +93,7 @@ impl Engine {
             let live = live_model(&m.id);
             entries.push(NameEntry {
                 kind: ResourceKind::Model,
-                lower: m.spec.name.to_lowercase(),
+                lower: name_key(&m.spec.name),
                 id: m.id,
                 name: m.spec.name,
                 class: Some(m.spec.provider),
@@ -112,7 +113,7 @@ impl Engine {
         for x in strategies {
             entries.push(NameEntry {
                 kind: ResourceKind::Strategy,
-                lower: x.spec.name.to_lowercase(),
+                lower: name_key(&x.spec.name),
                 id: x.id,
                 name: x.spec.name,
                 class: None,
@@ -130,7 +131,7 @@ impl Engine {
                 .any(|e| e.id == t.spec.exchange_id && e.spec.testnet);
             entries.push(NameEntry {
                 kind: ResourceKind::Trader,
-                lower: t.spec.name.to_lowercase(),
+                lower: name_key(&t.spec.name),
                 id: t.id,
                 name: t.spec.name,
                 class: None,

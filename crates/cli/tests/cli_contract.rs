@@ -79,7 +79,7 @@ fn usage_errors_exit_2() {
     );
     assert!(missing.contains("`--model` is required"), "{missing}");
     assert!(
-        missing.contains("`--initial-balance` must be a positive"),
+        missing.contains("`--initial-balance` must be between 0.01 and 1000000000000"),
         "{missing}"
     );
     assert!(!missing.contains("ai_model_id"), "{missing}");
@@ -236,7 +236,7 @@ fn users_are_separate_and_traders_bind_by_name() {
         &[&args[..], &["--name", "bot3", "--initial-balance", "0"]].concat(),
     );
     assert!(
-        err.contains("positive") && err.contains("`--initial-balance`"),
+        err.contains("between 0.01") && err.contains("`--initial-balance`"),
         "{err}"
     );
     let err = fails(h, &["model", "delete", "rules"]);

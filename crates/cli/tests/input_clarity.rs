@@ -84,7 +84,8 @@ fn amounts_out_of_decimal_reach_or_infinite_are_said_so() {
         );
     }
     let err = refused(&home, &["backtest", "--quiet", "--initial-balance", "-5"]);
-    assert!(err.contains("not a positive amount"), "{err}");
+    // The trader's bounds, named as a range (issue 23 follow-up, item 2).
+    assert!(err.contains("outside 0.01–1000000000000 USDT"), "{err}");
 }
 
 #[test]

@@ -87,6 +87,9 @@ impl ExchangeSpec {
                 );
             }
         }
+        for (field, value) in provided.iter() {
+            p.credential(field.as_str(), value);
+        }
         for field in provided.fields() {
             if !required.contains(&field) {
                 p.push(
@@ -101,7 +104,11 @@ impl ExchangeSpec {
             && !index.is_empty()
         {
             match index.expose().parse::<i64>() {
-                Ok(n) => p.range("api_key_index", n, 0, 255),
+                Ok(n) => {
+                    if let Some(problem) = crate::bounds::API_KEY_INDEX.problem(n.into()) {
+                        p.push("api_key_index", problem);
+                    }
+                }
                 Err(_) => p.push(
                     "api_key_index",
                     Problem::Malformed {

@@ -6,6 +6,7 @@
 //! Storage, networks and dialogue are other crates' jobs; this one only decides what is true.
 
 pub mod base_url;
+pub mod bounds;
 pub mod credentials;
 pub mod exchange;
 pub mod indicators;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::base_url::check_base_url;
 use crate::provider::{ProviderSpec, provider, provider_ids};
 use crate::resource::NAME_MAX;
+use crate::secret::Secret;
 use crate::validation::{Problem, Problems, ValidationError};
 
 /// The non-secret fields a user sets on a model.
@@ -62,9 +63,16 @@ impl ModelSpec {
         self.normalized()
     }
 
-    /// Every problem at once. `has_api_key` says whether a key is given or already stored.
-    pub fn validate(&self, has_api_key: bool) -> Result<(), ValidationError> {
+    /// Every problem at once. `given` is a key given now (checked for characters no key
+    /// holds, and refused where the provider takes none); `stored` says whether the vault
+    /// already holds one.
+    pub fn validate(&self, given: Option<&Secret>, stored: bool) -> Result<(), ValidationError> {
+        let given = given.filter(|k| !k.is_empty());
+        let has_api_key = given.is_some() || stored;
         let mut p = Problems::default();
+        if let Some(key) = given {
+            p.credential("api_key", key);
+        }
         p.name("name", &self.name, NAME_MAX);
         let spec = provider(&self.provider);
         match spec {
@@ -84,6 +92,14 @@ impl ModelSpec {
                 }
                 if spec.needs_api_key && !has_api_key {
                     p.push("api_key", Problem::Required);
+                }
+                if !spec.takes_api_key() && given.is_some() {
+                    p.push(
+                        "api_key",
+                        Problem::UnusedByProvider {
+                            provider: spec.id.into(),
+                        },
+                    );
                 }
             }
         }
@@ -146,6 +162,23 @@ pub struct Model {
 mod tests {
     use super::*;
 
+    fn key() -> Secret {
+        Secret::new("sk-abcdefghijklmnop")
+    }
+
+    #[test]
+    fn a_key_on_a_provider_that_takes_none_is_refused_and_bad_characters_named() {
+        let err = spec("builtin").validate(Some(&key()), false).unwrap_err();
+        assert_eq!(err.fields(), vec!["api_key"]);
+        assert!(err.to_string().contains("builtin"), "{err}");
+        let spaced = Secret::new("sk-with space inside");
+        let err = spec("deepseek").validate(Some(&spaced), false).unwrap_err();
+        assert!(err.to_string().contains("U+0020"), "{err}");
+        assert!(!err.to_string().contains("with space"), "{err}");
+        // A stored key still counts, with none given now.
+        assert!(spec("deepseek").validate(None, true).is_ok());
+    }
+
     fn spec(provider: &str) -> ModelSpec {
         ModelSpec {
             name: "m".into(),
@@ -159,8 +192,8 @@ mod tests {
 
     #[test]
     fn deepseek_needs_only_a_key() {
-        assert!(spec("deepseek").validate(true).is_ok());
-        let err = spec("deepseek").validate(false).unwrap_err();
+        assert!(spec("deepseek").validate(Some(&key()), false).is_ok());
+        let err = spec("deepseek").validate(None, false).unwrap_err();
         assert_eq!(err.fields(), vec!["api_key"]);
         assert_eq!(
             spec("deepseek").effective_model_name().as_deref(),
@@ -170,12 +203,12 @@ mod tests {
 
     #[test]
     fn builtin_needs_nothing() {
-        assert!(spec("builtin").validate(false).is_ok());
+        assert!(spec("builtin").validate(None, false).is_ok());
     }
 
     #[test]
     fn custom_needs_url_and_model_and_names_both() {
-        let err = spec("custom").validate(false).unwrap_err();
+        let err = spec("custom").validate(None, false).unwrap_err();
         assert_eq!(err.fields(), vec!["base_url", "model_name"]);
     }
 
@@ -184,14 +217,14 @@ mod tests {
         let mut s = spec("openai");
         s.model_name = Some("gpt-4o".into());
         s.base_url = Some("http://api.openai.com/v1".into());
-        let err = s.validate(true).unwrap_err();
+        let err = s.validate(Some(&key()), false).unwrap_err();
         assert_eq!(err.fields(), vec!["base_url"]);
         assert!(err.to_string().contains("https"));
     }
 
     #[test]
     fn unknown_provider_lists_the_choices() {
-        let err = spec("gpt").validate(true).unwrap_err();
+        let err = spec("gpt").validate(Some(&key()), false).unwrap_err();
         assert!(err.to_string().contains("deepseek"), "{err}");
     }
 

@@ -135,6 +135,15 @@ pub const PROVIDERS: &[ProviderSpec] = &[
     },
 ];
 
+impl ProviderSpec {
+    /// Whether requests to it can carry an API key at all. The offline rules call nothing, so
+    /// a key given for them is a mix-up; `ollama` and `custom` take one when the user gives it
+    /// (a gateway in front of a local model), though they need none.
+    pub fn takes_api_key(&self) -> bool {
+        self.wire != WireFormat::Builtin
+    }
+}
+
 /// Looks a provider up by id, case-insensitively.
 pub fn provider(id: &str) -> Option<&'static ProviderSpec> {
     PROVIDERS

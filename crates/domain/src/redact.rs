@@ -95,6 +95,12 @@ pub fn redact_values(text: &str, values: &[&str]) -> String {
     out
 }
 
+/// Whether `text` is shaped like a key (what [`redact`] would remove from it): a name such as
+/// `sk-abcdefghijklmnopqrstu` is refused by the name validator, since every reply masks it.
+pub fn looks_like_key(text: &str) -> bool {
+    redact_values(text, &[]) != text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

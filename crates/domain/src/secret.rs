@@ -9,6 +9,8 @@ use std::fmt;
 
 use zeroize::Zeroizing;
 
+use crate::validation::{Problem, hidden_character};
+
 /// A secret string (API key, private key, passphrase).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret(Zeroizing<String>);
@@ -62,6 +64,35 @@ impl Secret {
         let tail: String = chars[chars.len() - 4..].iter().collect();
         format!("{prefix}…{tail}")
     }
+}
+
+/// Fields whose format allows a space inside: a passphrase is a password the user chose when
+/// creating the API key (OKX, Bitget, KuCoin), and nothing in those venues' rules forbids one.
+/// Keys, secrets, addresses and private keys are generated strings with no space in them.
+const SPACES_ALLOWED: &[&str] = &["passphrase"];
+
+/// What makes a credential value unusable, checked by every entry point (CLI flag, environment
+/// variable, standard input, chat slot) through the store's validation. A space inside, a
+/// control character or an invisible one (zero-width space, BOM, bidi mark) is what a copy from
+/// a web page or a chat picks up: stored as-is, it fails at the venue as a wrong key, far from
+/// where it was typed. Surrounding whitespace is not a problem: [`Secret::new`] trims it. The
+/// problem names the character by code point and never carries the value.
+pub fn credential_value_problem(field: &str, value: &str) -> Option<Problem> {
+    let value = value.trim();
+    let bad = value.chars().find(|&c| {
+        hidden_character(c) || c.is_whitespace() && !(c == ' ' && SPACES_ALLOWED.contains(&field))
+    })?;
+    let code_point = format!("U+{:04X}", u32::from(bad));
+    let what = if bad == ' ' {
+        format!("a space ({code_point})")
+    } else if bad.is_whitespace() && !bad.is_control() {
+        format!("the blank character {code_point}")
+    } else if bad.is_control() {
+        format!("the control character {code_point}")
+    } else {
+        format!("the invisible character {code_point}")
+    };
+    Some(Problem::CredentialCharacter { what })
 }
 
 impl From<String> for Secret {
@@ -118,6 +149,46 @@ mod tests {
     #[test]
     fn surrounding_whitespace_is_trimmed() {
         assert_eq!(Secret::new("  key\n").expose(), "key");
+    }
+
+    #[test]
+    fn credentials_with_inner_blanks_or_invisible_characters_are_refused() {
+        for (field, bad, said) in [
+            ("api_key", "sk-with space inside", "a space (U+0020)"),
+            (
+                "api_key",
+                "sk-abc\u{200b}def",
+                "the invisible character U+200B",
+            ),
+            ("secret_key", "abc\tdef", "the control character U+0009"),
+            (
+                "api_key",
+                "\u{feff}sk-abcdef",
+                "the invisible character U+FEFF",
+            ),
+            ("api_key", "abc\u{3000}def", "the blank character U+3000"),
+            (
+                "passphrase",
+                "my pass\u{200d}word",
+                "the invisible character U+200D",
+            ),
+            ("passphrase", "two\nlines", "the control character U+000A"),
+        ] {
+            match credential_value_problem(field, bad) {
+                Some(Problem::CredentialCharacter { what }) => assert_eq!(what, said, "{bad:?}"),
+                other => panic!("{field} {bad:?}: {other:?}"),
+            }
+        }
+        // A passphrase is a password the user chose: a space inside is allowed there only.
+        assert_eq!(
+            credential_value_problem("passphrase", "correct horse battery"),
+            None
+        );
+        assert_eq!(credential_value_problem("api_key", "  sk-abcdef\n"), None);
+        assert_eq!(
+            credential_value_problem("api_key", "sk-abcdefghijklmnop"),
+            None
+        );
     }
 
     proptest::proptest! {

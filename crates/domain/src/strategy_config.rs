@@ -151,6 +151,13 @@ pub struct PromptSections {
     pub custom_prompt: String,
 }
 
+/// Checks `value` against the field's bounds in [`crate::bounds`].
+fn bounded(p: &mut Problems, field: &str, value: Decimal) {
+    if let Some(problem) = crate::bounds::of(field).and_then(|b| b.problem(value)) {
+        p.push(field, problem);
+    }
+}
+
 /// Longest prompt section accepted; beyond this the prompt risks the context limit.
 const PROMPT_SECTION_MAX: usize = 8_000;
 
@@ -158,7 +165,11 @@ impl StrategyConfig {
     /// Adds every problem to `p`, with dotted field names (`risk_control.max_positions`).
     pub fn check(&self, p: &mut Problems) {
         let k = &self.indicators.klines;
-        p.range("indicators.klines.primary_count", k.primary_count, 10, 30);
+        bounded(
+            p,
+            "indicators.klines.primary_count",
+            Decimal::from(k.primary_count),
+        );
         if k.selected_timeframes.len() > 4 {
             p.push(
                 "indicators.klines.selected_timeframes",
@@ -166,51 +177,37 @@ impl StrategyConfig {
             );
         }
         let r = &self.risk_control;
-        p.range("risk_control.max_positions", r.max_positions, 1, 8);
-        p.range(
-            "risk_control.btc_eth_max_leverage",
-            r.btc_eth_max_leverage,
-            1,
-            20,
-        );
-        p.range(
-            "risk_control.altcoin_max_leverage",
-            r.altcoin_max_leverage,
-            1,
-            20,
-        );
-        p.range("risk_control.min_confidence", r.min_confidence, 50, 100);
-        let cent = Decimal::new(1, 2);
-        p.range(
-            "risk_control.max_position_value_ratio",
-            r.max_position_value_ratio,
-            cent,
-            Decimal::from(20),
-        );
-        p.range(
-            "risk_control.max_margin_usage",
-            r.max_margin_usage,
-            cent,
-            Decimal::ONE,
-        );
-        p.range(
-            "risk_control.min_position_size",
-            r.min_position_size,
-            Decimal::ZERO,
-            Decimal::from(1_000_000),
-        );
-        p.range(
-            "risk_control.btc_eth_min_position_size",
-            r.btc_eth_min_position_size,
-            Decimal::ZERO,
-            Decimal::from(1_000_000),
-        );
-        p.range(
-            "risk_control.min_risk_reward_ratio",
-            r.min_risk_reward_ratio,
-            Decimal::ONE,
-            Decimal::from(100),
-        );
+        for (field, value) in [
+            ("risk_control.max_positions", Decimal::from(r.max_positions)),
+            (
+                "risk_control.btc_eth_max_leverage",
+                Decimal::from(r.btc_eth_max_leverage),
+            ),
+            (
+                "risk_control.altcoin_max_leverage",
+                Decimal::from(r.altcoin_max_leverage),
+            ),
+            (
+                "risk_control.min_confidence",
+                Decimal::from(r.min_confidence),
+            ),
+            (
+                "risk_control.max_position_value_ratio",
+                r.max_position_value_ratio,
+            ),
+            ("risk_control.max_margin_usage", r.max_margin_usage),
+            ("risk_control.min_position_size", r.min_position_size),
+            (
+                "risk_control.btc_eth_min_position_size",
+                r.btc_eth_min_position_size,
+            ),
+            (
+                "risk_control.min_risk_reward_ratio",
+                r.min_risk_reward_ratio,
+            ),
+        ] {
+            bounded(p, field, value);
+        }
         let lists = [
             ("coin_source.static_coins", &self.coin_source.static_coins),
             (

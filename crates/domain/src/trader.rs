@@ -128,14 +128,8 @@ impl TraderSpec {
                 p.push(field, Problem::Required);
             }
         }
-        if self.initial_balance <= Decimal::ZERO {
-            p.push(
-                "initial_balance",
-                Problem::Malformed {
-                    expected: "a positive amount of USDT (e.g. 1000)".into(),
-                    got: self.initial_balance.to_string(),
-                },
-            );
+        if let Some(problem) = crate::bounds::INITIAL_BALANCE.problem(self.initial_balance) {
+            p.push("initial_balance", problem);
         }
         p.finish(adjustments)
     }
@@ -290,6 +284,36 @@ mod tests {
         );
         assert!(err.to_string().contains("secret_key"), "{err}");
         assert!(err.to_string().contains("disabled"), "{err}");
+    }
+
+    #[test]
+    fn a_balance_the_engine_cannot_compute_with_is_refused_naming_the_range() {
+        for bad in [
+            "70000000000000000000000000000",
+            "1000000000000.01",
+            "0.0000001",
+            "-5",
+        ] {
+            let mut s = spec();
+            s.initial_balance = bad.parse().unwrap();
+            let err = s.validate().unwrap_err();
+            assert_eq!(err.fields(), vec!["initial_balance"], "{bad}");
+            let text = err.to_string();
+            assert!(
+                text.contains("0.01") && text.contains("1000000000000"),
+                "{text}"
+            );
+        }
+        for good in ["0.01", "1000000000000"] {
+            let mut s = spec();
+            s.initial_balance = good.parse().unwrap();
+            assert!(s.validate().is_ok(), "{good}");
+        }
+        let b = crate::bounds::SCAN_INTERVAL_MINUTES;
+        assert_eq!(
+            (b.min, b.max),
+            (SCAN_INTERVAL_MIN.into(), SCAN_INTERVAL_MAX.into())
+        );
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub enum Problem {
     MissingCredential { exchange_type: String },
     /// A credential this exchange type does not use was given (likely a mix-up of fields).
     UnusedCredential { exchange_type: String },
+    /// An API key given for a model provider that calls nothing with one (the offline rules).
+    UnusedByProvider { provider: String },
     /// A number outside its allowed range.
     OutOfRange {
         min: String,
@@ -57,6 +59,12 @@ pub enum Problem {
     /// A name holding a character that hides or rewrites text where it is shown (a control
     /// character, an escape sequence, a newline, a zero-width or bidi character).
     HiddenCharacter { code_point: String },
+    /// A credential value holding a space inside, a control or an invisible character (`what`
+    /// names it by code point; the value itself is never carried).
+    CredentialCharacter { what: String },
+    /// A name shaped like an API key or private key: it would be masked in every reply and
+    /// refused wherever the chat reads it, so it could never be addressed there.
+    LooksLikeKey,
     /// A name that is another resource's id, which would make references ambiguous.
     NameIsAnId { id: String },
     /// A reference (name or id) to another resource that this user does not have.
@@ -86,6 +94,9 @@ impl FieldProblem {
             Problem::UnusedCredential { exchange_type } => format!(
                 "`{f}` is not used by {exchange_type} accounts: leave it out (check the type or the field)"
             ),
+            Problem::UnusedByProvider { provider } => format!(
+                "`{f}` is not used by {provider} models, which call no API: leave it out (check the provider)"
+            ),
             Problem::OutOfRange { min, max, got } => {
                 format!("`{f}` must be between {min} and {max}, got {got}: choose a value in range")
             }
@@ -110,6 +121,12 @@ impl FieldProblem {
             Problem::TooMany { max } => format!("`{f}` has more than {max} entries: remove some"),
             Problem::HiddenCharacter { code_point } => format!(
                 "`{f}` contains the invisible or control character {code_point} (names are shown in terminals, logs and chats, where it hides or rewrites text): remove it"
+            ),
+            Problem::CredentialCharacter { what } => format!(
+                "`{f}` contains {what}, which no credential holds (a copy from a web page or a chat often picks one up): paste the value again without it"
+            ),
+            Problem::LooksLikeKey => format!(
+                "`{f}` looks like an API key or private key, and a name is shown in every list and reply: choose a name that is not a key"
             ),
             Problem::NameIsAnId { id } => format!(
                 "`{f}` {id:?} is the id of another resource, so references to it would be ambiguous: choose another name"
@@ -147,6 +164,11 @@ impl FieldProblem {
                     "{exchange_type} 账户不使用 `{f}`：请去掉它（检查交易所类型或字段是否填错）"
                 )
             }
+            Problem::UnusedByProvider { provider } => {
+                format!(
+                    "{provider} 模型不调用任何 API，不使用 `{f}`：请去掉它（检查 provider 是否填错）"
+                )
+            }
             Problem::OutOfRange { min, max, got } => {
                 format!("`{f}` 必须在 {min} 到 {max} 之间，当前为 {got}：请改为范围内的值")
             }
@@ -169,6 +191,16 @@ impl FieldProblem {
             Problem::TooMany { max } => format!("`{f}` 超过 {max} 项：请删掉一些"),
             Problem::HiddenCharacter { code_point } => {
                 format!("`{f}` 含有不可见或控制字符 {code_point}：请删除它")
+            }
+            Problem::CredentialCharacter { what } => {
+                format!(
+                    "`{f}` 含有凭证里不会有的字符（{what}，常见于从网页或聊天中复制）：请去掉后重新粘贴"
+                )
+            }
+            Problem::LooksLikeKey => {
+                format!(
+                    "`{f}` 看起来像 API 密钥或私钥，而名称会出现在每个列表和回复里：请换一个不是密钥的名称"
+                )
             }
             Problem::NameIsAnId { id } => {
                 format!("`{f}` {id:?} 是另一个资源的 ID，会让引用产生歧义：请换一个名称")
@@ -293,6 +325,17 @@ impl Problems {
                     code_point: format!("U+{:04X}", u32::from(c)),
                 },
             );
+        } else if crate::redact::looks_like_key(&name_key(value)) {
+            // Checked on the normalised form, as names are looked up: a full-width key is
+            // still a key.
+            self.push(field, Problem::LooksLikeKey);
+        }
+    }
+
+    /// Checks every credential value given now ([`credential_value_problem`]).
+    pub fn credential(&mut self, field: &str, value: &crate::Secret) {
+        if let Some(problem) = crate::secret::credential_value_problem(field, value.expose()) {
+            self.push(field, problem);
         }
     }
 }
@@ -405,6 +448,21 @@ mod tests {
     }
 
     #[test]
+    fn key_shaped_names_are_refused_in_any_width() {
+        for bad in [
+            "sk-abcdefghijklmnopqrstu",
+            "ｓｋ-abcdefghijklmnopqrstu",
+            "AKIAKEYMATERIAL7f3e9c1d2b",
+        ] {
+            let mut p = Problems::default();
+            p.name("name", bad, 64);
+            let err = p.finish(()).unwrap_err();
+            assert_eq!(err.problems[0].problem, Problem::LooksLikeKey, "{bad:?}");
+            assert!(!err.to_string().contains(bad), "{err}");
+        }
+    }
+
+    #[test]
     fn names_that_hide_or_rewrite_text_are_refused() {
         for bad in [
             "a\nb",
@@ -426,7 +484,15 @@ mod tests {
             );
             assert!(err.to_string().contains("U+"), "{err}");
         }
-        for good in ["main", "比特币 bot", "btc-bot_2", "Ünïcödé", "ｍａｉｎ"] {
+        for good in [
+            "main",
+            "比特币 bot",
+            "btc-bot_2",
+            "Ünïcödé",
+            "ｍａｉｎ",
+            "deepseek-reasoner",
+            "gemini-2.5-flash-preview-05-20",
+        ] {
             let mut p = Problems::default();
             p.name("name", good, 64);
             assert!(p.is_empty(), "{good:?}");

@@ -366,3 +366,29 @@ fn builtin_lexicon_fills_every_word_class() {
         );
     }
 }
+
+/// A numeric slot's `min`/`max` are the domain's bounds for that field, so the chat refuses
+/// exactly what the CLI and the store refuse; a bounded field's slot states both bounds
+/// (issue 23 follow-up: the chat took 1e-7 while the CLI took 0.0000001, and neither had a max).
+#[test]
+fn numeric_slot_bounds_are_the_domain_bounds() {
+    let lib = lib();
+    let mut compared = 0;
+    for s in lib.skills() {
+        for action in &s.actions {
+            for slot in &action.slots {
+                let Some(bounds) = nofxi_domain::bounds::of(&slot.name) else {
+                    continue;
+                };
+                let at = format!("{}.{} slot `{}`", s.id, action.name, slot.name);
+                // The domain's exact decimal, read as the f64 a slot holds.
+                let min = bounds.min.to_string().parse::<f64>().ok();
+                let max = bounds.max.to_string().parse::<f64>().ok();
+                assert_eq!(slot.min, min, "{at}: min");
+                assert_eq!(slot.max, max, "{at}: max");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 10, "only {compared} bounded slots found");
+}

@@ -212,31 +212,18 @@ fn huge_lines_and_deep_nesting_never_panic() {
     );
 }
 
-/// Reading a broken block part by part parses each line once more at most: 20 000 broken
-/// examples give 20 000 diagnostics in time linear in the file (twice the file, about twice
-/// the time; a quadratic reading would take four times).
+/// A broken block is read part by part: 20 000 broken examples give 20 000 diagnostics, one
+/// each. The time it takes against the file's size is measured by the example
+/// `skill_parse_scaling`, not asserted here.
 #[test]
-fn every_problem_is_found_in_linear_time() {
+fn every_problem_of_a_large_file_is_found() {
     let head = "---\nname: big\ndescription: d\n---\n\n```yaml\nskill:\n  kind: guidance\n  domain: d\n  version: 1\n  title: {zh: 大, en: Big}\n  knowledge:\n    - id: k\n      phrases: [k]\n      answer: {zh: 答, en: answer}\n```\n\n```yaml\nexamples:\n";
-    let file = |n: usize| {
-        let mut s = head.to_string();
-        for i in 0..n {
-            s.push_str(&format!("  - user: [bad, {i}]\n    knowledge: k\n"));
-        }
-        s.push_str("```\n");
-        s
-    };
-    let time = |n: usize| {
-        let source = file(n);
-        let started = std::time::Instant::now();
-        let err = parse_skill(&source, "big/SKILL.md", "big", false).unwrap_err();
-        assert_eq!(err.diagnostics.len(), n);
-        started.elapsed()
-    };
-    let (small, large) = (time(10_000), time(20_000));
-    println!("10k broken examples: {small:?}; 20k: {large:?}");
-    assert!(
-        large < small * 3 + std::time::Duration::from_millis(200),
-        "{small:?} → {large:?}"
-    );
+    let n = 20_000;
+    let mut source = head.to_string();
+    for i in 0..n {
+        source.push_str(&format!("  - user: [bad, {i}]\n    knowledge: k\n"));
+    }
+    source.push_str("```\n");
+    let err = parse_skill(&source, "big/SKILL.md", "big", false).unwrap_err();
+    assert_eq!(err.diagnostics.len(), n);
 }

@@ -49,7 +49,10 @@ impl Store {
         let api_key = api_key.filter(|k| !k.is_empty());
         let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.name, "").await?;
-        combine(spec.validate(api_key.is_some()), dup.into_iter().collect())?;
+        combine(
+            spec.validate(api_key.as_ref(), false),
+            dup.into_iter().collect(),
+        )?;
         let id = uuid::Uuid::now_v7().to_string();
         let now = self.clock.now_ms();
         sqlx::query(
@@ -159,9 +162,11 @@ impl Store {
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let current = self.load_model(&mut tx, &actor.user, &found.id).await?;
         let spec = current.spec.clone().apply(patch);
-        let has_key = api_key.is_some() || current.has_api_key;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.name, &found.id).await?;
-        combine(spec.validate(has_key), dup.into_iter().collect())?;
+        combine(
+            spec.validate(api_key.as_ref(), current.has_api_key),
+            dup.into_iter().collect(),
+        )?;
         let now = self.clock.now_ms();
         sqlx::query(
             "UPDATE models SET name = $3, name_key = $4, provider = $5, enabled = $6, base_url = $7, \

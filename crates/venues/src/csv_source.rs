@@ -49,12 +49,34 @@ fn decimal(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
     if let Some(d) = plain_decimal(value) {
         return Ok(d);
     }
-    Decimal::from_str(value)
-        .or_else(|_| Decimal::from_scientific(value))
-        .map(|d| d.round_dp(PLACES))
-        .map_err(|_| {
-            VenueError::InvalidRequest(format!("line {line}: {field} {value:?} is not a number"))
-        })
+    if let Ok(d) = Decimal::from_str(value).or_else(|_| Decimal::from_scientific(value)) {
+        return Ok(d.round_dp(PLACES));
+    }
+    // A number a decimal cannot hold: too large is said as such; a tiny one (`1e-300`) is
+    // below what is kept, so it is 0 here and [`price`] says so for a price.
+    match value.parse::<f64>() {
+        Ok(f) if f.is_finite() && f.abs() < 1.0 => Ok(Decimal::ZERO),
+        Ok(f) if f.is_finite() => Err(VenueError::InvalidRequest(format!(
+            "line {line}: {field} {value:?} is too large: nofxi keeps numbers up to about 7.9e28"
+        ))),
+        _ => Err(VenueError::InvalidRequest(format!(
+            "line {line}: {field} {value:?} is not a number"
+        ))),
+    }
+}
+
+/// A price column: as [`decimal`], and a positive value that rounds to 0 at [`PLACES`]
+/// (`1e-12`) is refused as given, not as the `0.00000000` it became.
+fn price(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
+    let d = decimal(field, value, line)?;
+    let positive = value.trim().parse::<f64>().is_ok_and(|f| f > 0.0);
+    if d.is_zero() && positive {
+        return Err(VenueError::InvalidRequest(format!(
+            "line {line}: {field} {:?} is below the smallest price nofxi keeps (0.00000001)",
+            value.trim()
+        )));
+    }
+    Ok(d)
 }
 
 /// Most significant digits a decimal holds exactly (its mantissa is under 2^96 ≈ 7.9e28).
@@ -97,10 +119,9 @@ fn plain_decimal(value: &str) -> Option<Decimal> {
 /// Candles from a CSV file (see the module docs for the format), with room for all its rows
 /// reserved up front from the file's size: growing a million-candle vector by doubling
 /// copied it and faulted its pages in twice over.
+/// Only a regular file is read, as a stream with a cap on each line ([`crate::csv_input`]).
 pub fn read_candles_file(path: &Path) -> Result<Vec<Candle>, VenueError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| VenueError::InvalidRequest(format!("cannot open {}: {e}", path.display())))?;
-    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let (file, bytes) = crate::csv_input::open_regular(path)?;
     parse_candles_sized(std::io::BufReader::new(file), bytes)
 }
 
@@ -115,10 +136,9 @@ pub fn parse_candles(reader: impl std::io::Read) -> Result<Vec<Candle>, VenueErr
 /// Rows are read as raw records and each field parsed in place: a million-row file is read
 /// without a string allocated per field.
 fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Candle>, VenueError> {
-    let mut csv = csv::Reader::from_reader(reader);
-    let headers = csv
-        .headers()
-        .map_err(|e| VenueError::InvalidRequest(format!("line 1: {e}")))?;
+    let capped = crate::csv_input::LineCapped::new(reader, crate::csv_input::MAX_LINE_BYTES);
+    let mut csv = csv::Reader::from_reader(capped);
+    let headers = csv.headers().map_err(|e| read_error(&e, 1))?;
     let mut at = [0usize; COLUMNS.len()];
     for (slot, name) in at.iter_mut().zip(COLUMNS) {
         *slot = headers
@@ -139,7 +159,7 @@ fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Can
         line += 1;
         let more = csv
             .read_record(&mut record)
-            .map_err(|e| VenueError::InvalidRequest(format!("line {line}: {e}")))?;
+            .map_err(|e| read_error(&e, line))?;
         if !more {
             break;
         }
@@ -152,10 +172,10 @@ fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Can
         })?;
         let candle = Candle {
             open_time_ms,
-            open: decimal(COLUMNS[1], field(1), line)?,
-            high: decimal(COLUMNS[2], field(2), line)?,
-            low: decimal(COLUMNS[3], field(3), line)?,
-            close: decimal(COLUMNS[4], field(4), line)?,
+            open: price(COLUMNS[1], field(1), line)?,
+            high: price(COLUMNS[2], field(2), line)?,
+            low: price(COLUMNS[3], field(3), line)?,
+            close: price(COLUMNS[4], field(4), line)?,
             volume: decimal(COLUMNS[5], field(5), line)?,
         };
         check_candle(&candle, line)?;
@@ -180,6 +200,14 @@ fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Can
         )));
     }
     Ok(out)
+}
+
+/// A CSV reader's error at `line`; an over-long line names its own number.
+fn read_error(e: &csv::Error, line: u64) -> VenueError {
+    match crate::csv_input::line_too_long(e) {
+        Some(long) => VenueError::InvalidRequest(long.to_string()),
+        None => VenueError::InvalidRequest(format!("line {line}: {e}")),
+    }
 }
 
 /// Open times before this many milliseconds (1973-03-03) are taken for seconds: every
@@ -588,6 +616,28 @@ mod tests {
                 .to_string()
                 .contains("sort")
         );
+    }
+
+    /// A number too large for a decimal is said to be too large, and a price below the
+    /// smallest one kept is said as given (it used to read `0.00000000 is not a positive
+    /// price`).
+    #[test]
+    fn out_of_reach_numbers_are_said_as_given() {
+        let head = "timestamp_ms,open,high,low,close,volume\n";
+        let big = format!("{head}1600000000000,1,1e+300,1,1,1\n");
+        let err = parse_candles(big.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("high \"1e+300\" is too large"), "{err}");
+        for tiny in ["1e-12", "0.000000001", "1e-300"] {
+            let text = format!("{head}1600000000000,{tiny},1,{tiny},1,1\n");
+            let err = parse_candles(text.as_bytes()).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("open \"{tiny}\" is below the smallest price")),
+                "{err}"
+            );
+        }
+        let long = format!("{head}{}\n", "\0".repeat(200_000));
+        let err = parse_candles(long.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("line 2 is longer than"), "{err}");
     }
 
     /// Files that cannot be a market's history are refused with the line and the reason,

@@ -15,9 +15,11 @@
 pub mod binance;
 pub mod clock;
 pub mod connectivity;
+pub mod csv_input;
 pub mod csv_source;
 pub mod error;
 pub mod exchange;
+pub mod gaps;
 pub mod manual;
 pub mod market_data;
 pub mod paper;

@@ -17,6 +17,7 @@ pub struct NameEntry {
     pub kind: ResourceKind,
     pub id: String,
     pub name: String,
+    /// The name as names are compared: [`nofxi_domain::validation::name_key`].
     pub lower: String,
     /// Exchange type or model provider.
     pub class: Option<String>,
@@ -153,7 +154,8 @@ impl Names {
         class: Option<&str>,
         trash: bool,
     ) -> Resolution {
-        let said_lower = said.trim().to_lowercase();
+        // The store's lookup rule (NFKC, then lower case): `ｂｔｃ-bot` is btc-bot here too.
+        let said_lower = nofxi_domain::validation::name_key(said);
         let pool: Vec<&NameEntry> = self.of_kind(kind).filter(|e| e.deleted == trash).collect();
         if let Some(e) = pool.iter().find(|e| e.id == said.trim()) {
             return Resolution::Found((*e).clone());

@@ -258,10 +258,14 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
 
 /// The account and cost flags, refused before anything runs when they make no sense.
 fn check_amounts(args: &BacktestArgs) -> Result<()> {
-    if args.initial_balance <= Decimal::ZERO {
+    // The trader's bounds: a backtest account is one a trader could have.
+    let bounds = nofxi_domain::bounds::INITIAL_BALANCE;
+    if !bounds.contains(args.initial_balance) {
         return Err(usage(format!(
-            "--initial-balance {} is not a positive amount of USDT: give one such as 10000",
-            args.initial_balance
+            "--initial-balance {} is outside {}–{} USDT: give one such as 10000",
+            args.initial_balance.normalize(),
+            bounds.min.normalize(),
+            bounds.max.normalize()
         )));
     }
     for (flag, value) in [
@@ -304,8 +308,16 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
         };
         let symbol =
             Symbol::parse_known(symbol).map_err(|e| usage(format!("--csv {spec}: {e}")))?;
+        // One series per symbol: a second file would silently replace the first.
+        if symbols.contains(&symbol) {
+            return Err(usage(format!(
+                "--csv {spec}: {symbol} is given twice: give one file per symbol (join the \
+                 files first if they hold parts of one history)"
+            )));
+        }
         let candles = nofxi_venues::csv_source::read_candles_file(Path::new(path))
             .map_err(|e| usage(format!("--csv {spec}: {e}: fix the file or leave it out")))?;
+        warn_gaps(spec, &candles, args.interval);
         if let (Some(first), Some(last)) = (candles.first(), candles.last()) {
             let (lo, hi) = range.unwrap_or((first.open_time_ms, last.open_time_ms));
             range = Some((lo.min(first.open_time_ms), hi.max(last.open_time_ms)));
@@ -314,6 +326,29 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
         symbols.push(symbol);
     }
     Ok((Arc::new(market), symbols, range))
+}
+
+/// Holes in a CSV series, said on stderr with where they are (the first few, and how many).
+fn warn_gaps(spec: &str, candles: &[nofxi_domain::market::Candle], interval: Interval) {
+    use nofxi_venues::gaps::{REPORTED_AFTER_MISSING, gaps};
+    const SHOWN: usize = 3;
+    let found = gaps(candles, interval, REPORTED_AFTER_MISSING);
+    for g in found.iter().take(SHOWN) {
+        eprintln!(
+            "warning: --csv {spec}: {} {interval} candles missing after line {} ({} to {}): \
+             the replay holds the last price over that stretch",
+            g.missing,
+            g.after_line,
+            super::common::time(g.from_ms),
+            super::common::time(g.to_ms)
+        );
+    }
+    if found.len() > SHOWN {
+        eprintln!(
+            "warning: --csv {spec}: {} more gaps of over {REPORTED_AFTER_MISSING} candles",
+            found.len() - SHOWN
+        );
+    }
 }
 
 async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Result<DeciderParts> {

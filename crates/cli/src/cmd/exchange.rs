@@ -15,6 +15,7 @@ use super::common::{
     ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
     time, yes_no,
 };
+use super::env_credentials::{self, Verb};
 use crate::home::GlobalArgs;
 
 const KIND: ResourceKind = ResourceKind::Exchange;
@@ -138,11 +139,10 @@ pub struct ExchangeFields {
 
 impl ExchangeFields {
     /// Every credential flag that was given, `-` ones read from stdin in declaration order.
-    /// A value that came from its environment variable (not typed on this command line) for
-    /// a field `kind` does not use is left out, with a note: an exported `NOFXI_API_KEY` is
-    /// meant for the accounts that take one, not an error on `--type paper`. A flag typed
-    /// for an unused field is still refused by validation, as a likely mix-up.
-    fn credentials(&mut self, kind: Option<ExchangeType>) -> Result<Credentials> {
+    /// A value taken from its environment variable is kept only on `add` and for a field
+    /// `kind` uses ([`env_credentials::admit`]); a flag typed for an unused field is still
+    /// refused by validation, as a likely mix-up.
+    fn credentials(&mut self, kind: Option<ExchangeType>, verb: Verb) -> Result<Credentials> {
         let mut stdin = StdinSecrets::default();
         let mut out = Credentials::new();
         let flags = [
@@ -181,41 +181,18 @@ impl ExchangeFields {
             ),
         ];
         for (field, flag, value) in flags {
-            let unused = kind.is_some_and(|k| !k.required_credentials().contains(&field));
-            if value.is_some() && unused && !typed_on_command_line(flag) {
-                let kind = kind.map(ExchangeType::as_str).unwrap_or_default();
-                eprintln!(
-                    "note: {} is set, but {kind} accounts do not use {}: ignored",
-                    env_var(flag),
-                    field.as_str()
-                );
-                continue;
-            }
+            let used = kind.is_some_and(|k| k.required_credentials().contains(&field));
+            let why = || match kind {
+                Some(k) => format!("{k} accounts do not use {field}"),
+                None => "the account type is not one nofxi knows".to_string(),
+            };
+            let value = env_credentials::admit(flag, value, verb, used, why);
             if let Some(secret) = stdin.resolve(flag, value)? {
                 out.set(field, secret);
             }
         }
         Ok(out)
     }
-}
-
-/// The environment variable a credential flag falls back to (`api-key` → `NOFXI_API_KEY`).
-fn env_var(flag: &str) -> String {
-    format!("NOFXI_{}", flag.replace('-', "_").to_uppercase())
-}
-
-/// Whether `--flag` was typed on this command line (as `--flag V` or `--flag=V`), rather than
-/// its value taken from the environment.
-fn typed_on_command_line(flag: &str) -> bool {
-    let long = format!("--{flag}");
-    let with_value = format!("{long}=");
-    std::env::args_os()
-        .skip(1)
-        .take_while(|a| a != "--")
-        .any(|a| {
-            a.to_str()
-                .is_some_and(|a| a == long || a.starts_with(&with_value))
-        })
 }
 
 /// What a user should know at creation about a type nofxi cannot trade on yet.
@@ -271,7 +248,7 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
         }
         ExchangeCommand::Add(mut fields) => {
             let kind = fields.exchange_type.as_deref().and_then(|t| t.parse().ok());
-            let credentials = fields.credentials(kind)?;
+            let credentials = fields.credentials(kind, Verb::Add)?;
             let spec = ExchangeSpec {
                 exchange_type: fields.exchange_type.unwrap_or_default(),
                 account_name: fields.name.unwrap_or_default(),
@@ -295,7 +272,7 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
                     .spec
                     .exchange_type(),
             };
-            let credentials = fields.credentials(kind)?;
+            let credentials = fields.credentials(kind, Verb::Update)?;
             let patch = ExchangePatch {
                 exchange_type: fields.exchange_type,
                 account_name: fields.name,

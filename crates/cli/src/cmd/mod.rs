@@ -6,6 +6,7 @@ pub mod chat;
 mod chat_lines;
 pub mod common;
 pub mod config;
+mod env_credentials;
 pub mod eval;
 pub mod exchange;
 pub mod exchange_live;

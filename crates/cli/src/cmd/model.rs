@@ -1,5 +1,6 @@
-//! `nofxi model …`: LLM model configs. The API key is taken from `--api-key`, the
-//! `NOFXI_API_KEY` environment variable, or standard input (`--api-key -`), and never printed.
+//! `nofxi model …`: LLM model configs. The API key is taken from `--api-key`, standard input
+//! (`--api-key -`), or on `add` for a provider that needs one the `NOFXI_API_KEY` environment
+//! variable (said on stderr), and never printed.
 //!
 //! `nofxi model test NAME` makes one tiny real call to the configured endpoint. A failure is
 //! explained from the error-diagnosis skill's entries (the same texts the assistant answers
@@ -8,7 +9,7 @@
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use nofxi_assistant::model_probe::{ProbeReport, probe_model};
-use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind, WireFormat};
+use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind, Secret, WireFormat};
 use nofxi_skills::Lang;
 use nofxi_store::Store;
 
@@ -16,6 +17,7 @@ use super::common::{
     ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
     time, yes_no,
 };
+use super::env_credentials::{self, Verb};
 use crate::home::GlobalArgs;
 
 const KIND: ResourceKind = ResourceKind::Model;
@@ -116,8 +118,7 @@ async fn run_async(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
             Ok(())
         }
         ModelCommand::Add(fields) => {
-            let mut stdin = StdinSecrets::default();
-            let api_key = stdin.resolve("api-key", fields.api_key)?;
+            let api_key = api_key_on_add(fields.provider.as_deref(), fields.api_key)?;
             let spec = ModelSpec {
                 name: fields.name.unwrap_or_default(),
                 provider: fields.provider.unwrap_or_default(),
@@ -129,8 +130,9 @@ async fn run_async(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
             done(global, "created", &model)
         }
         ModelCommand::Update { target, fields } => {
-            let mut stdin = StdinSecrets::default();
-            let api_key = stdin.resolve("api-key", fields.api_key)?;
+            let asked =
+                env_credentials::admit("api-key", fields.api_key, Verb::Update, true, String::new);
+            let api_key = StdinSecrets::default().resolve("api-key", asked)?;
             let patch = ModelPatch {
                 name: fields.name,
                 provider: fields.provider,
@@ -149,6 +151,24 @@ async fn run_async(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
         // Answered above without opening the store.
         ModelCommand::Providers => providers(global),
     }
+}
+
+/// The key for a new model: a typed `--api-key` always, `NOFXI_API_KEY` only for a provider
+/// that needs a key (a local or custom endpoint gets the exported key only when asked).
+fn api_key_on_add(provider: Option<&str>, value: Option<String>) -> Result<Option<Secret>> {
+    let spec = provider.and_then(nofxi_domain::provider::provider);
+    let used = spec.is_some_and(|p| p.needs_api_key);
+    let why = || match spec {
+        Some(p) if p.takes_api_key() => format!(
+            "{} models need no api_key and the exported one is not sent there unasked \
+             (give `--api-key` to send one)",
+            p.id
+        ),
+        Some(p) => format!("{} models use no api_key", p.id),
+        None => "the provider is not one nofxi knows".to_string(),
+    };
+    let value = env_credentials::admit("api-key", value, Verb::Add, used, why);
+    StdinSecrets::default().resolve("api-key", value)
 }
 
 fn done(global: &GlobalArgs, verb: &str, model: &Model) -> Result<()> {

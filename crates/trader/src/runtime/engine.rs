@@ -214,10 +214,14 @@ impl Engine {
             return;
         };
         let _ = task.stop.send(true);
-        let exit = task.handle.await.unwrap_or(TaskExit {
-            reason,
-            detail: None,
-        });
+        let exit = match task.handle.await {
+            Ok(exit) => exit,
+            Err(e) if e.is_panic() => crashed(e),
+            Err(_) => TaskExit {
+                reason,
+                detail: None,
+            },
+        };
         let reason = if exit.reason == StopReason::Shutdown {
             reason
         } else {
@@ -240,10 +244,7 @@ impl Engine {
             let Some(task) = self.tasks.remove(&id) else {
                 continue;
             };
-            let exit = task.handle.await.unwrap_or(TaskExit {
-                reason: StopReason::Error,
-                detail: Some("the trader task panicked".into()),
-            });
+            let exit = task.handle.await.unwrap_or_else(crashed);
             self.finish(&id, &task.user, exit.reason, exit.detail).await;
             report.stopped.push((id, exit.reason));
         }
@@ -319,5 +320,50 @@ impl Drop for Engine {
         for task in self.tasks.values() {
             task.handle.abort();
         }
+    }
+}
+
+/// A trader task that ended without returning: its status says what failed (the panic's
+/// message, e.g. "Multiplication overflowed") and what to do, not only that it panicked.
+fn crashed(e: tokio::task::JoinError) -> TaskExit {
+    let what = if e.is_panic() {
+        let payload = e.into_panic();
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "an internal error with no message".to_string())
+    } else {
+        "it was cancelled".to_string()
+    };
+    TaskExit {
+        reason: StopReason::Error,
+        detail: Some(format!(
+            "the trader stopped on an internal error in its cycle ({what}): this is a bug in \
+             nofxi; the trader was stopped so it does not retry, please report it with \
+             `nofxi trader status` and the log"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicked_task_says_what_failed() {
+        let handle = tokio::spawn(async {
+            if Duration::ZERO.is_zero() {
+                panic!("Multiplication overflowed");
+            }
+        });
+        let Err(e) = handle.await else {
+            panic!("the task should have panicked")
+        };
+        let exit = crashed(e);
+        assert_eq!(exit.reason, StopReason::Error);
+        let said = exit.detail.unwrap_or_default();
+        assert!(said.contains("Multiplication overflowed"), "{said}");
+        assert!(!said.contains("panicked"), "{said}");
     }
 }

@@ -1,0 +1,161 @@
+//! Input the CLI reads with bounds (issue 23 follow-up, items 2, 3 and 5): amounts a trading
+//! engine can compute with, candle files read as bounded streams from regular files only,
+//! one file per symbol, holes said, and names that are no keys.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::{home, ok, refused, run, text};
+
+const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
+
+fn basics(home: &std::path::Path) {
+    ok(home, &["exchange", "add", "--type", "paper", "--name", "p"]);
+    ok(
+        home,
+        &["model", "add", "--name", "b", "--provider", "builtin"],
+    );
+    ok(home, &["strategy", "add", "--name", "s"]);
+}
+
+#[test]
+fn an_initial_balance_outside_the_domain_bounds_is_refused_at_every_flag() {
+    let (_guard, home) = home();
+    basics(&home);
+    let add = [
+        "trader",
+        "add",
+        "--name",
+        "t",
+        "--exchange",
+        "p",
+        "--model",
+        "b",
+        "--strategy",
+        "s",
+    ];
+    for bad in ["70000000000000000000000000000", "0.0000001"] {
+        let args = [&add[..], &["--initial-balance", bad]].concat();
+        let err = refused(&home, &args);
+        assert!(
+            err.contains("--initial-balance")
+                && err.contains("0.01")
+                && err.contains("1000000000000"),
+            "{bad}: {err}"
+        );
+        let err = refused(&home, &["backtest", "--quiet", "--initial-balance", bad]);
+        assert!(
+            err.contains("--initial-balance") && err.contains("1000000000000"),
+            "{bad}: {err}"
+        );
+    }
+    // The largest balance allowed runs a backtest without overflowing.
+    let out = run(
+        &home,
+        &[
+            "backtest",
+            "--quiet",
+            "--initial-balance",
+            "1000000000000",
+            "--from",
+            "2026-01-01",
+            "--to",
+            "2026-01-03",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!text(&out).contains("panicked"), "{}", text(&out));
+}
+
+#[test]
+fn a_candle_path_that_is_no_regular_file_is_refused_at_once() {
+    let (_guard, home) = home();
+    let started = Instant::now();
+    let err = refused(&home, &["backtest", "--quiet", "--csv", "btc=/dev/zero"]);
+    assert!(
+        err.contains("--csv") && err.contains("not a regular file"),
+        "{err}"
+    );
+    let fifo = home.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let spec = format!("btc={}", fifo.display());
+    let err = refused(&home, &["backtest", "--quiet", "--csv", &spec]);
+    assert!(err.contains("--csv") && err.contains("FIFO"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_huge_line_is_refused_by_its_number_and_a_symbol_given_twice_is_refused() {
+    let (_guard, home) = home();
+    let long = home.join("long.csv");
+    std::fs::write(&long, vec![0u8; 20 * 1024 * 1024]).unwrap();
+    let spec = format!("btc={}", long.display());
+    let err = refused(&home, &["backtest", "--quiet", "--csv", &spec]);
+    assert!(err.contains("line 1 is longer than"), "{err}");
+    let good = home.join("good.csv");
+    std::fs::write(&good, format!("{HEAD}1600000000000,10,12,9,11,5\n")).unwrap();
+    let a = format!("btc={}", good.display());
+    let b = format!("BTCUSDT={}", good.display());
+    let err = refused(&home, &["backtest", "--quiet", "--csv", &a, "--csv", &b]);
+    assert!(err.contains("given twice"), "{err}");
+}
+
+#[test]
+fn a_gap_in_the_candles_is_said_with_where_it_is() {
+    let (_guard, home) = home();
+    let q: i64 = 15 * 60_000;
+    let start: i64 = 1_600_000_000_000;
+    let mut body = HEAD.to_string();
+    let mut t = start;
+    for i in 0..200 {
+        if i == 100 {
+            t += 75 * 60 * 60_000;
+        }
+        body.push_str(&format!("{t},10,12,9,11,5\n"));
+        t += q;
+    }
+    let path = home.join("gap.csv");
+    std::fs::write(&path, body).unwrap();
+    let spec = format!("btc={}", path.display());
+    let out = run(
+        &home,
+        &["backtest", "--quiet", "--interval", "15m", "--csv", &spec],
+    );
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("warning") && said.contains("after line 101"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_key_shaped_name_is_refused_as_the_chat_would() {
+    let (_guard, home) = home();
+    let err = refused(
+        &home,
+        &[
+            "model",
+            "add",
+            "--name",
+            "sk-abcdefghijklmnopqrstu",
+            "--provider",
+            "builtin",
+        ],
+    );
+    assert!(
+        err.contains("--name") && err.contains("looks like an API key"),
+        "{err}"
+    );
+    assert!(!err.contains("abcdefghijklmnopqrstu"), "{err}");
+}
