@@ -28,6 +28,7 @@ pub mod policy;
 pub mod scrub;
 pub mod secret_message;
 pub mod secrets;
+mod surface;
 pub mod texts;
 pub mod texts_llm;
 pub mod tools;
@@ -132,16 +133,7 @@ impl Assistant {
         }
         let names = self.engine.names_for(user).await?;
         // Asked for a secret, the whole answer is one, whether or not a rule can read it.
-        let answers_secret = conv.top().is_some_and(|t| {
-            self.engine
-                .library
-                .action(&t.skill, &t.action)
-                .is_some_and(|a| {
-                    t.asked
-                        .iter()
-                        .any(|s| a.slot(s).is_some_and(|s| s.is_secret()))
-                })
-        });
+        let answers_secret = self.asks_secret(&conv);
         // A bare token ("sk-…", "btc-bot", "500"), a pasted error, or only names and keys
         // ("paper builtin", "key: sk-…") answers in the conversation's language; it says
         // nothing about the user's.
@@ -327,7 +319,29 @@ impl Assistant {
         Ok(self.rule_understanding(&turn, message))
     }
 
+    /// Whether the active task's question is for a secret.
+    fn asks_secret(&self, conv: &Conversation) -> bool {
+        conv.top().is_some_and(|t| {
+            self.engine
+                .library
+                .action(&t.skill, &t.action)
+                .is_some_and(|a| {
+                    t.asked
+                        .iter()
+                        .any(|s| a.slot(s).is_some_and(|s| s.is_secret()))
+                })
+        })
+    }
+
     fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> Understanding {
+        // A credential is read exactly as typed: its width, spaces and last `!` are its own.
+        let carries_secret =
+            self.asks_secret(&turn.conv) || secret_message::names_credential(message);
+        let plain = (!carries_secret).then(|| surface::plain(message));
+        let message = match &plain {
+            Some(plain) => plain,
+            None => surface::sentence_end_only(message),
+        };
         let current_names = turn.names.clone();
         let current_map = turn.conv.current.clone();
         let current = move |k| {

@@ -1,0 +1,90 @@
+//! What a message looks like to the rules: the same words however they were typed. Letters and
+//! digits typed full-width (an IME left in full-width mode: `ｓｔｏｐ ａｌｐｈａ`) are read as
+//! ASCII, runs of spaces as one, and the full stops and exclamation marks that end a sentence
+//! are not part of its last value (`called main.` names `main`). Chinese punctuation stays as
+//! typed — the lexicon's words include it — and so does a question mark, which says what the
+//! message is.
+
+use std::borrow::Cow;
+
+/// `message` as the rules read it; the message itself when nothing changes. One pass.
+pub fn plain(message: &str) -> Cow<'_, str> {
+    let trimmed = message.trim_end_matches(['.', '。', '!', '！', ' ']);
+    let trimmed = if trimmed.is_empty() { message } else { trimmed };
+    let needs_work = trimmed.len() != message.len()
+        || trimmed.contains("  ")
+        || trimmed
+            .chars()
+            .any(|c| full_width_alnum(c).is_some() || c == '\u{3000}');
+    if !needs_work {
+        return Cow::Borrowed(message);
+    }
+    let mut out = String::with_capacity(trimmed.len());
+    for c in trimmed.chars() {
+        let c = full_width_alnum(c).unwrap_or(if c == '\u{3000}' { ' ' } else { c });
+        if c == ' ' && out.ends_with(' ') {
+            continue;
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
+}
+
+/// A message carrying a credential keeps its characters as typed (width, spaces, an ASCII
+/// `!` may be the key's own); only a Chinese sentence end (`。`, `！`), which no key holds, goes.
+pub fn sentence_end_only(message: &str) -> &str {
+    let trimmed = message.trim_end_matches(['。', '！']);
+    if trimmed.is_empty() { message } else { trimmed }
+}
+
+/// The ASCII letter or digit a full-width one stands for.
+fn full_width_alnum(c: char) -> Option<char> {
+    match c {
+        '\u{FF10}'..='\u{FF19}' | '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}' => {
+            char::from_u32(c as u32 - 0xFF01 + 0x21)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_spacing_and_the_sentence_end_are_not_words() {
+        assert_eq!(plain("ｓｔｏｐ ａｌｐｈａ２"), "stop alpha2");
+        assert_eq!(
+            plain("set  up  a  paper   account"),
+            "set up a paper account"
+        );
+        assert_eq!(
+            plain("add a Binance account called main."),
+            "add a Binance account called main"
+        );
+        assert_eq!(plain("名字叫主账户！"), "名字叫主账户");
+        assert_eq!(plain("stop it!!"), "stop it");
+        assert_eq!(plain("启动\u{3000}alpha"), "启动 alpha");
+    }
+
+    #[test]
+    fn a_credential_keeps_its_ascii_ending() {
+        assert_eq!(sentence_end_only("key 是 sk-abc123！"), "key 是 sk-abc123");
+        assert_eq!(sentence_end_only("secret p@ss w0rd!"), "secret p@ss w0rd!");
+    }
+
+    #[test]
+    fn questions_chinese_punctuation_and_plain_text_stay() {
+        for text in [
+            "stop btc-bot?",
+            "停止 btc-bot？算了",
+            "把 default 的 BTC 3倍，山寨币 2倍",
+            "list traders",
+            "...",
+            "!",
+        ] {
+            assert_eq!(plain(text), text, "{text}");
+            assert!(matches!(plain(text), Cow::Borrowed(_)), "{text}");
+        }
+    }
+}
