@@ -155,6 +155,16 @@ pub enum VenueError {
         status: u16,
         detail: String,
     },
+    /// A 2xx answer without a field nofxi reads (`field`: its name, or [`WHOLE_ANSWER`] when
+    /// the answer is not the array expected). `endpoint` (`GET /fapi/v2/account`) is filled
+    /// by the call that read it (see [`VenueError::in_answer_to`]); the parser only knows the
+    /// field. A check or a figure never stands on such an answer.
+    #[error("{}", unreadable_text(venue, endpoint.as_deref(), field))]
+    Unreadable {
+        venue: String,
+        endpoint: Option<String>,
+        field: String,
+    },
     #[error("invalid request: {0}")]
     InvalidRequest(String),
     #[error("{venue} has no data for {what}")]
@@ -165,7 +175,48 @@ pub enum VenueError {
     Storage(String),
 }
 
+/// The `field` of an [`VenueError::Unreadable`] whose answer is not the JSON array expected.
+pub const WHOLE_ANSWER: &str = "(the answer itself: not a JSON array)";
+
+fn unreadable_text(venue: &str, endpoint: Option<&str>, field: &str) -> String {
+    let answer = match endpoint {
+        Some(e) => format!("{venue}'s answer to {e}"),
+        None => format!("{venue}'s answer"),
+    };
+    let what = if field == WHOLE_ANSWER {
+        "is not the JSON array expected".to_string()
+    } else {
+        format!("has no readable field {field}")
+    };
+    format!("{answer} {what}: is the base URL a {venue} API, not a proxy or another server?")
+}
+
 impl VenueError {
+    pub fn unreadable(venue: &str, field: &str) -> VenueError {
+        VenueError::Unreadable {
+            venue: venue.into(),
+            endpoint: None,
+            field: field.into(),
+        }
+    }
+
+    /// This error, naming `endpoint` (`GET /fapi/v2/positionRisk`) when it is an unreadable
+    /// answer that does not name one yet.
+    pub fn in_answer_to(self, endpoint: &str) -> VenueError {
+        match self {
+            VenueError::Unreadable {
+                venue,
+                endpoint: None,
+                field,
+            } => VenueError::Unreadable {
+                venue,
+                endpoint: Some(endpoint.into()),
+                field,
+            },
+            other => other,
+        }
+    }
+
     pub fn rejected(venue: &str, kind: RejectKind, message: impl Into<String>) -> VenueError {
         VenueError::Rejected {
             venue: venue.to_string(),

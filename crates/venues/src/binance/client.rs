@@ -109,9 +109,9 @@ impl BinanceClient {
             .send_once(Method::GET, Base::Futures, "/fapi/v1/time", &[], false)
             .await?;
         let after = self.clock.now_ms();
-        let server = v["serverTime"]
-            .as_i64()
-            .ok_or_else(|| self.bad(200, "serverTime missing"))?;
+        let server = v["serverTime"].as_i64().ok_or_else(|| {
+            VenueError::unreadable(&self.venue, "serverTime").in_answer_to("GET /fapi/v1/time")
+        })?;
         let offset = server - (before + after) / 2;
         self.offset_ms.store(offset, Ordering::SeqCst);
         self.offset_known.store(true, Ordering::SeqCst);
