@@ -11,6 +11,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use nofxi_domain::transport::TransportCause;
+
 /// What kind of refusal this is, whatever the venue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RejectKind {
@@ -142,12 +144,23 @@ pub enum VenueError {
         retry_after: Option<Duration>,
     },
     /// No answer in time. For an order this means "unknown whether it landed".
+    /// `at`: where the request went and where that URL came from (see [`Endpoint::at`]).
     #[error(
-        "{venue} did not answer within {timeout:?}: check the network; retried requests are safe"
+        "{venue} did not answer within {timeout:?} {at}: check the network or a proxy; retried requests are safe"
     )]
-    Timeout { venue: String, timeout: Duration },
-    #[error("cannot reach {venue}: {detail}: check the URL and the network")]
-    Network { venue: String, detail: String },
+    Timeout {
+        venue: String,
+        at: String,
+        timeout: Duration,
+    },
+    /// No answer at all, for `cause`; `detail` is the transport's own words (redacted).
+    #[error("cannot reach {venue} {at}: {cause} ({detail}): {}", cause.advice())]
+    Network {
+        venue: String,
+        at: String,
+        cause: TransportCause,
+        detail: String,
+    },
     /// 5xx or an answer we could not read (an HTML page usually means a wrong base URL).
     #[error("{venue} answered HTTP {status} that nofxi cannot use: {detail}")]
     BadResponse {
