@@ -144,6 +144,7 @@ async fn main() {
                 message: text,
                 channel: nofxi_protocol::Channel::Cli,
                 seen_confirmation: None,
+                received_bytes: None,
             })
             .await
             .unwrap();

@@ -64,6 +64,7 @@ async fn main() {
                     message: msg.into(),
                     channel: nofxi_protocol::Channel::Cli,
                     seen_confirmation: None,
+                    received_bytes: None,
                 })
                 .await
                 .unwrap();

@@ -19,7 +19,7 @@ fn diagnosis_id(diagnosis: Diagnosis) -> Option<&'static str> {
         Diagnosis::KeyOrIpRejected | Diagnosis::FuturesPermissionMissing => {
             "binance_key_ip_permission"
         }
-        Diagnosis::NoBalance | Diagnosis::Other => return None,
+        Diagnosis::NoBalance | Diagnosis::Unreadable | Diagnosis::Other => return None,
     })
 }
 
@@ -64,6 +64,25 @@ pub fn explain(problem: &Problem, library: &Library, lang: Lang) -> Explanation 
                 lang,
                 "先把 USDT 划转到合约账户，再启动交易员。",
                 "Transfer USDT to the futures wallet before starting a trader.",
+            ),
+        ),
+        // Not a refusal: an answer without the field the check reads (a wrong base URL or a
+        // proxy). The details name the field and the endpoint.
+        Diagnosis::Unreadable => (
+            t(
+                lang,
+                "交易所的回答里缺少检查要读的字段，这项检查无法判断。",
+                "The exchange's answer lacks the field this check reads, so the check cannot tell.",
+            ),
+            t(
+                lang,
+                "回答的服务器多半不是交易所本身（基础 URL 指向了别的服务器或代理）。",
+                "The server that answered is most likely not the exchange itself (the base URL points at another server or a proxy).",
+            ),
+            t(
+                lang,
+                "检查 NOFXI_BINANCE_BASE_URL 或代理设置，让它指向交易所的 API，再测试一次。",
+                "Check NOFXI_BINANCE_BASE_URL or the proxy so it points at the exchange's API, then test again.",
             ),
         ),
         _ => (

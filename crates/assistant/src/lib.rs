@@ -256,7 +256,11 @@ impl Assistant {
         mut conv: Conversation,
         started: Instant,
     ) -> Result<TurnResponse, AssistantError> {
-        let bytes = request.message.len();
+        // The size received, not the size kept: a client holds only the start of a huge line.
+        let bytes = request
+            .received_bytes
+            .unwrap_or(0)
+            .max(request.message.len());
         let lang = message_limit::lang_of(&request.message);
         let reply = message_limit::too_long(lang, bytes);
         let note = message_limit::stored_note(bytes);

@@ -19,7 +19,7 @@ pub fn diagnosis_id(error: &LlmError) -> Option<&'static str> {
         Timeout => "server_error",
         NotJson => "html_instead_of_json",
         Dns | Tls | ConnectionRefused | Network => "connection_failed",
-        BadRequest | BadResponse => return None,
+        BadRequest | BadResponse | InvalidUrl => return None,
     })
 }
 

@@ -141,6 +141,7 @@ impl Chat {
             message: message.into(),
             channel: nofxi_protocol::Channel::Cli,
             seen_confirmation: self.seen.clone(),
+            received_bytes: None,
         }
     }
 

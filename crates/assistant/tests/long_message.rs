@@ -33,6 +33,7 @@ async fn a_message_over_the_cap_is_refused_and_not_stored() {
                     message,
                     channel: nofxi_protocol::Channel::Cli,
                     seen_confirmation: None,
+                    received_bytes: None,
                 })
                 .await
                 .unwrap()

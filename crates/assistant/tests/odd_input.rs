@@ -76,6 +76,7 @@ async fn no_line_of_the_suite_panics_when_retyped() {
                     message,
                     channel: nofxi_protocol::Channel::Cli,
                     seen_confirmation: None,
+                    received_bytes: None,
                 })
                 .await
                 .unwrap();

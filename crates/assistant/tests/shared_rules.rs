@@ -45,6 +45,7 @@ async fn say(
             message: message.into(),
             channel: nofxi_protocol::Channel::Cli,
             seen_confirmation: None,
+            received_bytes: None,
         })
         .await
         .unwrap();

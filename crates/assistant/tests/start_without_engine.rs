@@ -31,6 +31,7 @@ async fn a_start_with_no_engine_running_says_nofxi_run_must_run() {
                 message: message.into(),
                 channel: nofxi_protocol::Channel::Cli,
                 seen_confirmation: None,
+                received_bytes: None,
             })
             .await
             .unwrap();

@@ -27,6 +27,7 @@ async fn ask(assistant: &Assistant, message: &str) -> String {
             message: message.into(),
             channel: nofxi_protocol::Channel::Cli,
             seen_confirmation: None,
+            received_bytes: None,
         })
         .await
         .unwrap()

@@ -26,6 +26,7 @@ async fn say(assistant: &Assistant, client: &mut Client, message: &str) -> TurnR
             message: message.into(),
             channel: nofxi_protocol::Channel::Cli,
             seen_confirmation: client.seen.clone(),
+            received_bytes: None,
         })
         .await
         .unwrap();

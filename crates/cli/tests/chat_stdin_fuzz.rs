@@ -189,3 +189,14 @@ proptest! {
         }
     }
 }
+
+/// An 11 MB line is refused with its own size, not the size of the start the reader kept.
+#[test]
+fn a_huge_line_is_refused_with_the_size_received() {
+    let line = vec![b'a'; 11 * 1024 * 1024];
+    let (ok, answers, stderr) = chat_json(&[line]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(&answers[0]).unwrap();
+    let reply = v["reply"].as_str().unwrap();
+    assert!(reply.contains("11264 KB"), "{reply}");
+}

@@ -373,6 +373,13 @@ fn a_backtest_accounts_for_the_position_open_at_its_end() {
     assert!(gap < Decimal::new(1, 4), "gap {gap}: {report}");
     let text = ok(home.path(), &args[..7]);
     assert!(text.contains("open at end"), "{text}");
+    // Every figure stands on simulated candles, and both outputs say so.
+    assert_eq!(report["data_source"], "sim (seed 42)", "{report}");
+    assert_eq!(report["simulated"], true, "{report}");
+    assert!(
+        text.contains("sim (seed 42)") && text.contains("simulated candles"),
+        "{text}"
+    );
 }
 
 /// Hyperliquid's `api_key` is the agent wallet's private key: `exchange show --json` and the

@@ -243,6 +243,18 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
         "{}",
         text(&out)
     );
+    // The note promises no check that `exchange test` cannot make, and the test agrees.
+    assert!(
+        !text(&out).contains("checks its credentials") && text(&out).contains("cannot check"),
+        "{}",
+        text(&out)
+    );
+    let test = support::fails(&home, &["exchange", "test", "b"]);
+    assert!(
+        test.contains("cannot trade on bybit accounts yet") && test.contains("cannot"),
+        "{test}"
+    );
+    assert!(test.contains("neither check their credentials"), "{test}");
     let out = run(
         &home,
         &["exchange", "add", "--type", "paper", "--name", "p"],
@@ -276,4 +288,99 @@ fn a_broken_user_skill_is_reported_and_the_chat_starts() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains("broken-one/SKILL.md:"), "{said}");
     assert!(said.contains("skills lint"), "{said}");
+}
+
+/// Secrets piped in as bytes that are not UTF-8 are the user's input: exit 2, naming the flag
+/// that reads them (`--api-key -`), not a reader's "stream did not contain valid UTF-8".
+#[test]
+fn secrets_on_stdin_that_are_not_text_name_the_flag() {
+    use std::io::Write;
+    let (_guard, home) = home();
+    let mut child = support::nofxi(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "binance",
+            "--name",
+            "b",
+            "--api-key",
+            "-",
+            "--secret-key",
+            "-",
+        ],
+    )
+    .stdin(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\xff\xfekey\n\xc3secret\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--api-key -") && said.contains("UTF-8"),
+        "{said}"
+    );
+}
+
+/// A `NOFXI_BINANCE_BASE_URL` no request can go to is refused before any request, naming the
+/// variable (exit 2); an address where nothing listens is named with where it came from and
+/// the cause class, instead of "error sending request".
+#[test]
+fn a_binance_base_url_is_named_with_its_origin_and_cause() {
+    let (_guard, home) = home();
+    ok(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "binance",
+            "--name",
+            "main",
+            "--api-key",
+            support::K,
+            "--secret-key",
+            support::S,
+        ],
+    );
+    let with_url = |url: &str, args: &[&str]| {
+        support::nofxi(&home, args)
+            .env("NOFXI_BINANCE_BASE_URL", url)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["exchange", "test", "main"][..],
+        &["market", "klines", "btc", "--source", "binance"],
+    ] {
+        let out = with_url("notaurl", args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("NOFXI_BINANCE_BASE_URL") && !said.contains("builder error"),
+            "{args:?}: {said}"
+        );
+    }
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let out = with_url(&url, &["exchange", "test", "main"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&url)
+            && said.contains("from NOFXI_BINANCE_BASE_URL")
+            && said.contains("connection refused"),
+        "{said}"
+    );
+    assert!(
+        !said.contains(support::K) && !said.contains(support::S),
+        "{said}"
+    );
 }

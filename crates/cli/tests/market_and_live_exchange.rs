@@ -166,3 +166,43 @@ async fn balance_and_positions_read_binance_and_paper_accounts() {
     let test = run(&home, None, &["exchange", "test", "sandbox"]).await;
     assert!(test.status.success(), "{}", text(&test));
 }
+
+/// A base URL whose server answers `{}` everywhere but the clock passes no check: `exchange
+/// test` marks each check UNREADABLE with the field and endpoint and exits non-zero, and
+/// `exchange positions` names the endpoint whose answer it could not read.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_answering_empty_objects_is_not_a_working_exchange() {
+    let (_dir, home) = home();
+    let mock = MockBinance::start().await.unwrap();
+    mock.add_account(KEY, SECRET, dec!(10));
+    mock.hollow_answers(Some(serde_json::json!({})));
+    let url = mock.url();
+    add_binance(&home, "main", SECRET).await;
+
+    let out = run(&home, Some(&url), &["exchange", "test", "main"]).await;
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    for check in [
+        "api key",
+        "ip whitelist",
+        "permissions",
+        "position mode",
+        "balance",
+    ] {
+        let row = said
+            .lines()
+            .find(|l| l.starts_with(check))
+            .unwrap_or_else(|| panic!("no {check} row: {said}"));
+        assert!(row.contains("UNREADABLE"), "{row}");
+    }
+    assert!(said.contains("GET /fapi/v1/positionSide/dual"), "{said}");
+    assert!(said.contains("totalWalletBalance"), "{said}");
+
+    let out = run(&home, Some(&url), &["exchange", "positions", "main"]).await;
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("GET /fapi/v2/positionRisk"),
+        "{}",
+        text(&out)
+    );
+}

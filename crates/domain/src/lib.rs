@@ -23,6 +23,7 @@ pub mod strategy;
 pub mod strategy_config;
 pub mod trader;
 pub mod trading;
+pub mod transport;
 pub mod validation;
 
 pub use credentials::{CredentialField, Credentials, ExchangeType, shown_mask};

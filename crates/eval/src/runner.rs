@@ -133,6 +133,7 @@ pub async fn run_case(
             message: step.user.clone(),
             channel: Channel::Chat,
             seen_confirmation: seen_confirmation.clone(),
+            received_bytes: None,
         };
         let response = match engine.turn(request).await {
             Ok(r) => r,

@@ -155,6 +155,7 @@ async fn drive(picks: &[usize]) -> (Vec<Event>, Vec<String>, String) {
                 message: message.into(),
                 channel: Channel::Chat,
                 seen_confirmation: seen.clone(),
+                received_bytes: None,
             })
             .await
             .unwrap();

@@ -92,6 +92,7 @@ async fn say(
             message,
             channel: Channel::Chat,
             seen_confirmation: client.seen.clone(),
+            received_bytes: None,
         })
         .await
         .unwrap();
@@ -205,6 +206,7 @@ async fn a_secret_in_a_message_the_rules_misroute_still_leaks_nowhere() {
             message: format!("帮我加一个币安账户 api key {API_KEY} secret {SECRET_KEY}"),
             channel: Channel::Chat,
             seen_confirmation: None,
+            received_bytes: None,
         })
         .await
         .unwrap();

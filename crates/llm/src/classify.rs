@@ -10,8 +10,6 @@
 //!
 //! Every message is passed through [`crate::redact::redact`] on its way into the error.
 
-use std::error::Error as StdError;
-
 use nofxi_domain::Secret;
 use serde_json::Value;
 
@@ -73,53 +71,19 @@ pub(crate) fn bad_response(status: u16, body: &str, what: &str, key: Option<&Sec
     }
 }
 
-/// A request that got no HTTP answer. The source chain is walked because reqwest reports DNS,
-/// TLS and refused connections all as "error sending request"; the cause is further down.
+/// A request that got no HTTP answer, classed by the one rule every client shares
+/// (`nofxi_domain::transport`): reqwest reports DNS, TLS and refused connections all as "error
+/// sending request", and a URL it cannot build as a "builder error" although nothing was sent.
 pub(crate) fn from_transport(err: &reqwest::Error, key: Option<&Secret>) -> LlmError {
-    let mut parts: Vec<String> = Vec::new();
-    let mut io_kinds = Vec::new();
-    let mut source: Option<&(dyn StdError + 'static)> = Some(err);
-    while let Some(e) = source {
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            io_kinds.push(io.kind());
-        }
-        let text = e.to_string();
-        // Wrappers often repeat their cause's text; keep each piece once.
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = e.source();
-    }
-    let chain = parts.join(": ");
-    let lower = chain.to_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-    use std::io::ErrorKind as Io;
-    let kind = if err.is_timeout() || io_kinds.contains(&Io::TimedOut) {
-        LlmErrorKind::Timeout
-    } else if has(&[
-        "dns error",
-        "failed to lookup address",
-        "name or service not known",
-        "no such host",
-        "nodename nor servname",
-        "temporary failure in name resolution",
-    ]) {
-        LlmErrorKind::Dns
-    } else if io_kinds.contains(&Io::ConnectionRefused) || has(&["connection refused"]) {
-        LlmErrorKind::ConnectionRefused
-    } else if has(&[
-        "tls",
-        "ssl",
-        "certificate",
-        "handshake",
-        "corrupt message",
-        "invalidcontenttype",
-    ]) {
-        LlmErrorKind::Tls
-    } else if err.is_builder() {
-        LlmErrorKind::BadRequest
-    } else {
-        LlmErrorKind::Network
+    use nofxi_domain::transport::{TransportCause, source_chain};
+    let (chain, kinds) = source_chain(err);
+    let kind = match TransportCause::classify(&chain, &kinds, err.is_timeout(), err.is_builder()) {
+        TransportCause::InvalidUrl => LlmErrorKind::InvalidUrl,
+        TransportCause::Timeout => LlmErrorKind::Timeout,
+        TransportCause::Dns => LlmErrorKind::Dns,
+        TransportCause::ConnectionRefused => LlmErrorKind::ConnectionRefused,
+        TransportCause::Tls => LlmErrorKind::Tls,
+        TransportCause::Other => LlmErrorKind::Network,
     };
     LlmError {
         kind,

@@ -28,6 +28,9 @@ pub enum LlmErrorKind {
     NotJson,
     /// The answer was JSON but not the shape of this wire format.
     BadResponse,
+    /// The base URL could not be made into a request (a port past 65535, a stray
+    /// character): nothing was sent, so no provider refused anything.
+    InvalidUrl,
     /// The host name did not resolve.
     Dns,
     /// The TLS handshake failed (certificate, protocol, a plain-HTTP port).
@@ -93,6 +96,9 @@ impl LlmErrorKind {
             }
             LlmErrorKind::BadResponse => {
                 "The answer was not in the expected format: check the provider and base URL match."
+            }
+            LlmErrorKind::InvalidUrl => {
+                "The base URL cannot be used, so nothing was sent: correct its scheme, host and port."
             }
             LlmErrorKind::Dns => {
                 "The host name does not resolve: check the base URL and the network."

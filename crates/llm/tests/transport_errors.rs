@@ -81,3 +81,20 @@ async fn https_to_the_plain_http_mock_port_is_tls() {
         assert_eq!(err.kind, LlmErrorKind::Tls, "{wire:?}: {err}");
     }
 }
+
+/// A base URL reqwest cannot build a request from (port 99999) sends nothing: it is an invalid
+/// URL, never "the provider refused the request".
+#[tokio::test]
+async fn a_url_that_cannot_be_sent_is_an_invalid_url() {
+    for wire in WIRES {
+        let p = connect(endpoint(wire, "https://localhost:99999/v1")).unwrap();
+        let err = p.complete(&request()).await.unwrap_err();
+        // By name, so the test also runs (and fails) on a tree without the kind.
+        assert_eq!(format!("{:?}", err.kind), "InvalidUrl", "{wire:?}: {err}");
+        let advice = err.kind.advice();
+        assert!(
+            advice.contains("nothing was sent") && !advice.contains("refused"),
+            "{advice}"
+        );
+    }
+}

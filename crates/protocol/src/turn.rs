@@ -27,6 +27,11 @@ pub struct TurnRequest {
     /// clients on one conversation cannot confirm what the other was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen_confirmation: Option<String>,
+    /// The message's length in bytes as the client received it, when the client kept only its
+    /// start (a line far past the assistant's cap is not held whole): what the refusal says.
+    /// Absent when `message` is all that was received.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received_bytes: Option<usize>,
 }
 
 /// A line a client sent that could not become a turn (its bytes are not UTF-8 text): the

@@ -3,6 +3,13 @@
 //! A *trade* is one closing order: its P&L is the realized P&L of its fills, minus its own fees
 //! and the share of the entry fees of the quantity it closed. Ratios come from exact decimals;
 //! only the Sharpe ratio, a statistic of returns, is computed in floating point.
+//!
+//! A ratio of returns needs a sample before it means anything: forty three-minute cycles of an
+//! account that never traded gave "sharpe 40.17", an annualised figure of mark-to-market
+//! noise. So the Sharpe ratio is given only over at least [`SHARPE_MIN_RETURNS`] returns that
+//! span at least [`SHARPE_MIN_TRADES`] closed trades or [`SHARPE_MIN_DAYS`] of data; below
+//! that it is `None` and [`Stats::sharpe_na`] says why ("too few trades: 0"), for every output
+//! that shows it (trader stats, backtest, their JSON).
 
 use std::collections::HashMap;
 
@@ -11,6 +18,13 @@ use nofxi_domain::trading::{Fill, Side};
 use rust_decimal::Decimal;
 
 use serde::{Deserialize, Serialize};
+
+/// Returns a Sharpe ratio needs at the least (the usual rule of thumb for a sample mean).
+pub const SHARPE_MIN_RETURNS: u64 = 30;
+/// Closed trades that make the returns more than the drift of one position's marks...
+pub const SHARPE_MIN_TRADES: usize = 10;
+/// ...or, with fewer trades, the span of data that does (in days of returns).
+pub const SHARPE_MIN_DAYS: f64 = 1.0;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
@@ -21,8 +35,12 @@ pub struct Stats {
     pub win_rate: Option<Decimal>,
     /// Gross profit / gross loss; `None` when nothing was lost.
     pub profit_factor: Option<Decimal>,
-    /// Mean / standard deviation of per-period equity returns, times √(periods per year).
+    /// Mean / standard deviation of per-period equity returns, times √(periods per year);
+    /// `None` below the minimum sample (see the module) or when returns do not vary.
     pub sharpe_ratio: Option<f64>,
+    /// Why `sharpe_ratio` is `None`: `too few trades: 3`, `too few returns: 12`.
+    #[serde(default)]
+    pub sharpe_na: Option<String>,
     /// Net of fees: final equity − initial equity when an equity curve is given.
     pub total_pnl: Decimal,
     pub total_fee: Decimal,
@@ -127,6 +145,7 @@ where
         sharpe.push(f);
         sharpe.repeat(held - 1);
     }
+    let (sharpe_ratio, sharpe_na) = sharpe.gated(periods_per_year, trades.len());
     Stats {
         total_trades: trades.len(),
         wins: wins.len(),
@@ -134,7 +153,8 @@ where
         win_rate: (!trades.is_empty())
             .then(|| (Decimal::from(wins.len()) / Decimal::from(trades.len())).round_dp(4)),
         profit_factor: (gross_loss > Decimal::ZERO).then(|| (gross_win / gross_loss).round_dp(4)),
-        sharpe_ratio: sharpe.ratio(periods_per_year),
+        sharpe_ratio,
+        sharpe_na,
         total_pnl,
         total_fee,
         avg_win: mean(&wins),
@@ -235,6 +255,22 @@ impl Sharpe {
         let delta = r - self.mean;
         self.mean += delta / self.n;
         self.m2 += delta * (r - self.mean);
+    }
+
+    /// The ratio when the sample is large enough (see the module), else why not.
+    fn gated(&self, periods_per_year: f64, trades: usize) -> (Option<f64>, Option<String>) {
+        let returns = self.n as u64;
+        if returns < SHARPE_MIN_RETURNS {
+            return (None, Some(format!("too few returns: {returns}")));
+        }
+        let days = self.n / periods_per_year.max(f64::MIN_POSITIVE) * 365.0;
+        if trades < SHARPE_MIN_TRADES && days < SHARPE_MIN_DAYS {
+            return (None, Some(format!("too few trades: {trades}")));
+        }
+        match self.ratio(periods_per_year) {
+            Some(r) => (Some(r), None),
+            None => (None, Some("returns do not vary".into())),
+        }
     }
 
     fn ratio(&self, periods_per_year: f64) -> Option<f64> {

@@ -114,7 +114,10 @@ fn stats_follow_their_definitions() {
     assert_eq!(s.total_fee, dec!(4.5));
     // Peak 1,040 → 1,020: 1.9231 %.
     assert_eq!(s.max_drawdown_pct, dec!(1.9231));
-    assert!(s.sharpe_ratio.unwrap() > 0.0);
+    // Four returns are no sample for a ratio of returns.
+    assert_eq!(s.sharpe_ratio, None);
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["sharpe_na"], "too few returns: 4", "{json}");
 }
 
 #[test]
@@ -208,9 +211,14 @@ fn sharpe_matches_its_definition() {
         if curve % 3 == 0 {
             equity = with_flat_stretches(&equity);
         }
-        let ours = compute(&[], Decimal::ZERO, equity.iter().copied(), 525_600.0)
-            .sharpe_ratio
-            .unwrap();
+        let ours = compute(
+            &ten_trades(),
+            Decimal::ZERO,
+            equity.iter().copied(),
+            525_600.0,
+        )
+        .sharpe_ratio
+        .unwrap();
         let want = two_pass(&equity, 525_600.0);
         assert!(
             (ours - want).abs() <= 1e-9 * want.abs().max(1.0),
@@ -239,7 +247,7 @@ fn held_stretches_are_the_points_they_stand_for() {
             .iter()
             .flat_map(|(v, n)| std::iter::repeat_n(*v, *n as usize))
             .collect();
-        let trades = [dec!(5), dec!(-2)];
+        let trades = ten_trades();
         let ours = compute_held(&trades, dec!(1), held.iter().copied(), 525_600.0);
         let want = compute(&trades, dec!(1), points.iter().copied(), 525_600.0);
         let (a, b) = (ours.sharpe_ratio.unwrap(), want.sharpe_ratio.unwrap());
@@ -259,4 +267,45 @@ fn held_stretches_are_the_points_they_stand_for() {
             "curve {curve}"
         );
     }
+}
+
+/// Enough closed trades for a Sharpe ratio over fewer than a day of returns.
+fn ten_trades() -> Vec<Decimal> {
+    (0..10)
+        .map(|i| if i % 2 == 0 { dec!(5) } else { dec!(-2) })
+        .collect()
+}
+
+/// Forty three-minute cycles of an account that never traded: its marks wiggle, and the
+/// annualised ratio of that noise came out as "sharpe 40.17". Below the minimum sample the
+/// ratio is null and the reason is said (checked through the JSON every output shares).
+#[test]
+fn a_sharpe_ratio_needs_trades_or_a_day_of_returns() {
+    let per_year = 365.0 * 24.0 * 60.0 / 3.0;
+    let wiggle = |n: usize| -> Vec<Decimal> {
+        (0..n)
+            .map(|i| {
+                dec!(1000)
+                    + Decimal::from((i * 7 % 5) as i64) / dec!(100)
+                    + Decimal::from(i as i64) / dec!(1000)
+            })
+            .collect()
+    };
+    let json = |s: &Stats| serde_json::to_value(s).unwrap();
+    let s = compute(&[], Decimal::ZERO, wiggle(40).into_iter(), per_year);
+    assert!(json(&s)["sharpe_ratio"].is_null(), "{s:?}");
+    assert_eq!(json(&s)["sharpe_na"], "too few trades: 0", "{s:?}");
+    let s = compute(&[], Decimal::ZERO, wiggle(12).into_iter(), per_year);
+    assert_eq!(json(&s)["sharpe_na"], "too few returns: 11", "{s:?}");
+    // Ten trades, or a day of returns (481 three-minute cycles), make a sample.
+    let s = compute(
+        &ten_trades(),
+        Decimal::ZERO,
+        wiggle(40).into_iter(),
+        per_year,
+    );
+    assert!(json(&s)["sharpe_ratio"].is_number(), "{s:?}");
+    let s = compute(&[], Decimal::ZERO, wiggle(482).into_iter(), per_year);
+    assert!(json(&s)["sharpe_ratio"].is_number(), "{s:?}");
+    assert!(json(&s)["sharpe_na"].is_null(), "{s:?}");
 }

@@ -5,6 +5,10 @@
 //! permissions), then read the position mode and the balance. Each result is typed, so the
 //! diagnosis skill can pick an explanation, and keeps the exchange's code and message, so the
 //! user sees exactly what the exchange said. A failed step skips what depends on it and says so.
+//!
+//! A check passes only on the fields it judges by. An answer without them (a server that is
+//! not Binance, a proxy answering `{}`) makes the check [`Check::Unreadable`], naming the field
+//! and the endpoint, never passed: nothing is inferred from an answer nofxi could not read.
 
 use std::fmt;
 
@@ -13,6 +17,7 @@ use reqwest::Method;
 use serde::Serialize;
 
 use crate::binance::{Base, BinanceFutures, Retry};
+use crate::error::WHOLE_ANSWER;
 use crate::{Exchange, RejectKind, VenueError};
 
 /// Past this, the clock is worth fixing even though nofxi compensates.
@@ -35,6 +40,14 @@ pub enum Check<T> {
     Skipped {
         because: String,
     },
+    /// The exchange answered, but without the field this check judges by.
+    Unreadable {
+        /// `GET /fapi/v2/account`.
+        endpoint: String,
+        /// The field's name, or `(the answer itself)` when the answer has the wrong shape.
+        field: String,
+        problem: Problem,
+    },
 }
 
 impl<T> Check<T> {
@@ -42,10 +55,37 @@ impl<T> Check<T> {
         matches!(self, Check::Failed { .. })
     }
 
+    pub fn is_unreadable(&self) -> bool {
+        matches!(self, Check::Unreadable { .. })
+    }
+
+    /// Neither failed nor unreadable: passed, warned or skipped.
+    fn holds(&self) -> bool {
+        !self.is_failed() && !self.is_unreadable()
+    }
+
     pub fn problem(&self) -> Option<&Problem> {
         match self {
-            Check::Warning { problem, .. } | Check::Failed { problem } => Some(problem),
+            Check::Warning { problem, .. }
+            | Check::Failed { problem }
+            | Check::Unreadable { problem, .. } => Some(problem),
             _ => None,
+        }
+    }
+
+    /// Failed, or unreadable when `e` is an answer without the field read.
+    fn from_error(diagnosis: Diagnosis, e: &VenueError) -> Self {
+        match e {
+            VenueError::Unreadable {
+                endpoint, field, ..
+            } => Check::Unreadable {
+                endpoint: endpoint.clone().unwrap_or_default(),
+                field: field.clone(),
+                problem: Problem::from_error(Diagnosis::Unreadable, e),
+            },
+            _ => Check::Failed {
+                problem: Problem::from_error(diagnosis, e),
+            },
         }
     }
 
@@ -68,6 +108,8 @@ pub enum Diagnosis {
     KeyOrIpRejected,
     FuturesPermissionMissing,
     NoBalance,
+    /// The exchange answered without a field a check judges by.
+    Unreadable,
     Other,
 }
 
@@ -91,6 +133,9 @@ impl Diagnosis {
                 "enable \"Futures\" on the API key in the exchange's API management page"
             }
             Diagnosis::NoBalance => "transfer USDT to the futures wallet before trading",
+            Diagnosis::Unreadable => {
+                "point the base URL (NOFXI_BINANCE_BASE_URL, a proxy) at the exchange's own API"
+            }
             Diagnosis::Other => "see the exchange's message",
         }
     }
@@ -106,6 +151,7 @@ impl fmt::Display for Diagnosis {
             Diagnosis::KeyOrIpRejected => "API key invalid or IP not whitelisted",
             Diagnosis::FuturesPermissionMissing => "futures permission missing",
             Diagnosis::NoBalance => "no balance",
+            Diagnosis::Unreadable => "unreadable answer",
             Diagnosis::Other => "refused",
         })
     }
@@ -177,16 +223,18 @@ pub struct ConnectivityReport {
 }
 
 impl ConnectivityReport {
+    /// No check failed and none was unreadable.
     pub fn ok(&self) -> bool {
-        ![
-            self.clock.is_failed(),
-            self.api_key.is_failed(),
-            self.ip_whitelist.is_failed(),
-            self.permissions.is_failed(),
-            self.position_mode.is_failed(),
-            self.balance.is_failed(),
+        [
+            self.clock.holds(),
+            self.api_key.holds(),
+            self.ip_whitelist.holds(),
+            self.permissions.holds(),
+            self.position_mode.holds(),
+            self.balance.holds(),
         ]
-        .contains(&true)
+        .iter()
+        .all(|h| *h)
     }
 
     /// Every problem found, in check order.
@@ -215,9 +263,7 @@ impl ConnectivityReport {
             permissions: Check::skipped(LOCAL),
             position_mode: match exchange.position_mode().await {
                 Ok(value) => Check::Passed { value },
-                Err(e) => Check::Failed {
-                    problem: Problem::from_error(Diagnosis::Other, &e),
-                },
+                Err(e) => Check::from_error(Diagnosis::Other, &e),
             },
             balance: balance_check(exchange.account().await),
         }
@@ -235,9 +281,7 @@ fn balance_check(result: Result<AccountSnapshot, VenueError>) -> Check<AccountSn
             value,
         },
         Ok(value) => Check::Passed { value },
-        Err(e) => Check::Failed {
-            problem: Problem::from_error(Diagnosis::Other, &e),
-        },
+        Err(e) => Check::from_error(Diagnosis::Other, &e),
     }
 }
 
@@ -284,10 +328,13 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
     let offset = match client.sync_time().await {
         Ok(offset_ms) => offset_ms,
         Err(e) => {
-            report.clock = Check::Failed {
-                problem: Problem::from_error(Diagnosis::Unreachable, &e),
+            report.clock = Check::from_error(Diagnosis::Unreachable, &e);
+            let because = if report.clock.is_unreadable() {
+                "the exchange's time could not be read"
+            } else {
+                "the exchange could not be reached"
             };
-            return skip_rest(report, "the exchange could not be reached");
+            return skip_rest(report, because);
         }
     };
     let value = ClockOffset { offset_ms: offset };
@@ -307,21 +354,19 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
         Check::Passed { value }
     };
 
-    // 2. Key and secret: one signed futures read.
+    // 2. Key and secret: one signed futures read, which answers the list of balances.
     let probe = client
-        .signed(
-            Method::GET,
-            Base::Futures,
-            "/fapi/v2/balance",
-            &[],
-            5,
-            Retry::Safe,
-        )
+        .signed(Method::GET, Base::Futures, BALANCE, &[], 5, Retry::Safe)
         .await;
     let futures_ok = match probe {
-        Ok(_) => {
+        Ok(v) if v.is_array() => {
             report.api_key = Check::Passed { value: () };
             true
+        }
+        Ok(_) => {
+            // Answered, but not with balances: nothing says the key was checked at all.
+            report.api_key = unreadable(exchange, BALANCE, WHOLE_ANSWER);
+            false
         }
         Err(e) => {
             let d = diagnose(&e);
@@ -345,36 +390,10 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
 
     // 3. IP whitelist and permissions, from the key's own restrictions.
     let restrictions = client
-        .signed(
-            Method::GET,
-            Base::Spot,
-            "/sapi/v1/account/apiRestrictions",
-            &[],
-            1,
-            Retry::Safe,
-        )
+        .signed(Method::GET, Base::Spot, RESTRICTIONS, &[], 1, Retry::Safe)
         .await;
     match restrictions {
-        Ok(r) => {
-            let perms = Permissions {
-                futures: r["enableFutures"].as_bool().unwrap_or(futures_ok),
-                ip_restricted: r["ipRestrict"].as_bool(),
-            };
-            // The spot call went through with this key from this IP: key and IP are fine.
-            report.api_key = Check::Passed { value: () };
-            report.ip_whitelist = Check::Passed { value: () };
-            report.permissions = if perms.futures {
-                Check::Passed { value: perms }
-            } else {
-                Check::Failed {
-                    problem: Problem {
-                        diagnosis: Diagnosis::FuturesPermissionMissing,
-                        code: if futures_ok { None } else { Some(-2015) },
-                        message: "the API key does not have futures trading enabled".into(),
-                    },
-                }
-            };
-        }
+        Ok(r) => read_restrictions(exchange, &mut report, &r, futures_ok),
         Err(_) if futures_ok => {
             // Spot API not reachable (testnets have a separate one): futures worked, that is enough.
             report.ip_whitelist = Check::Passed { value: () };
@@ -384,6 +403,11 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
                     ip_restricted: None,
                 },
             };
+        }
+        Err(_) if report.api_key.is_unreadable() => {
+            // The IP is judged by the same answer as the key: it could not be read either.
+            report.ip_whitelist = report.api_key.clone();
+            report.permissions = Check::skipped("the exchange's answers could not be read");
         }
         Err(_) => {
             report.ip_whitelist = Check::skipped(
@@ -402,10 +426,72 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
     // 4. Position mode and balance.
     report.position_mode = match exchange.position_mode().await {
         Ok(value) => Check::Passed { value },
-        Err(e) => Check::Failed {
-            problem: Problem::from_error(diagnose(&e), &e),
-        },
+        Err(e) => Check::from_error(diagnose(&e), &e),
     };
     report.balance = balance_check(exchange.account().await);
     report
+}
+
+const BALANCE: &str = "/fapi/v2/balance";
+const RESTRICTIONS: &str = "/sapi/v1/account/apiRestrictions";
+
+/// The check that `GET path` answered without `field`.
+fn unreadable<T>(exchange: &BinanceFutures, path: &str, field: &str) -> Check<T> {
+    let e = VenueError::unreadable(exchange.venue(), field).in_answer_to(&format!("GET {path}"));
+    Check::from_error(Diagnosis::Unreadable, &e)
+}
+
+/// Key, IP and permissions from the spot API's `apiRestrictions` answer, which judges by its
+/// two flags. A readable answer to a signed call from this IP clears key and IP (so does the
+/// futures balance list, `futures_ok`); an answer without the flags clears nothing.
+fn read_restrictions(
+    exchange: &BinanceFutures,
+    report: &mut ConnectivityReport,
+    r: &serde_json::Value,
+    futures_ok: bool,
+) {
+    let enable = r["enableFutures"].as_bool();
+    let ip_restricted = r["ipRestrict"].as_bool();
+    let missing = match (enable, ip_restricted) {
+        (None, _) => Some("enableFutures"),
+        (_, None) => Some("ipRestrict"),
+        _ => None,
+    };
+    match missing {
+        None => {
+            report.api_key = Check::Passed { value: () };
+            report.ip_whitelist = Check::Passed { value: () };
+        }
+        Some(_) if futures_ok => report.ip_whitelist = Check::Passed { value: () },
+        Some(field) => {
+            // A refusal stays as the exchange gave it; an unread key says what was not read.
+            if !report.api_key.is_failed() && !report.api_key.is_unreadable() {
+                report.api_key = unreadable(exchange, RESTRICTIONS, field);
+            }
+            report.ip_whitelist = unreadable(exchange, RESTRICTIONS, field);
+        }
+    }
+    report.permissions = match enable {
+        Some(true) => Check::Passed {
+            value: Permissions {
+                futures: true,
+                ip_restricted,
+            },
+        },
+        Some(false) => Check::Failed {
+            problem: Problem {
+                diagnosis: Diagnosis::FuturesPermissionMissing,
+                code: if futures_ok { None } else { Some(-2015) },
+                message: "the API key does not have futures trading enabled".into(),
+            },
+        },
+        // The futures call itself answered with balances: futures trading is enabled.
+        None if futures_ok => Check::Passed {
+            value: Permissions {
+                futures: true,
+                ip_restricted,
+            },
+        },
+        None => unreadable(exchange, RESTRICTIONS, "enableFutures"),
+    };
 }

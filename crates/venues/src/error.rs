@@ -11,6 +11,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use nofxi_domain::transport::TransportCause;
+
 /// What kind of refusal this is, whatever the venue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RejectKind {
@@ -142,18 +144,39 @@ pub enum VenueError {
         retry_after: Option<Duration>,
     },
     /// No answer in time. For an order this means "unknown whether it landed".
+    /// `at`: where the request went and where that URL came from (see [`Endpoint::at`]).
     #[error(
-        "{venue} did not answer within {timeout:?}: check the network; retried requests are safe"
+        "{venue} did not answer within {timeout:?} {at}: check the network or a proxy; retried requests are safe"
     )]
-    Timeout { venue: String, timeout: Duration },
-    #[error("cannot reach {venue}: {detail}: check the URL and the network")]
-    Network { venue: String, detail: String },
+    Timeout {
+        venue: String,
+        at: String,
+        timeout: Duration,
+    },
+    /// No answer at all, for `cause`; `detail` is the transport's own words (redacted).
+    #[error("cannot reach {venue} {at}: {cause} ({detail}): {}", cause.advice())]
+    Network {
+        venue: String,
+        at: String,
+        cause: TransportCause,
+        detail: String,
+    },
     /// 5xx or an answer we could not read (an HTML page usually means a wrong base URL).
     #[error("{venue} answered HTTP {status} that nofxi cannot use: {detail}")]
     BadResponse {
         venue: String,
         status: u16,
         detail: String,
+    },
+    /// A 2xx answer without a field nofxi reads (`field`: its name, or [`WHOLE_ANSWER`] when
+    /// the answer is not the array expected). `endpoint` (`GET /fapi/v2/account`) is filled
+    /// by the call that read it (see [`VenueError::in_answer_to`]); the parser only knows the
+    /// field. A check or a figure never stands on such an answer.
+    #[error("{}", unreadable_text(venue, endpoint.as_deref(), field))]
+    Unreadable {
+        venue: String,
+        endpoint: Option<String>,
+        field: String,
     },
     #[error("invalid request: {0}")]
     InvalidRequest(String),
@@ -165,7 +188,48 @@ pub enum VenueError {
     Storage(String),
 }
 
+/// The `field` of an [`VenueError::Unreadable`] whose answer is not the JSON array expected.
+pub const WHOLE_ANSWER: &str = "(the answer itself: not a JSON array)";
+
+fn unreadable_text(venue: &str, endpoint: Option<&str>, field: &str) -> String {
+    let answer = match endpoint {
+        Some(e) => format!("{venue}'s answer to {e}"),
+        None => format!("{venue}'s answer"),
+    };
+    let what = if field == WHOLE_ANSWER {
+        "is not the JSON array expected".to_string()
+    } else {
+        format!("has no readable field {field}")
+    };
+    format!("{answer} {what}: is the base URL a {venue} API, not a proxy or another server?")
+}
+
 impl VenueError {
+    pub fn unreadable(venue: &str, field: &str) -> VenueError {
+        VenueError::Unreadable {
+            venue: venue.into(),
+            endpoint: None,
+            field: field.into(),
+        }
+    }
+
+    /// This error, naming `endpoint` (`GET /fapi/v2/positionRisk`) when it is an unreadable
+    /// answer that does not name one yet.
+    pub fn in_answer_to(self, endpoint: &str) -> VenueError {
+        match self {
+            VenueError::Unreadable {
+                venue,
+                endpoint: None,
+                field,
+            } => VenueError::Unreadable {
+                venue,
+                endpoint: Some(endpoint.into()),
+                field,
+            },
+            other => other,
+        }
+    }
+
     pub fn rejected(venue: &str, kind: RejectKind, message: impl Into<String>) -> VenueError {
         VenueError::Rejected {
             venue: venue.to_string(),

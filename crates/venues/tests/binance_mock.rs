@@ -440,3 +440,32 @@ async fn an_error_that_echoes_the_request_never_carries_the_key_or_signature() {
         assert!(shown.contains("X-MBX-APIKEY: [redacted]"), "{shown}");
     }
 }
+
+/// An answer without the field read says which field of which endpoint, for every read the
+/// CLI shows (`exchange positions`, `balance`, open orders), and a missing position-mode flag
+/// is unreadable, not "one-way".
+#[tokio::test]
+async fn an_unreadable_answer_names_the_endpoint_and_the_field() {
+    let m = mock().await;
+    m.hollow_answers(Some(serde_json::json!({})));
+    let f = futures(&m);
+    let said = |e: VenueError| e.to_string();
+    let positions = said(f.positions().await.unwrap_err());
+    assert!(
+        positions.contains("GET /fapi/v2/positionRisk") && positions.contains("JSON array"),
+        "{positions}"
+    );
+    let account = said(f.account().await.unwrap_err());
+    assert!(
+        account.contains("GET /fapi/v2/account") && account.contains("totalWalletBalance"),
+        "{account}"
+    );
+    let orders = said(f.open_orders(None).await.unwrap_err());
+    assert!(orders.contains("GET /fapi/v1/openOrders"), "{orders}");
+    let mode = f.position_mode().await;
+    assert!(
+        mode.as_ref()
+            .is_err_and(|e| e.to_string().contains("dualSidePosition")),
+        "{mode:?}"
+    );
+}

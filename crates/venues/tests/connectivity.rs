@@ -123,3 +123,56 @@ async fn an_unreachable_exchange_stops_at_the_first_check() {
     assert_eq!(diagnosis(&r.clock), Some(Diagnosis::Unreachable));
     assert!(matches!(r.api_key, Check::Skipped { .. }));
 }
+
+/// A server that answers `{}` (or a bare `serverTime`) to everything but the clock proves
+/// nothing about key, IP, permissions, mode or balance: each check is unreadable, naming the
+/// field it judges by and the endpoint that lacked it, and the report is not ok.
+#[tokio::test]
+async fn a_server_answering_empty_objects_passes_no_check() {
+    for body in [serde_json::json!({}), serde_json::json!({"serverTime": 1})] {
+        let m = mock().await;
+        m.hollow_answers(Some(body.clone()));
+        let r = check_binance(&exchange(&m.url(), SECRET)).await;
+        assert!(!r.ok(), "{body}: {r:?}");
+        let json = serde_json::to_value(&r).unwrap();
+        let expect = [
+            (
+                "api_key",
+                "GET /fapi/v2/balance",
+                "(the answer itself: not a JSON array)",
+            ),
+            (
+                "ip_whitelist",
+                "GET /sapi/v1/account/apiRestrictions",
+                "enableFutures",
+            ),
+            (
+                "permissions",
+                "GET /sapi/v1/account/apiRestrictions",
+                "enableFutures",
+            ),
+            (
+                "position_mode",
+                "GET /fapi/v1/positionSide/dual",
+                "dualSidePosition",
+            ),
+            ("balance", "GET /fapi/v2/account", "totalWalletBalance"),
+        ];
+        for (check, endpoint, field) in expect {
+            let c = &json[check];
+            assert_eq!(c["status"], "unreadable", "{body}: {check}: {c}");
+            assert_eq!(c["endpoint"], endpoint, "{body}: {check}: {c}");
+            assert_eq!(c["field"], field, "{body}: {check}: {c}");
+            let message = c["problem"]["message"].as_str().unwrap();
+            let names_field = field.starts_with('(') || message.contains(field);
+            assert!(
+                message.contains(endpoint) && names_field,
+                "{check}: {message}"
+            );
+        }
+        assert_eq!(
+            json["clock"]["status"], "passed",
+            "{body}: the clock answered"
+        );
+    }
+}

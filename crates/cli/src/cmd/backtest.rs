@@ -92,6 +92,11 @@ pub struct BacktestArgs {
 
 #[derive(Serialize)]
 struct Summary {
+    /// Where the candles came from: every figure below is built on them, so it is said first
+    /// (`sim (seed 42)`: generated, not market history; `csv BTCUSDT=btc.csv`: replayed).
+    data_source: String,
+    /// True when the candles were generated, not recorded.
+    simulated: bool,
     stats: nofxi_trader::stats::Stats,
     cycles: u64,
     candles: u64,
@@ -201,7 +206,15 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         std::fs::write(path, report.equity_svg())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let simulated = args.csv.is_empty();
+    let data_source = if simulated {
+        format!("sim (seed {})", sim_seed())
+    } else {
+        format!("csv {}", args.csv.join(", "))
+    };
     let summary = Summary {
+        data_source,
+        simulated,
         stats: report.stats.clone(),
         cycles: report.cycles,
         candles: report.candles,
@@ -222,6 +235,12 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     if global.json {
         return print_json(&summary);
     }
+    let origin = if summary.simulated {
+        "simulated candles, not market history"
+    } else {
+        "replayed from recorded candles"
+    };
+    println!("data            {} · {origin}", summary.data_source);
     println!("equity          {}", report.sparkline(60));
     println!(
         "final equity    {} USDT (from {})",

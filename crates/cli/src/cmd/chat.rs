@@ -110,7 +110,7 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 let _ = std::io::stdout().flush();
             };
             let response = assistant
-                .turn_streaming(request(global, &session, line.clone()), &print_delta)
+                .turn_streaming(request(global, &session, line.clone(), None), &print_delta)
                 .await?;
             // The history file keeps no secret: not an answer to a question for one, not a
             // line a secret was read from or that speaks of one ("change the passphrase of ok
@@ -210,13 +210,20 @@ impl Session {
     }
 }
 
-fn request(global: &GlobalArgs, session: &Session, message: String) -> TurnRequest {
+/// `received_bytes`: the line's true length when only its start was kept (see `chat_lines`).
+fn request(
+    global: &GlobalArgs,
+    session: &Session,
+    message: String,
+    received_bytes: Option<usize>,
+) -> TurnRequest {
     TurnRequest {
         conversation_id: session.conversation.clone(),
         user: global.user.clone(),
         message,
         channel: nofxi_protocol::Channel::Cli,
         seen_confirmation: session.seen_confirmation.clone(),
+        received_bytes,
     }
 }
 
@@ -235,12 +242,13 @@ async fn json_mode(
     // One answer per line, whatever the line: a client waiting for the answer to the line it
     // wrote never waits forever.
     while let Some(line) = next_line(&mut input)? {
-        let line = match line {
+        let (line, received) = match line {
             Line::Text(line) if line.trim().is_empty() => {
                 line_error("empty_line", EMPTY_LINE)?;
                 continue;
             }
-            Line::Text(line) => line,
+            Line::Text(line) => (line, None),
+            Line::Long { start, bytes } => (start, Some(bytes)),
             Line::NotUtf8 => {
                 line_error("invalid_utf8", NOT_UTF8)?;
                 continue;
@@ -257,7 +265,7 @@ async fn json_mode(
             }
         };
         let response = assistant
-            .turn_streaming(request(global, &session, line), &write_delta)
+            .turn_streaming(request(global, &session, line, received), &write_delta)
             .await?;
         session.learn(&response);
         // Locked per write: a lock held across the await could block the delta writer.
@@ -322,6 +330,7 @@ async fn first_run(
     // A bad line answers neither yes nor no: it is said so, and nothing is created.
     let answer = match next_line(&mut std::io::stdin().lock())? {
         Some(Line::Text(answer)) => answer,
+        Some(Line::Long { start, .. }) => start,
         Some(Line::NotUtf8) => {
             println!("{NOT_UTF8}");
             return Ok(None);

@@ -10,9 +10,11 @@ use nofxi_assistant::message_limit::MAX_MESSAGE_BYTES;
 /// One line of input.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
-    /// The text, without its line ending. A line longer than the cap is cut to a little over
-    /// it (still over, so the assistant refuses it and says why).
+    /// The text, without its line ending.
     Text(String),
+    /// A line longer than the cap: its `start`, a little over the cap (still over, so the
+    /// assistant refuses it), and the line's true length in `bytes`, which the refusal says.
+    Long { start: String, bytes: usize },
     /// Bytes that are not UTF-8 text.
     NotUtf8,
 }
@@ -23,6 +25,9 @@ const KEEP: usize = MAX_MESSAGE_BYTES + 8;
 /// The next line of `reader`, or `None` at the end of input.
 pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
     let mut kept = Vec::new();
+    // The line's length and its last byte, counted past what is kept.
+    let mut total = 0usize;
+    let mut last = None;
     let mut read_any = false;
     let mut over = false;
     loop {
@@ -41,6 +46,8 @@ pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
         };
         let room = KEEP.saturating_sub(kept.len());
         over |= chunk.len() > room;
+        total = total.saturating_add(chunk.len());
+        last = chunk.last().copied().or(last);
         kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
         let used = done.unwrap_or(buf.len());
         reader.consume(used);
@@ -51,13 +58,17 @@ pub fn next_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
     if !read_any {
         return Ok(None);
     }
-    if kept.last() == Some(&b'\r') && !over {
+    if over {
+        // The cut may fall inside a character; the line is refused for its length anyway.
+        let start = String::from_utf8_lossy(&kept).into_owned();
+        let bytes = total - usize::from(last == Some(b'\r'));
+        return Ok(Some(Line::Long { start, bytes }));
+    }
+    if kept.last() == Some(&b'\r') {
         kept.pop();
     }
     Ok(Some(match String::from_utf8(kept) {
         Ok(text) => Line::Text(text),
-        // The cut may fall inside a character; the line is refused for its length anyway.
-        Err(e) if over => Line::Text(String::from_utf8_lossy(e.as_bytes()).into_owned()),
         Err(_) => Line::NotUtf8,
     }))
 }
@@ -87,10 +98,11 @@ mod tests {
         assert_eq!(next_line(&mut r).unwrap(), Some(Line::Text("one".into())));
         assert_eq!(next_line(&mut r).unwrap(), Some(Line::NotUtf8));
         assert_eq!(next_line(&mut r).unwrap(), Some(Line::Text("two".into())));
-        let Some(Line::Text(cut)) = next_line(&mut r).unwrap() else {
+        let Some(Line::Long { start, bytes }) = next_line(&mut r).unwrap() else {
             panic!("the long line")
         };
-        assert_eq!(cut.len(), KEEP);
+        assert_eq!(start.len(), KEEP);
+        assert_eq!(bytes, KEEP * 3, "the true length is carried along");
         assert_eq!(next_line(&mut r).unwrap(), Some(Line::Text("last".into())));
         assert_eq!(next_line(&mut r).unwrap(), None);
     }

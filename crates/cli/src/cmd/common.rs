@@ -56,6 +56,19 @@ fn no_value(flag: &str, why: &str) -> anyhow::Error {
     .into()
 }
 
+/// Standard input could not be read for `--flag -`. Bytes that are not UTF-8 are input the
+/// user gave (a binary file piped in, a key file in another encoding): a usage error (exit 2)
+/// naming the flag; anything else is the system's failure.
+fn stdin_unreadable(flag: &str, e: &std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::InvalidData {
+        return Usage(format!(
+            "`--{flag} -` reads its value from standard input, but the input is not UTF-8 text: pipe in the key as text, one line per `-` flag (e.g. `printf '%s\\n' \"$KEY\" | nofxi … --{flag} -`)"
+        ))
+        .into();
+    }
+    anyhow::anyhow!("cannot read `--{flag} -` from standard input: {e}")
+}
+
 impl StdinSecrets {
     fn next_line(&mut self, flag: &str) -> Result<Secret> {
         // At a terminal each `-` flag asks for its value, without echoing it; reading to the
@@ -73,7 +86,7 @@ impl StdinSecrets {
             let mut all = Zeroizing::new(String::new());
             std::io::stdin()
                 .read_to_string(&mut all)
-                .context("cannot read secrets from standard input")?;
+                .map_err(|e| stdin_unreadable(flag, &e))?;
             let lines: Vec<Zeroizing<String>> =
                 all.lines().map(|l| Zeroizing::new(l.to_string())).collect();
             self.lines = Some(lines.into_iter());
@@ -238,7 +251,13 @@ pub fn render_error(err: &anyhow::Error) -> String {
 
 /// Whether `err` is bad input the user can fix by changing the command: a usage error.
 pub fn is_invalid_input(err: &anyhow::Error) -> bool {
+    use nofxi_trader::runtime::connect::ConnectError;
     err.chain().any(|cause| cause.is::<Usage>())
+        // An environment variable set to no usable URL is input, as a flag's value is.
+        || matches!(
+            err.downcast_ref::<ConnectError>(),
+            Some(ConnectError::BadBaseUrl { .. })
+        )
         || matches!(
             err.downcast_ref::<nofxi_store::StoreError>(),
             Some(nofxi_store::StoreError::RestoreBlocked { .. })

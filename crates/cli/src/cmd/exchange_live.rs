@@ -57,6 +57,8 @@ fn line<T>(name: &str, check: &Check<T>, describe: impl Fn(&T) -> String) -> Vec
         }
         Check::Failed { problem } => ("FAILED", problem.to_string()),
         Check::Skipped { because } => ("skipped", because.clone()),
+        // The answer lacked the field this check judges by: neither passed nor refused.
+        Check::Unreadable { problem, .. } => ("UNREADABLE", problem.to_string()),
     };
     vec![name.to_string(), status.to_string(), detail]
 }

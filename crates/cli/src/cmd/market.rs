@@ -74,7 +74,7 @@ fn source(args: &MarketArgs, symbol: &Symbol, interval: Interval) -> Result<Arc<
             };
             let client = BinanceClient::new(
                 venue,
-                binance_endpoints(testnet),
+                binance_endpoints(testnet).map_err(|e| usage(e.to_string()))?,
                 None,
                 BinanceOptions::default(),
                 clock,

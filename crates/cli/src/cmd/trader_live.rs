@@ -370,10 +370,10 @@ pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
     println!("fees            {} USDT", s.total_fee.round_dp(2));
     println!("avg win / loss  {} / {}", opt(s.avg_win), opt(s.avg_loss));
     println!("max drawdown    {}%", s.max_drawdown_pct.round_dp(2));
-    println!(
-        "sharpe          {}",
-        s.sharpe_ratio
-            .map(|x| format!("{x:.2}"))
-            .unwrap_or("-".into())
-    );
+    let sharpe = match (s.sharpe_ratio, &s.sharpe_na) {
+        (Some(x), _) => format!("{x:.2}"),
+        (None, Some(why)) => format!("n/a ({why})"),
+        (None, None) => "-".into(),
+    };
+    println!("sharpe          {sharpe}");
 }

@@ -173,6 +173,14 @@ impl MockBinance {
         self.with(|st| st.echo = echo);
     }
 
+    /// From now on, answer every request except `GET /fapi/v1/time` with HTTP 200 and `body`
+    /// (`{}`, or `{"serverTime": …}`), unauthenticated and unchanged: a server that is not
+    /// Binance, or a proxy that mangles answers. `None` turns it off. A client must not take
+    /// such an answer for a passed check.
+    pub fn hollow_answers(&self, body: Option<serde_json::Value>) {
+        self.with(|st| st.hollow = body);
+    }
+
     /// Every order the mock has accepted for `api_key`, oldest first.
     pub fn orders(&self, api_key: &str) -> Vec<MockOrder> {
         self.with(|st| {

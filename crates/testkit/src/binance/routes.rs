@@ -141,6 +141,9 @@ pub(crate) async fn handle(
                 weight,
             );
         }
+        if let Some(body) = st.hollow.as_ref().filter(|_| path != "/fapi/v1/time") {
+            return respond(200, body, weight, None);
+        }
         if let Some(echo) = st.echo.filter(|e| e.route.matches(&method, &path, signed)) {
             let msg = echo.message(&method, &path, api_key.as_deref(), &query);
             return respond(

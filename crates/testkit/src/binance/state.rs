@@ -118,6 +118,8 @@ pub struct State {
     pub fills: Vec<MockFill>,
     pub faults: Vec<(Route, Fault)>,
     pub echo: Option<EchoRequests>,
+    /// While set, every request but `/fapi/v1/time` is answered HTTP 200 with this body.
+    pub hollow: Option<serde_json::Value>,
     pub clock_skew_ms: i64,
     pub weight_limit: u32,
     pub weight_used: u32,

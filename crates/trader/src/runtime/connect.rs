@@ -10,8 +10,9 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use nofxi_domain::CredentialField;
+use nofxi_domain::base_url::check_base_url;
 use nofxi_domain::exchange::Exchange as ExchangeConfig;
+use nofxi_domain::{CredentialField, FieldProblem};
 use nofxi_store::{Store, StoreError};
 use nofxi_venues::binance::{
     ApiCredentials, BinanceClient, BinanceEndpoints, BinanceFutures, BinanceMarket, BinanceOptions,
@@ -70,7 +71,13 @@ pub enum ConnectError {
         field: &'static str,
         flag: &'static str,
     },
-    #[error("nofxi cannot trade on {kind} accounts yet: paper and binance are supported")]
+    /// `NOFXI_BINANCE_BASE_URL` is set to something no request can go to.
+    #[error("{fix}; or unset {BINANCE_BASE_URL_ENV} to use Binance's own URLs")]
+    BadBaseUrl { fix: String },
+    /// Said the same way as `exchange add`'s note for the type: nothing is tested or traded.
+    #[error(
+        "nofxi cannot trade on {kind} accounts yet (paper and binance only): it cannot connect to them, so it can neither check their credentials nor start a trader on them"
+    )]
     Unsupported { kind: String },
 }
 
@@ -168,7 +175,7 @@ pub async fn connect_with(
             };
             let client = Arc::new(BinanceClient::new(
                 kind,
-                binance_endpoints(config.spec.testnet),
+                binance_endpoints(config.spec.testnet)?,
                 Some(ApiCredentials::new(key.expose(), secret.expose())),
                 BinanceOptions::default(),
                 clock,
@@ -193,11 +200,21 @@ pub fn is_live(config: &ExchangeConfig) -> bool {
     config.spec.exchange_type != "paper"
 }
 
-/// The Binance endpoints to use: the override variable wins, then testnet or mainnet.
-pub fn binance_endpoints(testnet: bool) -> BinanceEndpoints {
+/// The Binance endpoints to use: the override variable wins, then testnet or mainnet. A value
+/// that is no usable base URL is refused here, naming the variable, before any request (it
+/// would otherwise fail later as a bare "builder error"); the rule is the one model base URLs
+/// follow (https, or http to this machine; no credentials or query).
+pub fn binance_endpoints(testnet: bool) -> Result<BinanceEndpoints, ConnectError> {
     match std::env::var(BINANCE_BASE_URL_ENV) {
-        Ok(url) if !url.trim().is_empty() => BinanceEndpoints::single(url.trim()),
-        _ => BinanceEndpoints::for_testnet(testnet),
+        Ok(url) if !url.trim().is_empty() => {
+            if let Some(problem) = check_base_url(&url) {
+                return Err(ConnectError::BadBaseUrl {
+                    fix: FieldProblem::new(BINANCE_BASE_URL_ENV, problem).fix(),
+                });
+            }
+            Ok(BinanceEndpoints::single(url.trim()).from_origin(BINANCE_BASE_URL_ENV))
+        }
+        _ => Ok(BinanceEndpoints::for_testnet(testnet)),
     }
 }
 

@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::config::{ApiCredentials, BinanceEndpoints, BinanceOptions};
 use super::sign::{query_string, sign};
 use crate::{Clock, RejectKind, VenueError};
+use nofxi_domain::transport::{TransportCause, shown_url, source_chain};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Base {
@@ -67,6 +68,8 @@ impl BinanceClient {
             .build()
             .map_err(|e| VenueError::Network {
                 venue: venue.into(),
+                at: endpoints_at(&endpoints, &endpoints.futures),
+                cause: TransportCause::Other,
                 detail: e.without_url().to_string(),
             })?;
         Ok(BinanceClient {
@@ -109,9 +112,9 @@ impl BinanceClient {
             .send_once(Method::GET, Base::Futures, "/fapi/v1/time", &[], false)
             .await?;
         let after = self.clock.now_ms();
-        let server = v["serverTime"]
-            .as_i64()
-            .ok_or_else(|| self.bad(200, "serverTime missing"))?;
+        let server = v["serverTime"].as_i64().ok_or_else(|| {
+            VenueError::unreadable(&self.venue, "serverTime").in_answer_to("GET /fapi/v1/time")
+        })?;
         let offset = server - (before + after) / 2;
         self.offset_ms.store(offset, Ordering::SeqCst);
         self.offset_known.store(true, Ordering::SeqCst);
@@ -305,7 +308,7 @@ impl BinanceClient {
             .headers(req_headers)
             .send()
             .await
-            .map_err(|e| self.transport(e, &redact))?;
+            .map_err(|e| self.transport(e, root, &redact))?;
         let status = response.status().as_u16();
         self.record_weight(response.headers());
         let retry_after = response
@@ -317,7 +320,7 @@ impl BinanceClient {
         let body = response
             .text()
             .await
-            .map_err(|e| self.transport(e, &redact))?;
+            .map_err(|e| self.transport(e, root, &redact))?;
         let json: Option<Value> = serde_json::from_str(&body).ok();
         if (200..300).contains(&status) {
             return json.ok_or_else(|| self.bad(status, &redact(&snippet(&body))));
@@ -354,20 +357,37 @@ impl BinanceClient {
         nofxi_domain::redact_values(text, &values)
     }
 
-    fn transport(&self, e: reqwest::Error, redact: &dyn Fn(&str) -> String) -> VenueError {
-        if e.is_timeout() {
-            VenueError::Timeout {
+    /// No answer from `root`: the base URL (shown without credentials) and where it came from,
+    /// and the cause by the rule every client shares (`nofxi_domain::transport`).
+    fn transport(
+        &self,
+        e: reqwest::Error,
+        root: &str,
+        redact: &dyn Fn(&str) -> String,
+    ) -> VenueError {
+        let at = endpoints_at(&self.endpoints, root);
+        // Without the request's URL: it carries the signature and the query.
+        let e = e.without_url();
+        let (chain, kinds) = source_chain(&e);
+        match TransportCause::classify(&chain, &kinds, e.is_timeout(), e.is_builder()) {
+            TransportCause::Timeout => VenueError::Timeout {
                 venue: self.venue.clone(),
+                at,
                 timeout: self.options.timeout,
-            }
-        } else {
-            // Without the URL: it carries the signature and the query, never useful to a user.
-            VenueError::Network {
+            },
+            cause => VenueError::Network {
                 venue: self.venue.clone(),
-                detail: redact(&e.without_url().to_string()),
-            }
+                at,
+                cause,
+                detail: redact(&chain),
+            },
         }
     }
+}
+
+/// `at http://127.0.0.1:9 (from NOFXI_BINANCE_BASE_URL)`, for an error about `root`.
+fn endpoints_at(endpoints: &BinanceEndpoints, root: &str) -> String {
+    format!("at {} (from {})", shown_url(root), endpoints.origin)
 }
 
 /// The start of a body for an error message; an HTML page usually means a wrong base URL.

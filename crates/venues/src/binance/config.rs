@@ -12,11 +12,13 @@ pub const TESTNET_FUTURES: &str = "https://testnet.binancefuture.com";
 pub const TESTNET_SPOT: &str = "https://testnet.binance.vision";
 
 /// Base URLs: the USDⓈ-M futures API, and the spot API (only used by the connectivity check to
-/// read the key's permissions).
+/// read the key's permissions), and where they came from, for error messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BinanceEndpoints {
     pub futures: String,
     pub spot: String,
+    /// `nofxi's default (mainnet)`, `NOFXI_BINANCE_BASE_URL`: what a user changes to fix them.
+    pub origin: String,
 }
 
 impl BinanceEndpoints {
@@ -24,6 +26,7 @@ impl BinanceEndpoints {
         BinanceEndpoints {
             futures: MAINNET_FUTURES.into(),
             spot: MAINNET_SPOT.into(),
+            origin: "nofxi's default for mainnet".into(),
         }
     }
 
@@ -31,7 +34,14 @@ impl BinanceEndpoints {
         BinanceEndpoints {
             futures: TESTNET_FUTURES.into(),
             spot: TESTNET_SPOT.into(),
+            origin: "nofxi's default for testnet".into(),
         }
+    }
+
+    /// The same URLs, said to come from `origin` (an environment variable's name).
+    pub fn from_origin(mut self, origin: &str) -> Self {
+        self.origin = origin.into();
+        self
     }
 
     pub fn for_testnet(testnet: bool) -> Self {
@@ -48,6 +58,7 @@ impl BinanceEndpoints {
         BinanceEndpoints {
             futures: url.clone(),
             spot: url,
+            origin: "the URL given".into(),
         }
     }
 }

@@ -58,6 +58,18 @@ impl BinanceFutures {
             .await
     }
 
+    /// `GET path`, read by `parse`; an unreadable answer names this endpoint.
+    async fn read<T>(
+        &self,
+        path: &str,
+        params: &[(&str, String)],
+        weight: u32,
+        parse: impl FnOnce(&serde_json::Value) -> Result<T, VenueError>,
+    ) -> Result<T, VenueError> {
+        let v = self.get(path, params, weight).await?;
+        parse(&v).map_err(|e| e.in_answer_to(&format!("GET {path}")))
+    }
+
     async fn post(
         &self,
         path: &str,
@@ -113,7 +125,9 @@ impl Exchange for BinanceFutures {
         }
         let info = self.client.public("/fapi/v1/exchangeInfo", &[], 1).await?;
         let mut cache = self.rules.lock().await;
-        for r in wire::symbol_rules(&info)? {
+        let rules =
+            wire::symbol_rules(&info).map_err(|e| e.in_answer_to("GET /fapi/v1/exchangeInfo"))?;
+        for r in rules {
             cache.insert(r.symbol.clone(), r);
         }
         cache.get(symbol).cloned().ok_or_else(|| {
@@ -126,18 +140,20 @@ impl Exchange for BinanceFutures {
     }
 
     async fn account(&self) -> Result<AccountSnapshot, VenueError> {
-        wire::account(&self.get("/fapi/v2/account", &[], 5).await?)
+        self.read("/fapi/v2/account", &[], 5, wire::account).await
     }
 
     async fn positions(&self) -> Result<Vec<Position>, VenueError> {
-        let v = self.get("/fapi/v2/positionRisk", &[], 5).await?;
-        let mut out = Vec::new();
-        for row in wire::array(&v)? {
-            if let Some(p) = wire::position(row)? {
-                out.push(p);
+        self.read("/fapi/v2/positionRisk", &[], 5, |v| {
+            let mut out = Vec::new();
+            for row in wire::array(v)? {
+                if let Some(p) = wire::position(row)? {
+                    out.push(p);
+                }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
+        .await
     }
 
     async fn set_leverage(&self, symbol: &Symbol, leverage: u32) -> Result<(), VenueError> {
@@ -165,8 +181,13 @@ impl Exchange for BinanceFutures {
     }
 
     async fn position_mode(&self) -> Result<PositionMode, VenueError> {
-        let v = self.get("/fapi/v1/positionSide/dual", &[], 30).await?;
-        Ok(if v["dualSidePosition"].as_bool().unwrap_or(false) {
+        // A missing flag is unreadable: reading it as one-way would pass a check it never made.
+        let hedge = self
+            .read("/fapi/v1/positionSide/dual", &[], 30, |v| {
+                wire::flag(v, "dualSidePosition")
+            })
+            .await?;
+        Ok(if hedge {
             PositionMode::Hedge
         } else {
             PositionMode::OneWay
@@ -200,7 +221,9 @@ impl Exchange for BinanceFutures {
                 )
                 .await;
             let err = match sent {
-                Ok(v) => return wire::order(&v),
+                Ok(v) => {
+                    return wire::order(&v).map_err(|e| e.in_answer_to("POST /fapi/v1/order"));
+                }
                 Err(e) => e,
             };
             // -4116: the id exists already, from an earlier attempt that did land.
@@ -245,7 +268,7 @@ impl Exchange for BinanceFutures {
                 Retry::Safe,
             )
             .await?;
-        wire::order(&v)
+        wire::order(&v).map_err(|e| e.in_answer_to("DELETE /fapi/v1/order"))
     }
 
     async fn order_status(
@@ -258,7 +281,9 @@ impl Exchange for BinanceFutures {
             ("origClientOrderId", client_order_id.to_string()),
         ];
         match self.get("/fapi/v1/order", &p, 1).await {
-            Ok(v) => wire::order(&v).map(Some),
+            Ok(v) => wire::order(&v)
+                .map(Some)
+                .map_err(|e| e.in_answer_to("GET /fapi/v1/order")),
             Err(e) if e.code() == Some(-2013) => Ok(None),
             Err(e) => Err(e),
         }
@@ -270,8 +295,10 @@ impl Exchange for BinanceFutures {
             .into_iter()
             .collect();
         let weight = if symbol.is_some() { 1 } else { 40 };
-        let v = self.get("/fapi/v1/openOrders", &p, weight).await?;
-        wire::array(&v)?.iter().map(wire::order).collect()
+        self.read("/fapi/v1/openOrders", &p, weight, |v| {
+            wire::array(v)?.iter().map(wire::order).collect()
+        })
+        .await
     }
 
     async fn fills(&self, symbol: &Symbol, since_ms: Option<i64>) -> Result<Vec<Fill>, VenueError> {
@@ -279,7 +306,9 @@ impl Exchange for BinanceFutures {
         if let Some(t) = since_ms {
             p.push(("startTime", t.to_string()));
         }
-        let v = self.get("/fapi/v1/userTrades", &p, 5).await?;
-        wire::array(&v)?.iter().map(wire::fill).collect()
+        self.read("/fapi/v1/userTrades", &p, 5, |v| {
+            wire::array(v)?.iter().map(wire::fill).collect()
+        })
+        .await
     }
 }

@@ -25,6 +25,10 @@ fn sym(symbol: &Symbol) -> (&'static str, String) {
     ("symbol", symbol.to_string())
 }
 
+const BOOK: &str = "/fapi/v1/ticker/bookTicker";
+const DAY: &str = "/fapi/v1/ticker/24hr";
+const PREMIUM: &str = "/fapi/v1/premiumIndex";
+
 #[async_trait]
 impl MarketData for BinanceMarket {
     fn source(&self) -> &str {
@@ -32,25 +36,16 @@ impl MarketData for BinanceMarket {
     }
 
     async fn ticker(&self, symbol: &Symbol) -> Result<Ticker, VenueError> {
-        let book = self
-            .client
-            .public("/fapi/v1/ticker/bookTicker", &[sym(symbol)], 2)
-            .await?;
-        let day = self
-            .client
-            .public("/fapi/v1/ticker/24hr", &[sym(symbol)], 1)
-            .await?;
-        let premium = self
-            .client
-            .public("/fapi/v1/premiumIndex", &[sym(symbol)], 1)
-            .await?;
+        let book = self.client.public(BOOK, &[sym(symbol)], 2).await?;
+        let day = self.client.public(DAY, &[sym(symbol)], 1).await?;
+        let premium = self.client.public(PREMIUM, &[sym(symbol)], 1).await?;
         Ok(Ticker {
             symbol: symbol.clone(),
-            last: wire::dec(&day, "lastPrice")?,
-            bid: wire::dec(&book, "bidPrice")?,
-            ask: wire::dec(&book, "askPrice")?,
-            mark: wire::dec(&premium, "markPrice")?,
-            volume_24h: wire::dec(&day, "volume")?,
+            last: wire::dec(&day, "lastPrice").map_err(wire::of_get(DAY))?,
+            bid: wire::dec(&book, "bidPrice").map_err(wire::of_get(BOOK))?,
+            ask: wire::dec(&book, "askPrice").map_err(wire::of_get(BOOK))?,
+            mark: wire::dec(&premium, "markPrice").map_err(wire::of_get(PREMIUM))?,
+            volume_24h: wire::dec(&day, "volume").map_err(wire::of_get(DAY))?,
             time_ms: book["time"]
                 .as_i64()
                 .unwrap_or_else(|| self.client.clock().now_ms()),
@@ -73,7 +68,7 @@ impl MarketData for BinanceMarket {
             )
             .await?;
         let side = |name: &str| -> Result<Vec<BookLevel>, VenueError> {
-            wire::array(&v[name])?
+            wire::array_in(&v, name)?
                 .iter()
                 .take(depth)
                 .map(|l| {
@@ -86,8 +81,8 @@ impl MarketData for BinanceMarket {
         };
         Ok(OrderBook {
             symbol: symbol.clone(),
-            bids: side("bids")?,
-            asks: side("asks")?,
+            bids: side("bids").map_err(wire::of_get("/fapi/v1/depth"))?,
+            asks: side("asks").map_err(wire::of_get("/fapi/v1/depth"))?,
             time_ms: v["T"]
                 .as_i64()
                 .unwrap_or_else(|| self.client.clock().now_ms()),
@@ -121,18 +116,18 @@ impl MarketData for BinanceMarket {
             .client
             .public("/fapi/v1/klines", &params, weight)
             .await?;
-        wire::array(&v)?.iter().map(wire::candle).collect()
+        wire::array(&v)
+            .and_then(|rows| rows.iter().map(wire::candle).collect())
+            .map_err(wire::of_get("/fapi/v1/klines"))
     }
 
     async fn funding_rate(&self, symbol: &Symbol) -> Result<Option<FundingRate>, VenueError> {
-        let v = self
-            .client
-            .public("/fapi/v1/premiumIndex", &[sym(symbol)], 1)
-            .await?;
+        let v = self.client.public(PREMIUM, &[sym(symbol)], 1).await?;
         Ok(Some(FundingRate {
             symbol: symbol.clone(),
-            rate: wire::dec(&v, "lastFundingRate")?,
-            next_funding_time_ms: wire::int(&v, "nextFundingTime")?,
+            rate: wire::dec(&v, "lastFundingRate").map_err(wire::of_get(PREMIUM))?,
+            next_funding_time_ms: wire::int(&v, "nextFundingTime")
+                .map_err(wire::of_get(PREMIUM))?,
         }))
     }
 }

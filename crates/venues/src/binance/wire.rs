@@ -12,13 +12,11 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::VenueError;
+use crate::error::WHOLE_ANSWER;
 
+/// The caller names the endpoint (`VenueError::in_answer_to`): a parser only knows the field.
 fn bad(what: &str) -> VenueError {
-    VenueError::BadResponse {
-        venue: "binance".into(),
-        status: 200,
-        detail: format!("field {what} is missing or unreadable"),
-    }
+    VenueError::unreadable("binance", what)
 }
 
 pub fn dec(v: &Value, field: &str) -> Result<Decimal, VenueError> {
@@ -190,7 +188,7 @@ pub fn candle(v: &Value) -> Result<Candle, VenueError> {
 /// Every symbol's rules from `exchangeInfo`; symbols nofxi cannot name are skipped.
 pub fn symbol_rules(v: &Value) -> Result<Vec<SymbolRules>, VenueError> {
     let mut out = Vec::new();
-    for s in array(&v["symbols"])? {
+    for s in array_in(v, "symbols")? {
         let Ok(symbol) = Symbol::parse(text(s, "symbol")?) else {
             continue;
         };
@@ -217,6 +215,22 @@ pub fn symbol_rules(v: &Value) -> Result<Vec<SymbolRules>, VenueError> {
     Ok(out)
 }
 
+/// For `map_err`: an unreadable answer of `GET path` names that endpoint.
+pub fn of_get(path: &str) -> impl Fn(VenueError) -> VenueError + '_ {
+    move |e| e.in_answer_to(&format!("GET {path}"))
+}
+
+/// `field` of `v` as a bool: a missing flag is unreadable, never read as `false`.
+pub fn flag(v: &Value, field: &str) -> Result<bool, VenueError> {
+    v[field].as_bool().ok_or_else(|| bad(field))
+}
+
+/// `field` of `v` as an array.
+pub fn array_in<'a>(v: &'a Value, field: &str) -> Result<&'a Vec<Value>, VenueError> {
+    v[field].as_array().ok_or_else(|| bad(field))
+}
+
+/// The answer itself as an array.
 pub fn array(v: &Value) -> Result<&Vec<Value>, VenueError> {
-    v.as_array().ok_or_else(|| bad("(array)"))
+    v.as_array().ok_or_else(|| bad(WHOLE_ANSWER))
 }
