@@ -43,8 +43,7 @@ pub enum Unexplained {
 const HELD_BACK: f32 = 0.3;
 
 /// The classes found anywhere in what the reading leaves, each with its kind.
-const FOUND_ANYWHERE: [(WordClass, Unexplained); 4] = [
-    (WordClass::Negation, Unexplained::Negation),
+const FOUND_ANYWHERE: [(WordClass, Unexplained); 3] = [
     (WordClass::Condition, Unexplained::Condition),
     (WordClass::Reported, Unexplained::Reported),
     (WordClass::Complaint, Unexplained::Complaint),
@@ -59,22 +58,19 @@ pub fn unexplained(
     reading: Option<Reading<'_>>,
     cx: &Context<'_>,
 ) -> Vec<Unexplained> {
-    let lower = message.to_lowercase();
-    let text = unexplained_text(&lower, reading, cx);
-    let lx = cx.lexicon;
+    let scan = Scan::new(&message.to_lowercase(), reading, cx);
     let mut out: Vec<Unexplained> = FOUND_ANYWHERE
         .iter()
-        .filter(|(class, _)| {
-            lx.words(*class)
-                .iter()
-                .any(|w| find_phrase(&text, w).is_some())
-        })
+        .filter(|(class, _)| scan.words_of(*class).next().is_some())
         .map(|(_, kind)| *kind)
         .collect();
-    if retracted(&text, cx) {
+    if scan.negates_the_verb() {
+        out.push(Unexplained::Negation);
+    }
+    if scan.retracted() {
         out.push(Unexplained::Retraction);
     }
-    if asks(&text, cx) {
+    if scan.asks() {
         out.push(Unexplained::Question);
     }
     if yes_before_request(message, cx) {
@@ -84,73 +80,130 @@ pub fn unexplained(
     out
 }
 
-/// `lower` with what the reading explains blanked: the user's names, quoted text, a negation
-/// of a yes/no setting the reading set ("don't enable bollinger" is bollinger off), the
-/// action's slot phrases and the lexicon's off phrases ("不要启动" is a create's "no").
-fn unexplained_text(lower: &str, reading: Option<Reading<'_>>, cx: &Context<'_>) -> String {
-    let mut text = lower.to_string();
-    let blank = super::extract::tokens::blank;
-    for (_, from, to) in cx.names.mentioned(lower) {
-        blank(&mut text, from, to);
-    }
-    for (from, to) in quoted_spans(lower) {
-        blank(&mut text, from, to);
-    }
-    let action = reading.and_then(|(skill, action, _)| cx.library.action(skill, action));
-    if let (Some(action), Some((_, _, slots))) = (action, reading) {
-        blank_negations_off_the_verb(&mut text, action, slots, cx);
-    }
-    let slot_phrases = action
-        .into_iter()
-        .flat_map(|a| a.slots.iter())
-        .flat_map(|s| s.phrases.iter())
-        .map(|p| p.to_lowercase());
-    let off = cx.lexicon.words(WordClass::OffPhrase).iter().cloned();
-    let mut phrases: Vec<String> = slot_phrases.chain(off).collect();
-    // The longest first: "don't trade" is blanked before a shorter phrase inside it.
-    phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    for p in phrases {
-        while let Some(at) = find_phrase(&text, &p) {
-            blank(&mut text, at, at + p.len());
-        }
-    }
-    text
+/// The message as the reading leaves it: the user's names and quoted text blanked, and the
+/// spans the reading's own phrases cover (its action's slot phrases, the lexicon's off
+/// phrases: "don't trade" is an exclusion list, "不要启动" a create's "no"). A word of a class
+/// inside such a span is explained; a phrase inside a word of a class ("叫" in "有人叫") is not.
+struct Scan<'a> {
+    text: String,
+    explained: Vec<(usize, usize)>,
+    action: Option<&'a nofxi_skills::Action>,
+    slots: Option<&'a BTreeMap<String, Value>>,
+    cx: &'a Context<'a>,
 }
 
-/// Blanks each negation that does not govern the reading's verb: one whose clause goes on
-/// without a verb of the action ("stop alpha, not beta"), or with a phrase of a yes/no slot
-/// the reading set ("don't enable bollinger" is bollinger off). "I don't want to stop
-/// btc-bot" keeps its "don't": the stop is what it negates.
-fn blank_negations_off_the_verb(
-    text: &mut String,
-    action: &nofxi_skills::Action,
-    slots: &BTreeMap<String, Value>,
-    cx: &Context<'_>,
-) {
-    let settings: Vec<String> = action
-        .slots
-        .iter()
-        .filter(|s| s.ty == SlotType::Boolean && slots.get(&s.name).is_some_and(Value::is_boolean))
-        .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
-        .collect();
-    let verbs: Vec<String> = action.verbs.iter().map(|v| v.to_lowercase()).collect();
-    let in_clause =
-        |clause: &str, words: &[String]| words.iter().any(|w| find_phrase(clause, w).is_some());
-    let mut explained = Vec::new();
-    for negation in cx.lexicon.words(WordClass::Negation) {
-        for at in phrase_positions(text, negation) {
-            let end = at + negation.len();
-            let clause_end = text[end..]
-                .find(ends_clause)
-                .map_or(text.len(), |i| end + i);
-            let clause = &text[end..clause_end];
-            if in_clause(clause, &settings) || !in_clause(clause, &verbs) {
-                explained.push((at, end));
-            }
+impl<'a> Scan<'a> {
+    fn new(lower: &str, reading: Option<Reading<'a>>, cx: &'a Context<'a>) -> Scan<'a> {
+        let mut text = lower.to_string();
+        let blank = super::extract::tokens::blank;
+        for (_, from, to) in cx.names.mentioned(lower) {
+            blank(&mut text, from, to);
+        }
+        for (from, to) in quoted_spans(lower) {
+            blank(&mut text, from, to);
+        }
+        let action = reading.and_then(|(skill, action, _)| cx.library.action(skill, action));
+        let slot_phrases = action
+            .into_iter()
+            .flat_map(|a| a.slots.iter())
+            .flat_map(|s| s.phrases.iter())
+            .map(|p| p.to_lowercase());
+        let off = cx.lexicon.words(WordClass::OffPhrase).iter().cloned();
+        let explained = slot_phrases
+            .chain(off)
+            .flat_map(|p| {
+                let len = p.len();
+                phrase_positions(&text, &p)
+                    .map(|at| (at, at + len))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Scan {
+            text,
+            explained,
+            action,
+            slots: reading.map(|(_, _, slots)| slots),
+            cx,
         }
     }
-    for (from, to) in explained {
-        super::extract::tokens::blank(text, from, to);
+
+    /// Where the words of `class` occur outside what the reading explains: (start, word).
+    fn words_of(&self, class: WordClass) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.cx.lexicon.words(class).iter().flat_map(move |w| {
+            phrase_positions(&self.text, w)
+                .filter(move |&at| {
+                    !self
+                        .explained
+                        .iter()
+                        .any(|&(from, to)| from <= at && at + w.len() <= to)
+                })
+                .map(move |at| (at, w.as_str()))
+        })
+    }
+
+    /// A negation that governs the reading's verb: its clause goes on with a verb of the
+    /// action and without a phrase of a yes/no slot the reading set. "stop alpha, not beta"
+    /// negates no verb; "don't enable bollinger" is bollinger off; "I don't want to stop
+    /// btc-bot" negates the stop. Without a reading, every negation counts.
+    fn negates_the_verb(&self) -> bool {
+        let Some(action) = self.action else {
+            return self.words_of(WordClass::Negation).next().is_some();
+        };
+        let set = |name: &str| {
+            self.slots
+                .and_then(|s| s.get(name))
+                .is_some_and(Value::is_boolean)
+        };
+        let settings: Vec<String> = action
+            .slots
+            .iter()
+            .filter(|s| s.ty == SlotType::Boolean && set(&s.name))
+            .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
+            .collect();
+        let verbs: Vec<String> = action.verbs.iter().map(|v| v.to_lowercase()).collect();
+        let said =
+            |clause: &str, words: &[String]| words.iter().any(|w| find_phrase(clause, w).is_some());
+        self.words_of(WordClass::Negation).any(|(at, w)| {
+            let end = at + w.len();
+            let clause_end = self.text[end..]
+                .find(ends_clause)
+                .map_or(self.text.len(), |i| end + i);
+            let clause = &self.text[end..clause_end];
+            said(clause, &verbs) && !said(clause, &settings)
+        })
+    }
+
+    /// A retraction word after the start, or a later clause that is only a no or a cancel.
+    fn retracted(&self) -> bool {
+        let lx = self.cx.lexicon;
+        let start = self.text.len() - self.text.trim_start().len();
+        let later_word = self
+            .words_of(WordClass::Retraction)
+            .any(|(at, _)| at > start);
+        let later_clause = self
+            .text
+            .split(ends_clause)
+            .map(trim_punct)
+            .filter(|c| !c.is_empty())
+            .skip(1)
+            .any(|c| lx.is(WordClass::Deny, c) || lx.is(WordClass::Cancel, c));
+        later_word || later_clause
+    }
+
+    /// A question word, or a question mark; a request put politely as a question ("can you
+    /// stop alpha?", "能帮我停掉 alpha 吗") keeps its closing mark or particle, it still asks
+    /// for the action.
+    fn asks(&self) -> bool {
+        let text = self.text.as_str();
+        let polite = is_request_put_as_question(text);
+        let closing = trim_punct(text);
+        self.words_of(WordClass::Question).any(|(at, w)| {
+            let mark = w.chars().all(|c| !c.is_alphanumeric());
+            let particle_at_end = closing.ends_with(w) && !w.is_ascii();
+            // "stop btc-bot? no.": a mark before more words asks, however politely.
+            let mark_inside = mark && text[at + w.len()..].chars().any(char::is_alphanumeric);
+            !polite || mark_inside || !(mark || particle_at_end)
+        })
     }
 }
 
@@ -160,40 +213,6 @@ fn ends_clause(c: char) -> bool {
         c,
         ',' | '.' | '!' | '?' | ';' | '，' | '。' | '！' | '？' | '；' | '…' | '、'
     )
-}
-
-/// A retraction word after the start, or a later clause that is only a no or a cancel.
-fn retracted(text: &str, cx: &Context<'_>) -> bool {
-    let lx = cx.lexicon;
-    let start = text.len() - text.trim_start().len();
-    let later_word = lx
-        .words(WordClass::Retraction)
-        .iter()
-        .any(|w| find_phrase(text, w).is_some_and(|at| at > start));
-    let later_clause = text
-        .split(ends_clause)
-        .map(trim_punct)
-        .filter(|c| !c.is_empty())
-        .skip(1)
-        .any(|c| lx.is(WordClass::Deny, c) || lx.is(WordClass::Cancel, c));
-    later_word || later_clause
-}
-
-/// A question word, or a question mark; a request put politely as a question ("can you stop
-/// alpha?", "能帮我停掉 alpha 吗") keeps its closing mark or particle, it still asks for the action.
-fn asks(text: &str, cx: &Context<'_>) -> bool {
-    let polite = is_request_put_as_question(text);
-    let closing = trim_punct(text);
-    cx.lexicon.words(WordClass::Question).iter().any(|w| {
-        let Some(at) = find_phrase(text, w) else {
-            return false;
-        };
-        let mark = w.chars().all(|c| !c.is_alphanumeric());
-        let particle_at_end = closing.ends_with(w.as_str()) && !w.is_ascii();
-        // "stop btc-bot? no.": a mark before more words asks, however politely.
-        let mark_inside = mark && text[at + w.len()..].chars().any(char::is_alphanumeric);
-        !polite || mark_inside || !(mark || particle_at_end)
-    })
 }
 
 /// While a yes/no question waits, a message that opens with a yes and goes on with more.
