@@ -281,6 +281,59 @@ pub fn cannot_handle(lang: Lang) -> String {
 /// A task as the user would say it, from its action's description up to the first clause
 /// break ("创建一个交易员", "Create a trader bound to an exchange account"); the skill and
 /// action ids only when the library lacks them.
+/// What else a message held back from acting may have meant ([`crate::nlu::unexplained`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherReading {
+    /// A question or a complaint: find out how it stands.
+    LookFirst,
+    /// A negation, a retraction, someone else's words: leave it as it is.
+    LeaveIt,
+    /// A condition or a time: nothing here waits for one.
+    NotNow,
+    /// A yes before a new request: the yes was for the question asked before.
+    EarlierQuestion,
+}
+
+/// One short question offering the readings of a message that was not acted on; `act` is the
+/// action as the user would say it ("start live-bot", "启动 live1").
+pub fn other_reading(lang: Lang, act: &str, other: OtherReading) -> String {
+    match (lang, other) {
+        (Lang::Zh, OtherReading::LookFirst) => {
+            format!("要{act}，还是先查一下它为什么这样？我还什么都没做。")
+        }
+        (Lang::Zh, OtherReading::LeaveIt) => format!("要{act}，还是保持原样？我什么都没做。"),
+        (Lang::Zh, OtherReading::NotNow) => {
+            format!("我没法等条件或到时间再做。现在就{act}，还是先不动？我什么都没做。")
+        }
+        (Lang::Zh, OtherReading::EarlierQuestion) => {
+            format!("这是对刚才那个问题的“是”，还是要{act}？我什么都没做。")
+        }
+        (Lang::En, OtherReading::LookFirst) => format!(
+            "{}, or find out why it is as it is? I have done nothing yet.",
+            capitalized(act)
+        ),
+        (Lang::En, OtherReading::LeaveIt) => format!(
+            "{}, or leave it as it is? I have done nothing.",
+            capitalized(act)
+        ),
+        (Lang::En, OtherReading::NotNow) => format!(
+            "I cannot wait for a condition or a time. {} now, or leave it for now? I have done nothing.",
+            capitalized(act)
+        ),
+        (Lang::En, OtherReading::EarlierQuestion) => format!(
+            "Is that a yes to my question before, or do you want me to {act}? I have done nothing."
+        ),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 pub fn task_label(library: &Library, skill: &str, action: &str, lang: Lang) -> String {
     let described = library
         .action(skill, action)

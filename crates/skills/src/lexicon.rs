@@ -42,10 +42,18 @@ pub enum WordClass {
     ExceptEnd,
     ListSeparator,
     All,
+    /// Takes back the request said before it ("actually no", "算了").
+    Retraction,
+    /// Puts the request under a condition or later ("if …", "remind me", "明天").
+    Condition,
+    /// Reports someone else's request ("I was told to …").
+    Reported,
+    /// Complains that something fails ("keeps failing", "启动不了").
+    Complaint,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 23] = [
+    pub const ALL: [WordClass; 27] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -69,6 +77,10 @@ impl WordClass {
         WordClass::ExceptEnd,
         WordClass::ListSeparator,
         WordClass::All,
+        WordClass::Retraction,
+        WordClass::Condition,
+        WordClass::Reported,
+        WordClass::Complaint,
     ];
 
     /// The class's key in a lexicon file.
@@ -97,6 +109,10 @@ impl WordClass {
             WordClass::ExceptEnd => "except_end",
             WordClass::ListSeparator => "list_separator",
             WordClass::All => "all",
+            WordClass::Retraction => "retraction",
+            WordClass::Condition => "condition",
+            WordClass::Reported => "reported",
+            WordClass::Complaint => "complaint",
         }
     }
 

@@ -12,6 +12,7 @@ pub mod new_create;
 pub mod numbers;
 pub mod repair;
 pub mod route;
+pub mod unexplained;
 pub mod words;
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, ListEdit, Understanding};
@@ -458,6 +459,9 @@ fn same_request_on(first: &str, name: &str, cx: &Context<'_>) -> Option<String> 
 impl RuleUnderstander {
     /// A message of two requests gives both tasks, in order (the second waits for the first);
     /// any other message is [`RuleUnderstander::understand_single`].
+    ///
+    /// Every reading returned accounts for the whole message it was read from
+    /// ([`unexplained::account_for`]): a part is accounted for on its own words.
     pub fn understand_now(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let whole = self.understand_single(message, cx);
         let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);
@@ -495,7 +499,7 @@ impl RuleUnderstander {
                 };
             }
         }
-        whole
+        unexplained::account_for(whole, message, cx)
     }
 
     pub fn understand_single(&self, message: &str, cx: &Context<'_>) -> Understanding {
@@ -529,9 +533,12 @@ impl RuleUnderstander {
             );
         }
         if yes_no_pending {
+            // A yes and nothing else: "是啊，一直启动不了" is a complaint, "yes, and stop
+            // btc-bot" another request; neither confirms what waits.
             if lx.is(WordClass::Confirm, message)
                 || lx.starts(WordClass::Confirm, message, 10)
                     && !lx.starts(WordClass::Deny, message, 10)
+                    && unexplained::only_a_yes(message, cx)
             {
                 return one(Command::Confirm, 0.95);
             }

@@ -205,7 +205,7 @@ fn verb_before_noun(skill: &nofxi_skills::Skill, text: &str) -> bool {
 }
 
 /// The byte spans of text between quotes: 「…」, "…", “…”.
-fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
+pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     for (open, close) in [('「', '」'), ('"', '"'), ('“', '”')] {
         let mut from = 0;
@@ -370,7 +370,7 @@ pub fn only_asks(lower: &str) -> bool {
 /// A question about what exists ("哪些", "what is", a trailing "?").
 /// "can you stop alpha?", "please start it?", "能帮我停掉 alpha 吗？": a request, though it
 /// ends in a question mark.
-fn is_request_put_as_question(lower: &str) -> bool {
+pub(crate) fn is_request_put_as_question(lower: &str) -> bool {
     const POLITE: &[&str] = &[
         "can you",
         "could you",

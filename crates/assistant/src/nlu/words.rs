@@ -117,7 +117,10 @@ fn progressive(text: &str, at: usize, verb: &str) -> bool {
 }
 
 /// Every place `phrase` occurs in `text` as [`find_phrase`] counts it.
-fn phrase_positions<'t>(text: &'t str, phrase: &'t str) -> impl Iterator<Item = usize> + 't {
+pub(crate) fn phrase_positions<'t>(
+    text: &'t str,
+    phrase: &'t str,
+) -> impl Iterator<Item = usize> + 't {
     let bytes = text.as_bytes();
     // `-` and `_` join words: "scalper" is not a word of "eth-scalper".
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';

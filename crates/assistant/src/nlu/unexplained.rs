@@ -1,0 +1,457 @@
+//! A reading accounts for the whole message (issue 24, "never confidently wrong").
+//!
+//! The router finds a verb and a name; the rest of the message may say the opposite of acting
+//! on them: a question ("why did btc-bot stop"), a negation that governs the verb from afar
+//! ("I don't want to stop btc-bot"), a retraction after it ("stop alpha… actually no"), a
+//! condition or a time ("if the market crashes …", "remind me … tomorrow"), someone else's
+//! words ("I was told to …"), a complaint ("一直启动不了"), or a yes in front of a new request
+//! while a question waits. Each is a word class of the lexicon; this module finds the ones the
+//! reading leaves unexplained (the user's names, quoted text and the action's own slot phrases
+//! are the reading's, so "don't trade" as an exclusion list explains its "don't").
+//!
+//! [`account_for`] holds back any reading that would change something (an action whose risk
+//! is not `query`) when such words are left: it becomes one question offering the readings,
+//! with a confidence below the threshold, so a configured model is asked instead and, without
+//! one, nothing runs and no confirmation is opened. A question about a named resource is still
+//! answered with its status first (reading is never risky).
+
+use std::collections::BTreeMap;
+
+use nofxi_protocol::{Command, CommandSource, Understanding};
+use nofxi_skills::{Lang, SlotType, WordClass};
+use serde_json::Value;
+
+use super::Context;
+use super::route::{is_request_put_as_question, quoted_spans};
+use super::words::{find_phrase, phrase_positions, trim_punct};
+use crate::texts::{self, OtherReading};
+
+/// What the message says beside the request, in the order a reply weighs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Unexplained {
+    /// A yes in front of a request while a question waits: which one is meant?
+    YesBeforeRequest,
+    Retraction,
+    Negation,
+    Reported,
+    Condition,
+    Complaint,
+    Question,
+}
+
+/// Below [`super::CONFIDENCE_THRESHOLD`]: a model, when set, reads the message instead.
+const HELD_BACK: f32 = 0.3;
+
+/// The classes found anywhere in what the reading leaves, each with its kind.
+const FOUND_ANYWHERE: [(WordClass, Unexplained); 3] = [
+    (WordClass::Condition, Unexplained::Condition),
+    (WordClass::Reported, Unexplained::Reported),
+    (WordClass::Complaint, Unexplained::Complaint),
+];
+
+/// A reading of a message as a request: its skill, action and the slots it read.
+pub type Reading<'r> = (&'r str, &'r str, &'r BTreeMap<String, Value>);
+
+/// What `message` says that `reading` (when given) does not explain.
+pub fn unexplained(
+    message: &str,
+    reading: Option<Reading<'_>>,
+    cx: &Context<'_>,
+) -> Vec<Unexplained> {
+    let scan = Scan::new(&message.to_lowercase(), reading, cx);
+    let mut out: Vec<Unexplained> = FOUND_ANYWHERE
+        .iter()
+        .filter(|(class, _)| scan.words_of(*class).next().is_some())
+        .map(|(_, kind)| *kind)
+        .collect();
+    if scan.negates_the_verb() {
+        out.push(Unexplained::Negation);
+    }
+    if scan.retracted() {
+        out.push(Unexplained::Retraction);
+    }
+    if scan.asks() {
+        out.push(Unexplained::Question);
+    }
+    if yes_before_request(message, cx) {
+        out.push(Unexplained::YesBeforeRequest);
+    }
+    out.sort();
+    out
+}
+
+/// The message as the reading leaves it: the user's names and quoted text blanked, and the
+/// spans the reading's own phrases cover (its action's slot phrases, the lexicon's off
+/// phrases: "don't trade" is an exclusion list, "不要启动" a create's "no"). A word of a class
+/// inside such a span is explained; a phrase inside a word of a class ("叫" in "有人叫") is not.
+struct Scan<'a> {
+    text: String,
+    explained: Vec<(usize, usize)>,
+    action: Option<&'a nofxi_skills::Action>,
+    slots: Option<&'a BTreeMap<String, Value>>,
+    cx: &'a Context<'a>,
+}
+
+impl<'a> Scan<'a> {
+    fn new(lower: &str, reading: Option<Reading<'a>>, cx: &'a Context<'a>) -> Scan<'a> {
+        let mut text = lower.to_string();
+        let blank = super::extract::tokens::blank;
+        for (_, from, to) in cx.names.mentioned(lower) {
+            blank(&mut text, from, to);
+        }
+        for (from, to) in quoted_spans(lower) {
+            blank(&mut text, from, to);
+        }
+        let action = reading.and_then(|(skill, action, _)| cx.library.action(skill, action));
+        let slot_phrases = action
+            .into_iter()
+            .flat_map(|a| a.slots.iter())
+            .flat_map(|s| s.phrases.iter())
+            .map(|p| p.to_lowercase());
+        let off = cx.lexicon.words(WordClass::OffPhrase).iter().cloned();
+        let explained = slot_phrases
+            .chain(off)
+            .flat_map(|p| {
+                let len = p.len();
+                phrase_positions(&text, &p)
+                    .map(|at| (at, at + len))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Scan {
+            text,
+            explained,
+            action,
+            slots: reading.map(|(_, _, slots)| slots),
+            cx,
+        }
+    }
+
+    /// Where the words of `class` occur outside what the reading explains: (start, word).
+    fn words_of(&self, class: WordClass) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.cx.lexicon.words(class).iter().flat_map(move |w| {
+            phrase_positions(&self.text, w)
+                .filter(move |&at| {
+                    !self
+                        .explained
+                        .iter()
+                        .any(|&(from, to)| from <= at && at + w.len() <= to)
+                })
+                .map(move |at| (at, w.as_str()))
+        })
+    }
+
+    /// A negation that governs the reading's verb: its clause goes on with a verb of the
+    /// action and without a phrase of a yes/no slot the reading set. "stop alpha, not beta"
+    /// negates no verb; "don't enable bollinger" is bollinger off; "I don't want to stop
+    /// btc-bot" negates the stop. Without a reading, every negation counts.
+    fn negates_the_verb(&self) -> bool {
+        let Some(action) = self.action else {
+            return self.words_of(WordClass::Negation).next().is_some();
+        };
+        let set = |name: &str| {
+            self.slots
+                .and_then(|s| s.get(name))
+                .is_some_and(Value::is_boolean)
+        };
+        let settings: Vec<String> = action
+            .slots
+            .iter()
+            .filter(|s| s.ty == SlotType::Boolean && set(&s.name))
+            .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
+            .collect();
+        let verbs: Vec<String> = action.verbs.iter().map(|v| v.to_lowercase()).collect();
+        let said =
+            |clause: &str, words: &[String]| words.iter().any(|w| find_phrase(clause, w).is_some());
+        self.words_of(WordClass::Negation).any(|(at, w)| {
+            let end = at + w.len();
+            let clause_end = self.text[end..]
+                .find(ends_clause)
+                .map_or(self.text.len(), |i| end + i);
+            let clause = &self.text[end..clause_end];
+            said(clause, &verbs) && !said(clause, &settings)
+        })
+    }
+
+    /// A retraction word after the start, or a later clause that is only a no or a cancel.
+    fn retracted(&self) -> bool {
+        let lx = self.cx.lexicon;
+        let start = self.text.len() - self.text.trim_start().len();
+        let later_word = self
+            .words_of(WordClass::Retraction)
+            .any(|(at, _)| at > start);
+        let later_clause = self
+            .text
+            .split(ends_clause)
+            .map(trim_punct)
+            .filter(|c| !c.is_empty())
+            .skip(1)
+            .any(|c| lx.is(WordClass::Deny, c) || lx.is(WordClass::Cancel, c));
+        later_word || later_clause
+    }
+
+    /// A question word, or a question mark; a request put politely as a question ("can you
+    /// stop alpha?", "能帮我停掉 alpha 吗") keeps its closing mark or particle, it still asks
+    /// for the action.
+    fn asks(&self) -> bool {
+        let text = self.text.as_str();
+        let polite = is_request_put_as_question(text);
+        let closing = trim_punct(text);
+        self.words_of(WordClass::Question).any(|(at, w)| {
+            let mark = w.chars().all(|c| !c.is_alphanumeric());
+            let particle_at_end = closing.ends_with(w) && !w.is_ascii();
+            // "stop btc-bot? no.": a mark before more words asks, however politely.
+            let mark_inside = mark && text[at + w.len()..].chars().any(char::is_alphanumeric);
+            !polite || mark_inside || !(mark || particle_at_end)
+        })
+    }
+}
+
+/// Where a clause ends: what splits "stop btc-bot? no." into a request and its retraction.
+fn ends_clause(c: char) -> bool {
+    matches!(
+        c,
+        ',' | '.' | '!' | '?' | ';' | '，' | '。' | '！' | '？' | '；' | '…' | '、'
+    )
+}
+
+/// While a yes/no question waits, a message that opens with a yes and goes on with more.
+fn yes_before_request(message: &str, cx: &Context<'_>) -> bool {
+    let waits = cx.engine_question || cx.top.is_some_and(|t| t.3);
+    let lx = cx.lexicon;
+    waits
+        && lx.starts(WordClass::Confirm, message, usize::MAX)
+        && !lx.is(WordClass::Confirm, message)
+}
+
+/// Whether `message`, opening with a yes while a question waits, is that yes and nothing else:
+/// no word the yes leaves unexplained, no name (another target) and no other action's verb.
+/// "是啊，一直启动不了" is a complaint, "yes, and stop btc-bot" another request.
+pub fn only_a_yes(message: &str, cx: &Context<'_>) -> bool {
+    let lower = message.to_lowercase();
+    let foreign = cx.top.is_some_and(|(skill, action, ..)| {
+        super::route::has_foreign_verb(cx.library, &lower, skill, action)
+    });
+    let others = unexplained(message, None, cx);
+    others.iter().all(|u| *u == Unexplained::YesBeforeRequest)
+        && cx.names.mentioned(&lower).is_empty()
+        && !foreign
+}
+
+/// The reading, or, when it would change something the message leaves in doubt, one question
+/// offering the readings (after the status of the named resource, for a question).
+pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Understanding {
+    let Some((skill, action, slots)) = u.commands.iter().find_map(|c| changes(c, cx)) else {
+        return u;
+    };
+    let target = slots.get("target").and_then(Value::as_str);
+    let found = unexplained(message, Some((skill, action, slots)), cx);
+    let Some(&first) = found.first() else {
+        return u;
+    };
+    let lang = Lang::detect(message);
+    let act = act_phrase(cx, skill, action, target, lang);
+    let other = match first {
+        Unexplained::YesBeforeRequest => OtherReading::EarlierQuestion,
+        Unexplained::Retraction | Unexplained::Negation | Unexplained::Reported => {
+            OtherReading::LeaveIt
+        }
+        Unexplained::Condition => OtherReading::NotNow,
+        Unexplained::Complaint | Unexplained::Question => OtherReading::LookFirst,
+    };
+    let mut commands = Vec::new();
+    let mut options = vec![act.clone()];
+    // "why did btc-bot stop": the question is answered with the status; only acting waits.
+    if other == OtherReading::LookFirst
+        && cx.top.is_none()
+        && let Some(target) = target
+        && cx.library.action(skill, "query").is_some()
+    {
+        let slots = [("target".to_string(), Value::String(target.to_string()))];
+        commands.push(Command::StartTask {
+            skill: skill.to_string(),
+            action: "query".into(),
+            slots: slots.into_iter().collect(),
+        });
+    }
+    if let Some(look) =
+        target.and_then(|t| verb_of(cx, skill, "query", lang).map(|v| format!("{v} {t}")))
+    {
+        options.push(look);
+    }
+    let question = texts::other_reading(lang, &act, other);
+    commands.push(Command::Clarify { question, options });
+    Understanding {
+        commands,
+        confidence: HELD_BACK.min(u.confidence),
+        source: CommandSource::Rules,
+    }
+}
+
+/// The reading of a command that would change something.
+fn changes<'c>(c: &'c Command, cx: &Context<'_>) -> Option<Reading<'c>> {
+    let Command::StartTask {
+        skill,
+        action,
+        slots,
+    } = c
+    else {
+        return None;
+    };
+    let risky = cx
+        .library
+        .action(skill, action)
+        .is_some_and(|a| !a.risk.is_read_only());
+    risky.then_some((skill.as_str(), action.as_str(), slots))
+}
+
+/// "start live-bot", "启动 live1": the action's first verb in `lang`, then its target; the
+/// action's label when there is no target.
+fn act_phrase(
+    cx: &Context<'_>,
+    skill: &str,
+    action: &str,
+    target: Option<&str>,
+    lang: Lang,
+) -> String {
+    match (verb_of(cx, skill, action, lang), target) {
+        (Some(verb), Some(target)) => format!("{verb} {target}"),
+        _ => texts::task_label(cx.library, skill, action, lang),
+    }
+}
+
+fn verb_of(cx: &Context<'_>, skill: &str, action: &str, lang: Lang) -> Option<String> {
+    cx.library
+        .action(skill, action)?
+        .verbs
+        .iter()
+        .find(|v| Lang::detect(v) == lang)
+        .cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use nofxi_skills::{Library, ResourceKind};
+
+    use super::*;
+    use crate::nlu::RuleUnderstander;
+    use crate::nlu::lexicon::Lexicon;
+    use crate::nlu::names::{NameEntry, Names};
+
+    fn trader(name: &str) -> NameEntry {
+        NameEntry {
+            kind: ResourceKind::Trader,
+            id: format!("id-{name}"),
+            name: name.into(),
+            lower: name.into(),
+            class: None,
+            enabled: true,
+            live: false,
+            testnet: false,
+            running: true,
+            deleted: false,
+        }
+    }
+
+    /// How the rules read `message` with no task open, on traders btc-bot and alpha.
+    fn read(message: &str, awaiting: bool) -> Understanding {
+        let library = Library::builtin().unwrap();
+        let lexicon = Lexicon::from_library(&library);
+        let names = Names::new(vec![trader("btc-bot"), trader("alpha")]);
+        let none = |_| None;
+        let asked: Vec<String> = Vec::new();
+        let cx = Context {
+            library: &library,
+            lexicon: &lexicon,
+            names: &names,
+            top: awaiting.then_some(("trader_management", "delete", asked.as_slice(), true)),
+            top_name: None,
+            engine_question: false,
+            current: &none,
+            it_kind: None,
+            interrupted: Vec::new(),
+        };
+        RuleUnderstander.understand_now(message, &cx)
+    }
+
+    fn held_back(u: &Understanding) -> bool {
+        u.confidence < crate::nlu::CONFIDENCE_THRESHOLD
+            && u.commands
+                .iter()
+                .any(|c| matches!(c, Command::Clarify { .. }))
+            && !u.commands.iter().any(|c| {
+                matches!(c, Command::Confirm)
+                    || matches!(c, Command::StartTask { action, .. } if action != "query")
+            })
+    }
+
+    #[test]
+    fn each_kind_of_unexplained_word_holds_a_stop_back() {
+        for message in [
+            "I don't want to stop btc-bot",
+            "stop btc-bot? no.",
+            "stop btc-bot, just kidding",
+            "if the market crashes stop btc-bot",
+            "remind me to stop btc-bot tomorrow",
+            "I was told to stop btc-bot but I disagree",
+            "why did btc-bot stop",
+            "停止 btc-bot？算了",
+            "停止alpha……算了不停了",
+        ] {
+            let u = read(message, false);
+            assert!(held_back(&u), "{message}: {u:?}");
+        }
+    }
+
+    #[test]
+    fn a_question_is_answered_with_the_status_and_the_action_offered() {
+        let u = read("why did btc-bot stop", false);
+        let [
+            Command::StartTask { action, slots, .. },
+            Command::Clarify { options, .. },
+        ] = u.commands.as_slice()
+        else {
+            panic!("{u:?}");
+        };
+        assert_eq!(action, "query");
+        assert_eq!(slots.get("target"), Some(&Value::String("btc-bot".into())));
+        assert_eq!(options, &["stop btc-bot", "show btc-bot"]);
+    }
+
+    #[test]
+    fn a_plain_or_polite_request_and_a_negation_of_something_else_still_act() {
+        for message in [
+            "stop btc-bot",
+            "can you stop btc-bot?",
+            "能帮我停掉 btc-bot 吗？",
+            "stop alpha, not btc-bot",
+        ] {
+            let u = read(message, false);
+            assert!(!held_back(&u), "{message}: {u:?}");
+            assert!(
+                u.confidence >= crate::nlu::CONFIDENCE_THRESHOLD,
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_yes_is_a_yes_only_alone() {
+        assert_eq!(read("yes", true).commands, [Command::Confirm]);
+        assert_eq!(read("好的，删吧", true).commands, [Command::Confirm]);
+        for message in [
+            "是啊，一直启动不了",
+            "yes, and stop btc-bot",
+            "ok stop alpha",
+        ] {
+            let u = read(message, true);
+            assert!(!u.commands.contains(&Command::Confirm), "{message}: {u:?}");
+            assert!(
+                !u.commands
+                    .iter()
+                    .any(|c| matches!(c, Command::StartTask { action, .. } if action != "query")),
+                "{message}: {u:?}"
+            );
+        }
+    }
+}
