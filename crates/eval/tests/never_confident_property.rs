@@ -263,6 +263,7 @@ async fn say(
             message: message.into(),
             channel: Channel::Chat,
             seen_confirmation: seen,
+            received_bytes: None,
         })
         .await
         .unwrap()
