@@ -457,3 +457,35 @@ async fn a_seed_phrase_in_a_question_reaches_neither_the_model_nor_the_trace() {
         assert!(!r.reply.contains(needle), "{}", r.reply);
     }
 }
+
+/// A message the rules hold back ("I don't want to stop btc-bot": the negation governs the
+/// verb) goes to the model when one is set, once; its reading (a look at btc-bot) is what
+/// runs, and nothing stops.
+#[tokio::test]
+async fn a_held_back_reading_asks_the_model_once_and_its_reading_wins() {
+    let mut chat = Chat::new(true).await;
+    chat.mock.push(commands(json!({"commands": [
+        {"command": "start_task", "skill": "trader_management", "action": "query",
+         "slots": {"target": "btc-bot"}}
+    ], "confidence": 0.9})));
+    let r = chat.say("I don't want to stop btc-bot").await;
+    assert_eq!(r.llm.calls, 1, "{r:?}");
+    assert!(executed(&r, "trader.get"), "{r:?}");
+    assert!(!executed(&r, "trader.stop") && !confirmation_requested(&r));
+    assert!(chat.trader_running("btc-bot").await);
+    let body = chat.mock.requests()[0].body_text();
+    assert!(body.contains("I don't want to stop btc-bot"), "{body}");
+}
+
+/// Without a model the same message asks one question offering the readings, and no model
+/// is called.
+#[tokio::test]
+async fn without_a_model_a_held_back_reading_asks_which_one_was_meant() {
+    let mut chat = Chat::new(false).await;
+    let r = chat.say("I don't want to stop btc-bot").await;
+    assert_eq!(r.llm.calls, 0);
+    assert!(clarified(&r), "{r:?}");
+    assert!(r.reply.contains("Stop btc-bot, or leave it"), "{}", r.reply);
+    assert!(!executed(&r, "trader.stop") && !confirmation_requested(&r));
+    assert!(chat.trader_running("btc-bot").await);
+}

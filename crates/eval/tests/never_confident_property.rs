@@ -439,3 +439,61 @@ async fn the_plain_requests_do_act_and_a_plain_yes_runs_them() {
     .await;
     assert!(acted(&yes, &read, false).is_some_and(|w| w.contains("model.delete")));
 }
+
+/// Every follow-up, deterministically: each opener that waits for its yes, then each kind of
+/// follow-up with the first other request, and a yes before every other request ("yes, and
+/// start beta" while "start delta" waits must not retarget the start to beta). One home; it
+/// is made again after an opener that acted at once (a paper stop) or a failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_follow_up_to_a_request_waiting_for_its_yes_acts_on_nothing() {
+    let library = Library::builtin().unwrap();
+    let read = read_tools(&library);
+    let all = requests(&library);
+    let openers = all
+        .iter()
+        .filter(|r| matches!(r.risk, Risk::Start | Risk::Stop | Risk::Delete));
+    let (mut _home, mut assistant) = world().await;
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for r in openers {
+        let others: Vec<&Request> = all
+            .iter()
+            .filter(|o| o.lang == r.lang && o.target != r.target)
+            .collect();
+        let first = others
+            .first()
+            .map(|o| follow_ups(&library, r, o))
+            .unwrap_or_default();
+        let before_each = others.iter().flat_map(|o| {
+            follow_ups(&library, r, o)
+                .into_iter()
+                .filter(|(kind, _)| *kind == "yes-with-another-request")
+                .take(2)
+        });
+        for (kind, message) in first.into_iter().chain(before_each) {
+            let opened = say(&assistant, None, None, &r.text).await;
+            let Some(seen) = opened.confirmation_binding().map(str::to_string) else {
+                (_home, assistant) = world().await;
+                break;
+            };
+            cases += 1;
+            let conversation = Some(opened.conversation_id.clone());
+            let response = say(&assistant, conversation, Some(seen), &message).await;
+            if let Some(why) = acted(&response, &read, false) {
+                failures.push(format!(
+                    "{:?} then {kind} {message:?}: {why}; reply: {}",
+                    r.text, response.reply
+                ));
+                (_home, assistant) = world().await;
+            }
+        }
+    }
+    println!("{cases} follow-ups checked");
+    assert!(cases > 500, "only {cases} follow-ups were checked");
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} acted:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

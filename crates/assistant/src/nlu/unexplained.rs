@@ -81,8 +81,9 @@ pub fn unexplained(
 }
 
 /// The message as the reading leaves it: the user's names and quoted text blanked, and the
-/// spans the reading's own phrases cover (its action's slot phrases, the lexicon's off
-/// phrases: "don't trade" is an exclusion list, "不要启动" a create's "no"). A word of a class
+/// spans the reading's own words cover (its action's slot phrases, the answers to what was
+/// asked, the
+/// lexicon's off phrases: "don't trade" is an exclusion list, "不要启动" a create's "no"). A word of a class
 /// inside such a span is explained; a phrase inside a word of a class ("叫" in "有人叫") is not.
 struct Scan<'a> {
     text: String,
@@ -109,8 +110,19 @@ impl<'a> Scan<'a> {
             .flat_map(|s| s.phrases.iter())
             .map(|p| p.to_lowercase());
         let off = cx.lexicon.words(WordClass::OffPhrase).iter().cloned();
+        // The answer to what the task asked is its own: "later" given as the key asked for
+        // is a (refused) key, not a time. A value read from a request is not: "create
+        // strategy if" names nothing "if".
+        let asked = cx.top.map_or(&[][..], |t| t.2);
+        let values = reading
+            .into_iter()
+            .flat_map(|(_, _, slots)| slots.iter())
+            .filter(|(name, _)| asked.contains(name))
+            .filter_map(|(_, v)| v.as_str())
+            .map(str::to_lowercase);
         let explained = slot_phrases
             .chain(off)
+            .chain(values)
             .flat_map(|p| {
                 let len = p.len();
                 phrase_positions(&text, &p)
@@ -288,21 +300,27 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     }
 }
 
-/// The reading of a command that would change something.
-fn changes<'c>(c: &'c Command, cx: &Context<'_>) -> Option<Reading<'c>> {
-    let Command::StartTask {
-        skill,
-        action,
-        slots,
-    } = c
-    else {
-        return None;
+/// The reading of a command that would change something: a risky task started, or values
+/// given to the active task when its action is risky ("yes, and start beta" while "start
+/// delta" waits retargets that start to beta).
+fn changes<'c>(c: &'c Command, cx: &'c Context<'_>) -> Option<Reading<'c>> {
+    let (skill, action, slots) = match c {
+        Command::StartTask {
+            skill,
+            action,
+            slots,
+        } => (skill.as_str(), action.as_str(), slots),
+        Command::SetSlots { slots } => {
+            let (skill, action, ..) = cx.top?;
+            (skill, action, slots)
+        }
+        _ => return None,
     };
     let risky = cx
         .library
         .action(skill, action)
         .is_some_and(|a| !a.risk.is_read_only());
-    risky.then_some((skill.as_str(), action.as_str(), slots))
+    risky.then_some((skill, action, slots))
 }
 
 /// "start live-bot", "启动 live1": the action's first verb in `lang`, then its target; the
