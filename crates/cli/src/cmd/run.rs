@@ -12,6 +12,7 @@ use nofxi_trader::runtime::engine::{Engine, EngineConfig, PollReport};
 use nofxi_trader::runtime::pace::{
     ScaledClock, TIMELINE_KEY, TIMELINE_SCOPE, TIMELINE_USER, saved_timeline,
 };
+use nofxi_trader::runtime::status::StopReason;
 use nofxi_venues::{Clock, SystemClock};
 use tokio::sync::watch;
 
@@ -117,7 +118,13 @@ impl Said {
             }
         }
         let idle = report.running == 0 && report.waiting.is_empty();
-        if idle && !self.idle {
+        // Traders stopped by this engine's own shutdown are still started: saying "no trader
+        // is started" on the way out would tell the user to start one that is.
+        let shutting_down = report
+            .stopped
+            .iter()
+            .any(|(_, reason)| *reason == StopReason::Shutdown);
+        if idle && !self.idle && !shutting_down {
             tracing::info!(
                 "no trader is started: start one with `nofxi trader start NAME` and this engine picks it up"
             );
