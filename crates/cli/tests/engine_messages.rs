@@ -149,3 +149,46 @@ fn status_shows_the_preflight_failure_that_stopped_a_trader() {
     assert!(!status.contains("Shutdown"), "{status}");
     assert!(!status.contains("waiting for an engine"), "{status}");
 }
+
+/// A stopped engine's simulated timeline stands still. It used to keep advancing at the run's
+/// speed after `nofxi run --sim-speed` exited, so each later read priced a later simulated
+/// "now" (positions vanished, the wallet moved). Its times are shown as simulated, not UTC,
+/// and the engine's last words do not say "no trader is started" about a trader its own
+/// shutdown stopped.
+#[test]
+fn a_stopped_simulated_run_freezes_its_timeline_and_marks_its_times() {
+    let (_dir, home) = home();
+    setup(&home, true);
+    let child = engine(&home, &["--sim-speed", "600"]);
+    let start = Instant::now();
+    while json(&home, &["trader", "journal", "bot"])
+        .as_array()
+        .unwrap()
+        .is_empty()
+    {
+        assert!(start.elapsed() < Duration::from_secs(20), "no cycle ran");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    signal(&child, "-TERM");
+    let log = log_of(child);
+    assert!(log.contains("simulated time stopped at"), "{log}");
+    assert!(!log.contains("no trader is started"), "{log}");
+
+    let read = || {
+        let out = with_input(&mut nofxi(&home, &["chat"]), "how is bot doing\n");
+        text(&out)
+    };
+    let first = read();
+    assert!(first.contains("(simulated)"), "{first}");
+    // 1.5 s at 600× would be 15 simulated minutes: the shown time and figures would move.
+    std::thread::sleep(Duration::from_millis(1_500));
+    assert_eq!(read(), first);
+
+    let journal = ok(&home, &["trader", "journal", "bot"]);
+    assert!(
+        journal.contains("(simulated)") && !journal.contains("UTC"),
+        "{journal}"
+    );
+    let status = ok(&home, &["trader", "status", "bot"]);
+    assert!(status.contains("(simulated)"), "{status}");
+}

@@ -13,6 +13,7 @@ pub mod indicators;
 pub mod interval;
 pub mod market;
 pub mod model;
+pub mod moment;
 pub mod plain;
 pub mod provider;
 pub mod redact;

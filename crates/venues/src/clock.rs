@@ -14,6 +14,11 @@ pub trait Clock: Send + Sync + std::fmt::Debug {
     fn now_ms(&self) -> i64;
     /// Wait `duration`. A simulated clock advances instead of waiting.
     async fn sleep(&self, duration: Duration);
+    /// Whether its times are a simulated timeline's (`nofxi run --sim-speed`), not the wall
+    /// clock's: what is stamped with them is shown as simulated, never as UTC.
+    fn simulated(&self) -> bool {
+        false
+    }
 }
 
 /// The wall clock.

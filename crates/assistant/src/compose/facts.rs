@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use nofxi_domain::market::Symbol;
+use nofxi_domain::moment::{Precision, clock_face};
 use nofxi_domain::{Interval, indicators};
 use nofxi_skills::ResourceKind;
 use nofxi_store::Store;
@@ -109,7 +110,7 @@ pub async fn trader(store: &Store, user: &str, names: &Names, id: &str) -> Optio
             text,
             "cycle #{} at {}: {}{}{}",
             c.cycle_number,
-            time(c.started_ms),
+            time_on(c.started_ms, c.simulated, false),
             if decisions.is_empty() {
                 "no decision".to_string()
             } else {
@@ -239,7 +240,15 @@ pub async fn market(symbol: &Symbol) -> Option<Fact> {
 }
 
 pub(crate) fn time(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .map(|t| t.strftime("%Y-%m-%d %H:%M UTC").to_string())
-        .unwrap_or_else(|_| ms.to_string())
+    time_on(ms, false, false)
+}
+
+/// A time on its clock: UTC, or a simulated timeline's (never passed off as UTC).
+pub(crate) fn time_on(ms: i64, simulated: bool, zh: bool) -> String {
+    let face = clock_face(ms, Precision::Minute);
+    match (simulated, zh) {
+        (false, _) => format!("{face} UTC"),
+        (true, false) => format!("{face} (simulated)"),
+        (true, true) => format!("{face}（模拟时间）"),
+    }
 }

@@ -12,7 +12,7 @@ use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
 
 use super::trader_figures::account_block;
-use crate::compose::facts::time;
+use crate::compose::facts::time_on;
 
 /// Reasoning is quoted up to this many characters: enough to show the why.
 const REASONING_CHARS: usize = 120;
@@ -108,14 +108,14 @@ pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trade
             out,
             "最近决策（第 {} 个周期，{}）：{decided}{why}",
             c.cycle_number,
-            time(c.started_ms)
+            time_on(c.started_ms, c.simulated, zh)
         )
     } else {
         write!(
             out,
             "last decision (cycle #{}, {}): {decided}{why}",
             c.cycle_number,
-            time(c.started_ms)
+            time_on(c.started_ms, c.simulated, zh)
         )
     };
     if let Some(e) = &c.error {

@@ -14,7 +14,7 @@ use nofxi_trader::cycle::CycleRecord;
 use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis, trades_paper};
 use nofxi_trader::runtime::view::{AccountSource, trader_account};
 
-use crate::compose::facts::time;
+use crate::compose::facts::{time, time_on};
 
 /// The account block of a trader's detail; `latest` is the newest journalled cycle, if any.
 /// The flag says whether the figures were read from the account now.
@@ -31,18 +31,25 @@ pub async fn account_block(
     let basis = pnl_basis(store, user, t, paper).await;
     let unreadable = match trader_account(store.clone(), user, t).await {
         Ok(Some(view)) => {
+            let at = time_on(view.at_ms, view.simulated, zh);
             let source = match (&view.source, zh) {
+                (AccountSource::PaperSubAccount, false) if view.simulated => {
+                    format!("from its paper sub-account, at {at}")
+                }
+                (AccountSource::PaperSubAccount, true) if view.simulated => {
+                    format!("来自它的模拟子账户，{at}")
+                }
                 (AccountSource::PaperSubAccount, false) => {
-                    format!("from its paper sub-account, now ({})", time(view.at_ms))
+                    format!("from its paper sub-account, now ({at})")
                 }
                 (AccountSource::PaperSubAccount, true) => {
-                    format!("来自它的模拟子账户，当前（{}）", time(view.at_ms))
+                    format!("来自它的模拟子账户，当前（{at}）")
                 }
                 (AccountSource::Live { kind }, false) => {
-                    format!("from the {kind} account, now ({})", time(view.at_ms))
+                    format!("from the {kind} account, now ({at})")
                 }
                 (AccountSource::Live { kind }, true) => {
-                    format!("来自 {kind} 账户，当前（{}）", time(view.at_ms))
+                    format!("来自 {kind} 账户，当前（{at}）")
                 }
             };
             write_account(&mut out, zh, &source, basis.as_ref(), &view.account);
@@ -82,9 +89,17 @@ pub async fn account_block(
         };
     }
     let source = if zh {
-        format!("第 {} 个周期的记录，{}", c.cycle_number, time(c.started_ms))
+        format!(
+            "第 {} 个周期的记录，{}",
+            c.cycle_number,
+            time_on(c.started_ms, c.simulated, zh)
+        )
     } else {
-        format!("as of cycle #{}, {}", c.cycle_number, time(c.started_ms))
+        format!(
+            "as of cycle #{}, {}",
+            c.cycle_number,
+            time_on(c.started_ms, c.simulated, zh)
+        )
     };
     if let Some(account) = c.account_after.as_ref().or(c.account_before.as_ref()) {
         write_account(&mut out, zh, &source, basis.as_ref(), account);

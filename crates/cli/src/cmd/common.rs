@@ -5,6 +5,7 @@ use std::future::Future;
 use std::io::{IsTerminal, Read};
 
 use anyhow::{Context, Result, bail};
+use nofxi_domain::moment::{Precision, clock_face};
 use nofxi_domain::{Actor, Adjustment, Channel, Secret};
 use nofxi_store::Store;
 use serde::Serialize;
@@ -167,9 +168,16 @@ pub fn yes_no(b: bool) -> String {
 
 /// Epoch milliseconds as a UTC timestamp a person can read.
 pub fn time(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .map(|t| t.strftime("%Y-%m-%d %H:%M:%S UTC").to_string())
-        .unwrap_or_else(|_| ms.to_string())
+    time_on(ms, false)
+}
+
+/// A timestamp on its clock: UTC, or a simulated timeline's (`nofxi run --sim-speed`).
+pub fn time_on(ms: i64, simulated: bool) -> String {
+    let face = clock_face(ms, Precision::Second);
+    match simulated {
+        true => format!("{face} (simulated)"),
+        false => format!("{face} UTC"),
+    }
 }
 
 /// `delete` and `restore` share their wording across kinds.

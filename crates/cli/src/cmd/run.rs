@@ -7,23 +7,20 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use nofxi_store::Store;
 use nofxi_trader::runtime::engine::{Engine, EngineConfig, PollReport};
-use nofxi_trader::runtime::pace::{
-    ScaledClock, TIMELINE_KEY, TIMELINE_SCOPE, TIMELINE_USER, saved_timeline,
-};
+use nofxi_trader::runtime::pace::{BEAT_EVERY, TimelineKeeper, TimelineStart};
 use nofxi_trader::runtime::status::StopReason;
 use nofxi_venues::{Clock, SystemClock};
 use tokio::sync::watch;
 
-use super::common::open_store;
+use super::common::{self, open_store};
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Fast-forward: simulated time runs this many times faster than real time (paper
-    /// trading only makes sense with it; 600 = ten minutes a second). The timeline is kept, so
-    /// a restart continues it. 1 = real time.
+    /// trading only makes sense with it; 600 = ten minutes a second). Simulated time moves only
+    /// while an engine runs: a restart continues from where the last run stopped. 1 = real time.
     #[arg(long, default_value_t = 1.0)]
     pub sim_speed: f64,
     /// Run every trader every N seconds of (simulated) time instead of its scan interval.
@@ -56,7 +53,15 @@ pub fn run(global: &GlobalArgs, args: RunArgs) -> Result<()> {
 
 async fn run_engine(global: &GlobalArgs, args: RunArgs) -> Result<()> {
     let store = Arc::new(open_store(global).await?);
-    let clock = engine_clock(&store, args.sim_speed).await?;
+    let timeline = TimelineKeeper::resume(store.clone(), args.sim_speed).await?;
+    let clock: Arc<dyn Clock> = match &timeline {
+        Some((keeper, start)) => {
+            say_timeline(*start, keeper.clock().now_ms());
+            keeper.clock()
+        }
+        None => Arc::new(SystemClock),
+    };
+    let timeline = timeline.map(|(keeper, _)| Arc::new(keeper));
     let owner = args.owner.unwrap_or_else(default_owner);
     let mut config = EngineConfig::new(owner.clone());
     config.lease_ttl_ms = i64::try_from(args.lease_seconds.max(3) * 1000).unwrap_or(30_000);
@@ -84,11 +89,53 @@ async fn run_engine(global: &GlobalArgs, args: RunArgs) -> Result<()> {
         tracing::info!("stopping: each trader finishes its cycle");
         let _ = stop.send(true);
     });
+    if let Some(keeper) = &timeline {
+        tokio::spawn(beat(keeper.clone(), stop_rx.clone()));
+    }
     tracing::info!(engine = %owner, database = %store.database().describe(), "engine started");
     let mut said = Said::default();
     engine.run(stop_rx, |report| said.log(report)).await?;
+    if let Some(keeper) = &timeline {
+        let at = keeper.freeze().await?;
+        tracing::info!(
+            "simulated time stopped at {}; the next `nofxi run` continues from there",
+            common::time_on(at, true)
+        );
+    }
     tracing::info!("engine stopped");
     Ok(())
+}
+
+/// Where the paper traders' time comes from, said once.
+fn say_timeline(start: TimelineStart, now_ms: i64) {
+    match start {
+        TimelineStart::New => {
+            tracing::info!("a simulated timeline starts now, at the wall clock")
+        }
+        TimelineStart::Joined => tracing::info!(
+            "continuing the simulated timeline another engine is running (now {})",
+            common::time_on(now_ms, true)
+        ),
+        TimelineStart::Resumed { at_ms } => tracing::info!(
+            "continuing the simulated timeline from where the last run stopped ({})",
+            common::time_on(at_ms, true)
+        ),
+    }
+}
+
+/// Keeps saying the timeline moves, so a reader freezes it soon after this engine dies.
+async fn beat(keeper: Arc<TimelineKeeper>, mut stop: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(BEAT_EVERY) => {}
+            _ = stop.changed() => return,
+        }
+        if *stop.borrow() {
+            return;
+        }
+        // A missed beat only makes readers freeze the timeline early; the next one undoes it.
+        let _ = keeper.beat().await;
+    }
 }
 
 /// What the engine's log already said, so a state that lasts is said once, not every poll.
@@ -131,35 +178,6 @@ impl Said {
         }
         self.idle = idle;
     }
-}
-
-/// The wall clock, or a fast-forward timeline whose anchor is kept in the store so a restart
-/// continues it instead of jumping back to today.
-async fn engine_clock(store: &Store, speed: f64) -> Result<Arc<dyn Clock>> {
-    if speed <= 1.0 {
-        return Ok(Arc::new(SystemClock));
-    }
-    let clock = match saved_timeline(store).await? {
-        Some(saved) if (saved.speed - speed).abs() < f64::EPSILON => saved,
-        Some(saved) => {
-            // A new speed continues from where the old timeline is now.
-            let now = saved.now_ms();
-            ScaledClock {
-                anchor_sim_ms: now,
-                ..ScaledClock::starting_now(speed)
-            }
-        }
-        None => ScaledClock::starting_now(speed),
-    };
-    store
-        .put_state(
-            TIMELINE_USER,
-            TIMELINE_SCOPE,
-            TIMELINE_KEY,
-            &serde_json::to_value(clock)?,
-        )
-        .await?;
-    Ok(Arc::new(clock))
 }
 
 fn default_owner() -> String {

@@ -22,7 +22,7 @@ use nofxi_trader::stats::{Stats, compute, trades_from_fills};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::common::{RefArg, actor, print_json, print_table, time};
+use super::common::{RefArg, actor, print_json, print_table, time_on};
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Args)]
@@ -180,12 +180,16 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
     println!("state      {state}");
     if let Some(s) = &view.engine {
         if let Some(reason) = s.stop_reason.filter(|_| !s.running) {
-            println!("stopped    {}: {}", time(s.since_ms), stop_words(reason));
+            println!(
+                "stopped    {}: {}",
+                time_on(s.since_ms, s.simulated),
+                stop_words(reason)
+            );
         }
         if let (Some(n), Some(at)) = (s.last_cycle, s.last_cycle_ms) {
             println!(
                 "last cycle #{n} at {}{}",
-                time(at),
+                time_on(at, s.simulated),
                 if s.safe_mode {
                     " — SAFE MODE (model failing)"
                 } else {
@@ -252,7 +256,7 @@ fn journal_row(c: &CycleRecord) -> Vec<String> {
         .unwrap_or_default();
     vec![
         format!("#{}", c.cycle_number),
-        time(c.started_ms),
+        time_on(c.started_ms, c.simulated),
         if decisions.is_empty() {
             "-".into()
         } else {

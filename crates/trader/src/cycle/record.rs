@@ -27,6 +27,9 @@ pub struct CycleRecord {
     pub phase: CyclePhase,
     pub started_ms: i64,
     pub finished_ms: Option<i64>,
+    /// Its times are a simulated timeline's (`nofxi run --sim-speed`), not the wall clock's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub simulated: bool,
     pub decider: String,
     /// The engine process that ran the cycle (lease owner); empty in backtests.
     #[serde(default)]
@@ -91,6 +94,7 @@ impl CycleRecord {
             phase: CyclePhase::Planned,
             started_ms,
             finished_ms: None,
+            simulated: false,
             decider,
             engine: String::new(),
             safe_mode: false,

@@ -151,7 +151,7 @@ impl TraderCycle {
         let (account, positions) = match read_account(world.exchange).await {
             Ok(read) => read,
             Err(e) => {
-                let record = self.new_record(now, decider);
+                let record = self.new_record(now, world.clock.simulated(), decider);
                 return self
                     .give_up(record, format!("account unreadable: {e}"), world)
                     .await
@@ -171,7 +171,7 @@ impl TraderCycle {
             self.mark_idle(world, now, 0, &[equity])?;
             return Ok(CycleOutcome::Idle { equity });
         }
-        let mut record = self.new_record(now, decider);
+        let mut record = self.new_record(now, world.clock.simulated(), decider);
         record.notes = self.coins.notes.clone();
         match open_orders {
             Some(Ok(open)) => {
@@ -212,9 +212,10 @@ impl TraderCycle {
             .mark_idle(&self.trader_id, first, now, step_ms, equity)
     }
 
-    fn new_record(&self, now: i64, decider: &dyn Decider) -> CycleRecord {
+    fn new_record(&self, now: i64, simulated: bool, decider: &dyn Decider) -> CycleRecord {
         let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
         record.engine = self.engine.clone();
+        record.simulated = simulated;
         record.safe_mode = self.safe_mode;
         record
     }

@@ -285,6 +285,7 @@ impl Engine {
             status.last_cycle = Some(last.cycle_number);
             status.last_cycle_ms = Some(last.started_at);
         }
+        status.simulated = self.clock.simulated();
         let _ = save_status(
             &self.store,
             user,

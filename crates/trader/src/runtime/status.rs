@@ -38,6 +38,9 @@ pub struct TraderStatus {
     pub last_cycle: Option<u64>,
     pub last_cycle_ms: Option<i64>,
     pub safe_mode: bool,
+    /// Its times are a simulated timeline's (`nofxi run --sim-speed`), not the wall clock's.
+    #[serde(default)]
+    pub simulated: bool,
 }
 
 impl TraderStatus {
@@ -51,6 +54,7 @@ impl TraderStatus {
             last_cycle: None,
             last_cycle_ms: None,
             safe_mode: false,
+            simulated: false,
         }
     }
 

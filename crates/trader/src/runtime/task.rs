@@ -85,6 +85,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
     };
     let interval = |minutes: i64| spec.cycle_override_ms.unwrap_or(minutes * 60_000);
     let mut status = TraderStatus::running(&spec.owner, clock.now_ms());
+    status.simulated = clock.simulated();
     if let Err(e) = cycle
         .resume(&world, interval(ready.trader.spec.scan_interval_minutes))
         .await

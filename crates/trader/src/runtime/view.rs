@@ -21,19 +21,16 @@ use nofxi_venues::{Clock, SystemClock};
 use super::connect::{
     ConnectError, PAPER_SCOPE, PaperAccount, Persistence, Venue, connect_with, is_live,
 };
-use super::pace::saved_timeline;
+use super::pace::paper_reading_clock;
 
 /// The clock an account is read and traded at outside the engine: a paper account's is the
-/// timeline `nofxi run --sim-speed` keeps (the wall clock when there is none), a live
-/// account's the wall clock.
+/// timeline `nofxi run --sim-speed` keeps (where it stopped, when no engine runs; the wall
+/// clock when there is none), a live account's the wall clock.
 pub async fn account_clock(store: &Store, exchange: &ExchangeConfig) -> Arc<dyn Clock> {
     if is_live(exchange) {
         return Arc::new(SystemClock);
     }
-    match saved_timeline(store).await {
-        Ok(Some(timeline)) => Arc::new(timeline),
-        _ => Arc::new(SystemClock),
-    }
+    paper_reading_clock(store).await
 }
 
 /// An exchange account's venue for reading only (see the module's note on why).
@@ -73,6 +70,8 @@ pub struct AccountView {
     pub positions: Vec<Position>,
     /// When it was read, on the account's clock (the timeline for paper).
     pub at_ms: i64,
+    /// `at_ms` is a simulated timeline's time, not the wall clock's.
+    pub simulated: bool,
 }
 
 /// Whether the trader's paper sub-account was ever opened (its first start opens it).
@@ -128,5 +127,6 @@ pub async fn trader_account(
         account,
         positions,
         at_ms: clock.now_ms(),
+        simulated: clock.simulated(),
     }))
 }
