@@ -12,9 +12,10 @@
 //!   of 4+ chars after a password/passphrase cue;
 //! - `sk-…` and `ak-…` style keys;
 //! - a run of 20+ letters/digits with both letters and digits (API keys, private keys);
-//! - a wallet seed phrase: 12+ consecutive BIP-39 words (`nofxi_domain::seed_phrase`).
+//! - a wallet seed phrase: 12+ consecutive BIP-39 words (`nofxi_domain::seed_phrase`);
+//! - what a URL carries as credentials: `user:password@`, `?token=…` (the domain's rule).
 //!
-//! Resource ids (UUIDs contain hyphens) and URLs are left alone.
+//! Resource ids (UUIDs contain hyphens) and the rest of a URL are left alone.
 
 use std::sync::LazyLock;
 
@@ -40,6 +41,7 @@ static LONG_TOKEN: LazyLock<Option<Regex>> =
 /// `text` with every secret-shaped token replaced by its mask.
 pub fn scrub(text: &str) -> String {
     let mut out = nofxi_domain::hide_seed_phrases(text).into_owned();
+    out = nofxi_domain::redact::hide_url_credentials(&out);
     if let Some(re) = CUE.as_ref() {
         out = re
             .replace_all(&out, |c: &Captures| {

@@ -33,9 +33,27 @@ fn needles() -> Vec<String> {
         .collect()
 }
 
+/// Letters and digits only, lower-cased: how a disguised echo (spaced, cased, zero-width
+/// joined) of a secret is seen through.
+fn skeleton(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 fn assert_clean(what: &str, out: &str) {
     for needle in needles() {
         assert!(!out.contains(&needle), "{what} holds {needle:?}:\n{out}");
+    }
+    let seen = skeleton(out);
+    for secret in [KEY, SECRET, MODEL_KEY] {
+        let forward = skeleton(secret);
+        let reversed: String = forward.chars().rev().collect();
+        assert!(
+            !seen.contains(&forward) && !seen.contains(&reversed),
+            "{what} holds {secret:?} in disguise:\n{out}"
+        );
     }
 }
 

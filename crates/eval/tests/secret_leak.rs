@@ -363,3 +363,53 @@ async fn a_credential_the_rules_cannot_read_is_stored_masked() {
         }
     }
 }
+
+/// A base URL that carries credentials (`user:password@`, `?token=…`) is refused in the chat
+/// as on the CLI, and the credentials it carried show nowhere: the refusal, the `slot_set`
+/// event and the task view used to repeat the URL, and the trace kept it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_in_a_base_url_are_refused_and_leak_nowhere() {
+    let (home, assistant) = fresh().await;
+    let needles = ["hunter22pw", "tok9secret77"];
+    let mut client = Client::default();
+    let mut turns = Vec::new();
+    for message in [
+        "add a model called m1 provider openai base url https://bob:hunter22pw@gw.example.com/v1",
+        "base url https://gw.example.com/v1?token=tok9secret77",
+    ] {
+        turns.push(say(&assistant, &mut client, message.to_string()).await);
+    }
+    let first = &turns[0];
+    assert!(
+        first.reply.contains("credentials") && first.reply.contains("base_url"),
+        "the refusal names the field and why: {}",
+        first.reply
+    );
+    let task = first.stack.first().expect("the create goes on");
+    assert!(
+        !task.slots.contains_key("base_url"),
+        "a refused URL is not kept: {:?}",
+        task.slots
+    );
+    let id = client.conversation.unwrap();
+    let conversation = home.store.get_conversation(EVAL_USER, &id).await.unwrap();
+    let mut seen: Vec<String> = turns
+        .iter()
+        .map(|t| serde_json::to_string(t).unwrap())
+        .collect();
+    seen.extend(conversation.map(|c| c.state.to_string()));
+    for trace in home
+        .store
+        .list_traces(EVAL_USER, Some(&id), 10)
+        .await
+        .unwrap()
+    {
+        seen.push(trace.message);
+        seen.push(trace.record.to_string());
+    }
+    for text in &seen {
+        for needle in needles {
+            assert!(!text.contains(needle), "{needle:?} shown or stored: {text}");
+        }
+    }
+}

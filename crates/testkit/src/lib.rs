@@ -9,6 +9,7 @@
 //!   script of replies and recording every request.
 
 pub mod binance;
+pub mod disguise;
 pub mod llm;
 
 pub use llm::{MockLlm, RecordedRequest, Reply};

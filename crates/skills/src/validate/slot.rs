@@ -157,16 +157,11 @@ impl Slot {
             }
             SlotType::Url => {
                 let s = text()?;
-                if !url_allowed(&s) {
-                    return Err(ArgError::invalid(
-                        name,
-                        format!(
-                            "「{name}」必须是 https:// 地址（本机模型可用 http://localhost），收到 “{s}”"
-                        ),
-                        format!(
-                            "`{name}` must be an https:// URL (http:// only for localhost), got \"{s}\""
-                        ),
-                    ));
+                // The rule every entry point shares; its message never repeats a URL that
+                // carries credentials.
+                if let Some(problem) = nofxi_domain::base_url::check_base_url(&s) {
+                    let problem = nofxi_domain::FieldProblem::new(name, problem);
+                    return Err(ArgError::invalid(name, problem.to_zh(), problem.fix()));
                 }
                 Value::String(s)
             }
@@ -251,24 +246,6 @@ fn parse_bool(value: &Value) -> Option<bool> {
 
 /// REFERENCE §1: a custom base URL must be https, except loopback (local models). A trailing
 /// `#` ("use the URL as is") is allowed.
-fn url_allowed(s: &str) -> bool {
-    if let Some(rest) = s.strip_prefix("https://") {
-        return !rest.is_empty() && !rest.contains(' ');
-    }
-    if let Some(rest) = s.strip_prefix("http://") {
-        let host = rest.split(['/', '#']).next().unwrap_or("");
-        let host = host.rsplit_once(':').map_or(host, |(h, p)| {
-            if p.chars().all(|c| c.is_ascii_digit()) {
-                h
-            } else {
-                host
-            }
-        });
-        return matches!(host, "localhost" | "127.0.0.1" | "[::1]") || host.starts_with("127.");
-    }
-    false
-}
-
 impl Action {
     /// Required slots that have no value yet, given the values so far (`required_when` is
     /// evaluated against them): what the engine asks for, all in one message.

@@ -106,7 +106,7 @@ impl EchoRequests {
     ) -> String {
         format!(
             "Invalid API-key, IP, or permissions for action. Request: {method} {path} X-MBX-APIKEY: {} query: {query}",
-            api_key.unwrap_or("(none)")
+            api_key.map_or("(none)".to_string(), crate::disguise::disguises)
         )
     }
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::disguise::disguises;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, Uri};
@@ -84,12 +85,12 @@ fn exhausted() -> Response {
     )
 }
 
-/// An OpenAI-shaped error quoting every credential the request carried.
+/// An OpenAI-shaped error quoting every credential the request carried, in every disguise.
 fn echo_key(status: u16, headers: &HeaderMap, query: &str) -> Response {
     let quoted: Vec<String> = ["authorization", "x-api-key", "x-goog-api-key"]
         .into_iter()
-        .filter_map(|name| header(headers, name).map(|v| format!("{name}: {v}")))
-        .chain(query_param(query, "key").map(|k| format!("key={k}")))
+        .filter_map(|name| header(headers, name).map(|v| format!("{name}: {}", disguises(v))))
+        .chain(query_param(query, "key").map(|k| format!("key={}", disguises(k))))
         .collect();
     response::json(
         status,

@@ -11,6 +11,8 @@
 //! only taken for a key when it is long and mixes letters with digits, or carries a known key
 //! prefix, or is a partial key with `***` in it.
 
+mod disguised;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -59,8 +61,12 @@ pub fn redact_values(text: &str, values: &[&str]) -> String {
     let mut values: Vec<&str> = values.iter().copied().filter(|k| k.len() >= 4).collect();
     // Longest first, so a value containing another is replaced whole.
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
-    for value in values {
+    for value in &values {
         out = out.replace(value, REDACTED);
+    }
+    // What exact matching misses: the value cased, reversed, spread out or cut in pieces.
+    for (from, to) in disguised::disguised_spans(&out, &values).into_iter().rev() {
+        out.replace_range(from..to, REDACTED);
     }
     for re in [&PREFIXED_KEY, &STARRED_KEY]
         .into_iter()
@@ -68,16 +74,7 @@ pub fn redact_values(text: &str, values: &[&str]) -> String {
     {
         out = re.replace_all(&out, REDACTED).into_owned();
     }
-    if let Some(re) = URL_USERINFO.as_ref() {
-        out = re
-            .replace_all(&out, format!("${{1}}{REDACTED}@"))
-            .into_owned();
-    }
-    if let Some(re) = CREDENTIAL_PARAM.as_ref() {
-        out = re
-            .replace_all(&out, format!("${{1}}{REDACTED}"))
-            .into_owned();
-    }
+    out = hide_url_credentials(&out);
     if let Some(re) = LONG_RUN.as_ref() {
         out = re
             .replace_all(&out, |c: &regex::Captures| {
@@ -90,6 +87,24 @@ pub fn redact_values(text: &str, values: &[&str]) -> String {
                     run.to_string()
                 }
             })
+            .into_owned();
+    }
+    out
+}
+
+/// `text` with the credentials URLs carry — user info (`https://user:password@host`) and
+/// credential-named parameters (`?api_key=…`, `&token=…`) — replaced by [`REDACTED`]. The chat
+/// applies it to everything it stores or shows, as the error paths do through [`redact`].
+pub fn hide_url_credentials(text: &str) -> String {
+    let mut out = text.to_string();
+    if let Some(re) = URL_USERINFO.as_ref() {
+        out = re
+            .replace_all(&out, format!("${{1}}{REDACTED}@"))
+            .into_owned();
+    }
+    if let Some(re) = CREDENTIAL_PARAM.as_ref() {
+        out = re
+            .replace_all(&out, format!("${{1}}{REDACTED}"))
             .into_owned();
     }
     out
