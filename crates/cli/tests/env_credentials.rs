@@ -153,7 +153,11 @@ fn an_exported_key_never_reaches_a_provider_that_needs_none() {
         &home,
         &["exchange", "add", "--type", "hyperliquid", "--name", "hl"],
         &[
-            ("NOFXI_API_KEY", K),
+            // Hyperliquid's api_key is a wallet private key: 64 hex characters.
+            (
+                "NOFXI_API_KEY",
+                "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+            ),
             ("NOFXI_SECRET_KEY", S),
             (
                 "NOFXI_WALLET_ADDR",
@@ -250,4 +254,65 @@ fn a_credential_with_a_blank_or_invisible_character_inside_is_refused_at_every_e
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("--passphrase"), "{}", text(&out));
+}
+
+/// A model key exported as NOFXI_API_KEY was stored as a Hyperliquid account's private key
+/// (its `api_key`), and a key in quotes or 100,000 characters long was stored as typed: each
+/// is refused, by field, without the value.
+#[test]
+fn a_value_in_the_wrong_form_is_refused_by_field_without_being_repeated() {
+    let (_guard, home) = home();
+    let wallet = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    let out = with_env(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "hyperliquid",
+            "--name",
+            "hl",
+            "--wallet-addr",
+            wallet,
+        ],
+        &[("NOFXI_API_KEY", OTHER)],
+    );
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--api-key") && said.contains("64 hexadecimal") && !said.contains(OTHER),
+        "{said}"
+    );
+    let quoted = format!("\"{K}\"");
+    let long = "k".repeat(100_000);
+    for value in [quoted.as_str(), long.as_str()] {
+        let out = with_env(
+            &home,
+            &[
+                "exchange",
+                "add",
+                "--type",
+                "binance",
+                "--name",
+                "bn",
+                "--api-key",
+                value,
+                "--secret-key",
+                S,
+            ],
+            &[],
+        );
+        let said = text(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            &said[..said.len().min(400)]
+        );
+        assert!(
+            said.contains("--api-key") && !said.contains(K) && !said.contains(&long[..64]),
+            "{}",
+            &said[..said.len().min(400)]
+        );
+    }
 }

@@ -159,3 +159,72 @@ fn a_key_shaped_name_is_refused_as_the_chat_would() {
     );
     assert!(!err.contains("abcdefghijklmnopqrstu"), "{err}");
 }
+
+/// `--from 1970 --to 2100` at 1m (68 million candles a symbol) ran for hours with nothing said: refused up front, with the
+/// size and the ways to shrink it.
+#[test]
+fn a_backtest_range_too_large_to_replay_is_refused() {
+    let (_guard, home) = home();
+    let err = refused(
+        &home,
+        &[
+            "backtest",
+            "--quiet",
+            "--interval",
+            "1m",
+            "--from",
+            "1970-01-01",
+            "--to",
+            "2100-01-01",
+        ],
+    );
+    assert!(
+        err.contains("candles per symbol") && err.contains("--interval"),
+        "{err}"
+    );
+}
+
+/// Past the CSV's last candle the replay held the last price: a flat stretch passed off as
+/// history. The range is cut to the data, and said; a range with no data at all is refused.
+#[test]
+fn a_backtest_range_past_the_csv_is_cut_to_the_data_and_said() {
+    let (_guard, home) = home();
+    let start: i64 = 1_600_000_000_000;
+    let mut body = HEAD.to_string();
+    for i in 0..100 {
+        body.push_str(&format!("{},10,12,9,11,5\n", start + i * 60_000));
+    }
+    let path = home.join("btc.csv");
+    std::fs::write(&path, body).unwrap();
+    let spec = format!("btc={}", path.display());
+    let args = |from: &str, to: &str| {
+        vec![
+            "backtest".to_string(),
+            "--json".into(),
+            "--interval".into(),
+            "1m".into(),
+            "--csv".into(),
+            spec.clone(),
+            "--from".into(),
+            from.into(),
+            "--to".into(),
+            to.into(),
+        ]
+    };
+    let long = args("2020-09-13", "2020-12-31");
+    let long: Vec<&str> = long.iter().map(String::as_str).collect();
+    let out = run(&home, &long);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("past the CSV's last candle") && said.contains("before the CSV's first"),
+        "{said}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("the summary is JSON");
+    assert_eq!(summary["candles"], 100, "{said}");
+    let none = args("2021-01-01", "2021-02-01");
+    let none: Vec<&str> = none.iter().map(String::as_str).collect();
+    let err = refused(&home, &none);
+    assert!(err.contains("hold none of the CSV's candles"), "{err}");
+}

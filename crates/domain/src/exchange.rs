@@ -89,6 +89,11 @@ impl ExchangeSpec {
         }
         for (field, value) in provided.iter() {
             p.credential(field.as_str(), value);
+            if kind.private_key_fields().contains(&field)
+                && let Some(problem) = private_key_problem(kind, value.expose())
+            {
+                p.push(field.as_str(), problem);
+            }
         }
         for field in provided.fields() {
             if !required.contains(&field) {
@@ -119,6 +124,29 @@ impl ExchangeSpec {
             }
         }
         p.finish(())
+    }
+}
+
+/// A private key must be hex: an `sk-…` model key or an address in its place (an environment
+/// variable meant for something else) was stored and failed only at the venue. Hyperliquid's
+/// and Aster's are EVM wallet keys, 32 bytes.
+fn private_key_problem(kind: ExchangeType, value: &str) -> Option<Problem> {
+    let hex = value.trim();
+    let hex = hex
+        .strip_prefix("0x")
+        .or_else(|| hex.strip_prefix("0X"))
+        .unwrap_or(hex);
+    let all_hex = !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit());
+    let evm = matches!(kind, ExchangeType::Hyperliquid | ExchangeType::Aster);
+    match (all_hex, evm) {
+        (true, true) if hex.len() == 64 => None,
+        (true, false) => None,
+        (_, true) => Some(Problem::CredentialFormat {
+            expected: "a wallet private key: 64 hexadecimal characters, with or without 0x".into(),
+        }),
+        (false, false) => Some(Problem::CredentialFormat {
+            expected: "a private key in hexadecimal (0-9, a-f), with or without 0x".into(),
+        }),
     }
 }
 
@@ -239,7 +267,7 @@ mod tests {
     fn lighter_index_must_be_0_to_255() {
         let base = Credentials::new()
             .with(CredentialField::WalletAddr, "0xabc")
-            .with(CredentialField::ApiKeyPrivateKey, "pk");
+            .with(CredentialField::ApiKeyPrivateKey, "ab12cd");
         let ok = base.clone().with(CredentialField::ApiKeyIndex, "255");
         assert!(spec("lighter").validate(&ok, &BTreeSet::new()).is_ok());
         let bad = base.clone().with(CredentialField::ApiKeyIndex, "256");

@@ -66,6 +66,24 @@ impl Secret {
     }
 }
 
+/// The longest credential value accepted, in characters.
+pub const CREDENTIAL_MAX_CHARS: usize = 1024;
+
+/// The quote mark `value` is wrapped in, if it is: `"AK…"`, `'AK…'`, `“AK…”`, `「AK…」`.
+fn wrapping_quote(value: &str) -> Option<char> {
+    let first = value.chars().next()?;
+    let last = value.chars().next_back()?;
+    let pairs = [
+        ('"', '"'),
+        ('\'', '\''),
+        ('`', '`'),
+        ('\u{201C}', '\u{201D}'),
+        ('\u{2018}', '\u{2019}'),
+        ('\u{300C}', '\u{300D}'),
+    ];
+    (value.chars().count() >= 2 && pairs.contains(&(first, last))).then_some(first)
+}
+
 /// Fields whose format allows a space inside: a passphrase is a password the user chose when
 /// creating the API key (OKX, Bitget, KuCoin), and nothing in those venues' rules forbids one.
 /// Keys, secrets, addresses and private keys are generated strings with no space in them.
@@ -79,6 +97,16 @@ const SPACES_ALLOWED: &[&str] = &["passphrase"];
 /// problem names the character by code point and never carries the value.
 pub fn credential_value_problem(field: &str, value: &str) -> Option<Problem> {
     let value = value.trim();
+    // A value pasted whole into a field, 100,000 characters of it, is no credential: the
+    // longest any venue or provider issues is a few hundred.
+    if value.chars().count() > CREDENTIAL_MAX_CHARS {
+        return Some(Problem::TooLong {
+            max: CREDENTIAL_MAX_CHARS,
+        });
+    }
+    if let Some(quote) = wrapping_quote(value) {
+        return Some(Problem::QuotedCredential { quote });
+    }
     let bad = value.chars().find(|&c| {
         hidden_character(c) || c.is_whitespace() && !(c == ' ' && SPACES_ALLOWED.contains(&field))
     })?;
@@ -188,6 +216,33 @@ mod tests {
         assert_eq!(
             credential_value_problem("api_key", "sk-abcdefghijklmnop"),
             None
+        );
+    }
+
+    /// Both were stored as typed and failed at the venue as a wrong key.
+    #[test]
+    fn quoted_and_oversized_values_are_refused() {
+        for quoted in [
+            "\"AKIAKEY123\"",
+            "'AKIAKEY123'",
+            "“AKIAKEY123”",
+            "「AKIAKEY123」",
+        ] {
+            assert!(
+                matches!(
+                    credential_value_problem("api_key", quoted),
+                    Some(Problem::QuotedCredential { .. })
+                ),
+                "{quoted}"
+            );
+        }
+        // A quote inside a passphrase the user chose is theirs.
+        assert_eq!(credential_value_problem("passphrase", "it's\"mine"), None);
+        assert_eq!(
+            credential_value_problem("api_key", &"a".repeat(100_000)),
+            Some(Problem::TooLong {
+                max: CREDENTIAL_MAX_CHARS
+            })
         );
     }
 

@@ -62,6 +62,11 @@ pub enum Problem {
     /// A credential value holding a space inside, a control or an invisible character (`what`
     /// names it by code point; the value itself is never carried).
     CredentialCharacter { what: String },
+    /// A credential not in the form its field takes (a private key that is not hex); the
+    /// value is never repeated.
+    CredentialFormat { expected: String },
+    /// A credential wrapped in quote marks (`"AK…"`): shell quoting typed where no shell is.
+    QuotedCredential { quote: char },
     /// A name shaped like an API key or private key: it would be masked in every reply and
     /// refused wherever the chat reads it, so it could never be addressed there.
     LooksLikeKey,
@@ -124,6 +129,12 @@ impl FieldProblem {
             ),
             Problem::CredentialCharacter { what } => format!(
                 "`{f}` contains {what}, which no credential holds (a copy from a web page or a chat often picks one up): paste the value again without it"
+            ),
+            Problem::QuotedCredential { quote } => format!(
+                "`{f}` is wrapped in quote marks ({quote}…{quote}), which are no part of a key: give the value without them"
+            ),
+            Problem::CredentialFormat { expected } => format!(
+                "`{f}` must be {expected}, and the value given is not (it is not repeated here): check that you pasted the right value into the right field"
             ),
             Problem::LooksLikeKey => format!(
                 "`{f}` looks like an API key or private key, and a name is shown in every list and reply: choose a name that is not a key"
@@ -197,6 +208,12 @@ impl FieldProblem {
                     "`{f}` 含有凭证里不会有的字符（{what}，常见于从网页或聊天中复制）：请去掉后重新粘贴"
                 )
             }
+            Problem::QuotedCredential { quote } => format!(
+                "`{f}` 两端带有引号（{quote}…{quote}），引号不是密钥的一部分：请去掉引号后重新提供"
+            ),
+            Problem::CredentialFormat { expected } => format!(
+                "`{f}` 应为{expected}，所给的值不是（此处不复述该值）：请确认粘贴的是正确的值、填在正确的字段"
+            ),
             Problem::LooksLikeKey => {
                 format!(
                     "`{f}` 看起来像 API 密钥或私钥，而名称会出现在每个列表和回复里：请换一个不是密钥的名称"

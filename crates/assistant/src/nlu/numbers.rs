@@ -22,11 +22,12 @@ pub struct Number {
     pub end: usize,
 }
 
-/// `$`, the figure (thousands grouped by commas, or plain; Unicode digits), a multiplier,
-/// a unit. Group 1: `$`; 2: figure; 3: multiplier; 4: unit.
+/// `$`, the figure (thousands grouped by commas, underscores or spaces — "2,500", "1_000",
+/// "1 000" —, an exponent "1e4", or plain; Unicode digits), a multiplier, a unit. Group 1:
+/// `$`; 2: figure; 3: multiplier; 4: unit.
 static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(\$\s*)?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(k|万|千)?\s*(个小时|小时|hours|hour|hrs|hr|h|分钟|分|minutes|minute|mins|min|m|倍|x|usdt|u|刀|美元|%|percent|pct|个)?",
+        r"(?i)(\$\s*)?(-?\d{1,3}(?:[,_]\d{3})+(?:\.\d+)?|-?\d{1,3}(?: \d{3})+(?:\.\d+)?\b|-?\d+(?:\.\d+)?e[+-]?\d{1,3}\b|-?\d+(?:\.\d+)?)(k|万|千)?\s*(个小时|小时|hours|hour|hrs|hr|h|分钟|分|minutes|minute|mins|min|m|倍|x|usdt|u|刀|美元|%|percent|pct|个)?",
     )
     .ok()
 });
@@ -89,7 +90,16 @@ fn digits(text: &str) -> Vec<Number> {
             if glued_before {
                 return None;
             }
-            let figure = Decimal::from_str(&ascii_digits(num.as_str())).ok()?;
+            let said = ascii_digits(num.as_str());
+            let parsed = match said.contains(['e', 'E']) {
+                true => Decimal::from_scientific(&said).ok(),
+                false => Decimal::from_str(&said).ok(),
+            };
+            // Too large for a decimal (32 digits, 1e40): kept as said, so the slot's range
+            // refuses it with its bounds instead of the number vanishing without a word.
+            let Some(figure) = parsed else {
+                return Some((raw(said, num.start(), num.end()), None));
+            };
             let glued = |m: regex::Match<'_>| {
                 m.as_str().is_ascii() && bytes.get(m.end()).is_some_and(u8::is_ascii_alphanumeric)
             };
@@ -105,7 +115,9 @@ fn digits(text: &str) -> Vec<Number> {
                 None => Decimal::ONE,
             };
             // "2千5", "1万5": a digit right after 千/万 is the next place down (2500, 15000).
-            let mut value = figure * multiplier;
+            let Some(mut value) = figure.checked_mul(multiplier) else {
+                return Some((raw(said, num.start(), num.end()), None));
+            };
             let mut tail_end = c.get(3).map(|m| m.end());
             if let Some(m) = c.get(3).filter(|m| !m.as_str().eq_ignore_ascii_case("k"))
                 && let [d, rest @ ..] = &bytes[m.end()..]
@@ -218,10 +230,21 @@ fn plain(value: Decimal, start: usize, end: usize) -> Number {
     }
 }
 
-/// "2,500" → "2500", "１５" → "15" (other scripts' digits fail to parse: no number).
+/// A figure kept as said (grouping removed): too large to be read as a decimal.
+fn raw(said: String, start: usize, end: usize) -> Number {
+    Number {
+        text: said,
+        unit: None,
+        start,
+        end,
+    }
+}
+
+/// "2,500" → "2500", "1 000" → "1000", "１５" → "15" (other scripts' digits fail to parse:
+/// no number).
 fn ascii_digits(said: &str) -> String {
     said.chars()
-        .filter(|c| *c != ',')
+        .filter(|c| !matches!(c, ',' | '_' | ' '))
         .map(|c| match c {
             '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
             _ => c,
@@ -283,6 +306,32 @@ mod tests {
         assert_eq!(read("两千"), [("2000".into(), None)]);
         assert_eq!(read("五万"), [("50000".into(), None)]);
         assert_eq!(read("１５分钟"), [("15".into(), Some(Unit::Minutes))]);
+    }
+
+    /// "1e4", "1 000" and "1_000" were read as 1: part of the number, a figure 10 000 times
+    /// too small shown in a plausible confirmation.
+    #[test]
+    fn grouped_and_exponent_figures_are_read_whole() {
+        assert_eq!(read("balance 1e4"), [("10000".into(), None)]);
+        assert_eq!(read("1.5E3 usdt"), [("1500".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("balance 1 000"), [("1000".into(), None)]);
+        assert_eq!(read("1 000 000 u"), [("1000000".into(), Some(Unit::Usdt))]);
+        assert_eq!(read("1_000"), [("1000".into(), None)]);
+        // Two numbers, not one: the second is no group of three.
+        assert_eq!(read("3 12"), [("3".into(), None), ("12".into(), None)]);
+    }
+
+    /// A 32-digit figure used to vanish (it does not fit a decimal): it is kept as said, for
+    /// the slot's range to refuse it by name.
+    #[test]
+    fn a_figure_too_large_for_a_decimal_is_kept_as_said() {
+        let huge = "12345678901234567890123456789012";
+        assert_eq!(read(&format!("balance {huge}")), [(huge.into(), None)]);
+        assert_eq!(read("1e40"), [("1e40".into(), None)]);
+        assert_eq!(
+            read("79228162514264337593543950335万"),
+            [("79228162514264337593543950335".into(), None)]
+        );
     }
 
     #[test]

@@ -166,6 +166,11 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
             .map(|(first, _)| first)
             .unwrap_or(to - 30 * 86_400_000),
     };
+    let (from, to) = match csv_range {
+        Some(data) => within_data(from, to, data, args.interval)?,
+        None => (from, to),
+    };
+    check_replay_size(from, to, args.interval, symbols.len())?;
     let config = BacktestConfig {
         symbols,
         interval: args.interval,
@@ -345,6 +350,56 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
         symbols.push(symbol);
     }
     Ok((Arc::new(market), symbols, range))
+}
+
+/// The most candles one backtest replays (all symbols together): about a minute of work.
+/// `--from 1970` at 1m would otherwise run for hours with nothing said.
+const MAX_REPLAY_CANDLES: i64 = 20_000_000;
+
+fn check_replay_size(from: i64, to: i64, interval: Interval, symbols: usize) -> Result<()> {
+    let per_symbol = (to - from).max(0) / interval.millis().max(1);
+    let total = per_symbol.saturating_mul(i64::try_from(symbols).unwrap_or(i64::MAX));
+    if total > MAX_REPLAY_CANDLES {
+        return Err(usage(format!(
+            "--from/--to hold {per_symbol} {interval} candles per symbol ({total} for {symbols} \
+             symbols), more than the {MAX_REPLAY_CANDLES} one backtest replays: shorten the \
+             range, use a longer --interval, or fewer --symbols"
+        )));
+    }
+    Ok(())
+}
+
+/// The range cut to the recorded candles, said on stderr when it is cut: past the CSV's last
+/// candle the replay used to hold the last price, a flat stretch passed off as market history.
+fn within_data(from: i64, to: i64, data: (i64, i64), interval: Interval) -> Result<(i64, i64)> {
+    let (first, last) = data;
+    let end = last + interval.millis();
+    let shown = super::common::time;
+    if to <= first || from >= end {
+        return Err(usage(format!(
+            "--from/--to ({} to {}) hold none of the CSV's candles ({} to {}): choose a range \
+             inside the data",
+            shown(from),
+            shown(to),
+            shown(first),
+            shown(last)
+        )));
+    }
+    if from < first {
+        eprintln!(
+            "warning: --from {} is before the CSV's first candle: the backtest starts at {}",
+            shown(from),
+            shown(first)
+        );
+    }
+    if to > end {
+        eprintln!(
+            "warning: --to {} is past the CSV's last candle ({}): the backtest ends there",
+            shown(to),
+            shown(last)
+        );
+    }
+    Ok((from.max(first), to.min(end)))
 }
 
 /// Holes in a CSV series, said on stderr with where they are (the first few, and how many).

@@ -129,10 +129,28 @@ async fn stored_mask(ts: &TestStore, resource_id: &str, field: &str) -> String {
 /// Binance account the same field shows its tail.
 pub async fn hyperliquid_private_key_shows_no_characters(ts: TestStore, _clock: Arc<ManualClock>) {
     let hex = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
-    // Not shaped like 64 hex digits (pasted with a label, say), but still the private key.
+    // Not shaped like 64 hex digits (pasted with a label, say): refused, never repeated.
     let odd = "agent-4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f36";
     let addr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-    for (name, key) in [("hl1", hex), ("hl2", odd)] {
+    let refused = ts
+        .create_exchange(
+            &cli("a"),
+            ExchangeSpec {
+                exchange_type: "hyperliquid".into(),
+                ..binance("hl2")
+            },
+            Credentials::new()
+                .with(CredentialField::ApiKey, odd)
+                .with(CredentialField::WalletAddr, addr),
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("64 hexadecimal") && !refused.contains("4c0883"),
+        "{refused}"
+    );
+    for (name, key) in [("hl1", hex)] {
         let spec = ExchangeSpec {
             exchange_type: "hyperliquid".into(),
             ..binance(name)
@@ -153,7 +171,7 @@ pub async fn hyperliquid_private_key_shows_no_characters(ts: TestStore, _clock: 
     }
     let known = ts.credentials_to_mask("a").await.unwrap();
     for (secret, mask) in &known {
-        if secret.expose() == odd {
+        if secret.expose() == hex {
             assert_eq!(mask, "••••");
         }
     }
