@@ -234,3 +234,22 @@ fn two_chats_on_one_conversation_do_not_confirm_each_others_tasks() {
     );
     a.close();
 }
+
+/// Piped into the REPL (not `--json`), a 1 MB line was said to be "17 KB" — the size of the
+/// part kept — on the first line and on later ones: the refusal says the line's true size.
+#[test]
+fn a_huge_piped_line_is_refused_by_its_true_size() {
+    let (_dir, home) = home();
+    let huge = "a".repeat(1024 * 1024);
+    let out = with_input(
+        &mut nofxi(&home, &["chat"]),
+        &format!("{huge}\nhello\n{huge}\n"),
+    );
+    let said = text(&out);
+    assert_eq!(
+        said.matches("(1024 KB;").count(),
+        2,
+        "{}",
+        &said[..said.len().min(2000)]
+    );
+}

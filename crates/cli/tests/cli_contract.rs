@@ -383,8 +383,8 @@ fn a_backtest_accounts_for_the_position_open_at_its_end() {
 }
 
 /// Hyperliquid's `api_key` is the agent wallet's private key: `exchange show --json` and the
-/// stored mask show none of its characters, whether it is 64 hex digits or pasted in another
-/// shape; the public wallet address keeps its tail.
+/// stored mask show none of its characters (one in another shape is refused, unrepeated); the
+/// public wallet address keeps its tail.
 #[test]
 fn a_hyperliquid_private_key_shows_none_of_its_characters() {
     let home = tempfile::tempdir().unwrap();
@@ -392,7 +392,28 @@ fn a_hyperliquid_private_key_shows_none_of_its_characters() {
     let hex = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
     let odd = "agent-4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f3671";
     let addr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-    for (name, key) in [("hl1", hex), ("hl2", odd)] {
+    let add = |name: &str, key: &str| -> Vec<String> {
+        [
+            "exchange",
+            "add",
+            "--type",
+            "hyperliquid",
+            "--name",
+            name,
+            "--api-key",
+            key,
+            "--wallet-addr",
+            addr,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let odd_args = add("hl2", odd);
+    let odd_args: Vec<&str> = odd_args.iter().map(String::as_str).collect();
+    let out = run(h, &odd_args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!text(&out).contains("3f3671"), "{}", text(&out));
+    for (name, key) in [("hl1", hex)] {
         ok(
             h,
             &[

@@ -328,9 +328,18 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
     let offset = match client.sync_time().await {
         Ok(offset_ms) => offset_ms,
         Err(e) => {
-            report.clock = Check::from_error(Diagnosis::Unreachable, &e);
+            // An answer that refuses (-2015 from a proxy or a locked-down endpoint) is no
+            // unreachable exchange: it is said as what it refused.
+            let refused = e.kind().is_some();
+            let diagnosis = match diagnose(&e) {
+                Diagnosis::Other => Diagnosis::Unreachable,
+                d => d,
+            };
+            report.clock = Check::from_error(diagnosis, &e);
             let because = if report.clock.is_unreadable() {
                 "the exchange's time could not be read"
+            } else if refused {
+                "the exchange refused the time request"
             } else {
                 "the exchange could not be reached"
             };

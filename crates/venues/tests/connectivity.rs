@@ -176,3 +176,23 @@ async fn a_server_answering_empty_objects_passes_no_check() {
         );
     }
 }
+
+/// A server that refuses every request with -2015 (a proxy in front of Binance, or an IP ban
+/// on every endpoint) answered: it was reported as "exchange unreachable", sending the user to
+/// check the network instead of the key, IP whitelist and permissions.
+#[tokio::test]
+async fn a_refused_time_request_is_a_refusal_not_an_unreachable_exchange() {
+    use nofxi_testkit::binance::EchoRequests;
+    let m = mock().await;
+    m.echo_requests(Some(EchoRequests {
+        route: Route::Any,
+        http_status: 401,
+        code: -2015,
+    }));
+    let r = check_binance(&exchange(&m.url(), SECRET)).await;
+    assert_eq!(diagnosis(&r.clock), Some(Diagnosis::KeyOrIpRejected));
+    match &r.api_key {
+        Check::Skipped { because } => assert!(because.contains("refused"), "{because}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -2,7 +2,7 @@
 //! and its missing slots; `--json` reads one message per stdin line and writes one
 //! `TurnResponse` per line (the DESIGN chat protocol) for scripts and tests.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -78,11 +78,23 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
         }
         // `exit`, Ctrl-D or a closed terminal end the session. Ctrl-C drops the line being
         // typed, as a shell does; a line that is not UTF-8 is answered, and the session goes on.
+        // Piped input is read as `--json` reads it: bounded, so a 200 MB line is refused by its
+        // true size instead of being held whole (and misreported) by the line editor.
+        let piped = !std::io::stdin().is_terminal();
         loop {
-            let line = match pending.take() {
+            let (line, received) = match pending.take() {
                 Some(line) => line,
+                None if piped => match next_line(&mut std::io::stdin().lock())? {
+                    Some(Line::Text(line)) => (line, None),
+                    Some(Line::Long { start, bytes }) => (start, Some(bytes)),
+                    Some(Line::NotUtf8) => {
+                        println!("{NOT_UTF8}");
+                        continue;
+                    }
+                    None => break,
+                },
                 None => match editor.readline("› ") {
-                    Ok(line) => line,
+                    Ok(line) => (line, None),
                     Err(ReadlineError::Interrupted) => {
                         println!("{CTRL_C_HINT}");
                         continue;
@@ -110,7 +122,10 @@ pub fn run(global: &GlobalArgs, args: ChatArgs) -> Result<()> {
                 let _ = std::io::stdout().flush();
             };
             let response = assistant
-                .turn_streaming(request(global, &session, line.clone(), None), &print_delta)
+                .turn_streaming(
+                    request(global, &session, line.clone(), received),
+                    &print_delta,
+                )
                 .await?;
             // The history file keeps no secret: not an answer to a question for one, not a
             // line a secret was read from or that speaks of one ("change the passphrase of ok
@@ -315,7 +330,7 @@ async fn first_run(
     global: &GlobalArgs,
     store: &Store,
     lexicon: &Lexicon,
-) -> Result<Option<String>> {
+) -> Result<Option<(String, Option<usize>)>> {
     let user = &global.user;
     let empty = store.list_exchanges(user, false).await?.is_empty()
         && store.list_models(user, false).await?.is_empty()
@@ -328,14 +343,15 @@ async fn first_run(
     );
     std::io::stdout().flush()?;
     // A bad line answers neither yes nor no: it is said so, and nothing is created.
-    let answer = match next_line(&mut std::io::stdin().lock())? {
-        Some(Line::Text(answer)) => answer,
-        Some(Line::Long { start, .. }) => start,
+    let (answer, received) = match next_line(&mut std::io::stdin().lock())? {
+        Some(Line::Text(answer)) => (answer, None),
+        // Too long to be an answer: the message it is, refused by its true size.
+        Some(Line::Long { start, bytes }) => return Ok(Some((start, Some(bytes)))),
         Some(Line::NotUtf8) => {
             println!("{NOT_UTF8}");
             return Ok(None);
         }
-        None => String::new(),
+        None => (String::new(), None),
     };
     // The assistant's own yes and no words, so the question reads answers as the chat does.
     let answer = answer.trim();
@@ -343,7 +359,7 @@ async fn first_run(
         return Ok(None);
     }
     if !(answer.is_empty() || lexicon.is(WordClass::Confirm, answer)) {
-        return Ok(Some(answer.to_string()));
+        return Ok(Some((answer.to_string(), received)));
     }
     let actor = Actor::new(user.clone(), Channel::Chat, true);
     let spec = ExchangeSpec {

@@ -50,6 +50,9 @@ pub enum PreflightError {
     Connect(#[from] ConnectError),
     #[error("the exchange account does not answer: {0}")]
     AccountUnreachable(VenueError),
+    /// It answered, and refused (a key, IP or permission problem): not "does not answer".
+    #[error("the exchange refused to show the account: {0}")]
+    AccountRefused(VenueError),
     #[error(
         "the account has no equity to trade ({equity} USDT): fund the account (a paper trader: raise its initial_balance)"
     )]
@@ -67,6 +70,7 @@ impl PreflightError {
             PreflightError::AnswerCache { .. } => "answer_cache",
             PreflightError::Connect(_) => "connect",
             PreflightError::AccountUnreachable(_) => "account_unreachable",
+            PreflightError::AccountRefused(_) => "account_refused",
             PreflightError::NoBalance { .. } => "no_balance",
         }
     }
@@ -117,11 +121,10 @@ pub async fn preflight(
         initial_balance: spec.initial_balance,
     };
     let venue = connect(store.clone(), user, &spec.exchange_id, account, clock).await?;
-    let snapshot = venue
-        .exchange
-        .account()
-        .await
-        .map_err(PreflightError::AccountUnreachable)?;
+    let snapshot = venue.exchange.account().await.map_err(|e| match e.kind() {
+        Some(_) => PreflightError::AccountRefused(e),
+        None => PreflightError::AccountUnreachable(e),
+    })?;
     if snapshot.equity <= Decimal::ZERO {
         return Err(PreflightError::NoBalance {
             equity: snapshot.equity,
