@@ -338,6 +338,8 @@ impl Assistant {
     }
 
     fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> Understanding {
+        let words = surface::command_words(message);
+        let message: &str = &words;
         // A credential is read exactly as typed: its width, spaces and last `!` are its own.
         let carries_secret =
             self.asks_secret(&turn.conv) || secret_message::names_credential(message);

@@ -4,8 +4,44 @@
 //! are not part of its last value (`called main.` names `main`). Chinese punctuation stays as
 //! typed — the lexicon's words include it — and so does a question mark, which says what the
 //! message is.
+//!
+//! A command line pasted from the README or a shell (`nofxi exchange add --type paper --name
+//! main`) reads as the request it is: the program's name goes and each `--flag` is its words
+//! (`type paper name main`). Read as prose, its verb was taken for the name ("add").
 
 use std::borrow::Cow;
+
+/// `message` with a pasted command line's program name and flag dashes gone; the message
+/// itself when it has neither. Values are left as typed (a credential may follow a flag).
+pub fn command_words(message: &str) -> Cow<'_, str> {
+    let body = strip_program(message);
+    let has_flag = body.split(' ').any(|w| flag_words(w).is_some());
+    if body.len() == message.len() && !has_flag {
+        return Cow::Borrowed(message);
+    }
+    let words: Vec<Cow<'_, str>> = body
+        .split(' ')
+        .map(|w| flag_words(w).map_or(Cow::Borrowed(w), Cow::Owned))
+        .collect();
+    Cow::Owned(words.join(" "))
+}
+
+/// The message after a leading `nofxi ` (any case), as a pasted command starts.
+fn strip_program(message: &str) -> &str {
+    let trimmed = message.trim_start();
+    match trimmed.get(..6) {
+        Some(head) if head.eq_ignore_ascii_case("nofxi ") => trimmed[6..].trim_start(),
+        _ => message,
+    }
+}
+
+/// `--api-key` → `api key`: a long flag's words; `None` for any other word.
+fn flag_words(word: &str) -> Option<String> {
+    let name = word.strip_prefix("--")?;
+    let valid = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    valid.then(|| name.replace('-', " "))
+}
 
 /// `message` as the rules read it; the message itself when nothing changes. One pass.
 pub fn plain(message: &str) -> Cow<'_, str> {
@@ -65,6 +101,25 @@ mod tests {
         assert_eq!(plain("名字叫主账户！"), "名字叫主账户");
         assert_eq!(plain("stop it!!"), "stop it");
         assert_eq!(plain("启动\u{3000}alpha"), "启动 alpha");
+    }
+
+    #[test]
+    fn a_pasted_command_line_reads_as_its_words() {
+        assert_eq!(
+            command_words("nofxi exchange add --type paper --name main"),
+            "exchange add type paper name main"
+        );
+        assert_eq!(
+            command_words("NOFXI model add --name ds --api-key sk-A1b2--c3"),
+            "model add name ds api key sk-A1b2--c3"
+        );
+        for prose in [
+            "add a paper exchange called main",
+            "nofxing around",
+            "a -- b",
+        ] {
+            assert_eq!(command_words(prose), prose);
+        }
     }
 
     #[test]

@@ -354,10 +354,12 @@ pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> 
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
                 .collect();
-            (word.len() >= 3
-                && word.chars().any(|c| c.is_ascii_alphabetic())
-                && !NOT_NAMES.contains(&word.as_str()))
-            .then_some(word)
+            // Two characters are a name when they mix a letter and a digit ("o1", "b2"), as
+            // model and account names often do; two letters are mostly a word ("me", "it").
+            let letters = word.chars().any(|c| c.is_ascii_alphabetic());
+            let digits = word.chars().any(|c| c.is_ascii_digit());
+            let long_enough = word.len() >= 3 || (word.len() == 2 && digits);
+            (long_enough && letters && !NOT_NAMES.contains(&word.as_str())).then_some(word)
         })
 }
 
