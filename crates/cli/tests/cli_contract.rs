@@ -413,28 +413,13 @@ fn a_hyperliquid_private_key_shows_none_of_its_characters() {
     let out = run(h, &odd_args);
     assert_eq!(out.status.code(), Some(2));
     assert!(!text(&out).contains("3f3671"), "{}", text(&out));
-    for (name, key) in [("hl1", hex)] {
-        ok(
-            h,
-            &[
-                "exchange",
-                "add",
-                "--type",
-                "hyperliquid",
-                "--name",
-                name,
-                "--api-key",
-                key,
-                "--wallet-addr",
-                addr,
-            ],
-        );
-        let shown = json(h, &["exchange", "show", name]);
-        let tail = &key[key.len() - 4..];
-        assert_eq!(shown["credentials"]["api_key"]["masked"], "••••", "{shown}");
-        assert!(!shown.to_string().contains(tail), "{shown}");
-        assert_eq!(shown["credentials"]["wallet_addr"]["masked"], "…eAed");
-        // What a partial mask would have stored.
-        assert_home_clean(h, &[&format!("…{tail}")]);
-    }
+    let args = add("hl1", hex);
+    ok(h, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let shown = json(h, &["exchange", "show", "hl1"]);
+    let tail = &hex[hex.len() - 4..];
+    assert_eq!(shown["credentials"]["api_key"]["masked"], "••••", "{shown}");
+    assert!(!shown.to_string().contains(tail), "{shown}");
+    assert_eq!(shown["credentials"]["wallet_addr"]["masked"], "…eAed");
+    // What a partial mask would have stored.
+    assert_home_clean(h, &[&format!("…{tail}")]);
 }

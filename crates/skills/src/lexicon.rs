@@ -50,10 +50,13 @@ pub enum WordClass {
     Reported,
     /// Complains that something fails ("keeps failing", "启动不了").
     Complaint,
+    /// Says to make a new one of whatever kind is named ("make me a", "spin up", "建个"):
+    /// every create action's verbs, beside the ones its skill lists.
+    CreateVerb,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 27] = [
+    pub const ALL: [WordClass; 28] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -81,6 +84,7 @@ impl WordClass {
         WordClass::Condition,
         WordClass::Reported,
         WordClass::Complaint,
+        WordClass::CreateVerb,
     ];
 
     /// The class's key in a lexicon file.
@@ -113,6 +117,7 @@ impl WordClass {
             WordClass::Condition => "condition",
             WordClass::Reported => "reported",
             WordClass::Complaint => "complaint",
+            WordClass::CreateVerb => "create_verb",
         }
     }
 

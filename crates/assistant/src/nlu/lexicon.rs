@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType, WordClass};
+use nofxi_skills::{Action, Library, ResourceKind, SkillKind, SlotType, WordClass};
 
 use super::words::{find_phrase, is_exactly, starts_short};
 
@@ -59,6 +59,16 @@ impl Lexicon {
             words,
             ordinals,
         }
+    }
+
+    /// The verbs that name `action`: its skill's own, and for a create the lexicon's create
+    /// verbs, which every kind shares ("make me a", "建个").
+    pub fn action_verbs<'a>(&'a self, action: &'a Action) -> impl Iterator<Item = &'a String> {
+        let shared = match action.name.as_str() {
+            "create" => self.words(WordClass::CreateVerb),
+            _ => &[],
+        };
+        action.verbs.iter().chain(shared)
     }
 
     /// The words of `class`.

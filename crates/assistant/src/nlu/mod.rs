@@ -413,10 +413,9 @@ fn create_verb_of(first: &str, cx: &Context<'_>) -> Option<String> {
     if r.action != "create" {
         return None;
     }
-    cx.library
-        .action(&r.skill, "create")?
-        .verbs
-        .iter()
+    let create = cx.library.action(&r.skill, "create")?;
+    cx.lexicon
+        .action_verbs(create)
         .map(|v| v.to_lowercase())
         .filter_map(|v| find_phrase(first, &v).map(|at| (at, v)))
         .min_by_key(|(at, v)| (*at, std::cmp::Reverse(v.len())))

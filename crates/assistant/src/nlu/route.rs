@@ -107,8 +107,8 @@ pub fn route(
             .actions
             .iter()
             .filter_map(|a| {
-                a.verbs
-                    .iter()
+                lexicon
+                    .action_verbs(a)
                     .filter_map(|v| {
                         find_verb(verb_text, &v.to_lowercase(), negations, terms)
                             .map(|at| (at, v.chars().count()))

@@ -150,25 +150,24 @@ pub async fn hyperliquid_private_key_shows_no_characters(ts: TestStore, _clock: 
         refused.contains("64 hexadecimal") && !refused.contains("4c0883"),
         "{refused}"
     );
-    for (name, key) in [("hl1", hex)] {
-        let spec = ExchangeSpec {
-            exchange_type: "hyperliquid".into(),
-            ..binance(name)
-        };
-        let creds = Credentials::new()
-            .with(CredentialField::ApiKey, key)
-            .with(CredentialField::WalletAddr, addr);
-        let created = ts.create_exchange(&cli("a"), spec, creds).await.unwrap();
-        let tail = &key[key.len() - 4..];
-        let stored = stored_mask(&ts, &created.id, "api_key").await;
-        assert!(!stored.contains(tail), "{name}: stored mask {stored}");
-        let shown = ts.get_exchange("a", name).await.unwrap();
-        let json = serde_json::to_string(&shown).unwrap();
-        assert!(!json.contains(tail), "{name}: {json}");
-        assert_eq!(shown.credentials["api_key"].masked.as_deref(), Some("••••"));
-        // The wallet address is public: it keeps its tail.
-        assert!(json.contains("eAed"), "{json}");
-    }
+    let (name, key) = ("hl1", hex);
+    let spec = ExchangeSpec {
+        exchange_type: "hyperliquid".into(),
+        ..binance(name)
+    };
+    let creds = Credentials::new()
+        .with(CredentialField::ApiKey, key)
+        .with(CredentialField::WalletAddr, addr);
+    let created = ts.create_exchange(&cli("a"), spec, creds).await.unwrap();
+    let tail = &key[key.len() - 4..];
+    let stored = stored_mask(&ts, &created.id, "api_key").await;
+    assert!(!stored.contains(tail), "{name}: stored mask {stored}");
+    let shown = ts.get_exchange("a", name).await.unwrap();
+    let json = serde_json::to_string(&shown).unwrap();
+    assert!(!json.contains(tail), "{name}: {json}");
+    assert_eq!(shown.credentials["api_key"].masked.as_deref(), Some("••••"));
+    // The wallet address is public: it keeps its tail.
+    assert!(json.contains("eAed"), "{json}");
     let known = ts.credentials_to_mask("a").await.unwrap();
     for (secret, mask) in &known {
         if secret.expose() == hex {
