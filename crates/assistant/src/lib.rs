@@ -364,9 +364,11 @@ impl Assistant {
                 t.offer.is_some() || t.status == nofxi_protocol::TaskStatus::AwaitingConfirmation,
             )
         });
+        // What the open task is about: a create's name, or the resource a change targets.
         let top_name = turn.conv.top().and_then(|t| {
             let action = self.engine.library.action(&t.skill, &t.action)?;
-            t.slots.get(nlu::new_create::name_slot(action)?)?.as_str()
+            let slot = nlu::new_create::name_slot(action).unwrap_or("target");
+            t.slots.get(slot)?.as_str()
         });
         let cx = Context {
             library: &self.engine.library,

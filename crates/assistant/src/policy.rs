@@ -10,7 +10,9 @@ use serde_json::{Map, Value};
 use crate::act::{advance, finish, resume_below, same_item};
 use crate::conversation::{Pending, Task};
 use crate::nlu::names::Resolution;
-use crate::nlu::{ADD_TO_REASON, NO_BULK_REASON, NOT_FOUND_REASON, PART_OF_REASON};
+use crate::nlu::{
+    ADD_TO_REASON, NO_BULK_REASON, NOT_FOUND_REASON, OTHER_RESOURCE_REASON, PART_OF_REASON,
+};
 use crate::texts;
 use crate::turn::Turn;
 
@@ -43,6 +45,8 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
                 texts::part_not_deleted(turn.lang, whole)
             } else if let Some(whole) = reason.strip_prefix(ADD_TO_REASON) {
                 texts::nothing_created(turn.lang, whole)
+            } else if let Some(other) = reason.strip_prefix(OTHER_RESOURCE_REASON) {
+                texts::values_for_other(turn.lang, other)
             } else if let Some(action) = reason.strip_prefix(NO_BULK_REASON) {
                 texts::no_bulk(turn.lang, action)
             } else {

@@ -17,6 +17,18 @@ pub fn not_found(lang: Lang, kind: &str, said: &str) -> String {
     }
 }
 
+/// Values said for another resource than the open task's: nothing changed, and how to say it.
+pub fn values_for_other(lang: Lang, other: &str) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "这句话说的是「{other}」，不是当前这个任务的对象，所以什么都没改。要改「{other}」，请单独说一句（例如“修改 {other} 的 API Key”）；或者继续回答当前的问题。"
+        ),
+        Lang::En => format!(
+            "That is about \"{other}\", not what the open task changes, so nothing was changed. To change \"{other}\", say it as a request of its own (e.g. \"change the API key of {other}\"), or answer the open question."
+        ),
+    }
+}
+
 /// "remove ETH from default": nothing was deleted, and how to say the change meant.
 pub fn part_not_deleted(lang: Lang, whole: &str) -> String {
     match lang {

@@ -181,7 +181,21 @@ fn a_backtest_range_too_large_to_replay_is_refused() {
     assert!(
         err.contains("candles per symbol") && err.contains("--interval"),
         "{err}"
+    ); // At 1d the candles are few, but the simulated market builds every minute of them.
+    let err = refused(
+        &home,
+        &[
+            "backtest",
+            "--quiet",
+            "--interval",
+            "1d",
+            "--from",
+            "1970-01-01",
+            "--to",
+            "2100-01-01",
+        ],
     );
+    assert!(err.contains("simulated minutes"), "{err}");
 }
 
 /// Past the CSV's last candle the replay held the last price: a flat stretch passed off as

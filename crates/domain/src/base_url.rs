@@ -15,18 +15,26 @@ use crate::validation::Problem;
 /// parser, so this reads just enough of the URL: scheme and host.
 pub fn check_base_url(url: &str) -> Option<Problem> {
     let url = url.trim();
+    // Anything shown back of a refused URL is redacted first: it may hold a key.
+    let shown = crate::redact::redact(url, None);
     let malformed = || Problem::Malformed {
         expected: "a URL like https://api.example.com/v1".into(),
-        got: crate::redact::redact(url, None),
+        got: shown.clone(),
     };
+    // What follows a blank may be a key ("…/v1 token=…"): said, never repeated.
+    if url.contains(char::is_whitespace) {
+        return Some(Problem::Malformed {
+            expected: "a URL without spaces".into(),
+            got: "(not repeated: what follows the space may be a key)".into(),
+        });
+    }
+    if carries_credentials(url) {
+        return Some(Problem::CredentialsInUrl);
+    }
     let Some((scheme, rest)) = url.split_once("://") else {
         return Some(malformed());
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let before_fragment = rest.split('#').next().unwrap_or_default();
-    if authority.contains('@') || before_fragment.contains('?') {
-        return Some(Problem::CredentialsInUrl);
-    }
     // The port after the host (brackets keep IPv6 colons apart from the port's).
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
         let (host, after) = v6.split_once(']').unwrap_or((v6, ""));
@@ -43,17 +51,29 @@ pub fn check_base_url(url: &str) -> Option<Problem> {
     if port.is_some_and(|p| p.parse::<u16>().map_or(true, |n| n == 0)) {
         return Some(Problem::Malformed {
             expected: "a URL whose port is a number from 1 to 65535".into(),
-            got: url.to_string(),
+            got: shown,
         });
     }
     match scheme.to_ascii_lowercase().as_str() {
         "https" => None,
         "http" if is_loopback(host) => None,
-        "http" => Some(Problem::InsecureUrl {
-            got: url.to_string(),
-        }),
+        "http" => Some(Problem::InsecureUrl { got: shown }),
         _ => Some(malformed()),
     }
+}
+
+/// Whether `url` holds something that is a credential wherever it sits: user info (an `@`
+/// anywhere, `https:\\user:pass@host` included), a query (`?`) or matrix parameter (`;`), a
+/// fragment other than the lone trailing `#` that means "exactly as given", or a path segment that starts like a provider key (`/v1/sk-…`). Long hex path
+/// segments stay: gateways put account ids there.
+fn carries_credentials(url: &str) -> bool {
+    const KEY_PREFIXES: &[&str] = &["sk-", "sk_", "gsk_", "xai-", "aiza"];
+    let body = url.strip_suffix('#').unwrap_or(url);
+    body.contains(['@', '?', ';', '#'])
+        || body.split('/').any(|segment| {
+            let lower = segment.to_ascii_lowercase();
+            KEY_PREFIXES.iter().any(|p| lower.starts_with(p))
+        })
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -109,6 +129,24 @@ mod tests {
         }
         // A fragment is no query: `#` keeps the URL as given.
         assert_eq!(check_base_url("https://gw.example.com/v1/chat#"), None);
+        // Wherever else a URL can carry one (an outside probe found each accepted or echoed).
+        for bad in [
+            "https:\\\\frank:Backslash12345678@llm.example.com",
+            "https://llm.example.com/v1#frag=FragSecret7777777",
+            "https://llm.example.com/v1;token=SemiSecret12345678",
+            "https://llm.example.com/v1/sk-PathSecret12345678",
+        ] {
+            assert_eq!(
+                check_base_url(bad),
+                Some(Problem::CredentialsInUrl),
+                "{bad}"
+            );
+        }
+        let spaced = check_base_url("https://llm.example.com/v1 token=SpcTok88776655");
+        assert!(
+            matches!(&spaced, Some(Problem::Malformed { got, .. }) if !got.contains("SpcTok")),
+            "{spaced:?}"
+        );
     }
 
     #[test]

@@ -94,6 +94,20 @@ impl ExchangeSpec {
             {
                 p.push(field.as_str(), problem);
             }
+            if is_wallet_address(field)
+                && matches!(
+                    kind,
+                    ExchangeType::Hyperliquid | ExchangeType::Aster | ExchangeType::Lighter
+                )
+                && !evm_address(value.expose())
+            {
+                p.push(
+                    field.as_str(),
+                    Problem::CredentialFormat {
+                        expected: "a wallet address: 0x and 40 hexadecimal characters".into(),
+                    },
+                );
+            }
         }
         for field in provided.fields() {
             if !required.contains(&field) {
@@ -125,6 +139,23 @@ impl ExchangeSpec {
         }
         p.finish(())
     }
+}
+
+/// The fields that hold a wallet address (public, but a key pasted there is stored and shown).
+fn is_wallet_address(field: CredentialField) -> bool {
+    matches!(
+        field,
+        CredentialField::WalletAddr | CredentialField::User | CredentialField::Signer
+    )
+}
+
+/// `0x` and 40 hex digits: an EVM address, as Hyperliquid, Aster and Lighter use.
+fn evm_address(value: &str) -> bool {
+    let value = value.trim();
+    let hex = value
+        .strip_prefix("0x")
+        .or_else(|| value.strip_prefix("0X"));
+    hex.is_some_and(|h| h.len() == 40 && h.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// A private key must be hex: an `sk-…` model key or an address in its place (an environment
@@ -263,10 +294,38 @@ mod tests {
         assert_eq!(err.fields(), vec!["api_key"]);
     }
 
+    /// A model key pasted as a wallet address was stored and shown as `sk-…2345`.
+    #[test]
+    fn a_wallet_address_must_be_one() {
+        let creds = |addr: &str| {
+            Credentials::new()
+                .with(
+                    CredentialField::ApiKey,
+                    "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+                )
+                .with(CredentialField::WalletAddr, addr)
+        };
+        let good = creds("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+        assert!(
+            spec("hyperliquid")
+                .validate(&good, &BTreeSet::new())
+                .is_ok()
+        );
+        let bad = creds("sk-WalletWrongAsdf12345");
+        let err = spec("hyperliquid")
+            .validate(&bad, &BTreeSet::new())
+            .unwrap_err();
+        assert_eq!(err.fields(), vec!["wallet_addr"]);
+        assert!(!format!("{err:?}").contains("WalletWrong"));
+    }
+
     #[test]
     fn lighter_index_must_be_0_to_255() {
         let base = Credentials::new()
-            .with(CredentialField::WalletAddr, "0xabc")
+            .with(
+                CredentialField::WalletAddr,
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            )
             .with(CredentialField::ApiKeyPrivateKey, "ab12cd");
         let ok = base.clone().with(CredentialField::ApiKeyIndex, "255");
         assert!(spec("lighter").validate(&ok, &BTreeSet::new()).is_ok());

@@ -69,8 +69,8 @@ impl Secret {
 /// The longest credential value accepted, in characters.
 pub const CREDENTIAL_MAX_CHARS: usize = 1024;
 
-/// The quote mark `value` is wrapped in, if it is: `"AK…"`, `'AK…'`, `“AK…”`, `「AK…」`.
-fn wrapping_quote(value: &str) -> Option<char> {
+/// The quote marks `value` is wrapped in, if it is: `"AK…"`, `'AK…'`, `“AK…”`, `「AK…」`.
+fn wrapping_quote(value: &str) -> Option<(char, char)> {
     let first = value.chars().next()?;
     let last = value.chars().next_back()?;
     let pairs = [
@@ -81,7 +81,7 @@ fn wrapping_quote(value: &str) -> Option<char> {
         ('\u{2018}', '\u{2019}'),
         ('\u{300C}', '\u{300D}'),
     ];
-    (value.chars().count() >= 2 && pairs.contains(&(first, last))).then_some(first)
+    (value.chars().count() >= 2 && pairs.contains(&(first, last))).then_some((first, last))
 }
 
 /// Fields whose format allows a space inside: a passphrase is a password the user chose when
@@ -104,8 +104,8 @@ pub fn credential_value_problem(field: &str, value: &str) -> Option<Problem> {
             max: CREDENTIAL_MAX_CHARS,
         });
     }
-    if let Some(quote) = wrapping_quote(value) {
-        return Some(Problem::QuotedCredential { quote });
+    if let Some((open, close)) = wrapping_quote(value) {
+        return Some(Problem::QuotedCredential { open, close });
     }
     let bad = value.chars().find(|&c| {
         hidden_character(c) || c.is_whitespace() && !(c == ' ' && SPACES_ALLOWED.contains(&field))

@@ -66,7 +66,7 @@ pub enum Problem {
     /// value is never repeated.
     CredentialFormat { expected: String },
     /// A credential wrapped in quote marks (`"AK…"`): shell quoting typed where no shell is.
-    QuotedCredential { quote: char },
+    QuotedCredential { open: char, close: char },
     /// A name shaped like an API key or private key: it would be masked in every reply and
     /// refused wherever the chat reads it, so it could never be addressed there.
     LooksLikeKey,
@@ -112,7 +112,7 @@ impl FieldProblem {
                 "`{f}` must use https (plain http only for localhost / 127.0.0.1 / ::1), got {got:?}: switch to the https URL"
             ),
             Problem::CredentialsInUrl => format!(
-                "`{f}` must not carry credentials or a query string (`user:password@`, `?key=…`): they would be stored and shown in clear; give the URL without them and the key with --api-key"
+                "`{f}` must not carry credentials (user info, a query or fragment, a key in the path): they would be stored and shown in clear; give the URL without them, and the key as the API key"
             ),
             Problem::Malformed { expected, got } => {
                 format!("`{f}` must be {expected}, got {got:?}: correct the value")
@@ -130,8 +130,8 @@ impl FieldProblem {
             Problem::CredentialCharacter { what } => format!(
                 "`{f}` contains {what}, which no credential holds (a copy from a web page or a chat often picks one up): paste the value again without it"
             ),
-            Problem::QuotedCredential { quote } => format!(
-                "`{f}` is wrapped in quote marks ({quote}…{quote}), which are no part of a key: give the value without them"
+            Problem::QuotedCredential { open, close } => format!(
+                "`{f}` is wrapped in quote marks ({open}…{close}), which are no part of a key: give the value without them"
             ),
             Problem::CredentialFormat { expected } => format!(
                 "`{f}` must be {expected}, and the value given is not (it is not repeated here): check that you pasted the right value into the right field"
@@ -190,7 +190,7 @@ impl FieldProblem {
                 "`{f}` 必须使用 https（仅 localhost / 127.0.0.1 / ::1 可用 http），当前为 {got:?}：请改用 https 地址"
             ),
             Problem::CredentialsInUrl => format!(
-                "`{f}` 不能包含凭证或查询参数（`user:password@`、`?key=…`）：它们会被明文保存和显示；请去掉它们，密钥用 --api-key 提供"
+                "`{f}` 不能包含凭证（用户信息、查询参数或片段、路径里的密钥）：它们会被明文保存和显示；请去掉它们，密钥作为 API Key 单独提供"
             ),
             Problem::Malformed { expected, got } => {
                 format!("`{f}` 应为{expected}，当前为 {got:?}：请更正")
@@ -208,8 +208,8 @@ impl FieldProblem {
                     "`{f}` 含有凭证里不会有的字符（{what}，常见于从网页或聊天中复制）：请去掉后重新粘贴"
                 )
             }
-            Problem::QuotedCredential { quote } => format!(
-                "`{f}` 两端带有引号（{quote}…{quote}），引号不是密钥的一部分：请去掉引号后重新提供"
+            Problem::QuotedCredential { open, close } => format!(
+                "`{f}` 两端带有引号（{open}…{close}），引号不是密钥的一部分：请去掉引号后重新提供"
             ),
             Problem::CredentialFormat { expected } => format!(
                 "`{f}` 应为{expected}，所给的值不是（此处不复述该值）：请确认粘贴的是正确的值、填在正确的字段"

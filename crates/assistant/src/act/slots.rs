@@ -170,6 +170,10 @@ pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) -> Vec<String> 
             }
             Err(err) => {
                 turn.say(err.message.get(lang).to_string());
+                // A refused value was never set: its `slot_set` would show what was refused
+                // (a URL with a key in it, say) as if it had been taken.
+                turn.events
+                    .retain(|e| !matches!(e, Event::SlotSet { slot, .. } if *slot == name));
                 if let Some(task) = turn.conv.top_mut() {
                     task.slots.remove(&name);
                     task.given.remove(&name);

@@ -58,6 +58,9 @@ pub const PART_OF_REASON: &str = "removing part of ";
 /// The reason of a `CannotHandle` for a create that adds to an existing resource ("add SOL to
 /// default"), before its name: the create would make a new resource named by the next reply.
 pub const ADD_TO_REASON: &str = "adding to ";
+/// Values said for another resource than the open task's ("set the api key of bx to …" while
+/// ds's key is asked): never the open task's values.
+pub const OTHER_RESOURCE_REASON: &str = "values for another resource: ";
 
 /// The reason of a `CannotHandle` for an action on "all" that has no bulk form ("start all
 /// traders except alpha"), before the action's name: acting on the one name said would be
@@ -405,6 +408,28 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         let again = same_request_on(lower_first, trim_punct(lower_second), cx)?;
         Some((first.to_string(), again))
     })
+}
+
+/// A resource the message names that the open task is not about and cannot take as a value:
+/// not its target or name, and of no kind its reference slots hold. Values said with it are
+/// that resource's; a credential for one account must never land in another's task.
+fn another_resource_named(
+    lower: &str,
+    cx: &Context<'_>,
+    skill: &str,
+    action: &str,
+) -> Option<String> {
+    let act = cx.library.action(skill, action)?;
+    let own = cx.top_name.map(nofxi_domain::validation::name_key);
+    cx.names
+        .mentioned(lower)
+        .into_iter()
+        .map(|(e, _, _)| e)
+        .find(|e| {
+            own.as_deref() != Some(e.lower.as_str())
+                && !act.slots.iter().any(|s| s.ref_kind == Some(e.kind))
+        })
+        .map(|e| e.name.clone())
 }
 
 /// The create verb `first` says, when it routes to a create.
@@ -841,6 +866,16 @@ impl RuleUnderstander {
             let target_only = slots.len() == 1 && slots.contains_key("target");
             if target_only && route::has_foreign_verb(cx.library, &lower, skill, action) {
                 slots.clear();
+            }
+            if !slots.is_empty()
+                && let Some(other) = another_resource_named(&lower, cx, skill, action)
+            {
+                return one(
+                    Command::CannotHandle {
+                        reason: format!("{OTHER_RESOURCE_REASON}{other}"),
+                    },
+                    0.5,
+                );
             }
             if !slots.is_empty() {
                 return one(

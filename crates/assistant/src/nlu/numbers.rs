@@ -90,6 +90,13 @@ fn digits(text: &str) -> Vec<Number> {
             if glued_before {
                 return None;
             }
+            // "1.000,50", "2,5", "1.5e3.2", "0x10": the figure goes on in a way no reading
+            // takes whole. Kept as said, so the slot refuses it by name; read in part it was
+            // 1, 2, 1500 and 0, each without a word.
+            if let Some(end) = figure_goes_on(bytes, num.end()) {
+                let said = text[num.start()..end].to_string();
+                return Some((raw(said, num.start(), end), None));
+            }
             let said = ascii_digits(num.as_str());
             let parsed = match said.contains(['e', 'E']) {
                 true => Decimal::from_scientific(&said).ok(),
@@ -158,7 +165,8 @@ fn digits(text: &str) -> Vec<Number> {
                 whole.unit = whole.unit.or(n.unit);
                 whole.end = n.end;
             }
-        } else {
+        } else if out.last().is_none_or(|last| n.start >= last.end) {
+            // Not a piece of the figure before it ("50" of "1.000,50").
             out.push(n);
         }
         tail = its_tail;
@@ -228,6 +236,23 @@ fn plain(value: Decimal, start: usize, end: usize) -> Number {
         start,
         end,
     }
+}
+
+/// Where a figure that ends at `end` really ends, when a separator or a letter glued to a digit
+/// carries it on (`,5`, `.2`, `e3`, `x10`); `None` when it ends there.
+fn figure_goes_on(bytes: &[u8], end: usize) -> Option<usize> {
+    let (&next, rest) = bytes.get(end..)?.split_first()?;
+    let joins = matches!(next, b'.' | b',' | b'e' | b'E' | b'x' | b'X');
+    if !joins || !rest.first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let carried = bytes[end..]
+        .iter()
+        .take_while(|b| {
+            b.is_ascii_digit() || matches!(b, b'.' | b',' | b'_' | b'e' | b'E' | b'x' | b'X')
+        })
+        .count();
+    Some(end + carried)
 }
 
 /// A figure kept as said (grouping removed): too large to be read as a decimal.
@@ -319,6 +344,22 @@ mod tests {
         assert_eq!(read("1_000"), [("1000".into(), None)]);
         // Two numbers, not one: the second is no group of three.
         assert_eq!(read("3 12"), [("3".into(), None), ("12".into(), None)]);
+    }
+
+    /// Figures that go on past what any reading takes whole are kept as said, never read in
+    /// part.
+    #[test]
+    fn a_figure_read_only_in_part_is_kept_as_said() {
+        for said in ["1.000,50", "2,5", "1.5e3.2", "0x10"] {
+            assert_eq!(
+                read(&format!("balance {said}")),
+                [(said.into(), None)],
+                "{said}"
+            );
+        }
+        // A list with spaces is several numbers; a unit ends a figure.
+        assert_eq!(read("3, 5"), [("3".into(), None), ("5".into(), None)]);
+        assert_eq!(read("20x"), [("20".into(), Some(Unit::Times))]);
     }
 
     /// A 32-digit figure used to vanish (it does not fit a decimal): it is kept as said, for

@@ -170,7 +170,7 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         Some(data) => within_data(from, to, data, args.interval)?,
         None => (from, to),
     };
-    check_replay_size(from, to, args.interval, symbols.len())?;
+    check_replay_size(from, to, args.interval, symbols.len(), csv_range.is_none())?;
     let config = BacktestConfig {
         symbols,
         interval: args.interval,
@@ -356,14 +356,33 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
 /// `--from 1970` at 1m would otherwise run for hours with nothing said.
 const MAX_REPLAY_CANDLES: i64 = 20_000_000;
 
-fn check_replay_size(from: i64, to: i64, interval: Interval, symbols: usize) -> Result<()> {
+fn check_replay_size(
+    from: i64,
+    to: i64,
+    interval: Interval,
+    symbols: usize,
+    simulated: bool,
+) -> Result<()> {
     let per_symbol = (to - from).max(0) / interval.millis().max(1);
-    let total = per_symbol.saturating_mul(i64::try_from(symbols).unwrap_or(i64::MAX));
+    let symbols_n = i64::try_from(symbols).unwrap_or(i64::MAX);
+    let total = per_symbol.saturating_mul(symbols_n);
     if total > MAX_REPLAY_CANDLES {
         return Err(usage(format!(
             "--from/--to hold {per_symbol} {interval} candles per symbol ({total} for {symbols} \
              symbols), more than the {MAX_REPLAY_CANDLES} one backtest replays: shorten the \
              range, use a longer --interval, or fewer --symbols"
+        )));
+    }
+    // The simulated market builds every minute of the range, whatever the interval: 130
+    // years of 1d candles cost as much as 130 years of 1m ones.
+    let minutes = ((to - from).max(0) / 60_000).saturating_mul(symbols_n);
+    if simulated && minutes > MAX_REPLAY_CANDLES {
+        return Err(usage(format!(
+            "--from/--to span {} simulated minutes for {symbols} symbols, more than the \
+             {MAX_REPLAY_CANDLES} one backtest simulates (the simulated market builds every \
+             minute, whatever --interval): shorten the range, use fewer --symbols, or replay \
+             recorded candles with --csv",
+            minutes
         )));
     }
     Ok(())

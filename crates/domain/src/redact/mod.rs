@@ -39,9 +39,10 @@ static STARRED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static LONG_RUN: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+]{20,}={0,2}").ok());
 
-/// A URL's user info (`https://user:password@host`), which is a credential wherever it is.
+/// A URL's user info (`https://user:password@host`, also typed with backslashes), which is a
+/// credential wherever it is.
 static URL_USERINFO: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@?#]+@").ok());
+    LazyLock::new(|| Regex::new(r"(?i)\b([a-z][a-z0-9+.\-]*:[/\\]{2})[^/\\\s@?#]+@").ok());
 
 /// The value of a query or form parameter named like a credential (`?api_key=…`, `&token=…`).
 static CREDENTIAL_PARAM: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -183,6 +184,8 @@ mod tests {
             out.contains("https://[redacted]@api.example.com/v1?api_key=[redacted]&x=1"),
             "{out}"
         );
+        let backslashed = redact("got https:\\\\frank:Backslash1@llm.example.com", None);
+        assert_eq!(backslashed, "got https:\\\\[redacted]@llm.example.com");
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub const TIMELINE_KEY: &str = "sim_clock";
 /// How often a running engine says its timeline is still moving, and how long without a beat
 /// before readers take the engine for gone (killed: a clean stop says so at once).
 pub const BEAT_EVERY: Duration = Duration::from_secs(1);
-const STALE_AFTER_MS: i64 = 5_000;
+const STALE_AFTER_MS: i64 = 3_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ScaledClock {
@@ -123,7 +123,10 @@ impl SavedTimeline {
         }
         match self.beat_real_ms {
             Some(beat) if real_now_ms - beat <= STALE_AFTER_MS => None,
-            Some(beat) => Some(self.clock.at(beat)),
+            // Where a reader could last have seen it moving, not the last beat: readers saw
+            // it move until the beats went stale, and the dead engine's last cycles ran after
+            // its last beat. Freezing earlier sent reads, and a restart's journal, back in time.
+            Some(beat) => Some(self.clock.at(beat + STALE_AFTER_MS)),
             // Kept by an engine from before beats: when it stopped is unknown; its anchor is
             // the last moment it is known to have stood at.
             None => Some(self.clock.anchor_sim_ms),
@@ -271,10 +274,11 @@ mod tests {
     fn a_timeline_moves_only_while_its_engine_beats() {
         // Beating a second ago: moving.
         assert_eq!(saved(Some(1_010_000), None).frozen_at(1_011_000), None);
-        // The beats stopped (a killed engine): frozen where the last beat saw it.
+        // The beats stopped (a killed engine): frozen where readers last saw it move, so
+        // time never goes back for them, nor for the next engine's journal.
         assert_eq!(
             saved(Some(1_010_000), None).frozen_at(1_100_000),
-            Some(1_000_000 + 10_000 * 600)
+            Some(1_000_000 + (10_000 + STALE_AFTER_MS) * 600)
         );
         // A clean stop says where it stopped, at once.
         assert_eq!(
