@@ -62,6 +62,19 @@ fn signal(child: &Child, sig: &str) {
         .unwrap();
 }
 
+/// Until the engine has journalled the trader's first cycle (at most 20 s).
+fn wait_for_a_cycle(home: &Path) {
+    let start = Instant::now();
+    while json(home, &["trader", "journal", "bot"])
+        .as_array()
+        .unwrap()
+        .is_empty()
+    {
+        assert!(start.elapsed() < Duration::from_secs(20), "no cycle ran");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 fn log_of(child: Child) -> String {
     text(&child.wait_with_output().unwrap())
 }
@@ -98,15 +111,7 @@ fn after_kill_9_status_and_the_new_engine_say_they_wait_for_the_lease() {
     let (_dir, home) = home();
     setup(&home, true);
     let mut first = engine(&home, &["--sim-speed", "600"]);
-    let start = Instant::now();
-    while json(&home, &["trader", "journal", "bot"])
-        .as_array()
-        .unwrap()
-        .is_empty()
-    {
-        assert!(start.elapsed() < Duration::from_secs(20), "no cycle ran");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_for_a_cycle(&home);
     signal(&first, "-KILL");
     first.wait().unwrap();
     // Half the 4 s term unrenewed: the engine is known dead, its lease not yet expired.
@@ -160,15 +165,7 @@ fn a_stopped_simulated_run_freezes_its_timeline_and_marks_its_times() {
     let (_dir, home) = home();
     setup(&home, true);
     let child = engine(&home, &["--sim-speed", "600"]);
-    let start = Instant::now();
-    while json(&home, &["trader", "journal", "bot"])
-        .as_array()
-        .unwrap()
-        .is_empty()
-    {
-        assert!(start.elapsed() < Duration::from_secs(20), "no cycle ran");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_for_a_cycle(&home);
     signal(&child, "-TERM");
     let log = log_of(child);
     assert!(log.contains("simulated time stopped at"), "{log}");

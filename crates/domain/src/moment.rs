@@ -20,6 +20,17 @@ pub fn clock_face(ms: i64, precision: Precision) -> String {
         .unwrap_or_else(|_| ms.to_string())
 }
 
+/// A time with its clock said: `… UTC`, or `… (simulated)` / `…（模拟时间）` on a simulated
+/// timeline. The CLI and the chat both show times this way.
+pub fn labelled(ms: i64, precision: Precision, simulated: bool, zh: bool) -> String {
+    let face = clock_face(ms, precision);
+    match (simulated, zh) {
+        (false, _) => format!("{face} UTC"),
+        (true, false) => format!("{face} (simulated)"),
+        (true, true) => format!("{face}（模拟时间）"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,6 +42,22 @@ mod tests {
         assert_eq!(
             clock_face(i64::MAX, Precision::Second),
             i64::MAX.to_string()
+        );
+    }
+
+    #[test]
+    fn a_simulated_time_is_never_labelled_utc() {
+        assert_eq!(
+            labelled(0, Precision::Minute, false, true),
+            "1970-01-01 00:00 UTC"
+        );
+        assert_eq!(
+            labelled(0, Precision::Minute, true, false),
+            "1970-01-01 00:00 (simulated)"
+        );
+        assert_eq!(
+            labelled(0, Precision::Minute, true, true),
+            "1970-01-01 00:00（模拟时间）"
         );
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use nofxi_domain::market::Symbol;
-use nofxi_domain::moment::{Precision, clock_face};
+use nofxi_domain::moment::{Precision, labelled};
 use nofxi_domain::{Interval, indicators};
 use nofxi_skills::ResourceKind;
 use nofxi_store::Store;
@@ -245,10 +245,5 @@ pub(crate) fn time(ms: i64) -> String {
 
 /// A time on its clock: UTC, or a simulated timeline's (never passed off as UTC).
 pub(crate) fn time_on(ms: i64, simulated: bool, zh: bool) -> String {
-    let face = clock_face(ms, Precision::Minute);
-    match (simulated, zh) {
-        (false, _) => format!("{face} UTC"),
-        (true, false) => format!("{face} (simulated)"),
-        (true, true) => format!("{face}（模拟时间）"),
-    }
+    labelled(ms, Precision::Minute, simulated, zh)
 }

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::io::{IsTerminal, Read};
 
 use anyhow::{Context, Result, bail};
-use nofxi_domain::moment::{Precision, clock_face};
+use nofxi_domain::moment::{Precision, labelled};
 use nofxi_domain::{Actor, Adjustment, Channel, Secret};
 use nofxi_store::Store;
 use serde::Serialize;
@@ -173,11 +173,7 @@ pub fn time(ms: i64) -> String {
 
 /// A timestamp on its clock: UTC, or a simulated timeline's (`nofxi run --sim-speed`).
 pub fn time_on(ms: i64, simulated: bool) -> String {
-    let face = clock_face(ms, Precision::Second);
-    match simulated {
-        true => format!("{face} (simulated)"),
-        false => format!("{face} UTC"),
-    }
+    labelled(ms, Precision::Second, simulated, false)
 }
 
 /// `delete` and `restore` share their wording across kinds.
