@@ -10,7 +10,8 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 use nofxi_store::Store;
 use nofxi_trader::runtime::connect::{PaperAccount, Persistence, Venue, connect_with};
-use nofxi_trader::runtime::view::{account_clock, has_paper_sub_account, open_view};
+use nofxi_trader::runtime::report;
+use nofxi_trader::runtime::view::account_clock;
 use nofxi_venues::connectivity::{Check, ConnectivityReport};
 use serde::Serialize;
 
@@ -102,34 +103,17 @@ pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<
     Ok(())
 }
 
-/// A paper account's traders each trade a sub-account of their own (funded with the trader's
-/// initial balance, keyed `<exchange id>:<trader id>`): those are the figures that move, not
-/// the account's own untouched wallet. Every trader of the account with a sub-account, by name.
+/// Every trader's paper sub-account of the account, by name (see `report::paper_sub_accounts`).
 async fn paper_sub_accounts(
     global: &GlobalArgs,
     store: &Arc<Store>,
     reference: &str,
 ) -> Result<Vec<(String, String, Venue)>> {
-    let config = store.get_exchange(&global.user, reference).await?;
-    if config.spec.exchange_type != "paper" {
-        return Ok(Vec::new());
-    }
-    let mut out = Vec::new();
-    for trader in store.list_traders(&global.user, false).await? {
-        if trader.spec.exchange_id != config.id {
-            continue;
-        }
-        if !has_paper_sub_account(store, &global.user, &config.id, &trader.id).await? {
-            continue;
-        }
-        let account = PaperAccount::Trader {
-            trader_id: trader.id.clone(),
-            initial_balance: trader.spec.initial_balance,
-        };
-        let venue = open_view(store.clone(), &global.user, &config.id, account).await?;
-        out.push((trader.spec.name, trader.id, venue));
-    }
-    Ok(out)
+    Ok(report::paper_sub_accounts(store, &global.user, reference)
+        .await?
+        .into_iter()
+        .map(|(trader, venue)| (trader.spec.name, trader.id, venue))
+        .collect())
 }
 
 #[derive(Serialize)]

@@ -5,20 +5,18 @@
 //! run`) picks started traders up; `stop` marks it stopped and the engine ends it on its next
 //! poll, after the cycle in progress.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use clap::Args;
-use nofxi_domain::market::Symbol;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
-use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis};
-use nofxi_trader::runtime::connect::PaperAccount;
+use nofxi_trader::runtime::baseline::PnlBasis;
 use nofxi_trader::runtime::preflight::preflight;
+use nofxi_trader::runtime::report::trader_stats;
 use nofxi_trader::runtime::status::{StopReason, load_status};
-use nofxi_trader::runtime::view::{account_clock, open_view};
-use nofxi_trader::stats::{Stats, compute, trades_from_fills};
+use nofxi_trader::runtime::view::account_clock;
+use nofxi_trader::stats::Stats;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -278,67 +276,7 @@ fn journal_row(c: &CycleRecord) -> Vec<String> {
 
 pub async fn stats(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
     let trader = store.get_trader(&global.user, &target.reference).await?;
-    let curve = store.equity_curve(&global.user, &trader.id).await?;
-    let strategy = store
-        .get_strategy(&global.user, &trader.spec.strategy_id)
-        .await?;
-    let account = PaperAccount::Trader {
-        trader_id: trader.id.clone(),
-        initial_balance: trader.spec.initial_balance,
-    };
-    let venue = open_view(
-        store.clone(),
-        &global.user,
-        &trader.spec.exchange_id,
-        account,
-    )
-    .await?;
-    // Fills are read per symbol: the strategy's coins, held positions, and whatever the
-    // journal shows was traded.
-    let mut symbols: BTreeSet<Symbol> = strategy
-        .spec
-        .config
-        .coin_source
-        .static_coins
-        .iter()
-        .filter_map(|c| Symbol::parse(c).ok())
-        .collect();
-    symbols.extend(
-        venue
-            .exchange
-            .positions()
-            .await?
-            .into_iter()
-            .map(|p| p.symbol),
-    );
-    for row in store.cycles(&global.user, &trader.id, 1_000, None).await? {
-        if let Ok(c) = serde_json::from_value::<CycleRecord>(row.record) {
-            symbols.extend(
-                c.executions
-                    .iter()
-                    .filter_map(|e| Symbol::parse(&e.symbol).ok()),
-            );
-        }
-    }
-    let mut fills = Vec::new();
-    for symbol in &symbols {
-        fills.extend(venue.exchange.fills(symbol, None).await?);
-    }
-    fills.sort_by_key(|f| f.time_ms);
-    let total_fee: Decimal = fills.iter().map(|f| f.fee).sum();
-    let per_year = 365.0 * 24.0 * 60.0 / trader.spec.scan_interval_minutes.max(1) as f64;
-    let mut stats = compute(
-        &trades_from_fills(&fills),
-        total_fee,
-        curve.iter().map(|(_, e)| *e),
-        per_year,
-    );
-    // P&L from the trader's own start (see `baseline`): its equity now against the equity it
-    // started with, not the first journalled point nor the default initial balance.
-    let basis = pnl_basis(&store, &global.user, &trader, venue.is_paper()).await;
-    if let (Some(basis), Some((_, last))) = (&basis, curve.last()) {
-        stats.total_pnl = basis.pnl(*last).0;
-    }
+    let (stats, basis) = trader_stats(&store, &global.user, &trader).await?;
     if global.json {
         return print_json(&stats);
     }

@@ -6,6 +6,7 @@ pub mod connect;
 pub mod engine;
 pub mod pace;
 pub mod preflight;
+pub mod report;
 pub mod status;
 pub mod store_journal;
 pub mod task;
