@@ -1,5 +1,5 @@
-//! Embeds the repository's built-in skill library (`skills/<name>/SKILL.md`, and the lexicon
-//! `skills/lexicon/<lang>.yaml`) into the crate, so
+//! Embeds the repository's built-in skill library (`skills/<name>/SKILL.md`, the lexicon
+//! `skills/lexicon/<lang>.yaml` and the message catalogs `skills/messages/<lang>.ftl`) into the crate, so
 //! an installed `nofxi` binary carries its skills wherever it runs. The generated file is a list
 //! of `(relative path, contents)` pairs; parsing happens at run time, through the same code path
 //! as user skills, so a broken built-in is reported exactly like a broken user file.
@@ -36,27 +36,40 @@ fn main() -> Result<(), Box<dyn Error>> {
     embed(
         &mut out,
         "BUILTIN_LEXICON",
-        &lexicon_files(&root.join("lexicon"))?,
+        &language_files(&root.join("lexicon"), "lexicon", "yaml")?,
     )?;
     let dest = PathBuf::from(std::env::var("OUT_DIR")?).join("builtin_skills.rs");
     std::fs::write(dest, out)?;
+    let mut messages = String::new();
+    embed(
+        &mut messages,
+        "BUILTIN_MESSAGES",
+        &language_files(&root.join("messages"), "messages", "ftl")?,
+    )?;
+    let dest = PathBuf::from(std::env::var("OUT_DIR")?).join("builtin_messages.rs");
+    std::fs::write(dest, messages)?;
     Ok(())
 }
 
-/// `skills/lexicon/<lang>.yaml`, sorted: the words the understanding uses, per language.
-fn lexicon_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, Box<dyn Error>> {
+/// `skills/<folder>/<lang>.<ext>`, sorted: the words the understanding uses (`lexicon/*.yaml`)
+/// or the reply texts (`messages/*.ftl`), one file per language.
+fn language_files(
+    dir: &Path,
+    folder: &str,
+    ext: &str,
+) -> Result<Vec<(String, PathBuf)>, Box<dyn Error>> {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files = Vec::new();
     if dir.is_dir() {
         for entry in std::fs::read_dir(dir)? {
             let file = entry?.path();
-            if file.extension().is_some_and(|e| e == "yaml") {
+            if file.extension().is_some_and(|e| e == ext) {
                 println!("cargo:rerun-if-changed={}", file.display());
                 let name = file
                     .file_name()
                     .and_then(|n| n.to_str())
-                    .ok_or("lexicon file name is not UTF-8")?;
-                files.push((format!("lexicon/{name}"), file));
+                    .ok_or("language file name is not UTF-8")?;
+                files.push((format!("{folder}/{name}"), file));
             }
         }
     }

@@ -10,6 +10,8 @@
 //! - `lexicon` reads `skills/lexicon/<lang>.yaml`: the words the understanding uses (confirm,
 //!   deny, cancel, references, ordinals…) by [`WordClass`], checked like a skill file;
 //!   `Library::words` holds them, built-in and user words together.
+//! - `messages` reads `skills/messages/<lang>.ftl`: the reply texts, Project Fluent catalogs,
+//!   every message in every language (`Catalog::builtin().text(lang, id, args)`).
 //! - `runtime` executes constraints: rate limits, retries with backoff and Retry-After, coverage.
 //!
 //! Naming: a skill's frontmatter `name` follows the Agent Skills spec and equals its directory
@@ -53,6 +55,7 @@ pub mod lexicon;
 mod library;
 mod locate;
 mod markdown;
+pub mod messages;
 mod parse;
 pub mod runtime;
 mod salvage;
@@ -63,6 +66,7 @@ pub use error::{Diagnostic, DiagnosticKind, LoadError};
 pub use ir::*;
 pub use lexicon::{Word, WordClass, Words, parse_lexicon};
 pub use library::{Library, Linted, ToolRef, load_dir, load_lexicon_dir};
+pub use messages::Catalog;
 pub use parse::{BLOCK_KEYS, parse_skill};
 pub use text::{Lang, Text};
 pub use validate::{Adjustment, ArgError, InvalidArguments, Problem, Validated};

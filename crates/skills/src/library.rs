@@ -40,6 +40,8 @@ pub struct Linted {
     pub shadowed: Vec<String>,
     /// How many `lexicon/*.yaml` files the directory has.
     pub lexicon_files: usize,
+    /// How many `messages/*.ftl` catalogs it has.
+    pub message_files: usize,
 }
 
 impl Library {
@@ -186,6 +188,8 @@ impl Library {
             .collect::<Vec<Diagnostic>>();
         problems.extend(crossed);
         problems.extend(lexicon_problems);
+        let (message_files, message_problems) = crate::messages::lint_messages_dir(dir);
+        problems.extend(message_problems);
         if !problems.is_empty() {
             return Err(LoadError {
                 diagnostics: problems,
@@ -200,6 +204,7 @@ impl Library {
             skills,
             shadowed,
             lexicon_files,
+            message_files,
         })
     }
 

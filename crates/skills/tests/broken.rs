@@ -56,7 +56,7 @@ fn each_broken_fixture_fails_at_its_line() {
             DiagnosticKind::UnknownTool,
             35,
             9,
-            "unknown verb `fly`",
+            "`trader fly` is not `<resource>.<verb>`",
         ),
         (
             "unknown-slot",

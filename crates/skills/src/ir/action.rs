@@ -86,50 +86,41 @@ impl ConfirmCondition {
     }
 }
 
-/// A tool name, `<resource>.<verb>` (`trader.create`, `strategy.duplicate`).
+/// A tool name, `<resource>.<verb>` (`trader.create`, `trash.list`). Only its shape is checked
+/// here: which tools exist is the assistant's registry's to say (`nofxi skills lint` and the
+/// assistant's skills test check every step against it), so a tool is declared in one place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolName {
-    pub resource: ResourceKind,
+    /// `trader`, `exchange`, `model`, `strategy`, or another family (`trash`).
+    pub resource: String,
     pub verb: String,
 }
-
-/// The verbs tools exist for (issue 6's tool set). A step naming another verb is a lint error.
-pub const KNOWN_VERBS: &[&str] = &[
-    "list",
-    "get",
-    "create",
-    "update",
-    "delete",
-    "restore",
-    "enable",
-    "disable",
-    "start",
-    "stop",
-    "stop_all",
-    "status",
-    "test",
-    "activate",
-    "duplicate",
-];
 
 impl ToolName {
     pub fn parse(s: &str) -> Result<ToolName, String> {
         let Some((resource, verb)) = s.split_once('.') else {
             return Err(format!("`{s}` is not `<resource>.<verb>`"));
         };
-        let resource = ResourceKind::parse(resource).ok_or_else(|| {
-            format!("unknown resource `{resource}` in `{s}`, expected one of trader, exchange, model, strategy")
-        })?;
-        if !KNOWN_VERBS.contains(&verb) {
+        let word = |w: &str| {
+            !w.is_empty()
+                && w.starts_with(|c: char| c.is_ascii_lowercase())
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        };
+        if !word(resource) || !word(verb) {
             return Err(format!(
-                "unknown verb `{verb}` in `{s}`, expected one of {}",
-                KNOWN_VERBS.join(", ")
+                "`{s}` is not `<resource>.<verb>` in lowercase letters, digits and `_`"
             ));
         }
         Ok(ToolName {
-            resource,
+            resource: resource.to_string(),
             verb: verb.to_string(),
         })
+    }
+
+    /// The resource kind its results are about, when it is one of the four.
+    pub fn resource_kind(&self) -> Option<ResourceKind> {
+        ResourceKind::parse(&self.resource)
     }
 }
 

@@ -1,0 +1,71 @@
+# The assistant's reply texts in English, one message per id (Project Fluent syntax:
+# https://projectfluent.org/fluent/guide/). zh.ftl holds the same ids; `nofxi skills lint`
+# names any id one language lacks. Arguments arrive as text already formatted (exact
+# decimals, labelled times); `$count` selects a plural form.
+
+## A trader's journal ("show btc-bot's journal", "交易员日志")
+
+journal-header = { $count ->
+    [one] The last cycle of { $name }:
+   *[other] The last { $count } cycles of { $name }:
+}
+journal-empty = { $name } has no cycle on record yet: a started trader trades only while an engine runs it (`nofxi run`).
+journal-cycle = #{ $cycle } · { $time } · { $decided }
+journal-no-decision = no decision
+journal-equity = equity { $equity } USDT
+journal-refused = refused { $what }: { $reason }
+journal-orders = orders: { $ok } placed, { $failed } failed
+journal-order-error = order for { $symbol } failed: { $error }
+journal-error = error: { $error }
+journal-why = why: { $reasoning }
+journal-more = Older cycles and full prompts: `nofxi trader journal { $name } --limit 50 --json`.
+
+## A trader's performance ("btc-bot stats", "收益怎么样")
+
+stats-header = { $name }'s performance, from its account's fills and its journal:
+stats-trades = trades: { $total } closed ({ $wins } won, { $losses } lost), win rate { $win_rate }
+stats-pnl = P&L: { $pnl } USDT{ $of_basis }, net of { $fees } USDT fees
+stats-of-basis = {" "}({ $pct }% of { $basis } USDT at its start)
+stats-drawdown = max drawdown { $drawdown }%, profit factor { $profit_factor }
+stats-none = { $name } has closed no trade yet.
+stats-unreadable = The figures of { $name } cannot be read now: { $error }
+stats-missing = -
+
+## P&L of every trader ("total pnl across traders", "所有交易员总收益")
+
+pnl-header = Every trader's P&L from its own start, read from the account it trades now:
+pnl-row = { $name }: equity { $equity } USDT, P&L { $pnl } USDT ({ $pct }%)
+pnl-row-unread = { $name }: { $why }
+pnl-not-started = never started, so no figures yet
+pnl-total = total: equity { $equity } USDT, P&L { $pnl } USDT across { $count ->
+    [one] one trader
+   *[other] { $count } traders
+}
+pnl-no-traders = There is no trader yet, so there is no P&L to add up.
+
+## An exchange account's balance and positions ("balance of paper", "main 的持仓")
+
+account-header = { $name } ({ $kind }), read now:
+account-header-paper = { $name } (paper), each trader's sub-account, read now:
+account-balance = { $who }equity { $equity } { $asset }, wallet { $wallet }, unrealized P&L { $unrealized }, margin used { $margin }, available { $available }
+account-who = { $trader }: {""}
+account-untouched = No trader has traded on { $name } yet; its own wallet:
+account-no-positions = No open positions.
+account-position = { $who }{ $symbol } { $side } { $quantity } @ { $entry }, mark { $mark }, { $leverage }x { $margin_mode }, unrealized P&L { $unrealized } USDT{ $liquidation }
+account-liquidation = , liquidation { $price }
+account-unreadable = { $name } cannot be read now: { $error }. `nofxi exchange test { $name }` checks each step (clock, key, IP, permissions).
+
+## The trash ("what's in the trash", "回收站里有什么")
+
+trash-header = In the trash (each restorable for 30 days after it was deleted):
+trash-row = { $kind } { $name }, deleted { $deleted }, { $count ->
+    [one] one day left
+   *[other] { $count } days left
+}
+trash-empty = The trash is empty.
+trash-empty-kind = No { $kind } is in the trash.
+trash-restore = To bring one back, say "restore { $kind } { $name }".
+kind-trader = trader
+kind-exchange = exchange account
+kind-model = model
+kind-strategy = strategy

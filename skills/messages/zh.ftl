@@ -1,0 +1,60 @@
+# 助手回复的中文文本，与 en.ftl 的消息 id 一一对应（Project Fluent 语法）。
+# 参数都是已经格式化好的文本（精确小数、带标注的时间）；`$count` 选择复数形式（中文只有 other）。
+
+## 交易员日志
+
+journal-header = { $name } 最近 { $count } 个周期：
+journal-empty = { $name } 还没有任何周期记录：已启动的交易员只在引擎运行时交易（`nofxi run`）。
+journal-cycle = 第 { $cycle } 个周期 · { $time } · { $decided }
+journal-no-decision = 无操作
+journal-equity = 权益 { $equity } USDT
+journal-refused = 拒绝 { $what }：{ $reason }
+journal-orders = 下单：成功 { $ok } 笔，失败 { $failed } 笔
+journal-order-error = { $symbol } 下单失败：{ $error }
+journal-error = 错误：{ $error }
+journal-why = 理由：{ $reasoning }
+journal-more = 更早的周期和完整提示词：`nofxi trader journal { $name } --limit 50 --json`。
+
+## 交易员收益
+
+stats-header = { $name } 的表现（来自账户成交和日志）：
+stats-trades = 交易：已平仓 { $total } 笔（盈 { $wins } 笔，亏 { $losses } 笔），胜率 { $win_rate }
+stats-pnl = 盈亏：{ $pnl } USDT{ $of_basis }，已扣手续费 { $fees } USDT
+stats-of-basis = （占启动时 { $basis } USDT 的 { $pct }%）
+stats-drawdown = 最大回撤 { $drawdown }%，盈亏比 { $profit_factor }
+stats-none = { $name } 还没有平仓的交易。
+stats-unreadable = 现在读不到 { $name } 的数据：{ $error }
+stats-missing = -
+
+## 所有交易员的盈亏
+
+pnl-header = 每个交易员自首次启动以来的盈亏（现在从它交易的账户读取）：
+pnl-row = { $name }：权益 { $equity } USDT，盈亏 { $pnl } USDT（{ $pct }%）
+pnl-row-unread = { $name }：{ $why }
+pnl-not-started = 从未启动，还没有数据
+pnl-total = 合计：{ $count } 个交易员，权益 { $equity } USDT，盈亏 { $pnl } USDT
+pnl-no-traders = 还没有交易员，所以没有盈亏可以汇总。
+
+## 交易所账户的余额和持仓
+
+account-header = { $name }（{ $kind }），当前：
+account-header-paper = { $name }（模拟盘），每个交易员的子账户，当前：
+account-balance = { $who }权益 { $equity } { $asset }，钱包 { $wallet }，未实现盈亏 { $unrealized }，已用保证金 { $margin }，可用 { $available }
+account-who = { $trader }：
+account-untouched = 还没有交易员在 { $name } 上交易过；它自己的钱包：
+account-no-positions = 没有持仓。
+account-position = { $who }{ $symbol } { $side } { $quantity } @ { $entry }，标记价 { $mark }，{ $leverage } 倍 { $margin_mode }，未实现盈亏 { $unrealized } USDT{ $liquidation }
+account-liquidation = ，强平价 { $price }
+account-unreadable = 现在读不到 { $name }：{ $error }。`nofxi exchange test { $name }` 会逐项检查（时钟、密钥、IP、权限）。
+
+## 回收站
+
+trash-header = 回收站里有（删除后 30 天内都可以恢复）：
+trash-row = { $kind }「{ $name }」，删除于 { $deleted }，还剩 { $count } 天
+trash-empty = 回收站是空的。
+trash-empty-kind = 回收站里没有{ $kind }。
+trash-restore = 要恢复，可以说“恢复{ $kind } { $name }”。
+kind-trader = 交易员
+kind-exchange = 交易所账户
+kind-model = 模型
+kind-strategy = 策略
