@@ -52,7 +52,10 @@ fn lint_checks_lexicon_files() {
     let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills");
     let (code, out, err) = nofxi(home.path(), &["skills", "lint", skills.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("2 lexicon file(s) checked"), "{out}");
+    assert!(
+        out.contains("2 lexicon file(s) and 2 message catalog(s) checked"),
+        "{out}"
+    );
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("lexicon")).unwrap();
@@ -129,4 +132,27 @@ fn list_show_export_and_user_skill_clash() {
     let (code, _, err) = nofxi(home.path(), &["skills", "list"]);
     assert_eq!(code, 1);
     assert!(err.contains("name_clash"), "{err}");
+}
+
+/// A step is checked against the tools nofxi has, not only for its shape: `trader.fly` is a
+/// well-formed name no tool answers to, and a typed tool's step passes only its arguments.
+#[test]
+fn lint_names_a_step_whose_tool_or_argument_does_not_exist() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../skills/tests/fixtures/broken/unknown-tool/SKILL.md");
+    let source = std::fs::read_to_string(fixture).unwrap();
+    for (tool, said) in [
+        ("trader.fly", "nofxi has no tool `trader.fly`"),
+        ("trader.journal", "`trader.journal` takes no argument `name`"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("unknown-tool");
+        std::fs::create_dir_all(&skill).unwrap();
+        let text = source.replace("tool: trader fly", &format!("tool: {tool}"));
+        std::fs::write(skill.join("SKILL.md"), text).unwrap();
+        let (code, _, err) = nofxi(home.path(), &["skills", "lint", dir.path().to_str().unwrap()]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(said), "{err}");
+    }
 }

@@ -53,10 +53,13 @@ pub enum WordClass {
     /// Says to make a new one of whatever kind is named ("make me a", "spin up", "建个"):
     /// every create action's verbs, beside the ones its skill lists.
     CreateVerb,
+    /// Right after a verb, joins it to a noun it describes ("删掉的交易员", the deleted trader):
+    /// the verb says which one, not what to do.
+    Attributive,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 28] = [
+    pub const ALL: [WordClass; 29] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -85,6 +88,7 @@ impl WordClass {
         WordClass::Reported,
         WordClass::Complaint,
         WordClass::CreateVerb,
+        WordClass::Attributive,
     ];
 
     /// The class's key in a lexicon file.
@@ -118,6 +122,7 @@ impl WordClass {
             WordClass::Reported => "reported",
             WordClass::Complaint => "complaint",
             WordClass::CreateVerb => "create_verb",
+            WordClass::Attributive => "attributive",
         }
     }
 

@@ -6,7 +6,9 @@
 use std::collections::BTreeSet;
 
 use nofxi_domain::ExchangeType;
-use nofxi_skills::{ConfirmCondition, ConfirmRule, Lang, Library, Risk, Skill, SkillKind};
+use nofxi_skills::{
+    ConfirmCondition, ConfirmRule, Lang, Library, ResourceKind, Risk, Skill, SkillKind,
+};
 use serde_json::{Map, Value, json};
 
 fn management(lib: &Library) -> impl Iterator<Item = &Skill> {
@@ -35,11 +37,21 @@ fn builtin_library_has_every_management_action() {
             "trader_management",
             &[
                 "create", "update", "start", "stop", "stop_all", "delete", "restore", "query",
+                "journal", "stats",
             ],
         ),
         (
             "exchange_management",
-            &["create", "update", "delete", "restore", "query", "test"],
+            &[
+                "create",
+                "update",
+                "delete",
+                "restore",
+                "query",
+                "balance",
+                "positions",
+                "test",
+            ],
         ),
         (
             "model_management",
@@ -153,6 +165,11 @@ fn every_management_skill_has_fifteen_examples_in_both_languages() {
         let en = s.examples.iter().filter(|e| e.lang() == Lang::En).count();
         assert!(zh + en >= 15, "{} has {} examples", s.id, zh + en);
         assert!(zh >= 5 && en >= 5, "{}: {zh} zh / {en} en", s.id);
+        // Only a skill about one of the four resources has objects to refer back to or to
+        // correct mid-task; the trash is looked at, never built.
+        if ResourceKind::parse(&s.meta.domain).is_none() {
+            continue;
+        }
         assert!(
             s.examples
                 .iter()

@@ -76,15 +76,11 @@ pub(super) async fn execute(
                     resource_id: out.resource_id.clone(),
                     error: None,
                 });
-                if let (Some(id), Some(kind)) = (
-                    &out.resource_id,
-                    nofxi_skills::ResourceKind::parse(step.tool.resource.as_str()),
-                ) {
+                if let (Some(id), Some(kind)) = (&out.resource_id, step.tool.resource_kind()) {
                     turn.conv.point_at(kind, id.clone());
                     vars.insert("id".into(), Value::String(id.clone()));
                 }
-                if !out.listed.is_empty() {
-                    let kind = step.tool.resource;
+                if let (false, Some(kind)) = (out.listed.is_empty(), step.tool.resource_kind()) {
                     turn.conv.last_listed = out
                         .listed
                         .iter()

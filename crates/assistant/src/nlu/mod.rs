@@ -642,9 +642,13 @@ impl RuleUnderstander {
             && let Some(k) = diag.knowledge_matching(message).first()
             // "switch alpha to isolated and give it 500 USDT" is a request, whatever code
             // ("500") it happens to contain.
-            && routed
-                .as_ref()
-                .is_none_or(|r| !r.has_verb || !(r.has_noun || r.has_name))
+            && routed.as_ref().is_none_or(|r| {
+                !r.has_verb
+                    || !(r.has_noun || r.has_name)
+                    // "币安提示余额不足": the error's own words (余额不足) hold a read's verb
+                    // (余额); an error report is never a request to read.
+                    || (k.phrase_in(&lower) && is_read(cx.library, r))
+            })
             // "initial balance 500" while a task collects values is a value for it: a bare
             // code there reports an error only with words that say so.
             && !(!self.values_for_top(message, cx).is_empty()
@@ -990,4 +994,12 @@ impl Understander for RuleUnderstander {
     async fn understand(&self, message: &str, context: &Context<'_>) -> Understanding {
         self.understand_now(message, context)
     }
+}
+
+/// Whether the routed action only reads.
+fn is_read(library: &Library, r: &route::Route) -> bool {
+    library
+        .get(&r.skill)
+        .and_then(|s| s.action(&r.action))
+        .is_some_and(|a| a.risk == nofxi_skills::Risk::Query)
 }

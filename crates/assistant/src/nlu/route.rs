@@ -2,7 +2,7 @@
 //! action by its verbs. The longest verb wins ("set up" over "set"); among skills, the one
 //! named earliest in the message ("把 btc-bot 的策略换成…" is about the trader btc-bot).
 
-use nofxi_skills::{Library, ResourceKind, SkillKind, SlotType, WordClass};
+use nofxi_skills::{Library, ResourceKind, Risk, SkillKind, SlotType, WordClass};
 
 use super::extract::made_up_name;
 use super::lexicon::Lexicon;
@@ -89,6 +89,7 @@ pub fn route(
     for (from, to) in quoted_spans(lower) {
         super::extract::tokens::blank(&mut unnamed_text, from, to);
     }
+    blank_attributive_verbs(library, lexicon, &mut unnamed_text);
     let verb_text = unnamed_text.as_str();
     let negations = lexicon.words(WordClass::Negation);
     let verb_of = |i: usize| -> Option<(usize, String)> {
@@ -133,6 +134,15 @@ pub fn route(
         let first = candidates.remove(pos);
         candidates.insert(0, first);
     }
+    // "any strategies in the bin?", "回收站里的模型": a noun that is one of another named
+    // skill's values (the trash's kinds) is that skill's filter, not a request of its own.
+    if let Some(pos) = candidates
+        .iter()
+        .position(|c| c.2 && holds_a_noun_of(library, c.1, &candidates, lower))
+    {
+        let first = candidates.remove(pos);
+        candidates.insert(0, first);
+    }
     for &(_, i, noun, name) in &candidates {
         if let Some((_, mut action)) = verb_of(i) {
             let skill = &library.skills()[i];
@@ -154,8 +164,16 @@ pub fn route(
             } else {
                 only_asks(lower)
             };
-            if action != "query" && asks_only && skill.action("query").is_some() {
+            let reads = |name: &str| skill.action(name).is_some_and(|a| a.risk == Risk::Query);
+            if !reads(&action) && asks_only && skill.action("query").is_some() {
                 action = "query".into();
+            }
+            // "show btc-bot's journal", "看看 main 的持仓": the look-up verb opens any read;
+            // the read's own word (journal, 持仓) says which one.
+            if action == "query"
+                && let Some(read) = named_read(skill, lexicon, verb_text, negations)
+            {
+                action = read;
             }
             return Some(Route {
                 skill: library.skills()[i].id.clone(),
@@ -175,6 +193,95 @@ pub fn route(
         has_noun: noun,
         has_name: name,
     })
+}
+
+/// "把删掉的交易员恢复": a verb joined to a skill's noun by an attributive word (的) says which
+/// one ("the deleted trader"), not what to do; it is blanked, longest verb first, so neither
+/// "删掉" nor the "删" inside it is read as the request.
+fn blank_attributive_verbs(library: &Library, lexicon: &Lexicon, text: &mut String) {
+    let attributives = lexicon.words(WordClass::Attributive);
+    let management = || {
+        library
+            .skills()
+            .iter()
+            .filter(|s| s.meta.kind == SkillKind::Management)
+    };
+    let nouns: Vec<String> = management()
+        .flat_map(|s| s.meta.nouns.iter().map(|n| n.to_lowercase()))
+        .collect();
+    let describes = |rest: &str| {
+        attributives.iter().any(|a| {
+            rest.trim_start()
+                .strip_prefix(a.as_str())
+                .is_some_and(|after| {
+                    let after = after.trim_start();
+                    nouns.iter().any(|n| after.starts_with(n.as_str()))
+                })
+        })
+    };
+    let mut verbs: Vec<String> = management()
+        .flat_map(|s| s.actions.iter())
+        .flat_map(|a| lexicon.action_verbs(a))
+        .map(|v| v.to_lowercase())
+        .collect();
+    verbs.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    verbs.dedup();
+    for verb in &verbs {
+        let found: Vec<usize> = super::words::phrase_positions(text, verb)
+            .filter(|&at| describes(&text[at + verb.len()..]))
+            .collect();
+        for at in found {
+            super::extract::tokens::blank(text, at, at + verb.len());
+        }
+    }
+}
+
+/// Whether a value of one of skill `i`'s enum slots covers where another candidate's noun or
+/// name stands.
+fn holds_a_noun_of(
+    library: &Library,
+    i: usize,
+    candidates: &[(usize, usize, bool, bool)],
+    lower: &str,
+) -> bool {
+    let skill = &library.skills()[i];
+    let spans: Vec<(usize, usize)> = skill
+        .actions
+        .iter()
+        .flat_map(|a| a.slots.iter())
+        .filter(|slot| slot.ty == SlotType::Enum)
+        .flat_map(|slot| slot.values.iter())
+        .flat_map(|v| v.aliases.iter())
+        .map(|alias| alias.to_lowercase())
+        .filter_map(|alias| find_phrase(lower, &alias).map(|at| (at, at + alias.len())))
+        .collect();
+    candidates
+        .iter()
+        .filter(|c| c.1 != i)
+        .any(|c| spans.iter().any(|&(from, to)| from <= c.0 && c.0 < to))
+}
+
+/// The read action other than the generic look-up whose verb the message says earliest
+/// (`journal`, `stats`, `balance`), if any.
+fn named_read(
+    skill: &nofxi_skills::Skill,
+    lexicon: &Lexicon,
+    verb_text: &str,
+    negations: &[String],
+) -> Option<String> {
+    skill
+        .actions
+        .iter()
+        .filter(|a| a.risk == Risk::Query && a.name != "query")
+        .filter_map(|a| {
+            lexicon
+                .action_verbs(a)
+                .filter_map(|v| find_verb(verb_text, &v.to_lowercase(), negations, Vec::new))
+                .min()
+                .map(|at| (at, a.name.clone()))
+        })
+        .min()
+        .map(|(_, name)| name)
 }
 
 /// "all", "every", "所有": the message is about every resource of a kind.
@@ -275,13 +382,14 @@ fn unnamed(
         .collect();
     // An action that needs nothing more than its verb ("全部停掉", "stop everything") is
     // named by the verb alone, when one skill has it: the verb says what it acts on, as a
-    // noun would.
+    // noun would. A look-up verb ("what", "看看") never does: it says nothing of what to read.
     let whole: Vec<(usize, usize, bool, bool)> = managed
         .iter()
         .filter(|&&i| {
             verb_of(i).is_some_and(|(_, action)| {
                 library.skills()[i].action(&action).is_some_and(|a| {
-                    a.slot("target").is_none()
+                    a.risk != Risk::Query
+                        && a.slot("target").is_none()
                         && a.slots
                             .iter()
                             .all(|s| !s.required && s.required_when.is_none())

@@ -124,6 +124,14 @@ impl ToolRunner {
     /// returns masks only and rendering reads non-secret fields.
     pub async fn call(&self, call: ToolCall<'_>) -> Result<ToolOutput, ToolError> {
         inspect(&call)?;
+        if let Some(tool) = super::registry::Registry::builtin().get(call.tool) {
+            let cx = super::registry::ToolContext {
+                store: &self.store,
+                user: call.user,
+                lang: call.lang,
+            };
+            return tool.call(&cx, call.args).await;
+        }
         let actor = Actor::new(call.user, Channel::Chat, call.confirmed.is_some());
         let lang = call.lang;
         let out = self.run(&call, &actor).await;

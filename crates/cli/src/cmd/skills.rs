@@ -145,14 +145,20 @@ fn print_diagnostics(global: &GlobalArgs, diagnostics: &[Diagnostic]) {
 }
 
 fn lint(global: &GlobalArgs, extra: &[PathBuf], dir: Option<PathBuf>) -> Result<()> {
-    let (count, shadowed, lexicon_files) = match &dir {
+    let (count, shadowed, lexicon_files, message_files) = match &dir {
         Some(dir) => {
             if !dir.is_dir() {
                 return Err(anyhow!("{} is not a directory", dir.display()));
             }
-            Library::lint_dir(dir).map(|l| (l.skills.len(), l.shadowed, l.lexicon_files))
+            Library::lint_dir(dir).and_then(|l| {
+                steps_checked(&l.skills)?;
+                Ok((l.skills.len(), l.shadowed, l.lexicon_files, l.message_files))
+            })
         }
-        None => load_library(global, extra).map(|lib| (lib.skills().len(), Vec::new(), 0)),
+        None => load_library(global, extra).and_then(|lib| {
+            steps_checked(lib.skills())?;
+            Ok((lib.skills().len(), Vec::new(), 0, 0))
+        }),
     }
     .map_err(|e| {
         print_diagnostics(global, &e.diagnostics);
@@ -166,7 +172,7 @@ fn lint(global: &GlobalArgs, extra: &[PathBuf], dir: Option<PathBuf>) -> Result<
     })?;
     if global.json {
         print_json(
-            &serde_json::json!({"ok": true, "skills": count, "lexicon_files": lexicon_files, "shadows_builtin": shadowed}),
+            &serde_json::json!({"ok": true, "skills": count, "lexicon_files": lexicon_files, "message_files": message_files, "shadows_builtin": shadowed}),
         )?;
     } else {
         for name in &shadowed {
@@ -174,12 +180,23 @@ fn lint(global: &GlobalArgs, extra: &[PathBuf], dir: Option<PathBuf>) -> Result<
                 "note: `{name}` has the name of a built-in skill; loaded as a user skill it would be a name clash"
             );
         }
-        match lexicon_files {
-            0 => println!("{count} skill(s) checked, no problems"),
-            n => println!("{count} skill(s) and {n} lexicon file(s) checked, no problems"),
+        match (lexicon_files, message_files) {
+            (0, 0) => println!("{count} skill(s) checked, no problems"),
+            (n, m) => println!(
+                "{count} skill(s), {n} lexicon file(s) and {m} message catalog(s) checked, no problems"
+            ),
         }
     }
     Ok(())
+}
+
+/// The skills' steps against the tools nofxi has (the skills crate checks only their shape).
+fn steps_checked(skills: &[Skill]) -> Result<(), LoadError> {
+    let diagnostics = nofxi_assistant::tools::step_problems(skills);
+    match diagnostics.is_empty() {
+        true => Ok(()),
+        false => Err(LoadError { diagnostics }),
+    }
 }
 
 fn list(global: &GlobalArgs, lib: &Library) -> Result<()> {

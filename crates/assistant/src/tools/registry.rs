@@ -1,0 +1,136 @@
+//! Typed tools and their one registry. A tool is a type with a name, the scopes and risk it
+//! needs, and typed arguments (`Deserialize + JsonSchema`): the registry decodes a call's
+//! arguments into them before the tool runs, so a tool never reads a loose map, and the skills
+//! test checks every skill step against the registry (its tool exists, its `with` slots are
+//! the tool's arguments). The HTTP API and MCP reuse the same registry.
+//!
+//! Tools written before the registry still run from `exec.rs`'s match (listed by
+//! `exec::LEGACY_TOOLS`); they move here one by one.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use async_trait::async_trait;
+use nofxi_skills::Lang;
+use nofxi_store::Store;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+
+use super::{RiskLevel, ToolError, ToolOutput};
+
+/// What a tool runs with: the store, whose objects, and the reply language.
+pub struct ToolContext<'a> {
+    pub store: &'a Arc<Store>,
+    pub user: &'a str,
+    pub lang: Lang,
+}
+
+#[async_trait]
+pub trait Tool: Send + Sync + 'static {
+    /// Its typed arguments; ref slots arrive resolved to ids.
+    type Args: DeserializeOwned + JsonSchema + Send;
+    /// `<resource>.<verb>`, as skill steps name it.
+    const NAME: &'static str;
+    /// Every scope the caller must hold (`trader:read`).
+    const SCOPES: &'static [&'static str];
+    const RISK: RiskLevel;
+
+    async fn run(&self, cx: &ToolContext<'_>, args: Self::Args) -> Result<ToolOutput, ToolError>;
+}
+
+/// A tool behind the registry, its arguments still JSON.
+#[async_trait]
+pub trait RegisteredTool: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn scopes(&self) -> &'static [&'static str];
+    fn risk(&self) -> RiskLevel;
+    /// The JSON Schema of its arguments.
+    fn schema(&self) -> Value;
+    async fn call(
+        &self,
+        cx: &ToolContext<'_>,
+        args: Map<String, Value>,
+    ) -> Result<ToolOutput, ToolError>;
+}
+
+#[async_trait]
+impl<T: Tool> RegisteredTool for T {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+    fn scopes(&self) -> &'static [&'static str] {
+        T::SCOPES
+    }
+    fn risk(&self) -> RiskLevel {
+        T::RISK
+    }
+    fn schema(&self) -> Value {
+        serde_json::to_value(schemars::schema_for!(T::Args)).unwrap_or(Value::Null)
+    }
+    async fn call(
+        &self,
+        cx: &ToolContext<'_>,
+        args: Map<String, Value>,
+    ) -> Result<ToolOutput, ToolError> {
+        // A bad argument is the caller's mistake (a skill step or a model), named as such.
+        let args = serde_json::from_value::<T::Args>(Value::Object(args))
+            .map_err(|e| ToolError::new("invalid_arguments", format!("{}: {e}", T::NAME)))?;
+        self.run(cx, args).await
+    }
+}
+
+/// Every typed tool, by name.
+pub struct Registry {
+    tools: BTreeMap<&'static str, Box<dyn RegisteredTool>>,
+}
+
+impl Registry {
+    /// The built-in tools, registered once.
+    pub fn builtin() -> &'static Registry {
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        REGISTRY.get_or_init(|| {
+            let mut r = Registry {
+                tools: BTreeMap::new(),
+            };
+            r.add(super::journal::TraderJournal);
+            r.add(super::performance::TraderStats);
+            r.add(super::account::ExchangeBalance);
+            r.add(super::account::ExchangePositions);
+            r.add(super::trash::TrashList);
+            r
+        })
+    }
+
+    fn add(&mut self, tool: impl RegisteredTool + 'static) {
+        self.tools.insert(tool.name(), Box::new(tool));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&dyn RegisteredTool> {
+        self.tools.get(name).map(|t| t.as_ref())
+    }
+
+    pub fn tools(&self) -> impl Iterator<Item = &dyn RegisteredTool> {
+        self.tools.values().map(|t| t.as_ref())
+    }
+}
+
+/// A count argument said as a number or as text ("10"), as slot values arrive.
+pub fn count_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Number(u32),
+        Text(String),
+    }
+    match Option::<Either>::deserialize(d)? {
+        None => Ok(None),
+        Some(Either::Number(n)) => Ok(Some(n)),
+        Some(Either::Text(t)) => t
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom(format!("{t:?} is not a whole number"))),
+    }
+}
