@@ -69,3 +69,13 @@ kind-trader = trader
 kind-exchange = exchange account
 kind-model = model
 kind-strategy = strategy
+
+## A market quote ("btc price", "what's ETH at")
+
+market-quote = { $symbol } on { $source }: last { $last }, bid { $bid }, ask { $ask }, 24h volume { $volume } ({ $time })
+market-source-live = { $name } ({ $kind }), live
+market-source-paper = { $name }'s simulated market (paper, not a live quote)
+market-source-sim = nofxi's simulated market (no exchange account yet; not a live quote)
+market-unknown-symbol = "{ $symbol }" is no symbol I can quote: say a coin (BTC, 比特币) or a pair (BTCUSDT).
+market-unquoted = { $symbol } cannot be quoted from { $source } now: { $error }
+market-no-source = Quotes of { $symbol } (stocks, forex, metals, indices) need a market-data source, which nofxi does not have yet; crypto pairs (BTC, ETH) are quoted from your exchange account's market.

@@ -58,3 +58,13 @@ kind-trader = 交易员
 kind-exchange = 交易所账户
 kind-model = 模型
 kind-strategy = 策略
+
+## 行情报价（“btc 价格”、“比特币多少钱”）
+
+market-quote = { $symbol }（{ $source }）：最新价 { $last }，买一 { $bid }，卖一 { $ask }，24 小时成交量 { $volume }（{ $time }）
+market-source-live = { $name }（{ $kind }），实盘行情
+market-source-paper = { $name } 的模拟行情（模拟盘，不是实盘报价）
+market-source-sim = nofxi 的模拟行情（还没有交易所账户；不是实盘报价）
+market-unknown-symbol = “{ $symbol }”不是我能报价的品种：请说币种（BTC、比特币）或交易对（BTCUSDT）。
+market-unquoted = 现在无法从 { $source } 获取 { $symbol } 的报价：{ $error }
+market-no-source = { $symbol }（股票、外汇、贵金属、指数）的报价需要行情数据源，nofxi 暂时还没有；数字货币交易对（BTC、ETH）按你的交易所账户的行情报价。

@@ -19,6 +19,7 @@ pub mod error;
 pub mod exchange_errors;
 pub mod gateway;
 pub mod llm_call;
+mod market_turn;
 pub mod message_limit;
 pub mod model_errors;
 pub mod model_probe;
@@ -181,14 +182,26 @@ impl Assistant {
                 .iter()
                 .map(|c| serde_json::to_value(c).unwrap_or_default())
                 .collect();
+            // Quotes ("btc and eth price") are said one by one, the waiting task once after.
+            let mut quoted = false;
             for c in understanding.commands {
                 match c {
                     Command::AnswerQuestion {
                         kind: AnswerKind::Open | AnswerKind::Facts,
                         ..
                     } => self.answer_open(&mut turn, message, on_delta).await,
+                    Command::AnswerQuestion {
+                        kind: AnswerKind::Market,
+                        topic,
+                    } => {
+                        self.answer_market(&mut turn, &topic).await;
+                        quoted = true;
+                    }
                     c => policy::apply(&mut turn, c).await,
                 }
+            }
+            if quoted {
+                policy::reprompt(&mut turn);
             }
             recorded
         };

@@ -140,6 +140,7 @@ async fn start(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String
         queue(turn, skill, action, slots);
         return;
     }
+    drop_waiting_reads(turn);
     if let Some(top) = turn.conv.top_mut()
         && !top.status.is_finished()
     {
@@ -537,6 +538,7 @@ fn answer(turn: &mut Turn<'_>, kind: AnswerKind, topic: &str) {
 
 /// After a side answer, remind the user where the active task stands.
 pub fn reprompt(turn: &mut Turn<'_>) {
+    drop_waiting_reads(turn);
     let lang = turn.lang;
     let Some(task) = turn.conv.top() else { return };
     if let Some(Pending::Choose {
@@ -581,4 +583,28 @@ pub fn reprompt(turn: &mut Turn<'_>) {
         return;
     };
     turn.say(text);
+}
+
+/// A look-up still waiting for which one ("show eth" → "did you mean eth-bot?") is dropped
+/// once the user moves on: reading is cheap to ask again, and a reminder of it after every
+/// later answer, or a "continue listing traders?" later, is noise that hides the real tasks.
+fn drop_waiting_reads(turn: &mut Turn<'_>) {
+    while let Some(top) = turn.conv.top()
+        && !top.status.is_finished()
+        && turn
+            .engine
+            .library
+            .action(&top.skill, &top.action)
+            .is_some_and(|a| a.risk == nofxi_skills::Risk::Query)
+    {
+        let Some(mut t) = turn.conv.stack.pop() else {
+            return;
+        };
+        if matches!(&turn.conv.pending, Some(Pending::Choose { task_id, .. }) if *task_id == t.id) {
+            turn.conv.pending = None;
+        }
+        t.status = TaskStatus::Cancelled;
+        turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
+        turn.events.push(Event::TaskCancelled { task_id: t.id });
+    }
 }

@@ -144,14 +144,20 @@ fn lint_names_a_step_whose_tool_or_argument_does_not_exist() {
     let source = std::fs::read_to_string(fixture).unwrap();
     for (tool, said) in [
         ("trader.fly", "nofxi has no tool `trader.fly`"),
-        ("trader.journal", "`trader.journal` takes no argument `name`"),
+        (
+            "trader.journal",
+            "`trader.journal` takes no argument `name`",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let skill = dir.path().join("unknown-tool");
         std::fs::create_dir_all(&skill).unwrap();
         let text = source.replace("tool: trader fly", &format!("tool: {tool}"));
         std::fs::write(skill.join("SKILL.md"), text).unwrap();
-        let (code, _, err) = nofxi(home.path(), &["skills", "lint", dir.path().to_str().unwrap()]);
+        let (code, _, err) = nofxi(
+            home.path(),
+            &["skills", "lint", dir.path().to_str().unwrap()],
+        );
         assert_eq!(code, 1, "{err}");
         assert!(err.contains(said), "{err}");
     }

@@ -71,6 +71,8 @@ pub enum AnswerKind {
     Facts,
     /// An open question answered by the model over a composed context.
     Open,
+    /// A symbol's quote from market data; the topic is the symbol (`BTCUSDT`).
+    Market,
 }
 
 /// Who produced a set of commands; traces and benchmarks count the model's share.

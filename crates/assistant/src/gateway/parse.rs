@@ -81,7 +81,7 @@ fn check(command: &Command, input: &GatewayPrompt<'_>) -> Result<(), String> {
             }
         }
         Command::AnswerQuestion { kind, .. } => match kind {
-            AnswerKind::Open | AnswerKind::Facts => Ok(()),
+            AnswerKind::Open | AnswerKind::Facts | AnswerKind::Market => Ok(()),
             other => Err(format!("{other:?} answers come from the rules")),
         },
     }

@@ -7,6 +7,7 @@
 
 pub mod extract;
 pub mod lexicon;
+pub mod market;
 pub mod names;
 pub mod new_create;
 pub mod numbers;
@@ -609,6 +610,28 @@ impl RuleUnderstander {
             .min();
         let it = cx.it_kind.zip(it_at);
         let routed = route::route(cx.library, &lower, cx.names, cx.lexicon, it);
+        // "btc price", "比特币多少钱": a quote, answered beside any task; never a request to
+        // change something ("create a trader when btc price drops" routes to its verb).
+        if routed
+            .as_ref()
+            .is_none_or(|r| !r.has_verb || is_read(cx.library, r))
+        {
+            let symbols = market::quoted_symbols(cx.library, cx.names, &lower);
+            if !symbols.is_empty() {
+                let commands = symbols
+                    .into_iter()
+                    .map(|topic| Command::AnswerQuestion {
+                        kind: AnswerKind::Market,
+                        topic,
+                    })
+                    .collect();
+                return Understanding {
+                    commands,
+                    confidence: 0.9,
+                    source: CommandSource::Rules,
+                };
+            }
+        }
         // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
         if lx.any_in(WordClass::Resume, &lower) {
             let named = |skill: &str| {

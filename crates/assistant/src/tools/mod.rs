@@ -8,6 +8,7 @@ mod credentials;
 mod current;
 mod exec;
 mod journal;
+mod market;
 mod performance;
 mod probes;
 pub mod registry;

@@ -99,6 +99,7 @@ impl Registry {
             r.add(super::account::ExchangeBalance);
             r.add(super::account::ExchangePositions);
             r.add(super::trash::TrashList);
+            r.add(super::market::MarketPrice);
             r
         })
     }

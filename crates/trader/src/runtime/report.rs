@@ -46,9 +46,12 @@ pub async fn trader_stats(
         curve.iter().map(|(_, e)| *e),
         per_year,
     );
+    // P&L is the account's equity now against the basis, as the trader's detail and the
+    // total P&L say it: the last journalled cycle's equity is older by up to a cycle.
     let basis = pnl_basis(store, user, trader, venue.is_paper()).await;
-    if let (Some(basis), Some((_, last))) = (&basis, curve.last()) {
-        stats.total_pnl = basis.pnl(*last).0;
+    let equity_now = venue.exchange.account().await.ok().map(|a| a.equity);
+    if let (Some(basis), Some(now)) = (&basis, equity_now.or(curve.last().map(|(_, e)| *e))) {
+        stats.total_pnl = basis.pnl(now).0;
     }
     Ok((stats, basis))
 }
