@@ -79,3 +79,19 @@ market-source-sim = nofxi's simulated market (no exchange account yet; not a liv
 market-unknown-symbol = "{ $symbol }" is no symbol I can quote: say a coin (BTC, 比特币) or a pair (BTCUSDT).
 market-unquoted = { $symbol } cannot be quoted from { $source } now: { $error }
 market-no-source = Quotes of { $symbol } (stocks, forex, metals, indices) need a market-data source, which nofxi does not have yet; crypto pairs (BTC, ETH) are quoted from your exchange account's market.
+
+## Taking back a change the last message already made ("stop btc-bot" → "actually no")
+
+already-done = That was already done on your last message ({ $label }: { $name }), so there is nothing left to cancel. { $undo }
+undo-by-hand = To undo it, change it back the same way.
+undo-trader_management-start = To undo it, say "stop { $name }".
+undo-trader_management-stop = To undo it, say "start { $name }".
+undo-trader_management-delete = It is in the trash for 30 days: say "restore trader { $name }" to bring it back.
+undo-trader_management-create = To undo it, say "delete trader { $name }".
+undo-exchange_management-delete = It is in the trash for 30 days: say "restore exchange { $name }" to bring it back.
+undo-model_management-delete = It is in the trash for 30 days: say "restore model { $name }" to bring it back.
+undo-strategy_management-delete = It is in the trash for 30 days: say "restore strategy { $name }" to bring it back.
+
+## Starting a trader
+
+start-no-engine = No engine is running now: it starts trading once `nofxi run` runs.

@@ -68,3 +68,19 @@ market-source-sim = nofxi 的模拟行情（还没有交易所账户；不是实
 market-unknown-symbol = “{ $symbol }”不是我能报价的品种：请说币种（BTC、比特币）或交易对（BTCUSDT）。
 market-unquoted = 现在无法从 { $source } 获取 { $symbol } 的报价：{ $error }
 market-no-source = { $symbol }（股票、外汇、贵金属、指数）的报价需要行情数据源，nofxi 暂时还没有；数字货币交易对（BTC、ETH）按你的交易所账户的行情报价。
+
+## 撤回上一条消息已经做完的改动（“停掉 btc-bot” → “算了不停了”）
+
+already-done = 上一条消息已经完成了（{ $label }：{ $name }），现在没有可以取消的了。{ $undo }
+undo-by-hand = 要撤回，用同样的方式改回去即可。
+undo-trader_management-start = 要撤回，可以说“停止 { $name }”。
+undo-trader_management-stop = 要撤回，可以说“启动 { $name }”。
+undo-trader_management-delete = 它在回收站里保留 30 天：说“恢复交易员 { $name }”即可找回。
+undo-trader_management-create = 要撤回，可以说“删除交易员 { $name }”。
+undo-exchange_management-delete = 它在回收站里保留 30 天：说“恢复交易所账户 { $name }”即可找回。
+undo-model_management-delete = 它在回收站里保留 30 天：说“恢复模型 { $name }”即可找回。
+undo-strategy_management-delete = 它在回收站里保留 30 天：说“恢复策略 { $name }”即可找回。
+
+## 启动交易员
+
+start-no-engine = 目前没有运行中的引擎：运行 `nofxi run` 后它才会开始交易。

@@ -167,6 +167,24 @@ pub struct Conversation {
     pub recent: Vec<RecentTurn>,
     #[serde(default)]
     pub lang: Option<Lang>,
+    /// How many turns this conversation has had.
+    #[serde(default)]
+    pub turns: u64,
+    /// The changes the last turn completed: what a retraction right after it ("actually no",
+    /// "算了不停了") is about, since the change can no longer be cancelled, only undone.
+    #[serde(default)]
+    pub just_done: Vec<Done>,
+}
+
+/// A change a turn completed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Done {
+    pub skill: String,
+    pub action: String,
+    /// The resource it was done to, by name.
+    pub name: Option<String>,
+    /// The value of [`Conversation::turns`] during the turn that did it.
+    pub turn: u64,
 }
 
 /// How many turns a conversation keeps for context.
@@ -183,6 +201,8 @@ impl Conversation {
             pending: None,
             recent: Vec::new(),
             lang: None,
+            turns: 0,
+            just_done: Vec::new(),
         }
     }
 
@@ -242,7 +262,15 @@ impl Conversation {
         out
     }
 
+    /// The changes completed by the turn just before this one.
+    pub fn done_last_turn(&self) -> impl Iterator<Item = &Done> {
+        self.just_done.iter().filter(|d| d.turn + 1 == self.turns)
+    }
+
     pub fn remember(&mut self, user: String, reply: String) {
+        self.turns += 1;
+        let turns = self.turns;
+        self.just_done.retain(|d| d.turn + 1 >= turns);
         self.recent.push(RecentTurn { user, reply });
         if self.recent.len() > RECENT_TURNS {
             let extra = self.recent.len() - RECENT_TURNS;

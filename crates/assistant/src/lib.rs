@@ -399,6 +399,11 @@ impl Assistant {
                 .filter(|t| t.status == nofxi_protocol::TaskStatus::Interrupted)
                 .map(|t| (t.id.clone(), t.skill.clone()))
                 .collect(),
+            just_done: turn
+                .conv
+                .done_last_turn()
+                .map(|d| (d.skill.as_str(), d.action.as_str()))
+                .collect(),
         };
         self.rules.understand_now(message, &cx)
     }

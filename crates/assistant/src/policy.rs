@@ -460,6 +460,9 @@ async fn deny(turn: &mut Turn<'_>) {
 
 async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
     turn.conv.pending = None;
+    if turn.conv.stack.is_empty() && already_done(turn) {
+        return;
+    }
     if turn.conv.stack.is_empty() {
         turn.say(texts::t(
             turn.lang,
@@ -607,4 +610,30 @@ fn drop_waiting_reads(turn: &mut Turn<'_>) {
         turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
         turn.events.push(Event::TaskCancelled { task_id: t.id });
     }
+}
+
+/// A cancel right after a turn that changed something: the change is done and is said so,
+/// with the request that undoes it (`undo-<skill>-<action>` in the catalogs), instead of an
+/// "OK" that reads as if nothing happened. False when the last turn changed nothing.
+fn already_done(turn: &mut Turn<'_>) -> bool {
+    let done: Vec<crate::conversation::Done> = turn.conv.done_last_turn().cloned().collect();
+    if done.is_empty() {
+        return false;
+    }
+    let catalog = nofxi_skills::Catalog::builtin();
+    for d in done {
+        let label = texts::task_label(&turn.engine.library, &d.skill, &d.action, turn.lang);
+        let name = d.name.unwrap_or_default();
+        let undo_id = format!("undo-{}-{}", d.skill, d.action);
+        let undo = match catalog.has(&undo_id) {
+            true => catalog.text(turn.lang, &undo_id, &[("name", &name)]),
+            false => catalog.text(turn.lang, "undo-by-hand", &[]),
+        };
+        turn.say(catalog.text(
+            turn.lang,
+            "already-done",
+            &[("label", &label), ("name", &name), ("undo", &undo)],
+        ));
+    }
+    true
 }

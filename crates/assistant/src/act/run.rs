@@ -304,6 +304,9 @@ pub fn finish(turn: &mut Turn<'_>, status: TaskStatus, error: Option<String>) ->
     };
     task.status = status;
     turn.engine.secrets.forget_task(&turn.conv.id, &task.id.0);
+    if status == TaskStatus::Completed {
+        record_done(turn, &task);
+    }
     turn.events.push(match status {
         TaskStatus::Completed => Event::TaskCompleted {
             task_id: task.id.clone(),
@@ -317,6 +320,37 @@ pub fn finish(turn: &mut Turn<'_>, status: TaskStatus, error: Option<String>) ->
         },
     });
     resume_below(turn, status == TaskStatus::Completed && task.resume_parent)
+}
+
+/// A completed change, for a retraction on the next turn to be told it is done (reads are not
+/// changes).
+fn record_done(turn: &mut Turn<'_>, task: &crate::conversation::Task) {
+    let reads = turn
+        .engine
+        .library
+        .action(&task.skill, &task.action)
+        .is_none_or(|a| a.risk == nofxi_skills::Risk::Query);
+    if reads {
+        return;
+    }
+    let name = task.slots.get("target").and_then(|v| v.as_str()).map(|t| {
+        turn.names
+            .by_id(t)
+            .map_or_else(|| t.to_string(), |e| e.name.clone())
+    });
+    let name = name.or_else(|| {
+        task.slots
+            .get("name")
+            .and_then(|v| v.as_str())
+            .map(String::from)
+    });
+    let done = crate::conversation::Done {
+        skill: task.skill.clone(),
+        action: task.action.clone(),
+        name,
+        turn: turn.conv.turns,
+    };
+    turn.conv.just_done.push(done);
 }
 
 /// Resumes the task now on top, if it waits. `retry` is a fix sub-task's success: the parent

@@ -40,6 +40,8 @@ pub struct Context<'a> {
     pub it_kind: Option<ResourceKind>,
     /// Interrupted tasks below the top: (task id, skill id).
     pub interrupted: Vec<(nofxi_protocol::TaskId, String)>,
+    /// (skill, action) of each change the last turn completed.
+    pub just_done: Vec<(&'a str, &'a str)>,
 }
 
 /// Turns a message into commands. Rules implement it; the LLM issue adds a model-backed one.
@@ -527,6 +529,36 @@ impl RuleUnderstander {
         unexplained::account_for(whole, message, cx)
     }
 
+    /// "stop btc-bot" done, then "actually no, leave it running", "算了不停了", "no wait,
+    /// cancel that": with no task open, a message that opens with a retraction, a cancel or
+    /// a no, and asks for nothing but the change just made, takes that change back. It is a
+    /// cancel the policy answers with what was done and how to undo it; never another reading
+    /// of the same words (the trader's status, "nothing in progress").
+    fn takes_back_what_was_done(&self, message: &str, cx: &Context<'_>) -> bool {
+        if cx.top.is_some() || cx.just_done.is_empty() {
+            return false;
+        }
+        let lx = cx.lexicon;
+        let opens = [WordClass::Retraction, WordClass::Cancel, WordClass::Deny]
+            .into_iter()
+            .any(|class| lx.is(class, message) || lx.starts(class, message, 48));
+        if !opens {
+            return false;
+        }
+        let lower = message.to_lowercase();
+        match route::route(cx.library, &lower, cx.names, cx.lexicon, None) {
+            // "算了不停了" says the change again, negated; "no, start beta" is a new request.
+            Some(r) if r.has_verb => {
+                !r.has_name
+                    && cx
+                        .just_done
+                        .iter()
+                        .any(|(skill, action)| *skill == r.skill && *action == r.action)
+            }
+            _ => true,
+        }
+    }
+
     pub fn understand_single(&self, message: &str, cx: &Context<'_>) -> Understanding {
         let lower = message.to_lowercase();
         let yes_no_pending = cx.engine_question || cx.top.is_some_and(|t| t.3);
@@ -537,6 +569,14 @@ impl RuleUnderstander {
                     scope: CancelScope::All,
                 },
                 0.95,
+            );
+        }
+        if self.takes_back_what_was_done(message, cx) {
+            return one(
+                Command::Cancel {
+                    scope: CancelScope::Current,
+                },
+                0.9,
             );
         }
         if lx.is(WordClass::Cancel, message) || lx.starts(WordClass::Cancel, message, 12) {

@@ -388,6 +388,7 @@ mod tests {
             current: &none,
             it_kind: None,
             interrupted: Vec::new(),
+            just_done: Vec::new(),
         };
         RuleUnderstander.understand_now(message, &cx)
     }

@@ -674,8 +674,5 @@ impl From<StoreError> for Failure {
 
 /// Said after a start when no engine holds a lease: the trader waits for one.
 fn no_engine_note(lang: Lang) -> String {
-    match lang {
-        Lang::Zh => "目前没有运行中的引擎：运行 `nofxi run`（或即将推出的 `nofxi serve`）后它才会开始交易。".into(),
-        Lang::En => "No engine is running now: it starts trading once `nofxi run` (or `nofxi serve`, coming) runs.".into(),
-    }
+    nofxi_skills::Catalog::builtin().text(lang, "start-no-engine", &[])
 }

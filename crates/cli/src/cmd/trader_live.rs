@@ -82,8 +82,7 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
     let engines = store.live_lease_owners().await.unwrap_or_default();
     let when = if engines.is_empty() {
         // No lease is being renewed: no engine runs (or one runs with no trader yet).
-        "no engine is running now: it trades once `nofxi run` (or `nofxi serve`, coming) runs,"
-            .to_string()
+        "no engine is running now: it trades once `nofxi run` runs,".to_string()
     } else {
         "the running engine picks it up and".to_string()
     };
