@@ -76,11 +76,16 @@ pub(super) async fn execute(
                     resource_id: out.resource_id.clone(),
                     error: None,
                 });
-                if let (Some(id), Some(kind)) = (&out.resource_id, step.tool.resource_kind()) {
+                if let (Some(id), Some(kind)) =
+                    (&out.resource_id, step.tool.resource_kind().or(out.kind))
+                {
                     turn.conv.point_at(kind, id.clone());
                     vars.insert("id".into(), Value::String(id.clone()));
                 }
-                if let (false, Some(kind)) = (out.listed.is_empty(), step.tool.resource_kind()) {
+                if let (false, Some(kind)) = (
+                    out.listed.is_empty(),
+                    step.tool.resource_kind().or(out.kind),
+                ) {
                     turn.conv.last_listed = out
                         .listed
                         .iter()

@@ -901,6 +901,22 @@ impl RuleUnderstander {
                 );
             }
         }
+        // No noun, no name, but a read's own word ("and positions", "持仓呢", "胜率多少")
+        // right after a resource was talked about: that read of that resource.
+        if cx.top.is_none()
+            && let Some((skill, action, target)) = follow_up_read(&lower, cx)
+        {
+            return one(
+                Command::StartTask {
+                    skill,
+                    action,
+                    slots: [("target".to_string(), serde_json::Value::String(target))]
+                        .into_iter()
+                        .collect(),
+                },
+                0.7,
+            );
+        }
         // A bare yes or no is no value ("create a trader" → "no" must not name the trader
         // "no"), unless a yes/no question is asked (start it right away?): no cancels the task,
         // yes shows what it still needs. With nothing open, the policy says nothing is in
@@ -1065,4 +1081,38 @@ fn is_read(library: &Library, r: &route::Route) -> bool {
         .get(&r.skill)
         .and_then(|s| s.action(&r.action))
         .is_some_and(|a| a.risk == nofxi_skills::Risk::Query)
+}
+
+/// The read (other than the generic look-up) whose verb the message says, of a skill whose
+/// kind has a resource talked about: (skill, action, that resource's name). The kind "it"
+/// stands for wins when two skills could read; none when it stays ambiguous.
+fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, String)> {
+    let negations = cx.lexicon.words(WordClass::Negation);
+    let mut found: Vec<(String, String, String, bool)> = Vec::new();
+    for skill in cx.library.skills() {
+        let Some(kind) = ResourceKind::parse(&skill.meta.domain) else {
+            continue;
+        };
+        let Some(target) = (cx.current)(kind) else {
+            continue;
+        };
+        let read = skill.actions.iter().find(|a| {
+            a.risk == nofxi_skills::Risk::Query
+                && a.name != "query"
+                && a.slot("target").is_some()
+                && cx.lexicon.action_verbs(a).any(|v| {
+                    words::find_verb(lower, &v.to_lowercase(), negations, Vec::new).is_some()
+                })
+        });
+        if let Some(a) = read {
+            let is_it = cx.it_kind == Some(kind);
+            found.push((skill.id.clone(), a.name.clone(), target, is_it));
+        }
+    }
+    let pick = match found.iter().position(|f| f.3) {
+        Some(i) => Some(found.swap_remove(i)),
+        None if found.len() == 1 => found.pop(),
+        None => None,
+    };
+    pick.map(|(skill, action, target, _)| (skill, action, target))
 }

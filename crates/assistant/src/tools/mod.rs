@@ -119,6 +119,9 @@ pub struct ToolOutput {
     pub text: Option<String>,
     /// Listed resources, for "the first one".
     pub listed: Vec<(String, String)>,
+    /// The kind of the resources it names, when its tool's name does not say it (`trash.list`
+    /// names traders, models…): what "restore it" then refers to.
+    pub kind: Option<nofxi_skills::ResourceKind>,
     /// Clamped values, said in the reply.
     pub adjustments: Vec<String>,
     /// Said after the success message, already in the user's language ("binance accounts

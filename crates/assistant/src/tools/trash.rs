@@ -27,6 +27,7 @@ pub struct TrashList;
 /// One deleted resource.
 struct Deleted {
     kind: ResourceKind,
+    id: String,
     name: String,
     deleted_ms: i64,
 }
@@ -58,8 +59,30 @@ impl Tool for TrashList {
         }
         deleted.sort_by_key(|d| std::cmp::Reverse(d.deleted_ms));
         let text = render(cx.lang, args.kind, &deleted, cx.store.now_ms());
+        // One kind listed: "restore it", "the first one" refer to these.
+        let kinds: std::collections::BTreeSet<ResourceKind> =
+            deleted.iter().map(|d| d.kind).collect();
+        let kind = match kinds.into_iter().collect::<Vec<_>>().as_slice() {
+            [one] => nofxi_skills::ResourceKind::parse(one.as_str()),
+            _ => None,
+        };
+        let listed: Vec<(String, String)> = match kind {
+            Some(_) => deleted
+                .iter()
+                .map(|d| (d.id.clone(), d.name.clone()))
+                .collect(),
+            None => Vec::new(),
+        };
+        let single = match listed.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        };
         Ok(ToolOutput {
             text: Some(text),
+            resource_id: single.as_ref().map(|(id, _)| id.clone()),
+            resource_name: single.map(|(_, name)| name),
+            listed,
+            kind,
             ..ToolOutput::default()
         })
     }
@@ -67,29 +90,30 @@ impl Tool for TrashList {
 
 async fn in_trash(cx: &ToolContext<'_>, kind: ResourceKind) -> Result<Vec<Deleted>, StoreError> {
     let (st, user) = (cx.store, cx.user);
-    let named: Vec<(String, Option<i64>)> = match kind {
+    let named: Vec<(String, String, Option<i64>)> = match kind {
         ResourceKind::Trader => (st.list_traders(user, true).await?)
             .into_iter()
-            .map(|t| (t.spec.name, t.deleted_at))
+            .map(|t| (t.id, t.spec.name, t.deleted_at))
             .collect(),
         ResourceKind::Exchange => (st.list_exchanges(user, true).await?)
             .into_iter()
-            .map(|e| (e.spec.account_name, e.deleted_at))
+            .map(|e| (e.id, e.spec.account_name, e.deleted_at))
             .collect(),
         ResourceKind::Model => (st.list_models(user, true).await?)
             .into_iter()
-            .map(|m| (m.spec.name, m.deleted_at))
+            .map(|m| (m.id, m.spec.name, m.deleted_at))
             .collect(),
         ResourceKind::Strategy => (st.list_strategies(user, true).await?)
             .into_iter()
-            .map(|s| (s.spec.name, s.deleted_at))
+            .map(|s| (s.id, s.spec.name, s.deleted_at))
             .collect(),
     };
     Ok(named
         .into_iter()
-        .filter_map(|(name, at)| {
+        .filter_map(|(id, name, at)| {
             at.map(|deleted_ms| Deleted {
                 kind,
+                id,
                 name,
                 deleted_ms,
             })
