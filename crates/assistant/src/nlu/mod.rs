@@ -906,13 +906,15 @@ impl RuleUnderstander {
         if cx.top.is_none()
             && let Some((skill, action, target)) = follow_up_read(&lower, cx)
         {
+            let slots = target
+                .map(|t| ("target".to_string(), serde_json::Value::String(t)))
+                .into_iter()
+                .collect();
             return one(
                 Command::StartTask {
                     skill,
                     action,
-                    slots: [("target".to_string(), serde_json::Value::String(target))]
-                        .into_iter()
-                        .collect(),
+                    slots,
                 },
                 0.7,
             );
@@ -984,7 +986,13 @@ impl RuleUnderstander {
         }
         // "delete nosuchbot": a verb on a name no resource has. Said as such, not as a
         // message that was not understood.
-        if let Some(word) = route::target_word_after_verb(cx.library, &lower)
+        // A made-up name anywhere beside a verb ("show journal for sol-bot", "sol-bot的日志")
+        // is the one said; else the word right after the verb ("delete nosuchbot").
+        let made_up = extract::made_up_name(&lower).filter(|_| {
+            route::target_word_after_verb(cx.library, &lower).is_some()
+                || route::says_a_verb(cx.library, &lower)
+        });
+        if let Some(word) = made_up.or_else(|| route::target_word_after_verb(cx.library, &lower))
             && cx.names.entries.iter().all(|e| e.lower != word)
         {
             return one(
@@ -1083,30 +1091,30 @@ fn is_read(library: &Library, r: &route::Route) -> bool {
         .is_some_and(|a| a.risk == nofxi_skills::Risk::Query)
 }
 
-/// The read (other than the generic look-up) whose verb the message says, of a skill whose
-/// kind has a resource talked about: (skill, action, that resource's name). The kind "it"
-/// stands for wins when two skills could read; none when it stays ambiguous.
-fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, String)> {
+/// The read (other than the generic look-up) whose verb the message says, of a resource
+/// talked about: (skill, action, that resource's name). With none talked about, a read that
+/// needs no resource ("我总共亏了多少钱": every trader's P&L) is that read of them all. The
+/// kind "it" stands for wins when two skills could read; none when it stays ambiguous.
+fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Option<String>)> {
     let negations = cx.lexicon.words(WordClass::Negation);
-    let mut found: Vec<(String, String, String, bool)> = Vec::new();
+    let mut found: Vec<(String, String, Option<String>, bool)> = Vec::new();
     for skill in cx.library.skills() {
         let Some(kind) = ResourceKind::parse(&skill.meta.domain) else {
             continue;
         };
-        let Some(target) = (cx.current)(kind) else {
-            continue;
-        };
+        let current = (cx.current)(kind);
         let read = skill.actions.iter().find(|a| {
             a.risk == nofxi_skills::Risk::Query
                 && a.name != "query"
-                && a.slot("target").is_some()
+                && a.slot("target")
+                    .is_some_and(|t| current.is_some() || !t.required)
                 && cx.lexicon.action_verbs(a).any(|v| {
                     words::find_verb(lower, &v.to_lowercase(), negations, Vec::new).is_some()
                 })
         });
         if let Some(a) = read {
-            let is_it = cx.it_kind == Some(kind);
-            found.push((skill.id.clone(), a.name.clone(), target, is_it));
+            let is_it = current.is_some() && cx.it_kind == Some(kind);
+            found.push((skill.id.clone(), a.name.clone(), current, is_it));
         }
     }
     let pick = match found.iter().position(|f| f.3) {

@@ -85,9 +85,17 @@ impl Names {
             }
             // "趋势 2" is 趋势2 when that name exists: a number after a name with a space.
             let spaced = spaced_number(&e.lower);
+            // "btcbot", "btc bot" are btc-bot: the same letters, its separators left out or
+            // typed as a space.
+            let respelt = respellings(&e.lower);
             let mut from = 0;
             while let Some((rel, len)) = find_phrase(&lower[from..], &e.lower)
                 .map(|rel| (rel, e.lower.len()))
+                .or_else(|| {
+                    respelt.iter().find_map(|form| {
+                        find_phrase(&lower[from..], form).map(|rel| (rel, form.len()))
+                    })
+                })
                 .or_else(|| {
                     // Only where the digits cannot be a value: before 的/'s, punctuation or
                     // the end ("趋势 2 的最大持仓", "stop trend 2"), never "trend 2 positions".
@@ -233,4 +241,20 @@ fn one_or_many(found: &[&&NameEntry]) -> Option<Resolution> {
             Some(Resolution::Ambiguous(all))
         }
     }
+}
+
+/// Other spellings of a name with separators (`btc-bot`): without them (`btcbot`) and with
+/// spaces (`btc bot`). None for a name without separators, or shorter than 4 letters, where a
+/// run-together word could be something else.
+fn respellings(name: &str) -> Vec<String> {
+    let separators = ['-', '_', '.'];
+    if !name.contains(separators) || name.chars().filter(|c| c.is_alphanumeric()).count() < 4 {
+        return Vec::new();
+    }
+    let joined: String = name.chars().filter(|c| !separators.contains(c)).collect();
+    let spaced: String = name
+        .chars()
+        .map(|c| if separators.contains(&c) { ' ' } else { c })
+        .collect();
+    vec![joined, spaced]
 }

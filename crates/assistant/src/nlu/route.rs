@@ -443,18 +443,29 @@ fn unnamed(
 /// The word a verb acts on when no noun says what it is ("delete nosuchbot", "rename foo to
 /// bar", "删除 foo"): a name the user believes exists. `None` when no verb of an action with
 /// a target is said, or nothing name-like follows it.
-pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> {
-    const NOT_NAMES: &[&str] = &["the", "my", "a", "an", "all", "it", "this", "that", "them"];
-    let verbs = library
+/// Whether the message says a verb of an action on a resource ("日志", "stop").
+pub fn says_a_verb(library: &Library, lower: &str) -> bool {
+    target_verbs(library).any(|v| find_phrase(lower, &v).is_some())
+}
+
+/// The verbs of every action that acts on one resource, lower-cased.
+fn target_verbs(library: &Library) -> impl Iterator<Item = String> + '_ {
+    library
         .skills()
         .iter()
         .filter(|s| s.meta.kind == SkillKind::Management)
         .flat_map(|s| s.actions.iter())
         .filter(|a| a.slot("target").is_some())
         .flat_map(|a| a.verbs.iter())
-        .map(|v| v.to_lowercase());
+        .map(|v| v.to_lowercase())
+}
+
+pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> {
+    const NOT_NAMES: &[&str] = &["the", "my", "a", "an", "all", "it", "this", "that", "them"];
+    let verbs: Vec<String> = target_verbs(library).collect();
     verbs
-        .filter_map(|v| find_phrase(lower, &v).map(|at| (at, v)))
+        .iter()
+        .filter_map(|v| find_phrase(lower, v).map(|at| (at, v)))
         .min_by_key(|(at, v)| (*at, std::cmp::Reverse(v.len())))
         .and_then(|(at, v)| {
             let word: String = lower[at + v.len()..]
@@ -467,7 +478,10 @@ pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> 
             let letters = word.chars().any(|c| c.is_ascii_alphabetic());
             let digits = word.chars().any(|c| c.is_ascii_digit());
             let long_enough = word.len() >= 3 || (word.len() == 2 && digits);
-            (long_enough && letters && !NOT_NAMES.contains(&word.as_str())).then_some(word)
+            // "show journal for x": a verb right after a verb is the request's, not a name.
+            let a_verb = verbs.contains(&word);
+            (long_enough && letters && !a_verb && !NOT_NAMES.contains(&word.as_str()))
+                .then_some(word)
         })
 }
 

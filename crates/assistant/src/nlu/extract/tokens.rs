@@ -313,9 +313,11 @@ pub fn cjk_between(text: &str, verbs: &[String], nouns: &[&String]) -> Option<St
 }
 
 /// A word that can only be a name the user made up: ASCII with a `-` or `_` joining letters
-/// ("grid-master", "ghost-bot"), not a URL, not a number.
+/// ("grid-master", "ghost-bot"), not a URL, not a number. It ends wherever ASCII does
+/// ("sol-bot的日志" says sol-bot).
 pub fn made_up_name(text: &str) -> Option<String> {
-    text.split(|c: char| c.is_whitespace() || "，。,;；、?？!！「」\"'()（）".contains(c))
+    let word_char = |c: char| c.is_ascii_alphanumeric() || "-_.:/@".contains(c);
+    text.split(|c: char| !word_char(c))
         .map(|w| w.trim_matches(|c: char| c == '.' || c == ':'))
         .find(|w| {
             is_name_word(w)
