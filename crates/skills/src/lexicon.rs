@@ -56,10 +56,30 @@ pub enum WordClass {
     /// Right after a verb, joins it to a noun it describes ("删掉的交易员", the deleted trader):
     /// the verb says which one, not what to do.
     Attributive,
+    /// Right before a value, says it is not the value meant ("不是币安", "instead of binance").
+    NotValue,
+    /// Right before a boolean's phrase, turns it off ("don't use", "不要", "disable").
+    TurnOff,
+    /// The turn-off words that reach over a name to the phrase ("禁用 main 的测试网").
+    TurnOffVerb,
+    /// Turns on the boolean phrase after it ("enable testnet on main", "开启").
+    TurnOn,
+    /// Right after a boolean's phrase, sets it false ("testnet false", "测试网 关").
+    SetFalse,
+    /// A few words after a boolean's phrase, sets it false ("testnet of main to false").
+    SetFalseLater,
+    /// Joins settings switched together ("disable RSI and MACD", "RSI、MACD").
+    SettingJoin,
+    /// Names a setting no slot holds ("stop loss", "止损"): a number after it is its own.
+    OtherSetting,
+    /// Before the value being replaced ("from 10x to 3x", "从 78").
+    FromValue,
+    /// Between the old value and the new ("from 10x to 3x", "从 78 调到 60").
+    ToValue,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 29] = [
+    pub const ALL: [WordClass; 39] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -89,6 +109,16 @@ impl WordClass {
         WordClass::Complaint,
         WordClass::CreateVerb,
         WordClass::Attributive,
+        WordClass::NotValue,
+        WordClass::TurnOff,
+        WordClass::TurnOffVerb,
+        WordClass::TurnOn,
+        WordClass::SetFalse,
+        WordClass::SetFalseLater,
+        WordClass::SettingJoin,
+        WordClass::OtherSetting,
+        WordClass::FromValue,
+        WordClass::ToValue,
     ];
 
     /// The class's key in a lexicon file.
@@ -123,6 +153,16 @@ impl WordClass {
             WordClass::Complaint => "complaint",
             WordClass::CreateVerb => "create_verb",
             WordClass::Attributive => "attributive",
+            WordClass::NotValue => "not_value",
+            WordClass::TurnOff => "turn_off",
+            WordClass::TurnOffVerb => "turn_off_verb",
+            WordClass::TurnOn => "turn_on",
+            WordClass::SetFalse => "set_false",
+            WordClass::SetFalseLater => "set_false_later",
+            WordClass::SettingJoin => "setting_join",
+            WordClass::OtherSetting => "other_setting",
+            WordClass::FromValue => "from_value",
+            WordClass::ToValue => "to_value",
         }
     }
 

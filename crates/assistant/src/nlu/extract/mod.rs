@@ -85,8 +85,8 @@ pub fn extract(
     refs(
         action, nouns, &mut scan, names, lexicon, current, &mut slots,
     );
-    values::enums(action, &mut scan, &mut slots);
-    values::numbers(action, &mut scan, &mut slots);
+    values::enums(action, &mut scan, lexicon, &mut slots);
+    values::numbers(action, &mut scan, lexicon, &mut slots);
     values::booleans(action, &scan, lexicon, &mut slots);
     lists::symbol_lists(action, &scan, &mut slots);
     except::excepted(action, &scan, names, lexicon, &mut slots);

@@ -12,57 +12,6 @@ use super::super::words::{find_phrase, preceded_by};
 use super::Scan;
 use super::tokens::blank;
 
-/// Words right before a value that say it is NOT the value meant.
-const NOT_THIS: &[&str] = &[
-    "不是",
-    "不要",
-    "不用",
-    "而不是",
-    "not",
-    "instead of",
-    "rather than",
-    "no longer",
-];
-
-/// Words right before a boolean's phrase that turn it off.
-const TURN_OFF: &[&str] = &[
-    // A turn-on word said with a no: "don't enable bollinger", "不要开启布林带".
-    "don't enable",
-    "do not enable",
-    "never enable",
-    "don't turn on",
-    "do not turn on",
-    "不要开启",
-    "别开启",
-    "不开启",
-    "不要打开",
-    "别打开",
-    "不打开",
-    "不要启用",
-    "别启用",
-    "不",
-    "不要",
-    "不要用",
-    "不用",
-    "别用",
-    "don't use",
-    "not use",
-    "not to use",
-    "stop using",
-    "no longer use",
-    "关闭",
-    "关掉",
-    "去掉",
-    "停用",
-    "禁用",
-    "no",
-    "not",
-    "turn off",
-    "switch off",
-    "disable",
-    "without",
-];
-
 /// Every occurrence of `phrase` in `text` (whole words for ASCII).
 pub(super) fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
     let mut out = Vec::new();
@@ -75,7 +24,7 @@ pub(super) fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
 }
 
 /// Enum values by value or alias, the longest said wins; a negated mention is skipped.
-pub fn enums(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+pub fn enums(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Map<String, Value>) {
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Enum) {
         let mut best: Option<(usize, &str, usize, usize)> = None;
         for v in &slot.values {
@@ -83,7 +32,7 @@ pub fn enums(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
                 let lw = word.to_lowercase();
                 let said = occurrences(&scan.text, &lw)
                     .into_iter()
-                    .find(|at| !preceded_by(&scan.text, *at, NOT_THIS));
+                    .find(|at| !preceded_by(&scan.text, *at, lexicon.words(WordClass::NotValue)));
                 if let Some(at) = said
                     && best.is_none_or(|(len, ..)| lw.len() > len)
                 {
@@ -177,7 +126,12 @@ fn interval_of_minutes(minutes: &str) -> Option<&'static str> {
 }
 
 /// Numbers: by the nearest preceding slot phrase, else a phrase right after, else by unit.
-pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+pub fn numbers(
+    action: &Action,
+    scan: &mut Scan,
+    lexicon: &Lexicon,
+    slots: &mut Map<String, Value>,
+) {
     let text = &scan.text;
     let numeric: Vec<_> = action
         .slots
@@ -192,10 +146,15 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
         .flat_map(|s| s.phrases.iter().map(String::len))
         .max()
         .unwrap_or(0);
-    let other_setting_end = first_other_setting_end(text);
+    let other_setting_end = first_other_setting_end(text, lexicon);
     for (k, n) in found.iter().enumerate() {
         // "最低信心度从 78 调到 60", "from 1000 to 500": the first is what it was.
-        if is_old_value(text, n.start, found.get(k + 1).map(|next| next.start)) {
+        if is_old_value(
+            text,
+            lexicon,
+            n.start,
+            found.get(k + 1).map(|next| next.start),
+        ) {
             continue;
         }
         // "10 分钟" never fills a USDT slot, whatever phrase is near.
@@ -304,24 +263,12 @@ pub fn numbers(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>)
     }
 }
 
-/// Settings people name that are no slot of a strategy: a stop loss or take profit comes
-/// with each decision (REFERENCE §2), not from a stored percentage.
-const OTHER_SETTINGS: &[&str] = &[
-    "stop loss",
-    "stop-loss",
-    "stoploss",
-    "take profit",
-    "take-profit",
-    "trailing stop",
-    "止损",
-    "止盈",
-    "移动止损",
-];
-
-/// Where the first mention of one of [`OTHER_SETTINGS`] ends: a number after it may belong to
-/// that setting. Computed once per message, not once per number.
-fn first_other_setting_end(text: &str) -> Option<usize> {
-    OTHER_SETTINGS
+/// Where the first mention of a setting no slot holds (`other_setting`: a stop loss comes
+/// with each decision, REFERENCE §2) ends: a number after it may belong to that setting.
+/// Computed once per message, not once per number.
+fn first_other_setting_end(text: &str, lexicon: &Lexicon) -> Option<usize> {
+    lexicon
+        .words(WordClass::OtherSetting)
         .iter()
         .filter_map(|w| text.find(w).map(|at| at + w.len()))
         .min()
@@ -362,33 +309,14 @@ pub(super) fn as_fraction(
     }
 }
 
-/// Words before a value that say it is the one being replaced ("from 10x to 3x", "从 78").
-const FROM: &[&str] = &["从", "from", "由"];
-
-/// Words between the old and the new value ("from 10x to 3x", "从 78 调到 60").
-const TO: &[&str] = &[
-    "to",
-    "到",
-    "改成",
-    "改为",
-    "换成",
-    "调到",
-    "降到",
-    "升到",
-    "提高到",
-    "降低到",
-    "变成",
-    "成",
-];
-
 /// Whether the value at `at` is the old one of "from A to B": right after a from-word, with
 /// a to-word between it and the next value at `next`.
-fn is_old_value(text: &str, at: usize, next: Option<usize>) -> bool {
+fn is_old_value(text: &str, lexicon: &Lexicon, at: usize, next: Option<usize>) -> bool {
     let Some(next) = next else {
         return false;
     };
     let before = text[..at].trim_end();
-    let after_from = FROM.iter().any(|w| {
+    let after_from = lexicon.words(WordClass::FromValue).iter().any(|w| {
         before.ends_with(w)
             && before[..before.len() - w.len()]
                 .chars()
@@ -396,9 +324,10 @@ fn is_old_value(text: &str, at: usize, next: Option<usize>) -> bool {
                 .is_none_or(|c| !c.is_ascii_alphanumeric())
     });
     after_from
-        && text
-            .get(at..next)
-            .is_some_and(|gap| TO.iter().any(|w| find_phrase(gap, w).is_some()))
+        && text.get(at..next).is_some_and(|gap| {
+            let to = lexicon.words(WordClass::ToValue);
+            to.iter().any(|w| find_phrase(gap, w).is_some())
+        })
 }
 
 /// Booleans named by a phrase; a negative phrase (逐仓, 停用) or a negation before it
@@ -421,17 +350,19 @@ pub fn booleans(action: &Action, scan: &Scan, lexicon: &Lexicon, slots: &mut Map
         let latest = hits.iter().map(|h| h.1).max();
         let hit = hits
             .iter()
-            .find(|h| !is_old_value(text, h.1, latest.filter(|l| *l > h.1)))
+            .find(|h| !is_old_value(text, lexicon, h.1, latest.filter(|l| *l > h.1)))
             .or(hits.first());
         said.extend(hit.cloned());
     }
     // In the order said, so "disable RSI and MACD" can hand the off on along the list.
     said.sort_by_key(|(_, at, ..)| *at);
+    let words = |class| lexicon.words(class);
+    let (turn_off, turn_on) = (words(WordClass::TurnOff), words(WordClass::TurnOn));
     let mut previous: Option<(usize, bool)> = None;
     for (slot, at, end, lp) in &said {
         // "disable testnet", "禁用 main 的测试网": the word turns testnet off; it does not
         // disable the account.
-        let negates_another = (TURN_OFF.contains(&lp.as_str()) || TURN_ON.contains(&lp.as_str()))
+        let negates_another = (turn_off.contains(lp) || turn_on.contains(lp))
             && said
                 .iter()
                 .any(|(other, from, ..)| other != slot && near_before(text, *end, *from));
@@ -439,14 +370,14 @@ pub fn booleans(action: &Action, scan: &Scan, lexicon: &Lexicon, slots: &mut Map
             continue;
         }
         // A negative phrase turned off is on: "should not use isolated margin" is cross.
-        let turned_off = preceded_by(text, *at, TURN_OFF)
-            || NEAR_OFF.iter().any(|w| {
+        let turned_off = preceded_by(text, *at, turn_off)
+            || words(WordClass::TurnOffVerb).iter().any(|w| {
                 text[..*at]
                     .rfind(w)
                     .is_some_and(|i| near_before(text, i + w.len(), *at))
             })
-            || followed_by(text, *end, SET_FALSE)
-            || SET_FALSE_LATER.iter().any(|w| {
+            || followed_by(text, *end, words(WordClass::SetFalse))
+            || words(WordClass::SetFalseLater).iter().any(|w| {
                 text[*end..]
                     .find(w)
                     .is_some_and(|i| near_before(text, *end, *end + i))
@@ -454,9 +385,11 @@ pub fn booleans(action: &Action, scan: &Scan, lexicon: &Lexicon, slots: &mut Map
         // "disable RSI and MACD", "关闭 RSI 和 MACD": a phrase joined to the one before it
         // takes that one's switch when nothing of its own turns it.
         let joined_off = previous.is_some_and(|(prev_end, off)| {
-            off && text
-                .get(prev_end..*at)
-                .is_some_and(|gap| JOINS.contains(&gap.trim()))
+            off && text.get(prev_end..*at).is_some_and(|gap| {
+                words(WordClass::SettingJoin)
+                    .iter()
+                    .any(|j| j == gap.trim())
+            })
         });
         let turned_off = turned_off || joined_off;
         let negated = lexicon.words(WordClass::OffPhrase).contains(lp) != turned_off;
@@ -464,9 +397,6 @@ pub fn booleans(action: &Action, scan: &Scan, lexicon: &Lexicon, slots: &mut Map
         slots.insert(slot.to_string(), Value::Bool(!negated));
     }
 }
-
-/// What joins two settings in one switch ("RSI and MACD", "RSI、MACD").
-const JOINS: &[&str] = &["and", "&", ",", "，", "、", "和", "与", "及", "or", "以及"];
 
 /// At most this many bytes between a turn-off word and the phrase it turns off ("禁用 main 的
 /// 测试网", "turn off main's testnet"), or a phrase and its false ("testnet of main to false").
@@ -481,30 +411,7 @@ fn near_before(text: &str, from: usize, to: usize) -> bool {
             .is_some_and(|gap| !gap.contains([',', '，', ';', '；']) && !gap.contains(" and "))
 }
 
-/// Turn-off words that reach over a name between them and the phrase; short ones (不, no)
-/// only count right before it.
-const NEAR_OFF: &[&str] = &[
-    "关掉",
-    "关闭",
-    "禁用",
-    "停用",
-    "去掉",
-    "disable",
-    "turn off",
-    "switch off",
-];
-
-/// Words that turn on whatever boolean phrase follows them ("enable testnet on main"), as
-/// well as naming the enabled slot when nothing follows.
-const TURN_ON: &[&str] = &["enable", "启用", "turn on", "switch on", "打开", "开启"];
-
-/// A false said a few words after the phrase ("testnet of main to false").
-const SET_FALSE_LATER: &[&str] = &[" to false", " to off", " to no", "= false", "为否", "成否"];
-
-/// Words right after a boolean's phrase that set it false ("testnet false", "测试网 关").
-const SET_FALSE: &[&str] = &["false", "off", "关", "关闭", "否"];
-
-fn followed_by(text: &str, end: usize, words: &[&str]) -> bool {
+fn followed_by(text: &str, end: usize, words: &[String]) -> bool {
     let after = text.get(end..).unwrap_or_default().trim_start();
     words.iter().any(|w| {
         after.starts_with(w)
