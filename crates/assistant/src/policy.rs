@@ -34,6 +34,13 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
         Command::Cancel { scope } => cancel(turn, scope).await,
         Command::Resume { task_id } => resume(turn, task_id).await,
         Command::Clarify { question, options } => {
+            // The question asked now is the one a "yes" answers: a confirmation that waited
+            // before it is no longer the open question, and is shown again before it can run.
+            if let Some(top) = turn.conv.top_mut()
+                && top.status == TaskStatus::AwaitingConfirmation
+            {
+                top.status = TaskStatus::Collecting;
+            }
             turn.events.push(Event::Clarification { options });
             turn.say(question);
         }

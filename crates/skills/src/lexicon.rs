@@ -76,10 +76,12 @@ pub enum WordClass {
     FromValue,
     /// Between the old value and the new ("from 10x to 3x", "从 78 调到 60").
     ToValue,
+    /// After a yes, turns what follows into a change of what waits ("yes but 20", "可以，不过改成 20").
+    Contrast,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 39] = [
+    pub const ALL: [WordClass; 40] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -119,6 +121,7 @@ impl WordClass {
         WordClass::OtherSetting,
         WordClass::FromValue,
         WordClass::ToValue,
+        WordClass::Contrast,
     ];
 
     /// The class's key in a lexicon file.
@@ -163,6 +166,7 @@ impl WordClass {
             WordClass::OtherSetting => "other_setting",
             WordClass::FromValue => "from_value",
             WordClass::ToValue => "to_value",
+            WordClass::Contrast => "contrast",
         }
     }
 

@@ -539,9 +539,12 @@ impl RuleUnderstander {
             return false;
         }
         let lx = cx.lexicon;
-        let opens = [WordClass::Retraction, WordClass::Cancel, WordClass::Deny]
+        let lower_message = message.to_lowercase();
+        let opens = [WordClass::Retraction, WordClass::Cancel]
             .into_iter()
-            .any(|class| lx.is(class, message) || lx.starts(class, message, 48));
+            .any(|class| lx.any_in(class, &lower_message))
+            || lx.is(WordClass::Deny, message)
+            || lx.starts(WordClass::Deny, message, 48);
         if !opens {
             return false;
         }
@@ -557,6 +560,85 @@ impl RuleUnderstander {
             }
             _ => true,
         }
+    }
+
+    /// What `rest` changes of the open task, read as the message it would be on its own
+    /// ("改成20分钟吧"): its values, or the same change of the same resource restated.
+    fn new_values_for_top(&self, rest: &str, cx: &Context<'_>) -> Option<Understanding> {
+        let (skill, action, ..) = cx.top?;
+        let u = self.understand_single(rest, cx);
+        if sets_values(&u) {
+            return Some(u);
+        }
+        let slots = u.commands.iter().find_map(|c| match c {
+            Command::StartTask {
+                skill: s,
+                action: a,
+                slots,
+            } if s == skill && a == action => Some(slots.clone()),
+            _ => None,
+        })?;
+        let slots: std::collections::BTreeMap<String, serde_json::Value> =
+            slots.into_iter().filter(|(k, _)| k != "target").collect();
+        (!slots.is_empty()).then(|| one(Command::SetSlots { slots }, 0.85))
+    }
+
+    /// The waiting task taken back: its own verb negated ("don't delete", "别删"), or a
+    /// retraction or cancel word anywhere ("wait no", "nah cancel that"). A cancel, then what
+    /// the rest of the message asks when it is a request of its own.
+    fn takes_back_waiting(&self, message: &str, cx: &Context<'_>) -> Option<Understanding> {
+        let (skill, action, ..) = cx.top?;
+        let lx = cx.lexicon;
+        let lower = message.to_lowercase();
+        let act = cx.library.action(skill, action)?;
+        let negations = lx.words(WordClass::Negation);
+        let negated_verb = lx.action_verbs(act).any(|v| {
+            let v = v.to_lowercase();
+            // "别删" for 删除: a Chinese verb is said by its first character too.
+            let short: String = v.chars().take(1).collect();
+            let forms = match v.is_ascii() {
+                true => vec![v.clone()],
+                false => vec![v.clone(), short],
+            };
+            forms.iter().any(|form| {
+                words::phrase_positions(&lower, form)
+                    .any(|at| words::preceded_by(&lower, at, negations))
+            })
+        });
+        let retracts = [WordClass::Retraction, WordClass::Cancel]
+            .into_iter()
+            .any(|class| lx.any_in(class, &lower));
+        if !negated_verb && !retracts {
+            return None;
+        }
+        // "no wait, make it 20": taking back a value, not the task.
+        if !negated_verb
+            && let Some(u) = self.values_as_correction(message, cx)
+            && sets_values(&u)
+        {
+            return Some(u);
+        }
+        let mut commands = vec![Command::Cancel {
+            scope: CancelScope::Current,
+        }];
+        let free = Context {
+            top: None,
+            top_name: None,
+            engine_question: false,
+            interrupted: Vec::new(),
+            just_done: Vec::new(),
+            ..*cx
+        };
+        let rest = self.understand_single(message, &free);
+        let another = |c: &Command| matches!(c, Command::StartTask { skill: s, action: a, .. } if !(s == skill && a == action));
+        if rest.commands.iter().all(another) && !rest.commands.is_empty() {
+            commands.extend(rest.commands);
+        }
+        Some(Understanding {
+            commands,
+            confidence: 0.9,
+            source: CommandSource::Rules,
+        })
     }
 
     pub fn understand_single(&self, message: &str, cx: &Context<'_>) -> Understanding {
@@ -596,6 +678,22 @@ impl RuleUnderstander {
                 },
                 0.95,
             );
+        }
+        // "delete omega" waits for its yes, then "hold on, don't delete it, just stop it",
+        // "等等 先别删 把它停了就行", "nah cancel that": the waiting task is dropped, never
+        // confirmed, and whatever else the message asks is read on its own.
+        if yes_no_pending && let Some(u) = self.takes_back_waiting(message, cx) {
+            return u;
+        }
+        // "可以，不过改成20吧", "yes but make it 20 instead": the yes comes with a new value,
+        // which replaces the one waiting; the change is confirmed anew with it.
+        if yes_no_pending
+            && !lx.is(WordClass::Confirm, message)
+            && let Some(rest) = after_word(&lower, lx.words(WordClass::Confirm))
+            && let Some(rest) = after_word(rest, lx.words(WordClass::Contrast))
+            && let Some(u) = self.new_values_for_top(rest, cx)
+        {
+            return u;
         }
         if yes_no_pending {
             // A yes and nothing else: "是啊，一直启动不了" is a complaint, "yes, and stop
@@ -1123,4 +1221,25 @@ fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Opti
         None => None,
     };
     pick.map(|(skill, action, target, _)| (skill, action, target))
+}
+
+/// Whether an understanding sets a value of the open task other than what it acts on ("nah
+/// cancel that" names the task's own target through "that"; it changes no value).
+fn sets_values(u: &Understanding) -> bool {
+    u.commands.iter().any(|c| match c {
+        Command::SetSlots { slots } => slots.keys().any(|k| k != "target"),
+        Command::CorrectSlot { slot, .. } => slot != "target",
+        _ => false,
+    })
+}
+
+/// The message after the longest of `words` it starts with, without the punctuation between.
+fn after_word<'m>(lower: &'m str, words: &[String]) -> Option<&'m str> {
+    let m = trim_punct(lower);
+    let word = words
+        .iter()
+        .filter(|w| m.starts_with(w.as_str()))
+        .max_by_key(|w| w.len())?;
+    let rest = trim_punct(&m[word.len()..]);
+    (!rest.is_empty()).then_some(rest)
 }

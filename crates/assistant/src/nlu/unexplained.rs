@@ -234,6 +234,23 @@ fn yes_before_request(message: &str, cx: &Context<'_>) -> bool {
     waits
         && lx.starts(WordClass::Confirm, message, usize::MAX)
         && !lx.is(WordClass::Confirm, message)
+        && !yes_but(message, cx)
+}
+
+/// "可以，不过改成20", "yes but make it 20": a yes with a contrast right after it says what
+/// to change of what waits; the new value is confirmed anew, so the yes asks nothing.
+fn yes_but(message: &str, cx: &Context<'_>) -> bool {
+    let lx = cx.lexicon;
+    let lower = super::words::trim_punct(message).to_lowercase();
+    lx.words(WordClass::Confirm)
+        .iter()
+        .filter_map(|w| lower.strip_prefix(w.as_str()))
+        .any(|rest| {
+            let rest = super::words::trim_punct(rest);
+            lx.words(WordClass::Contrast)
+                .iter()
+                .any(|c| rest.starts_with(c.as_str()))
+        })
 }
 
 /// Whether `message`, opening with a yes while a question waits, is that yes and nothing else:
@@ -253,6 +270,11 @@ pub fn only_a_yes(message: &str, cx: &Context<'_>) -> bool {
 /// The reading, or, when it would change something the message leaves in doubt, one question
 /// offering the readings (after the status of the named resource, for a question).
 pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Understanding {
+    // A waiting task taken back ("先别删 把它停了就行"): the negation and the retraction are
+    // the cancel's words; what follows it is a request of its own.
+    if matches!(u.commands.first(), Some(Command::Cancel { .. })) {
+        return u;
+    }
     let Some((skill, action, slots)) = u.commands.iter().find_map(|c| changes(c, cx)) else {
         return u;
     };
