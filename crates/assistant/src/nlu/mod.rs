@@ -770,6 +770,54 @@ impl RuleUnderstander {
                 };
             }
         }
+        // "hold on, total pnl?", "btc-bot的持仓看下", "等下 回收站有啥" while something is being
+        // created: a read asked on the side, answered before the task goes on; never a value
+        // of the task (a strategy once got "btc-bot的持仓看下" as its name).
+        // A word that names one of the task's own fields ("initial balance 500" while a
+        // trader is created) is that field's, not a read of something else.
+        let names_own_field = cx.top.is_some_and(|(skill, action, ..)| {
+            cx.library.action(skill, action).is_some_and(|a| {
+                a.slots
+                    .iter()
+                    .flat_map(|slot| slot.phrases.iter())
+                    .any(|p| find_phrase(&lower, &p.to_lowercase()).is_some())
+            })
+        });
+        if let Some((top_skill, top_action, ..)) = cx.top.filter(|_| !names_own_field) {
+            let side_read = routed.as_ref().filter(|r| {
+                r.has_verb
+                    && (r.has_noun || r.has_name)
+                    && is_read(cx.library, r)
+                    && !(r.skill == top_skill && r.action == top_action)
+            });
+            if let Some(r) = side_read {
+                let slots = self.slots_for(&r.skill, &r.action, message, cx);
+                return one(
+                    Command::StartTask {
+                        skill: r.skill.clone(),
+                        action: r.action.clone(),
+                        slots: slots.into_iter().collect(),
+                    },
+                    0.85,
+                );
+            }
+            if let Some((skill, action, target)) = follow_up_read(&lower, cx)
+                && !(skill == top_skill && action == top_action)
+            {
+                let slots = target
+                    .map(|t| ("target".to_string(), serde_json::Value::String(t)))
+                    .into_iter()
+                    .collect();
+                return one(
+                    Command::StartTask {
+                        skill,
+                        action,
+                        slots,
+                    },
+                    0.8,
+                );
+            }
+        }
         // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
         if lx.any_in(WordClass::Resume, &lower) {
             let named = |skill: &str| {
