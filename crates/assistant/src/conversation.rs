@@ -174,6 +174,9 @@ pub struct Conversation {
     /// "算了不停了") is about, since the change can no longer be cancelled, only undone.
     #[serde(default)]
     pub just_done: Vec<Done>,
+    /// The last read completed (a journal, stats): what a name alone right after it reads.
+    #[serde(default)]
+    pub last_read: Option<Done>,
 }
 
 /// A change a turn completed.
@@ -203,6 +206,7 @@ impl Conversation {
             lang: None,
             turns: 0,
             just_done: Vec::new(),
+            last_read: None,
         }
     }
 
@@ -260,6 +264,11 @@ impl Conversation {
             turn.reply = secrets.redact(&turn.reply);
         }
         out
+    }
+
+    /// The read the turn just before this one completed, if any.
+    pub fn read_last_turn(&self) -> Option<&Done> {
+        self.last_read.as_ref().filter(|d| d.turn + 1 == self.turns)
     }
 
     /// The changes completed by the turn just before this one.

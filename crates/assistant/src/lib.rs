@@ -404,6 +404,10 @@ impl Assistant {
                 .done_last_turn()
                 .map(|d| (d.skill.as_str(), d.action.as_str()))
                 .collect(),
+            last_read: turn
+                .conv
+                .read_last_turn()
+                .map(|d| (d.skill.as_str(), d.action.as_str())),
         };
         self.rules.understand_now(message, &cx)
     }

@@ -336,6 +336,13 @@ fn record_done(turn: &mut Turn<'_>, task: &crate::conversation::Task) {
         .action(&task.skill, &task.action)
         .is_none_or(|a| a.risk == nofxi_skills::Risk::Query);
     if reads {
+        // "eth-bot journal" then "what about btc-bot": the next name alone is the same read.
+        turn.conv.last_read = Some(crate::conversation::Done {
+            skill: task.skill.clone(),
+            action: task.action.clone(),
+            name: None,
+            turn: turn.conv.turns,
+        });
         return;
     }
     let name = task.slots.get("target").and_then(|v| v.as_str()).map(|t| {

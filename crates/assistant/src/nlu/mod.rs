@@ -42,6 +42,8 @@ pub struct Context<'a> {
     pub interrupted: Vec<(nofxi_protocol::TaskId, String)>,
     /// (skill, action) of each change the last turn completed.
     pub just_done: Vec<(&'a str, &'a str)>,
+    /// (skill, action) of the read the last turn completed.
+    pub last_read: Option<(&'a str, &'a str)>,
 }
 
 /// Turns a message into commands. Rules implement it; the LLM issue adds a model-backed one.
@@ -627,6 +629,7 @@ impl RuleUnderstander {
             engine_question: false,
             interrupted: Vec::new(),
             just_done: Vec::new(),
+            last_read: None,
             ..*cx
         };
         let rest = self.understand_single(message, &free);
@@ -748,6 +751,20 @@ impl RuleUnderstander {
             .min();
         let it = cx.it_kind.zip(it_at);
         let routed = route::route(cx.library, &lower, cx.names, cx.lexicon, it);
+        // "eth-bot journal", then "what about btc-bot" / "那 btc-bot 的呢": a name with no
+        // verb or noun of its own right after a read of its kind is that read again, of this
+        // one ("show trader btc-bot" still shows the trader).
+        let routed = routed.map(|mut r| {
+            if !r.has_noun
+                && r.has_name
+                && r.action == "query"
+                && let Some((skill, action)) = cx.last_read
+                && skill == r.skill
+            {
+                r.action = action.to_string();
+            }
+            r
+        });
         // "btc price", "比特币多少钱": a quote, answered beside any task; never a request to
         // change something ("create a trader when btc price drops" routes to its verb).
         if routed

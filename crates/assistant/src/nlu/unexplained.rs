@@ -411,6 +411,7 @@ mod tests {
             it_kind: None,
             interrupted: Vec::new(),
             just_done: Vec::new(),
+            last_read: None,
         };
         RuleUnderstander.understand_now(message, &cx)
     }
