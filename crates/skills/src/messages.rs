@@ -116,24 +116,15 @@ impl Catalog {
     /// Message `id` in `lang` with `args` (name, text). A missing message or argument shows
     /// as its id in braces, which the catalog test rules out for the built-ins.
     pub fn text(&self, lang: Lang, id: &str, args: &[(&str, &str)]) -> String {
-        let Some(bundle) = self.bundles.get(code(lang)) else {
-            return format!("{{{id}}}");
-        };
-        let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) else {
-            return format!("{{{id}}}");
-        };
-        let mut fluent_args = FluentArgs::new();
-        for (name, value) in args {
-            fluent_args.set(*name, value.to_string());
-        }
-        let mut errors = Vec::new();
-        bundle
-            .format_pattern(pattern, Some(&fluent_args), &mut errors)
-            .into_owned()
+        self.format(lang, id, None, args)
     }
 
     /// Message `id` with a count that selects its plural form (`$count`), plus `args`.
     pub fn counted(&self, lang: Lang, id: &str, count: usize, args: &[(&str, &str)]) -> String {
+        self.format(lang, id, Some(count), args)
+    }
+
+    fn format(&self, lang: Lang, id: &str, count: Option<usize>, args: &[(&str, &str)]) -> String {
         let Some(bundle) = self.bundles.get(code(lang)) else {
             return format!("{{{id}}}");
         };
@@ -141,7 +132,9 @@ impl Catalog {
             return format!("{{{id}}}");
         };
         let mut fluent_args = FluentArgs::new();
-        fluent_args.set("count", count);
+        if let Some(count) = count {
+            fluent_args.set("count", count);
+        }
         for (name, value) in args {
             fluent_args.set(*name, value.to_string());
         }

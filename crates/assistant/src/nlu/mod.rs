@@ -821,18 +821,7 @@ impl RuleUnderstander {
             if let Some((skill, action, target)) = follow_up_read(&lower, cx)
                 && !(skill == top_skill && action == top_action)
             {
-                let slots = target
-                    .map(|t| ("target".to_string(), serde_json::Value::String(t)))
-                    .into_iter()
-                    .collect();
-                return one(
-                    Command::StartTask {
-                        skill,
-                        action,
-                        slots,
-                    },
-                    0.8,
-                );
+                return one(read_of(skill, action, target), 0.8);
             }
         }
         // "back to the trader", "继续创建交易员": the interrupted task, not a new one.
@@ -1069,18 +1058,7 @@ impl RuleUnderstander {
         if cx.top.is_none()
             && let Some((skill, action, target)) = follow_up_read(&lower, cx)
         {
-            let slots = target
-                .map(|t| ("target".to_string(), serde_json::Value::String(t)))
-                .into_iter()
-                .collect();
-            return one(
-                Command::StartTask {
-                    skill,
-                    action,
-                    slots,
-                },
-                0.7,
-            );
+            return one(read_of(skill, action, target), 0.7);
         }
         // A bare yes or no is no value ("create a trader" → "no" must not name the trader
         // "no"), unless a yes/no question is asked (start it right away?): no cancels the task,
@@ -1252,6 +1230,19 @@ fn is_read(library: &Library, r: &route::Route) -> bool {
         .get(&r.skill)
         .and_then(|s| s.action(&r.action))
         .is_some_and(|a| a.risk == nofxi_skills::Risk::Query)
+}
+
+/// A read task of `target`, or of everything when none is given.
+fn read_of(skill: String, action: String, target: Option<String>) -> Command {
+    let slots = target
+        .map(|t| ("target".to_string(), serde_json::Value::String(t)))
+        .into_iter()
+        .collect();
+    Command::StartTask {
+        skill,
+        action,
+        slots,
+    }
 }
 
 /// The read (other than the generic look-up) whose verb the message says, of a resource
