@@ -423,6 +423,39 @@ impl Assistant {
         Ok(conv.map(|c| self.views(&c)).unwrap_or_default())
     }
 
+    /// `message` as this conversation's next turn will store and show it: secrets masked, and
+    /// all of it hidden when it answers a question for a secret. What a client that shows the
+    /// message to other tabs before the turn ends must show.
+    pub async fn shown_message(
+        &self,
+        user: &str,
+        conversation_id: Option<&str>,
+        message: &str,
+    ) -> Result<String, AssistantError> {
+        let conv = match conversation_id {
+            Some(id) => self.load_conversation(user, id).await?,
+            None => None,
+        };
+        let answers_secret = conv.as_ref().is_some_and(|c| self.asks_secret(c));
+        let redacted = scrub::scrub(&self.engine.secrets.redact(message));
+        Ok(secret_message::stored_form(&redacted, answers_secret))
+    }
+
+    /// The binding of the confirmation the conversation waits on, if it waits on one: a
+    /// client's Confirm button carries the binding it was shown, and one that is not this is
+    /// stale.
+    pub async fn pending_binding(
+        &self,
+        user: &str,
+        conversation_id: &str,
+    ) -> Result<Option<String>, AssistantError> {
+        let conv = self.load_conversation(user, conversation_id).await?;
+        Ok(conv
+            .and_then(|c| c.top().and_then(|t| t.confirmation.clone()))
+            .map(|c| c.binding)
+            .filter(|b| !b.is_empty()))
+    }
+
     async fn load_conversation(
         &self,
         user: &str,

@@ -13,7 +13,7 @@ use crate::resource::NAME_MAX;
 use crate::validation::{Problem, Problems, ValidationError};
 
 /// The non-secret fields of an exchange account.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ExchangeSpec {
     pub exchange_type: String,
     pub account_name: String,
@@ -182,7 +182,7 @@ fn private_key_problem(kind: ExchangeType, value: &str) -> Option<Problem> {
 }
 
 /// What a reader may know about one credential field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CredentialStatus {
     pub present: bool,
     /// `sk-…a1b2` style; `None` when absent.
@@ -190,7 +190,7 @@ pub struct CredentialStatus {
 }
 
 /// A stored exchange account as every reader sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Exchange {
     pub id: String,
     pub user_id: String,

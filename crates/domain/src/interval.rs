@@ -7,7 +7,19 @@ use serde::{Deserialize, Serialize};
 
 /// A candle interval. The set is the one REFERENCE §5 allows for `get_kline`, plus the
 /// intervals Binance futures serves that strategies commonly pick (3m, 2h, 6h, 12h).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub enum Interval {
     #[serde(rename = "1m")]
     M1,

@@ -13,7 +13,7 @@ use crate::secret::Secret;
 use crate::validation::{Problem, Problems, ValidationError};
 
 /// The non-secret fields a user sets on a model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModelSpec {
     pub name: String,
     pub provider: String,
@@ -141,7 +141,7 @@ pub(crate) fn blank_to_none(v: Option<String>) -> Option<String> {
 }
 
 /// A stored model as every reader sees it: no key, only whether there is one and its mask.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Model {
     pub id: String,
     pub user_id: String,

@@ -31,6 +31,22 @@ pub fn labelled(ms: i64, precision: Precision, simulated: bool, zh: bool) -> Str
     }
 }
 
+/// A moment as users write one: epoch milliseconds, RFC 3339 (`2026-01-01T08:00:00Z`), or a
+/// bare date (`2026-01-01`, its midnight in UTC). `None` when it is none of these.
+pub fn parse_moment(text: &str) -> Option<i64> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<i64>() {
+        return Some(ms);
+    }
+    if let Ok(t) = text.parse::<jiff::Timestamp>() {
+        return Some(t.as_millisecond());
+    }
+    format!("{text}T00:00:00Z")
+        .parse::<jiff::Timestamp>()
+        .ok()
+        .map(|t| t.as_millisecond())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

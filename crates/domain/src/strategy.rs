@@ -10,7 +10,7 @@ use crate::validation::{Problem, Problems, ValidationError};
 
 const DESCRIPTION_MAX: usize = 2_000;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StrategySpec {
     pub name: String,
     #[serde(default)]
@@ -92,7 +92,7 @@ impl StrategySpec {
 }
 
 /// A stored strategy as readers see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Strategy {
     pub id: String,
     pub user_id: String,

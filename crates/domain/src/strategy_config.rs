@@ -12,7 +12,7 @@ use crate::interval::Interval;
 use crate::market::Symbol;
 use crate::validation::{Problem, Problems};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(default)]
 pub struct StrategyConfig {
     pub coin_source: CoinSource,
@@ -21,7 +21,7 @@ pub struct StrategyConfig {
     pub prompt_sections: PromptSections,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct CoinSource {
     /// Symbols the strategy always considers (`BTCUSDT`).
@@ -41,7 +41,7 @@ impl Default for CoinSource {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Klines {
     pub primary_timeframe: Interval,
@@ -63,7 +63,7 @@ impl Default for Klines {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Indicators {
     pub klines: Klines,
@@ -102,7 +102,7 @@ impl Default for Indicators {
 }
 
 /// Limits every decision is checked against before it reaches an exchange.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RiskControl {
     /// Open positions at once, 1–8.
@@ -141,7 +141,7 @@ impl Default for RiskControl {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(default)]
 pub struct PromptSections {
     pub role_definition: String,

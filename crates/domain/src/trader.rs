@@ -22,7 +22,7 @@ pub const SCAN_INTERVAL_DEFAULT: i64 = 5;
 /// in the README's first session, and what the assistant proposes.
 pub const INITIAL_BALANCE_DEFAULT: Decimal = Decimal::ONE_THOUSAND;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraderSpec {
     pub name: String,
     pub ai_model_id: String,
@@ -196,7 +196,7 @@ pub fn start_problems(
 }
 
 /// A stored trader as readers see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trader {
     pub id: String,
     pub user_id: String,

@@ -358,7 +358,7 @@ impl Problems {
 }
 
 /// A value accepted after nofxi changed it, reported so the change is never silent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Adjustment {
     pub field: String,
     pub given: String,

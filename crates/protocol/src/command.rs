@@ -60,7 +60,7 @@ pub enum CancelScope {
 }
 
 /// What the answer to a question is grounded in; also reported in the `answered` event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerKind {
     /// A term from the glossary ("cross vs isolated margin").

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::command::AnswerKind;
 use crate::task::TaskId;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     TaskStarted {

@@ -6,7 +6,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// Opaque task id, unique within a conversation (a UUID v7 string in practice).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct TaskId(pub String);
 
@@ -18,7 +20,7 @@ impl fmt::Display for TaskId {
 
 /// Where a task is in its life. The order of the variants is the usual order of events;
 /// `interrupted` tasks sit below the active one and can be resumed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
     Identified,
@@ -43,7 +45,7 @@ impl TaskStatus {
 
 /// One stack entry as the client sees it. `slots` holds confirmed values only (secrets
 /// masked); `missing` names the required slots still to ask for, in the skill file's names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TaskView {
     pub task_id: TaskId,
     pub skill: String,

@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::task::TaskView;
 
 /// Where a turn came from; recorded in traces and in the audit row of any mutation it causes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Channel {
     Cli,
@@ -14,7 +14,7 @@ pub enum Channel {
     Api,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TurnRequest {
     /// Absent on the first turn of a new conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -45,7 +45,9 @@ pub struct LineError {
 }
 
 /// Model usage within one turn; all zeros on the rules-only path.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct LlmUsage {
     pub calls: u32,
     pub prompt_tokens: u64,
@@ -53,7 +55,7 @@ pub struct LlmUsage {
 }
 
 /// `stack` lists unfinished tasks bottom first; the active task is last.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TurnResponse {
     pub conversation_id: String,
     pub reply: String,

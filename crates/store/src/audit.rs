@@ -38,7 +38,7 @@ impl AuditAction {
 }
 
 /// One audit row as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AuditEntry {
     pub id: i64,
     pub user_id: String,

@@ -94,6 +94,31 @@ impl Store {
             })
             .collect()
     }
+
+    /// A mark that changes whenever one of the user's traders changes or journals a cycle
+    /// (started, finished): what a live view compares to know it must read again.
+    pub async fn activity_mark(&self, user: &str) -> Result<String, StoreError> {
+        let row = sqlx::query(
+            "SELECT (SELECT COUNT(*) FROM trader_cycles WHERE user_id = $1) AS cycles, \
+             (SELECT COUNT(equity) FROM trader_cycles WHERE user_id = $1) AS done, \
+             (SELECT COALESCE(MAX(started_at), 0) FROM trader_cycles WHERE user_id = $1) AS last, \
+             (SELECT COALESCE(MAX(updated_at), 0) FROM traders WHERE user_id = $1) AS changed",
+        )
+        .bind(user)
+        .fetch_one(&self.pool)
+        .await
+        .ctx("reading trader activity")?;
+        let get = |col: &str| -> Result<i64, StoreError> {
+            row.try_get::<i64, _>(col).ctx("reading trader activity")
+        };
+        Ok(format!(
+            "{}/{}/{}/{}",
+            get("cycles")?,
+            get("done")?,
+            get("last")?,
+            get("changed")?
+        ))
+    }
 }
 
 fn cycle_row(row: &sqlx::any::AnyRow) -> Result<CycleRow, StoreError> {

@@ -16,6 +16,7 @@
 //! unique names, references between resources, resources in use.
 
 mod audit;
+mod chat_events;
 pub mod clock;
 mod conversations;
 mod error;
@@ -41,6 +42,7 @@ use std::sync::Arc;
 use sqlx::AnyPool;
 
 pub use audit::{AuditAction, AuditEntry, SETTING_KIND};
+pub use chat_events::{CHAT_CHANNEL, ChatEvent};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use conversations::ConversationRow;
 pub use error::{RestoreBlock, StoreError};

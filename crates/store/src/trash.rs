@@ -16,7 +16,7 @@ use crate::flag::read_flag;
 use crate::resolve::{Where, name_taken, resolve, table};
 
 /// What a delete or restore touched.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Removed {
     pub kind: ResourceKind,
     pub id: String,

@@ -26,7 +26,7 @@ pub const SHARPE_MIN_TRADES: usize = 10;
 /// ...or, with fewer trades, the span of data that does (in days of returns).
 pub const SHARPE_MIN_DAYS: f64 = 1.0;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Stats {
     pub total_trades: usize,
     pub wins: usize,

@@ -615,13 +615,9 @@ impl ToolRunner {
         if st.get_strategy(user, &t.spec.strategy_id).await.is_err() {
             return Err(tool("strategy_missing", "strategy missing".into(), None));
         }
-        // A paper account is checked at the engine's timeline, not the wall clock (see `view`).
-        let exchange = st.get_exchange(user, &t.spec.exchange_id).await?;
-        let clock = nofxi_trader::runtime::view::account_clock(st, &exchange).await;
-        nofxi_trader::runtime::preflight::preflight(st.clone(), user, &t.id, clock)
+        let (t, _) = nofxi_trader::runtime::preflight::start_trader(st, actor, &t.id)
             .await
             .map_err(|e| tool(e.kind(), e.to_string(), None))?;
-        let t = st.set_trader_running(actor, &t.id, true).await?;
         // Started is not trading: only a running engine trades, and none may run.
         let engines = st.live_lease_owners().await.unwrap_or_default();
         let note = engines.is_empty().then(|| no_engine_note(lang));

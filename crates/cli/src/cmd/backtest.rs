@@ -15,7 +15,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::strategy_config::StrategyConfig;
-use nofxi_trader::backtest::{BacktestConfig, BacktestError, BacktestReport, run_backtest};
+use nofxi_trader::backtest::{
+    BacktestConfig, BacktestError, BacktestReport, MAX_REPLAY_CANDLES, run_backtest,
+};
 use nofxi_trader::decider::Decider;
 use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
 use nofxi_trader::decider::llm::AnswerCache;
@@ -352,10 +354,6 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     Ok((Arc::new(market), symbols, range))
 }
 
-/// The most candles one backtest replays (all symbols together): about a minute of work.
-/// `--from 1970` at 1m would otherwise run for hours with nothing said.
-const MAX_REPLAY_CANDLES: i64 = 20_000_000;
-
 fn check_replay_size(
     from: i64,
     to: i64,
@@ -479,17 +477,10 @@ async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Resul
 
 /// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds.
 fn parse_time(flag: &str, text: &str) -> Result<i64> {
-    let text = text.trim();
-    if let Ok(ms) = text.parse::<i64>() {
+    if let Some(ms) = nofxi_domain::moment::parse_moment(text) {
         return Ok(ms);
     }
-    if let Ok(t) = text.parse::<jiff::Timestamp>() {
-        return Ok(t.as_millisecond());
-    }
-    // A bare date means its midnight in UTC.
-    if let Ok(t) = format!("{text}T00:00:00Z").parse::<jiff::Timestamp>() {
-        return Ok(t.as_millisecond());
-    }
+    let text = text.trim();
     Err(usage(format!(
         "{flag} {text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
     )))

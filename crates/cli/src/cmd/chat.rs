@@ -388,7 +388,7 @@ async fn first_run(
 
 /// The skills the assistant runs on: a broken user SKILL.md is reported (file:line:col, with
 /// the lint command) and left out, so the chat still starts on everything else.
-fn chat_library(global: &GlobalArgs) -> Result<Library> {
+pub fn chat_library(global: &GlobalArgs) -> Result<Library> {
     let (library, skipped) = Library::load_skipping_broken(&user_skill_dirs(global, &[]))
         .context("loading the skill library")?;
     for d in &skipped {

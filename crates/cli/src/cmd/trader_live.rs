@@ -12,13 +12,11 @@ use clap::Args;
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
 use nofxi_trader::runtime::baseline::PnlBasis;
-use nofxi_trader::runtime::preflight::preflight;
+use nofxi_trader::runtime::preflight::start_trader;
 use nofxi_trader::runtime::report::trader_stats;
-use nofxi_trader::runtime::status::{StopReason, load_status};
-use nofxi_trader::runtime::view::account_clock;
+use nofxi_trader::runtime::status::{StopReason, status_view};
 use nofxi_trader::stats::Stats;
 use rust_decimal::Decimal;
-use serde::Serialize;
 
 use super::common::{RefArg, actor, print_json, print_table, time_on};
 use crate::home::GlobalArgs;
@@ -60,10 +58,7 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
             exchange.spec.account_name
         );
     }
-    // A paper account is checked at the engine's timeline: read at the wall clock its stops
-    // would fire at another moment's prices.
-    let clock = account_clock(&store, &exchange).await;
-    let ready = preflight(store.clone(), &global.user, &trader.id, clock)
+    let (trader, ready) = start_trader(&store, &actor(global), &trader.id)
         .await
         .map_err(|e| {
             anyhow::anyhow!(
@@ -73,9 +68,6 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
             )
         })?;
     let account = ready.venue.exchange.account().await?;
-    let trader = store
-        .set_trader_running(&actor(global), &trader.id, true)
-        .await?;
     if global.json {
         return print_json(&trader);
     }
@@ -107,17 +99,6 @@ pub async fn stop(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Res
     Ok(())
 }
 
-#[derive(Serialize)]
-struct StatusView {
-    name: String,
-    id: String,
-    marked_running: bool,
-    engine: Option<nofxi_trader::runtime::status::TraderStatus>,
-    lease_owner: Option<String>,
-    /// Seconds until the lease of an engine that stopped renewing it expires.
-    lease_wait_seconds: Option<i64>,
-}
-
 /// Why a trader stopped, as `trader status` says it; the detail line beneath gives the error.
 fn stop_words(reason: StopReason) -> &'static str {
     match reason {
@@ -132,36 +113,7 @@ fn stop_words(reason: StopReason) -> &'static str {
 
 pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Result<()> {
     let trader = store.get_trader(&global.user, &target.reference).await?;
-    let mut engine = load_status(&store, &global.user, &trader.id).await?;
-    // The journal knows the last cycle better than the status document, which only changes
-    // when something a user should hear about does.
-    let last = store
-        .cycles(&global.user, &trader.id, 1, None)
-        .await?
-        .into_iter()
-        .next();
-    if let (Some(status), Some(last)) = (engine.as_mut(), last) {
-        status.last_cycle = Some(last.cycle_number);
-        status.last_cycle_ms = Some(last.started_at);
-    }
-    let now = store.now_ms();
-    let lease = store
-        .lease(&trader.id)
-        .await?
-        .filter(|l| l.expires_at > now);
-    // A lease its engine no longer renews (killed): the trader waits for it to expire.
-    let waiting_ms = lease
-        .as_ref()
-        .filter(|l| trader.is_running && l.unrenewed(now))
-        .map(|l| l.expires_at - now);
-    let view = StatusView {
-        name: trader.spec.name.clone(),
-        id: trader.id.clone(),
-        marked_running: trader.is_running,
-        engine,
-        lease_owner: lease.map(|l| l.owner),
-        lease_wait_seconds: waiting_ms.map(|ms| (ms + 999) / 1000),
-    };
+    let view = status_view(&store, &global.user, &trader).await?;
     if global.json {
         return print_json(&view);
     }

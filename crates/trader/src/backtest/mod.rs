@@ -35,6 +35,11 @@ use crate::cycle::{Bar, CycleOutcome, CycleWorld, ExecutionSettings, JournalErro
 use crate::decider::Decider;
 use crate::stats::{compute_held, trades_from_fills};
 
+/// The most candles one backtest replays (all symbols together; for the simulated market, the
+/// minutes it builds): about a minute of work. `--from 1970` at 1m would otherwise run for
+/// hours with nothing said.
+pub const MAX_REPLAY_CANDLES: i64 = 20_000_000;
+
 #[derive(Debug, Clone)]
 pub struct BacktestConfig {
     pub symbols: Vec<Symbol>,

@@ -4,6 +4,7 @@
 pub mod baseline;
 pub mod connect;
 pub mod engine;
+pub mod host;
 pub mod pace;
 pub mod preflight;
 pub mod report;

@@ -227,3 +227,22 @@ pub fn answer_cache_file_name(model: &Model) -> String {
         endpoint.get(..12).unwrap_or(&endpoint)
     )
 }
+
+/// Starting a trader, as every surface does it (CLI, chat, HTTP): the preflight at the clock
+/// its account trades on (a paper account at the engine's timeline, see `view`), then the
+/// trader marked running, for an engine to pick up. Returns the trader as marked and what the
+/// preflight found ready (the venue, to report the equity).
+pub async fn start_trader(
+    store: &Arc<Store>,
+    actor: &nofxi_domain::Actor,
+    trader_ref: &str,
+) -> Result<(Trader, Ready), PreflightError> {
+    let trader = store.get_trader(&actor.user, trader_ref).await?;
+    let exchange = store
+        .get_exchange(&actor.user, &trader.spec.exchange_id)
+        .await?;
+    let clock = super::view::account_clock(store, &exchange).await;
+    let ready = preflight(store.clone(), &actor.user, &trader.id, clock).await?;
+    let trader = store.set_trader_running(actor, &trader.id, true).await?;
+    Ok((trader, ready))
+}

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 pub const STATUS_SCOPE: &str = "trader_status";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The user stopped it (CLI, chat, API).
@@ -26,7 +26,7 @@ pub enum StopReason {
     Shutdown,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraderStatus {
     pub running: bool,
     /// The engine process running it.
@@ -88,4 +88,55 @@ pub async fn save_status(
         detail: e.to_string(),
     })?;
     store.put_state(user, STATUS_SCOPE, trader_id, &value).await
+}
+
+/// A trader's state as every surface reports it (`trader status`, the web dashboard): what it
+/// is marked, what its engine last said, and whose lease holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StatusView {
+    pub name: String,
+    pub id: String,
+    pub marked_running: bool,
+    pub engine: Option<TraderStatus>,
+    pub lease_owner: Option<String>,
+    /// Seconds until the lease of an engine that stopped renewing it expires.
+    pub lease_wait_seconds: Option<i64>,
+}
+
+/// Reads a trader's [`StatusView`]: the status document, corrected by the journal's newest
+/// cycle (the document only changes when something a user should hear about does), and the
+/// live lease.
+pub async fn status_view(
+    store: &Store,
+    user: &str,
+    trader: &nofxi_domain::Trader,
+) -> Result<StatusView, StoreError> {
+    let mut engine = load_status(store, user, &trader.id).await?;
+    let last = store
+        .cycles(user, &trader.id, 1, None)
+        .await?
+        .into_iter()
+        .next();
+    if let (Some(status), Some(last)) = (engine.as_mut(), last) {
+        status.last_cycle = Some(last.cycle_number);
+        status.last_cycle_ms = Some(last.started_at);
+    }
+    let now = store.now_ms();
+    let lease = store
+        .lease(&trader.id)
+        .await?
+        .filter(|l| l.expires_at > now);
+    // A lease its engine no longer renews (killed): the trader waits for it to expire.
+    let waiting_ms = lease
+        .as_ref()
+        .filter(|l| trader.is_running && l.unrenewed(now))
+        .map(|l| l.expires_at - now);
+    Ok(StatusView {
+        name: trader.spec.name.clone(),
+        id: trader.id.clone(),
+        marked_running: trader.is_running,
+        engine,
+        lease_owner: lease.map(|l| l.owner),
+        lease_wait_seconds: waiting_ms.map(|ms| (ms + 999) / 1000),
+    })
 }
