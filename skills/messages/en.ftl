@@ -98,3 +98,23 @@ start-no-engine = No engine is running now: it starts trading once `nofxi run` r
 undo-exchange_management-create = To undo it, say "delete exchange { $name }".
 undo-model_management-create = To undo it, say "delete model { $name }".
 undo-strategy_management-create = To undo it, say "delete strategy { $name }".
+
+## HTTP API errors (`nofxi serve`): what happened and what to do.
+http-not-found = No such page or API route: { $path }. The API's routes are listed at /api/openapi.json.
+http-bad-json = The request body is not valid JSON for this route: { $detail }. Fix the body and send it again.
+http-csrf = This change needs the X-CSRF-Token header from GET /api/session: reload the page and try again.
+http-host = Host { $host } is not this server's address: open the URL `nofxi serve` printed.
+http-stale-confirmation = That confirmation is no longer the pending one (it was answered, or the object changed): look at the current question and answer that.
+http-no-confirmation = Nothing is waiting for a confirmation in this conversation.
+http-confirm-mismatch = That confirmation was made for another action or object: ask again and confirm the new summary.
+http-conversation-unknown = No conversation { $id } for this user: start one with POST /api/chat/turns without a conversation_id.
+http-backtest-unknown = No backtest { $id } in this server: backtests are kept in memory until the server stops.
+http-backtest-busy = { $count } backtests are already running: wait for one to finish.
+http-empty-message = The message is empty: type something to send.
+http-unknown-field = Unknown field { $field }: the fields this route takes are listed at /api/openapi.json.
+http-internal = Something failed inside nofxi: { $detail }
+confirm-start = Start trader { $name } on { $exchange } (a { $kind } account) with model { $model } and strategy { $strategy }, initial balance { $balance } USDT.
+confirm-stop = Stop trader { $name }: it finishes the cycle in progress and opens nothing new; open positions stay open.
+confirm-delete = Move { $kind } { $name } to the trash: it can be restored for 30 days.
+button-yes = yes
+button-no = no

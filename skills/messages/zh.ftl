@@ -87,3 +87,23 @@ start-no-engine = 目前没有运行中的引擎：运行 `nofxi run` 后它才�
 undo-exchange_management-create = 要撤回，可以说“删除交易所账户 { $name }”。
 undo-model_management-create = 要撤回，可以说“删除模型 { $name }”。
 undo-strategy_management-create = 要撤回，可以说“删除策略 { $name }”。
+
+## HTTP API 错误（`nofxi serve`）：发生了什么、怎么办。
+http-not-found = 没有这个页面或接口：{ $path }。全部接口见 /api/openapi.json。
+http-bad-json = 请求体不是这个接口可用的 JSON：{ $detail }。请改正后重新发送。
+http-csrf = 这个修改需要 GET /api/session 给出的 X-CSRF-Token 请求头：请刷新页面后重试。
+http-host = { $host } 不是本服务的地址：请打开 `nofxi serve` 打印的网址。
+http-stale-confirmation = 这个确认已经不是当前待确认的了（已回答过，或对象已改变）：请看当前的问题再回答。
+http-no-confirmation = 这个对话里没有等待确认的操作。
+http-confirm-mismatch = 这个确认是针对另一个操作或对象的：请重新发起，并确认新的摘要。
+http-conversation-unknown = 这个用户没有对话 { $id }：不带 conversation_id 调用 POST /api/chat/turns 开始新对话。
+http-backtest-unknown = 本服务没有回测 { $id }：回测结果只保存在内存中，服务停止后清空。
+http-backtest-busy = 已有 { $count } 个回测在运行：请等其中一个完成。
+http-empty-message = 消息是空的：请输入内容再发送。
+http-unknown-field = 未知字段 { $field }：这个接口接受的字段见 /api/openapi.json。
+http-internal = nofxi 内部出错：{ $detail }
+confirm-start = 启动交易员 { $name }：交易所账户 { $exchange }（{ $kind } 账户），模型 { $model }，策略 { $strategy }，初始资金 { $balance } USDT。
+confirm-stop = 停止交易员 { $name }：当前周期做完后不再开新仓；已有持仓保持不动。
+confirm-delete = 把{ $kind } { $name } 移到回收站：30 天内可以恢复。
+button-yes = 确认
+button-no = 不要

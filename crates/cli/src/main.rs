@@ -55,6 +55,8 @@ enum Command {
     Market(cmd::market::MarketCommand),
     /// Replay candles (simulated or CSV) through the live cycle code and print the stats.
     Backtest(cmd::backtest::BacktestArgs),
+    /// The web app and HTTP API (and the trading engine) on 127.0.0.1:8700; Ctrl-C stops it.
+    Serve(cmd::serve::ServeArgs),
     /// The trading engine in the foreground: runs every started trader; Ctrl-C stops it.
     Run(cmd::run::RunArgs),
     /// Skills: list, show, lint and export the SKILL.md library.
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Paths => cmd::paths::run(&cli.global),
+        Command::Serve(args) => cmd::serve::run(&cli.global, args),
         Command::Run(args) => cmd::run::run(&cli.global, args),
         Command::Backtest(args) => cmd::backtest::run(&cli.global, args),
         Command::Model(c) => cmd::model::run(&cli.global, c),

@@ -15,6 +15,7 @@ pub mod market;
 pub mod model;
 pub mod paths;
 pub mod run;
+pub mod serve;
 pub mod skills;
 pub mod strategy;
 pub mod trace;

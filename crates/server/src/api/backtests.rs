@@ -1,0 +1,348 @@
+//! Backtests from the page: start one (a strategy over the simulated market, the builtin
+//! decider), follow its progress, read its result. Jobs live in memory until the server
+//! stops; each runs on a blocking thread so the API stays responsive.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{Method, StatusCode};
+use axum::routing::{get, post};
+use nofxi_domain::Interval;
+use nofxi_domain::market::Symbol;
+use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_trader::backtest::{BacktestConfig, MAX_REPLAY_CANDLES, run_backtest};
+use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
+use nofxi_trader::runtime::connect::sim_seed;
+use nofxi_trader::stats::Stats;
+use nofxi_venues::sim::SimMarket;
+use nofxi_venues::{Clock, ManualClock, MarketData};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::traders::EquityPoint;
+use super::{Body, Op, Reply, schema};
+use crate::access::Caller;
+use crate::error::{ApiError, ApiResult, Worded};
+use crate::state::AppState;
+
+/// Backtests running at once on this 2-core class of machine: more would starve the engine.
+const MAX_RUNNING: usize = 2;
+/// Points kept of a result's equity curve (a chart needs no more).
+const CURVE_POINTS: usize = 1000;
+
+pub fn operations() -> Vec<Op> {
+    vec![
+        Op::new(
+            Method::POST,
+            "/api/backtests",
+            "backtests",
+            "Start a backtest of a strategy on the simulated market; 202 with its id",
+            Reply::Json(202, schema::<Started>),
+            post(start),
+        )
+        .body(schema::<BacktestRequest>),
+        Op::new(
+            Method::GET,
+            "/api/backtests/{id}",
+            "backtests",
+            "A backtest's progress (0–1) and, when done, its stats and equity curve",
+            Reply::Json(200, schema::<Job>),
+            get(show),
+        ),
+    ]
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BacktestRequest {
+    /// A strategy by id or name; absent: the default strategy.
+    pub strategy: Option<String>,
+    /// Symbols (`BTCUSDT`, `eth`, `比特币`); absent: the strategy's static coins.
+    #[serde(default)]
+    pub symbols: Vec<String>,
+    /// `2026-01-01` or an RFC 3339 time; default: 30 days before `end`.
+    pub start: Option<String>,
+    /// Default: now.
+    pub end: Option<String>,
+    /// USDT; default 1000.
+    pub initial_balance: Option<Decimal>,
+    /// One cycle per candle of this interval; default `1h`.
+    pub interval: Option<Interval>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct Started {
+    pub id: String,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Job {
+    pub id: String,
+    /// `running`, `done` or `failed`.
+    pub status: String,
+    pub progress: f64,
+    pub error: Option<String>,
+    pub result: Option<BacktestResult>,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct BacktestResult {
+    pub stats: Stats,
+    pub equity_curve: Vec<EquityPoint>,
+    pub cycles: u64,
+    pub fills: usize,
+    pub refused: usize,
+    pub final_equity: Decimal,
+    /// Always true here: the data is the simulated market, not history.
+    pub simulated: bool,
+}
+
+#[derive(Default)]
+pub struct Backtests {
+    jobs: Mutex<HashMap<String, Entry>>,
+}
+
+struct Entry {
+    user: String,
+    job: Job,
+    /// Progress in millionths, written by the running job.
+    progress: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Backtests {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Backtests")
+    }
+}
+
+impl Backtests {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        match self.jobs.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    fn finish(&self, id: &str, outcome: Result<BacktestResult, String>) {
+        if let Some(entry) = self.lock().get_mut(id) {
+            match outcome {
+                Ok(result) => {
+                    entry.job.status = "done".into();
+                    entry.job.result = Some(result);
+                    entry.progress.store(1_000_000, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    entry.job.status = "failed".into();
+                    entry.job.error = Some(e);
+                }
+            }
+        }
+    }
+}
+
+fn invalid(field: &str, en: String, zh: String) -> ApiError {
+    let mut error = ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation",
+        Worded::new(en.clone(), zh.clone()),
+    );
+    error
+        .problems
+        .push((field.to_string(), Worded::new(en, zh)));
+    error
+}
+
+/// `2026-01-01` (UTC midnight), an RFC 3339 timestamp, or epoch milliseconds.
+fn parse_time(field: &str, text: &str) -> ApiResult<i64> {
+    if let Some(ms) = nofxi_domain::moment::parse_moment(text) {
+        return Ok(ms);
+    }
+    let text = text.trim();
+    Err(invalid(
+        field,
+        format!("`{field}` {text:?} is not a date: write it as 2026-01-01 or 2026-01-01T08:00:00Z"),
+        format!("`{field}` {text:?} 不是日期：请写成 2026-01-01 或 2026-01-01T08:00:00Z"),
+    ))
+}
+
+async fn start(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<BacktestRequest>,
+) -> ApiResult<(StatusCode, Json<Started>)> {
+    let strategy = match &body.strategy {
+        Some(r) if !r.trim().is_empty() => {
+            state.store.get_strategy(&caller.user, r).await?.spec.config
+        }
+        _ => StrategyConfig::default(),
+    };
+    let symbols_given: Vec<String> = if body.symbols.is_empty() {
+        strategy.coin_source.static_coins.clone()
+    } else {
+        body.symbols.clone()
+    };
+    let mut symbols = Vec::new();
+    for s in &symbols_given {
+        let symbol = Symbol::parse_known(s).map_err(|e| {
+            invalid(
+                "symbols",
+                format!("`symbols`: {e}"),
+                format!("`symbols`：{e}"),
+            )
+        })?;
+        if !symbols.contains(&symbol) {
+            symbols.push(symbol);
+        }
+    }
+    if symbols.is_empty() {
+        return Err(invalid(
+            "symbols",
+            "no symbols to backtest: give some (BTCUSDT, ETHUSDT) or pick a strategy with coins"
+                .into(),
+            "没有要回测的币种：请填写（BTCUSDT, ETHUSDT），或选一个设置了币种的策略".into(),
+        ));
+    }
+    let now = state.store.now_ms();
+    let to = match &body.end {
+        Some(t) if !t.trim().is_empty() => parse_time("end", t)?,
+        _ => now,
+    };
+    let from = match &body.start {
+        Some(t) if !t.trim().is_empty() => parse_time("start", t)?,
+        _ => to - 30 * 86_400_000,
+    };
+    let interval = body.interval.unwrap_or(Interval::H1);
+    let n = i64::try_from(symbols.len()).unwrap_or(i64::MAX);
+    let minutes = ((to - from).max(0) / 60_000).saturating_mul(n);
+    if from >= to || minutes > MAX_REPLAY_CANDLES {
+        return Err(invalid(
+            "start",
+            format!(
+                "the range must be after `start` and hold at most {MAX_REPLAY_CANDLES} simulated minutes over all symbols: shorten it or use fewer symbols"
+            ),
+            format!(
+                "时间范围须在 `start` 之后，且所有币种合计不超过 {MAX_REPLAY_CANDLES} 个模拟分钟：请缩短范围或减少币种"
+            ),
+        ));
+    }
+    let initial_balance = body.initial_balance.unwrap_or(Decimal::from(1000));
+    if initial_balance <= Decimal::ZERO {
+        return Err(invalid(
+            "initial_balance",
+            "`initial_balance` must be above 0".into(),
+            "`initial_balance` 必须大于 0".into(),
+        ));
+    }
+    let config = BacktestConfig {
+        symbols,
+        interval,
+        from_ms: from,
+        to_ms: to,
+        initial_balance,
+        fee_bps: Decimal::from(4),
+        slippage_bps: Decimal::from(2),
+        strategy,
+        full_cycles: false,
+    };
+    let id = uuid::Uuid::now_v7().to_string();
+    let progress = Arc::new(AtomicU64::new(0));
+    {
+        let mut jobs = state.backtests.lock();
+        let running = jobs.values().filter(|e| e.job.status == "running").count();
+        if running >= MAX_RUNNING {
+            let count = running.to_string();
+            return Err(ApiError::catalog(
+                StatusCode::TOO_MANY_REQUESTS,
+                "busy",
+                "http-backtest-busy",
+                &[("count", &count)],
+            ));
+        }
+        jobs.insert(
+            id.clone(),
+            Entry {
+                user: caller.user.clone(),
+                job: Job {
+                    id: id.clone(),
+                    status: "running".into(),
+                    progress: 0.0,
+                    error: None,
+                    result: None,
+                },
+                progress: progress.clone(),
+            },
+        );
+    }
+    let backtests = state.backtests.clone();
+    let handle = tokio::runtime::Handle::current();
+    let job_id = id.clone();
+    tokio::task::spawn_blocking(move || {
+        let outcome = handle.block_on(run(config, progress));
+        backtests.finish(&job_id, outcome);
+    });
+    Ok((StatusCode::ACCEPTED, Json(Started { id })))
+}
+
+async fn run(config: BacktestConfig, progress: Arc<AtomicU64>) -> Result<BacktestResult, String> {
+    let clock = Arc::new(ManualClock::new(0));
+    let market: Arc<dyn MarketData> =
+        Arc::new(SimMarket::new(sim_seed(), clock.clone() as Arc<dyn Clock>));
+    let mut decider = BuiltinDecider::new(BuiltinParams::default());
+    let report = run_backtest(&config, market, clock, &mut decider, |done, total| {
+        let millionths = done.saturating_mul(1_000_000) / total.max(1);
+        progress.store(millionths, Ordering::Relaxed);
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    let points: Vec<(i64, Decimal)> = report.equity.points().collect();
+    let step = points.len().div_ceil(CURVE_POINTS).max(1);
+    let mut curve: Vec<EquityPoint> = points
+        .iter()
+        .step_by(step)
+        .map(|(t, equity)| EquityPoint {
+            t: *t,
+            equity: *equity,
+        })
+        .collect();
+    if let Some((t, equity)) = points.last()
+        && curve.last().is_none_or(|p| p.t != *t)
+    {
+        curve.push(EquityPoint {
+            t: *t,
+            equity: *equity,
+        });
+    }
+    Ok(BacktestResult {
+        stats: report.stats,
+        equity_curve: curve,
+        cycles: report.cycles,
+        fills: report.fills,
+        refused: report.refused,
+        final_equity: report.final_account.equity,
+        simulated: true,
+    })
+}
+
+async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Job>> {
+    let jobs = state.backtests.lock();
+    match jobs.get(&id).filter(|e| e.user == caller.user) {
+        Some(entry) => {
+            let mut job = entry.job.clone();
+            job.progress = entry.progress.load(Ordering::Relaxed) as f64 / 1_000_000.0;
+            Ok(Json(job))
+        }
+        None => Err(ApiError::catalog(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "http-backtest-unknown",
+            &[("id", &id)],
+        )),
+    }
+}

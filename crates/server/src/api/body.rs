@@ -1,0 +1,87 @@
+//! JSON bodies with errors a form can show: a missing, unknown or mistyped field is named as a
+//! field problem (not axum's plain-text rejection), and an empty body reads as `{}` so a
+//! confirmation's first call needs none.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use serde::de::DeserializeOwned;
+
+use crate::error::{ApiError, Worded};
+
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Body<T>, ApiError> {
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|e| ApiError::bad_request("http-bad-json", &[("detail", &e.body_text())]))?;
+        let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            &bytes
+        };
+        serde_json::from_slice(text)
+            .map(Body)
+            .map_err(|e| parse_error(&e))
+    }
+}
+
+/// serde_json says "missing field `name` at line 1 column 2": the field becomes a problem.
+fn parse_error(err: &serde_json::Error) -> ApiError {
+    let detail = err.to_string();
+    let mut error = ApiError::bad_request("http-bad-json", &[("detail", &detail)]);
+    if let Some(field) = quoted_field(&detail) {
+        error.status = StatusCode::UNPROCESSABLE_ENTITY;
+        error.code = "validation";
+        let problem = if detail.starts_with("missing field") {
+            Worded::new(
+                format!("`{field}` is required: give it a value"),
+                format!("缺少 `{field}`：请填写"),
+            )
+        } else if detail.starts_with("unknown field") {
+            Worded::catalog("http-unknown-field", &[("field", &field)])
+        } else {
+            Worded::new(detail.clone(), format!("`{field}` 的值不对：{detail}"))
+        };
+        error.problems.push((field, problem));
+    }
+    error
+}
+
+fn quoted_field(detail: &str) -> Option<String> {
+    let start = detail.find('`')? + 1;
+    let len = detail[start..].find('`')?;
+    Some(detail[start..start + len].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Form {
+        name: String,
+    }
+
+    #[test]
+    fn a_missing_or_unknown_field_is_named() {
+        let missing = serde_json::from_str::<Form>("{}")
+            .err()
+            .map(|e| parse_error(&e));
+        let missing = missing.map(|e| e.problems[0].0.clone());
+        assert_eq!(missing.as_deref(), Some("name"));
+        let unknown = serde_json::from_str::<Form>(r#"{"name":"a","nmae":"b"}"#)
+            .err()
+            .map(|e| parse_error(&e).problems[0].0.clone());
+        assert_eq!(unknown.as_deref(), Some("nmae"));
+        let broken = serde_json::from_str::<Form>("{")
+            .err()
+            .map(|e| parse_error(&e));
+        assert!(broken.is_some_and(|e| e.problems.is_empty() && e.code == "bad_request"));
+    }
+}

@@ -1,0 +1,216 @@
+//! The dashboard: every trader with its state (and why it stopped), equity, P&L, open
+//! positions, its last decision with the model's reasoning, and its equity curve; and a
+//! stream that says when any of it changed.
+//!
+//! The figures come from the journal's newest cycle (what the engine saw), not from a venue
+//! call per trader, so the page is cheap to refresh on every cycle.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::Method;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::get;
+use futures::Stream;
+use nofxi_domain::Trader;
+use nofxi_store::Store;
+use nofxi_trader::runtime::baseline::{pnl_basis, trades_paper};
+use nofxi_trader::runtime::status::{StatusView, status_view};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::traders::{EquityPoint, PositionView, curve_of};
+use super::{Op, Reply, schema};
+use crate::access::Caller;
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// How often a dashboard stream looks for changes.
+const STREAM_POLL: Duration = Duration::from_millis(1000);
+
+pub fn operations() -> Vec<Op> {
+    vec![
+        Op::new(
+            Method::GET,
+            "/api/dashboard",
+            "dashboard",
+            "Every trader: state, equity, P&L, positions, last decision, equity curve",
+            Reply::Json(200, schema::<Dashboard>),
+            get(dashboard),
+        ),
+        Op::new(
+            Method::GET,
+            "/api/stream",
+            "dashboard",
+            "Server-sent events: `changed` whenever a trader of the caller changes or journals a cycle (then read /api/dashboard again)",
+            Reply::EventStream,
+            get(stream),
+        ),
+    ]
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct Dashboard {
+    pub traders: Vec<TraderCard>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct TraderCard {
+    pub id: String,
+    pub name: String,
+    pub is_running: bool,
+    pub status: StatusView,
+    pub exchange: String,
+    pub model: String,
+    pub strategy: String,
+    pub initial_balance: Decimal,
+    /// Equity after the newest cycle; absent before the first.
+    pub equity: Option<Decimal>,
+    /// P&L against the trader's start (see `trader stats`).
+    pub pnl: Option<Decimal>,
+    pub pnl_pct: Option<Decimal>,
+    pub positions: Vec<PositionView>,
+    pub last_decision: Option<LastDecision>,
+    pub equity_curve: Vec<EquityPoint>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct LastDecision {
+    pub cycle_number: u64,
+    /// Epoch milliseconds (the timeline's, for a simulated paper trader).
+    pub at: i64,
+    pub simulated: bool,
+    /// The model's reasoning for the cycle.
+    pub reasoning: String,
+    /// The decisions it made, as journaled.
+    pub decisions: serde_json::Value,
+    pub error: Option<String>,
+}
+
+async fn dashboard(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Dashboard>> {
+    let store = &state.store;
+    let mut cards = Vec::new();
+    for trader in store.list_traders(&caller.user, false).await? {
+        cards.push(card(store, &caller.user, trader).await?);
+    }
+    Ok(Json(Dashboard { traders: cards }))
+}
+
+async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard> {
+    let status = status_view(store, user, &trader).await?;
+    let name_of =
+        |r: Result<String, nofxi_store::StoreError>, id: &str| r.unwrap_or_else(|_| id.to_string());
+    let spec = &trader.spec;
+    let exchange = name_of(
+        store
+            .get_exchange(user, &spec.exchange_id)
+            .await
+            .map(|e| e.spec.account_name),
+        &spec.exchange_id,
+    );
+    let model = name_of(
+        store
+            .get_model(user, &spec.ai_model_id)
+            .await
+            .map(|m| m.spec.name),
+        &spec.ai_model_id,
+    );
+    let strategy = name_of(
+        store
+            .get_strategy(user, &spec.strategy_id)
+            .await
+            .map(|s| s.spec.name),
+        &spec.strategy_id,
+    );
+    let last = store
+        .cycles(user, &trader.id, 1, None)
+        .await?
+        .into_iter()
+        .next();
+    let record = last.as_ref().map(|r| &r.record);
+    let equity = last.as_ref().and_then(|r| r.equity);
+    let paper = trades_paper(store, user, &trader).await;
+    let basis = pnl_basis(store, user, &trader, paper).await;
+    let (pnl, pnl_pct) = match (equity, basis) {
+        (Some(e), Some(b)) => {
+            let (pnl, pct) = b.pnl(e);
+            (Some(pnl), Some(pct))
+        }
+        _ => (None, None),
+    };
+    let positions = record
+        .and_then(|r| r.get("positions_after"))
+        .and_then(|p| {
+            serde_json::from_value::<Vec<nofxi_domain::trading::Position>>(p.clone()).ok()
+        })
+        .unwrap_or_default()
+        .iter()
+        .map(PositionView::from)
+        .collect();
+    let last_decision = last.as_ref().map(|row| {
+        let r = &row.record;
+        LastDecision {
+            cycle_number: row.cycle_number,
+            at: row.started_at,
+            simulated: r
+                .get("simulated")
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false),
+            reasoning: r
+                .get("reasoning")
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_string(),
+            decisions: r
+                .get("decisions")
+                .cloned()
+                .unwrap_or(serde_json::Value::Null),
+            error: r.get("error").and_then(|v| v.as_str()).map(str::to_string),
+        }
+    });
+    Ok(TraderCard {
+        equity_curve: curve_of(store, user, &trader.id).await?,
+        id: trader.id,
+        name: trader.spec.name.clone(),
+        is_running: trader.is_running,
+        status,
+        exchange,
+        model,
+        strategy,
+        initial_balance: trader.spec.initial_balance,
+        equity,
+        pnl,
+        pnl_pct,
+        positions,
+        last_decision,
+    })
+}
+
+/// `changed` when the caller's activity mark moves; the first event comes at once so a page
+/// that connects late still reads the dashboard once.
+async fn stream(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let store = state.store.clone();
+    let user = caller.user;
+    let events = futures::stream::unfold(None::<String>, move |seen| {
+        let store = store.clone();
+        let user = user.clone();
+        async move {
+            loop {
+                if seen.is_some() {
+                    tokio::time::sleep(STREAM_POLL).await;
+                }
+                let mark = store.activity_mark(&user).await.unwrap_or_default();
+                if seen.as_deref() != Some(mark.as_str()) {
+                    let event = Event::default().event("changed").data(mark.clone());
+                    return Some((Ok(event), Some(mark)));
+                }
+            }
+        }
+    });
+    Sse::new(state.until_stopping(events)).keep_alive(KeepAlive::default())
+}

@@ -1,0 +1,119 @@
+//! Every route, once: a table of operations that builds the router and the OpenAPI 3.1
+//! document (`/api/openapi.json`) from the same entries and the Rust types' JSON Schemas, so
+//! the document cannot describe a route that is not served or a body the handler does not take.
+
+pub mod backtests;
+mod body;
+pub mod chat;
+pub mod dashboard;
+mod openapi;
+pub mod reads;
+pub mod resources;
+pub mod step;
+pub mod system;
+pub mod traders;
+
+use std::collections::BTreeMap;
+
+use axum::Router;
+use axum::http::Method;
+use axum::routing::MethodRouter;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+
+pub use body::Body;
+
+use crate::state::AppState;
+
+pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
+
+/// The schema of `T`, for an operation's body or reply.
+pub fn schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    generator.subschema_for::<T>()
+}
+
+/// What an operation answers with.
+#[derive(Clone, Copy)]
+pub enum Reply {
+    Json(u16, SchemaFn),
+    /// A `text/event-stream`; the events are described in the summary.
+    EventStream,
+    /// Another media type (the metrics' text format, the web app's files).
+    Text(&'static str),
+}
+
+/// One operation: method, path (axum's and OpenAPI's `{param}` syntax), what it is for, and
+/// its handler.
+pub struct Op {
+    pub method: Method,
+    pub path: &'static str,
+    pub tag: &'static str,
+    pub summary: &'static str,
+    pub query: Option<SchemaFn>,
+    pub body: Option<SchemaFn>,
+    pub reply: Reply,
+    pub handler: MethodRouter<AppState>,
+}
+
+impl Op {
+    pub fn new(
+        method: Method,
+        path: &'static str,
+        tag: &'static str,
+        summary: &'static str,
+        reply: Reply,
+        handler: MethodRouter<AppState>,
+    ) -> Op {
+        Op {
+            method,
+            path,
+            tag,
+            summary,
+            query: None,
+            body: None,
+            reply,
+            handler,
+        }
+    }
+
+    pub fn body(mut self, body: SchemaFn) -> Op {
+        self.body = Some(body);
+        self
+    }
+
+    pub fn query(mut self, query: SchemaFn) -> Op {
+        self.query = Some(query);
+        self
+    }
+}
+
+/// Every operation the server serves.
+pub fn operations() -> Vec<Op> {
+    let mut ops = Vec::new();
+    ops.extend(system::operations());
+    ops.extend(resources::operations());
+    ops.extend(traders::operations());
+    ops.extend(dashboard::operations());
+    ops.extend(chat::operations());
+    ops.extend(backtests::operations());
+    ops.extend(reads::operations());
+    ops
+}
+
+/// The router of every operation; one `route` per path, its methods merged.
+pub fn router(ops: Vec<Op>) -> Router<AppState> {
+    let mut by_path: BTreeMap<&'static str, MethodRouter<AppState>> = BTreeMap::new();
+    for op in ops {
+        let merged = match by_path.remove(op.path) {
+            Some(existing) => existing.merge(op.handler),
+            None => op.handler,
+        };
+        by_path.insert(op.path, merged);
+    }
+    by_path
+        .into_iter()
+        .fold(Router::new(), |router, (path, handler)| {
+            router.route(path, handler)
+        })
+}
+
+pub use openapi::document as openapi_document;

@@ -1,0 +1,308 @@
+//! A trader's life and record: start and stop (two steps, as in the chat), status, the
+//! decision journal, stats, the equity curve and open positions.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{Method, StatusCode};
+use axum::routing::{get, post};
+use nofxi_domain::Trader;
+use nofxi_domain::trading::Position;
+use nofxi_store::Store;
+use nofxi_trader::runtime::baseline::PnlBasis;
+use nofxi_trader::runtime::preflight::start_trader;
+use nofxi_trader::runtime::report::trader_stats;
+use nofxi_trader::runtime::status::{StatusView, status_view};
+use nofxi_trader::runtime::view::trader_account;
+use nofxi_trader::stats::Stats;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::step::{ConfirmBody, Risky, Step, confirmation, summary};
+use super::{Body, Op, Reply, schema};
+use crate::access::Caller;
+use crate::error::{ApiError, ApiResult, Worded};
+use crate::state::AppState;
+
+pub fn operations() -> Vec<Op> {
+    vec![
+        Op::new(Method::POST, "/api/traders/{id}/start", "traders", "Start, in two steps (summary and token, then the call again with `confirm`); the preflight runs before it is marked running", Reply::Json(200, schema::<Step<Trader>>), post(start)).body(schema::<ConfirmBody>),
+        Op::new(Method::POST, "/api/traders/{id}/stop", "traders", "Stop, in two steps; it finishes the cycle in progress", Reply::Json(200, schema::<Step<Trader>>), post(stop)).body(schema::<ConfirmBody>),
+        Op::new(Method::GET, "/api/traders/{id}/status", "traders", "Running or not, why it stopped, the last cycle, the engine holding it", Reply::Json(200, schema::<StatusView>), get(status)),
+        Op::new(Method::GET, "/api/traders/{id}/journal", "traders", "The decision journal, newest cycle first: prompts, reasoning, decisions, guard verdicts, orders, fills", Reply::Json(200, schema::<Journal>), get(journal)).query(schema::<JournalQuery>),
+        Op::new(Method::GET, "/api/traders/{id}/stats", "traders", "Trades, win rate, P&L net of fees, drawdown, Sharpe", Reply::Json(200, schema::<StatsView>), get(stats)),
+        Op::new(Method::GET, "/api/traders/{id}/equity", "traders", "The equity curve, one point per cycle", Reply::Json(200, schema::<EquityCurve>), get(equity)),
+        Op::new(Method::GET, "/api/traders/{id}/positions", "traders", "Open positions, read from the account now", Reply::Json(200, schema::<Positions>), get(positions)),
+    ]
+}
+
+async fn start(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+    Body(body): Body<ConfirmBody>,
+) -> ApiResult<Json<Step<Trader>>> {
+    let store = &state.store;
+    let trader = store.get_trader(&caller.user, &reference).await?;
+    let exchange = store
+        .get_exchange(&caller.user, &trader.spec.exchange_id)
+        .await?;
+    let model = store
+        .get_model(&caller.user, &trader.spec.ai_model_id)
+        .await?;
+    let strategy = store
+        .get_strategy(&caller.user, &trader.spec.strategy_id)
+        .await?;
+    let balance = trader.spec.initial_balance.to_string();
+    let risky = Risky {
+        action: "trader.start",
+        id: &trader.id,
+        version: version(&trader),
+        summary: summary(
+            "confirm-start",
+            &[
+                ("name", &trader.spec.name),
+                ("exchange", &exchange.spec.account_name),
+                ("kind", &exchange.spec.exchange_type),
+                ("model", &model.spec.name),
+                ("strategy", &strategy.spec.name),
+                ("balance", &balance),
+            ],
+        ),
+    };
+    if let Some(step) = confirmation(&state, &caller, &body, risky)? {
+        return Ok(Json(step));
+    }
+    let (trader, _) = start_trader(store, &caller.actor(true), &trader.id)
+        .await
+        .map_err(|e| {
+            let detail = e.to_string();
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "preflight",
+                Worded::new(
+                    format!(
+                        "trader {:?} cannot start ({}): {detail}",
+                        trader.spec.name,
+                        e.kind()
+                    ),
+                    format!(
+                        "交易员 {:?} 无法启动（{}）：{detail}",
+                        trader.spec.name,
+                        e.kind()
+                    ),
+                ),
+            )
+        })?;
+    Ok(Json(Step::Done {
+        done: true,
+        object: trader,
+    }))
+}
+
+async fn stop(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+    Body(body): Body<ConfirmBody>,
+) -> ApiResult<Json<Step<Trader>>> {
+    let trader = state.store.get_trader(&caller.user, &reference).await?;
+    let risky = Risky {
+        action: "trader.stop",
+        id: &trader.id,
+        version: version(&trader),
+        summary: summary("confirm-stop", &[("name", &trader.spec.name)]),
+    };
+    if let Some(step) = confirmation(&state, &caller, &body, risky)? {
+        return Ok(Json(step));
+    }
+    let trader = state
+        .store
+        .set_trader_running(&caller.actor(true), &trader.id, false)
+        .await?;
+    Ok(Json(Step::Done {
+        done: true,
+        object: trader,
+    }))
+}
+
+/// What a start or stop confirmation is bound to: any edit, start or stop makes it stale.
+fn version(trader: &Trader) -> String {
+    format!("{}:{}", trader.updated_at, trader.is_running)
+}
+
+async fn status(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+) -> ApiResult<Json<StatusView>> {
+    let trader = state.store.get_trader(&caller.user, &reference).await?;
+    Ok(Json(
+        status_view(&state.store, &caller.user, &trader).await?,
+    ))
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+pub struct JournalQuery {
+    /// How many cycles, newest first (1–500, default 50).
+    pub limit: Option<i64>,
+    /// Cycles before this cycle number (paging back).
+    pub before: Option<u64>,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct Journal {
+    /// Cycle records as the engine journaled them.
+    pub items: Vec<serde_json::Value>,
+}
+
+async fn journal(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+    Query(q): Query<JournalQuery>,
+) -> ApiResult<Json<Journal>> {
+    let trader = state.store.get_trader(&caller.user, &reference).await?;
+    let rows = state
+        .store
+        .cycles(
+            &caller.user,
+            &trader.id,
+            q.limit.unwrap_or(50).clamp(1, 500),
+            q.before,
+        )
+        .await?;
+    Ok(Json(Journal {
+        items: rows.into_iter().map(|r| r.record).collect(),
+    }))
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct StatsView {
+    pub stats: Stats,
+    /// The equity P&L is measured from (its start), when known.
+    pub pnl_basis: Option<Decimal>,
+    /// Total P&L as a percentage of `pnl_basis`.
+    pub total_pnl_pct: Option<Decimal>,
+}
+
+pub async fn stats_of(store: &Arc<Store>, user: &str, trader: &Trader) -> ApiResult<StatsView> {
+    let (stats, basis) = trader_stats(store, user, trader)
+        .await
+        .map_err(ApiError::internal)?;
+    let basis = basis.as_ref().map(PnlBasis::equity);
+    let pct = basis
+        .filter(|b| *b > Decimal::ZERO)
+        .map(|b| (stats.total_pnl / b * Decimal::ONE_HUNDRED).round_dp(2));
+    Ok(StatsView {
+        stats,
+        pnl_basis: basis,
+        total_pnl_pct: pct,
+    })
+}
+
+async fn stats(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+) -> ApiResult<Json<StatsView>> {
+    let trader = state.store.get_trader(&caller.user, &reference).await?;
+    Ok(Json(stats_of(&state.store, &caller.user, &trader).await?))
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct EquityPoint {
+    /// Epoch milliseconds (the timeline's, for a simulated paper trader).
+    pub t: i64,
+    pub equity: Decimal,
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct EquityCurve {
+    pub points: Vec<EquityPoint>,
+}
+
+pub async fn curve_of(store: &Store, user: &str, trader_id: &str) -> ApiResult<Vec<EquityPoint>> {
+    Ok(store
+        .equity_curve(user, trader_id)
+        .await?
+        .into_iter()
+        .map(|(t, equity)| EquityPoint { t, equity })
+        .collect())
+}
+
+async fn equity(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+) -> ApiResult<Json<EquityCurve>> {
+    let trader = state.store.get_trader(&caller.user, &reference).await?;
+    Ok(Json(EquityCurve {
+        points: curve_of(&state.store, &caller.user, &trader.id).await?,
+    }))
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct PositionView {
+    pub symbol: String,
+    /// `LONG` or `SHORT`.
+    pub side: String,
+    pub quantity: Decimal,
+    pub entry_price: Decimal,
+    pub mark_price: Decimal,
+    pub leverage: u32,
+    pub margin_mode: String,
+    pub unrealized_pnl: Decimal,
+    pub liquidation_price: Option<Decimal>,
+}
+
+impl From<&Position> for PositionView {
+    fn from(p: &Position) -> PositionView {
+        PositionView {
+            symbol: p.symbol.to_string(),
+            side: p.side.to_string(),
+            quantity: p.quantity,
+            entry_price: p.entry_price,
+            mark_price: p.mark_price,
+            leverage: p.leverage,
+            margin_mode: p.margin_mode.to_string(),
+            unrealized_pnl: p.unrealized_pnl,
+            liquidation_price: p.liquidation_price,
+        }
+    }
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct Positions {
+    pub items: Vec<PositionView>,
+    /// Equity of the trader's account now; absent for a paper trader that never started.
+    pub equity: Option<Decimal>,
+}
+
+pub async fn positions_of(store: &Arc<Store>, user: &str, trader: &Trader) -> ApiResult<Positions> {
+    let view = trader_account(store.clone(), user, trader)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(match view {
+        Some(v) => Positions {
+            items: v.positions.iter().map(PositionView::from).collect(),
+            equity: Some(v.account.equity),
+        },
+        None => Positions {
+            items: Vec::new(),
+            equity: None,
+        },
+    })
+}
+
+async fn positions(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(reference): Path<String>,
+) -> ApiResult<Json<Positions>> {
+    let trader = state.store.get_trader(&caller.user, &reference).await?;
+    Ok(Json(
+        positions_of(&state.store, &caller.user, &trader).await?,
+    ))
+}

@@ -1,0 +1,276 @@
+//! Chat turns posted over HTTP: each runs to completion on the server whatever its client does,
+//! and every event it makes is persisted (`chat_events`) before anyone is woken for it.
+//!
+//! Streams never receive events from memory: a woken stream reads the rows after the last id
+//! it sent. That one path serves a live tab, a reconnect with `Last-Event-ID`, a second tab,
+//! and a stream begun in another `serve` process on the same PostgreSQL (whose inserts arrive
+//! here as `NOTIFY nofxi_chat`, forwarded to the same wake-up channel).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use nofxi_assistant::Assistant;
+use nofxi_protocol::{Channel, TurnRequest, TurnResponse};
+use nofxi_store::Store;
+use serde_json::json;
+use tokio::sync::{Notify, broadcast, mpsc};
+
+use crate::access::Caller;
+use crate::error::{ApiError, ApiResult};
+use crate::metrics::Metrics;
+
+/// Event kinds, as stored and as SSE `event:` names.
+pub const USER: &str = "user";
+pub const DELTA: &str = "delta";
+pub const TURN: &str = "turn";
+pub const ERROR: &str = "error";
+
+/// A turn accepted for running.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct Accepted {
+    pub conversation_id: String,
+    pub turn_id: String,
+}
+
+pub struct ChatHub {
+    store: Arc<Store>,
+    assistant: Arc<Assistant>,
+    metrics: Arc<Metrics>,
+    /// Conversation ids with new rows.
+    wake: broadcast::Sender<String>,
+    in_flight: Arc<AtomicUsize>,
+    idle: Arc<Notify>,
+}
+
+impl ChatHub {
+    pub fn new(store: Arc<Store>, assistant: Arc<Assistant>, metrics: Arc<Metrics>) -> ChatHub {
+        let (wake, _) = broadcast::channel(1024);
+        ChatHub {
+            store,
+            assistant,
+            metrics,
+            wake,
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            idle: Arc::new(Notify::new()),
+        }
+    }
+
+    pub fn assistant(&self) -> &Arc<Assistant> {
+        &self.assistant
+    }
+
+    /// Wake-ups: the id of each conversation that has new events.
+    pub fn subscribe(&self) -> broadcast::Receiver<String> {
+        self.wake.subscribe()
+    }
+
+    /// Accepts a turn: persists the user's message (as it will be stored: secrets masked) and
+    /// starts the turn in the background.
+    pub async fn post(
+        &self,
+        caller: &Caller,
+        conversation_id: Option<String>,
+        message: String,
+        seen_confirmation: Option<String>,
+    ) -> ApiResult<Accepted> {
+        if message.trim().is_empty() {
+            return Err(ApiError::bad_request("http-empty-message", &[]));
+        }
+        let conversation_id = match conversation_id.filter(|c| !c.trim().is_empty()) {
+            Some(id) => {
+                // Another user's id reads as unknown: it must not even be confirmed to exist.
+                if self.store.conversation_taken(&caller.user, &id).await? {
+                    return Err(unknown_conversation(&id));
+                }
+                id
+            }
+            None => uuid::Uuid::now_v7().to_string(),
+        };
+        let shown = self
+            .assistant
+            .shown_message(&caller.user, Some(&conversation_id), &message)
+            .await
+            .map_err(ApiError::internal)?;
+        let turn_id = uuid::Uuid::now_v7().to_string();
+        let at = self.store.now_ms();
+        self.append(
+            &caller.user,
+            &conversation_id,
+            &turn_id,
+            USER,
+            &json!({"turn_id": turn_id, "message": shown, "at": at}),
+        )
+        .await?;
+        let request = TurnRequest {
+            conversation_id: Some(conversation_id.clone()),
+            user: caller.user.clone(),
+            message,
+            channel: Channel::Api,
+            seen_confirmation,
+            received_bytes: None,
+        };
+        self.spawn_turn(request, turn_id.clone());
+        Ok(Accepted {
+            conversation_id,
+            turn_id,
+        })
+    }
+
+    fn spawn_turn(&self, request: TurnRequest, turn_id: String) {
+        let store = self.store.clone();
+        let assistant = self.assistant.clone();
+        let metrics = self.metrics.clone();
+        let wake = self.wake.clone();
+        let in_flight = self.in_flight.clone();
+        let idle = self.idle.clone();
+        in_flight.fetch_add(1, Ordering::SeqCst);
+        tokio::spawn(async move {
+            let runner = TurnRunner {
+                store,
+                wake,
+                user: request.user.clone(),
+                conversation_id: request.conversation_id.clone().unwrap_or_default(),
+                turn_id,
+            };
+            runner.run(&assistant, &metrics, request).await;
+            if in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+                idle.notify_waiters();
+            }
+        });
+    }
+
+    /// Waits until every accepted turn has finished: a graceful shutdown lets them end.
+    pub async fn drain(&self) {
+        loop {
+            let idle = self.idle.notified();
+            if self.in_flight.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            idle.await;
+        }
+    }
+
+    pub fn turns_in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
+    async fn append(
+        &self,
+        user: &str,
+        conversation_id: &str,
+        turn_id: &str,
+        kind: &str,
+        data: &serde_json::Value,
+    ) -> ApiResult<i64> {
+        let id = self
+            .store
+            .append_chat_event(user, conversation_id, turn_id, kind, data)
+            .await?;
+        let _ = self.wake.send(conversation_id.to_string());
+        Ok(id)
+    }
+
+    /// Forwards PostgreSQL notifications of chat inserts (from any process) to the wake-up
+    /// channel, reconnecting when the connection drops. Returns at once on SQLite.
+    pub async fn listen_for_other_processes(self: Arc<Self>) {
+        loop {
+            let mut listener = match self.store.chat_listener().await {
+                Ok(Some(l)) => l,
+                Ok(None) => return,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for chat events; retrying in 5 s");
+                    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+                    continue;
+                }
+            };
+            while let Ok(note) = listener.recv().await {
+                let _ = self.wake.send(note.payload().to_string());
+            }
+            tracing::warn!("the chat event listener lost its connection; reconnecting");
+        }
+    }
+}
+
+pub fn unknown_conversation(id: &str) -> ApiError {
+    ApiError::catalog(
+        axum::http::StatusCode::NOT_FOUND,
+        "not_found",
+        "http-conversation-unknown",
+        &[("id", id)],
+    )
+}
+
+/// One turn in the background: streamed text persisted as it comes, then the whole response.
+struct TurnRunner {
+    store: Arc<Store>,
+    wake: broadcast::Sender<String>,
+    user: String,
+    conversation_id: String,
+    turn_id: String,
+}
+
+impl TurnRunner {
+    async fn run(&self, assistant: &Assistant, metrics: &Metrics, request: TurnRequest) {
+        let started = Instant::now();
+        // The assistant calls back synchronously; a writer task persists each piece in order.
+        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+        let writer = {
+            let store = self.store.clone();
+            let wake = self.wake.clone();
+            let (user, conv, turn) = (
+                self.user.clone(),
+                self.conversation_id.clone(),
+                self.turn_id.clone(),
+            );
+            tokio::spawn(async move {
+                while let Some(text) = rx.recv().await {
+                    let data = json!({"turn_id": turn, "text": text});
+                    if store
+                        .append_chat_event(&user, &conv, &turn, DELTA, &data)
+                        .await
+                        .is_ok()
+                    {
+                        let _ = wake.send(conv.clone());
+                    }
+                }
+            })
+        };
+        let on_delta = move |text: &str| {
+            let _ = tx.send(nofxi_assistant::scrub::scrub(text));
+        };
+        let outcome = assistant.turn_streaming(request, &on_delta).await;
+        drop(on_delta);
+        let _ = writer.await;
+        metrics.observe_turn(&outcome, started.elapsed());
+        let (kind, data) = match outcome {
+            Ok(response) => (TURN, turn_data(&self.turn_id, &response)),
+            Err(e) => (
+                ERROR,
+                json!({"turn_id": self.turn_id, "message": nofxi_assistant::scrub::scrub(&e.to_string())}),
+            ),
+        };
+        match self
+            .store
+            .append_chat_event(
+                &self.user,
+                &self.conversation_id,
+                &self.turn_id,
+                kind,
+                &data,
+            )
+            .await
+        {
+            Ok(_) => {
+                let _ = self.wake.send(self.conversation_id.clone());
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, turn = %self.turn_id, "cannot save a chat turn's end")
+            }
+        }
+    }
+}
+
+fn turn_data(turn_id: &str, response: &TurnResponse) -> serde_json::Value {
+    json!({"turn_id": turn_id, "response": response})
+}

@@ -1,0 +1,178 @@
+//! Binding, the engine beside the server, and a graceful stop: on the signal the server stops
+//! taking connections and ends its event streams, lets accepted chat turns finish, then
+//! stops the engine (each trader finishes its cycle and its lease is released).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::middleware;
+use nofxi_assistant::{Assistant, AssistantOptions};
+use nofxi_skills::Library;
+use nofxi_store::Store;
+use nofxi_trader::runtime::host::{HostOptions, host_engine};
+use tokio::sync::watch;
+
+use crate::access::{self, Access};
+use crate::api;
+use crate::chat_hub::ChatHub;
+use crate::confirm::Confirmer;
+use crate::error::ApiError;
+use crate::metrics::{self, Metrics};
+use crate::state::AppState;
+
+/// How long a stop waits for chat turns still running.
+const DRAIN_TURNS: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub addr: SocketAddr,
+    /// Host the trading engine in this process (`--no-engine`: none).
+    pub engine: Option<HostOptions>,
+    /// Serve the web app from this directory instead of the embedded copy.
+    pub web_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(
+        "refusing to listen on {0}: nofxi serve has no users or logins yet, so anyone who reaches that address would act as you. Listen on loopback (--addr 127.0.0.1:{port}) and reach it from another machine through an SSH tunnel: ssh -L {port}:127.0.0.1:{port} THIS-HOST",
+        port = .0.port()
+    )]
+    NotLoopback(SocketAddr),
+    #[error(
+        "cannot listen on {addr} (is another nofxi serve running? pick another port with --addr 127.0.0.1:PORT)"
+    )]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("the assistant cannot start: {0}")]
+    Assistant(#[from] nofxi_assistant::AssistantError),
+    #[error("the server failed: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("the engine failed: {0}")]
+    Engine(#[from] nofxi_store::StoreError),
+}
+
+impl AppState {
+    /// Everything the handlers share, for a server bound to `addr`.
+    pub async fn open(
+        store: Arc<Store>,
+        library: Arc<Library>,
+        addr: SocketAddr,
+        web_dir: Option<PathBuf>,
+    ) -> Result<AppState, ServeError> {
+        let assistant =
+            Assistant::open(store.clone(), library.clone(), AssistantOptions::default()).await?;
+        let metrics = Arc::new(Metrics::default());
+        let hub = Arc::new(ChatHub::new(
+            store.clone(),
+            Arc::new(assistant),
+            metrics.clone(),
+        ));
+        let (_, stopping) = watch::channel(false);
+        Ok(AppState {
+            store,
+            library,
+            hub,
+            metrics,
+            access: Arc::new(Access::local(addr)),
+            confirmer: Arc::new(Confirmer::default()),
+            backtests: Arc::default(),
+            web_dir,
+            ready: Arc::new(AtomicBool::new(true)),
+            stopping,
+        })
+    }
+}
+
+/// The whole HTTP surface: every operation, a JSON 404 for the rest, and the layers every
+/// request passes (its reply language, the access check, latency by route).
+pub fn app(state: AppState) -> Router {
+    api::router(api::operations())
+        .fallback(not_found)
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
+        .layer(middleware::from_fn_with_state(state.clone(), access::guard))
+        .layer(middleware::from_fn(crate::lang::with_reply_lang))
+        .with_state(state)
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    let path = uri.path().to_string();
+    ApiError::catalog(
+        axum::http::StatusCode::NOT_FOUND,
+        "not_found",
+        "http-not-found",
+        &[("path", &path)],
+    )
+}
+
+/// Serves until `shutdown` resolves, then stops gracefully. `on_listening` gets the bound
+/// address (the port, when 0 was asked for).
+pub async fn serve(
+    store: Arc<Store>,
+    library: Arc<Library>,
+    options: ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    on_listening: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
+    if !options.addr.ip().is_loopback() {
+        return Err(ServeError::NotLoopback(options.addr));
+    }
+    let listener = tokio::net::TcpListener::bind(options.addr)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: options.addr,
+            source,
+        })?;
+    let addr = listener.local_addr()?;
+    let mut state = AppState::open(store.clone(), library, addr, options.web_dir.clone()).await?;
+    let (stop_streams, stopping) = watch::channel(false);
+    state.stopping = stopping;
+    tokio::spawn(state.hub.clone().listen_for_other_processes());
+
+    let (stop_engine, engine_stop) = watch::channel(false);
+    let engine = options
+        .engine
+        .clone()
+        .map(|host| tokio::spawn(host_engine(store.clone(), host, engine_stop)));
+
+    let ready = state.ready.clone();
+    let hub = state.hub.clone();
+    let router = app(state);
+    on_listening(addr);
+    let signalled = async move {
+        shutdown.await;
+        tracing::info!("stopping: new requests are refused, running chat turns finish");
+        ready.store(false, Ordering::SeqCst);
+        let _ = stop_streams.send(true);
+    };
+    axum::serve(listener, router)
+        .with_graceful_shutdown(signalled)
+        .await?;
+    if tokio::time::timeout(DRAIN_TURNS, hub.drain())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            turns = hub.turns_in_flight(),
+            "chat turns still running after {} s; stopping anyway",
+            DRAIN_TURNS.as_secs()
+        );
+    }
+    let _ = stop_engine.send(true);
+    if let Some(engine) = engine {
+        match engine.await {
+            Ok(result) => result?,
+            Err(e) => tracing::warn!(error = %e, "the engine task ended abnormally"),
+        }
+    }
+    Ok(())
+}
