@@ -1,0 +1,162 @@
+// Hand-drawn SVG line charts that redraw themselves when their width changes.
+import { fmtShortTime, toNum } from './format.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const M = { top: 12, right: 14, bottom: 24, left: 58 };
+
+function s(tag, attrs = {}, text) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
+  if (text != null) el.textContent = text;
+  return el;
+}
+
+function niceTicks(min, max, count = 4) {
+  const span = max - min || Math.abs(max) || 1;
+  const raw = span / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((st) => span / st <= count) || raw;
+  const ticks = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(+v.toFixed(10));
+  return ticks;
+}
+
+/**
+ * lineChart({ series: [{name, points: [{t, v}]}], className, id, lineClass, height, format, zero, label })
+ * Every series gets `<path class="<lineClass> series-<i>">`; one or two points still draw a line.
+ */
+export function lineChart(opts) {
+  const { className = 'chart', id, height = 200, label = '' } = opts;
+  const svg = s('svg', { class: className, id, role: 'img', 'aria-label': label, height, preserveAspectRatio: 'none' });
+  svg.style.width = '100%';
+  let width = 0;
+  const draw = (w) => {
+    width = Math.max(240, Math.round(w));
+    render(svg, width, height, opts);
+  };
+  draw(opts.width || 640);
+  if (typeof ResizeObserver === 'function') {
+    const ro = new ResizeObserver((entries) => {
+      const w = entries[0].contentRect.width;
+      if (w > 0 && Math.abs(w - width) > 1) draw(w);
+    });
+    ro.observe(svg);
+  }
+  return svg;
+}
+
+function render(svg, W, H, opts) {
+  const { series = [], lineClass = 'line', format = (v) => String(v), zero = false, area = false } = opts;
+  svg.replaceChildren();
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  const all = series.flatMap((se) => se.points).filter((p) => Number.isFinite(toNum(p.v)) && Number.isFinite(+p.t));
+  if (!all.length) return;
+  let tMin = Math.min(...all.map((p) => +p.t));
+  let tMax = Math.max(...all.map((p) => +p.t));
+  let vMin = Math.min(...all.map((p) => toNum(p.v)));
+  let vMax = Math.max(...all.map((p) => toNum(p.v)));
+  if (zero) {
+    vMin = Math.min(vMin, 0);
+    vMax = Math.max(vMax, 0);
+  }
+  if (vMax - vMin < 1e-9) {
+    const pad = Math.abs(vMax) * 0.01 || 1;
+    vMin -= pad;
+    vMax += pad;
+  } else {
+    const pad = (vMax - vMin) * 0.08;
+    vMin -= pad;
+    vMax += pad;
+  }
+  const single = tMax === tMin;
+  const x0 = M.left;
+  const x1 = W - M.right;
+  const y0 = H - M.bottom;
+  const y1 = M.top;
+  const X = (tt) => (single ? (x0 + x1) / 2 : x0 + ((tt - tMin) / (tMax - tMin)) * (x1 - x0));
+  const Y = (v) => y0 - ((v - vMin) / (vMax - vMin)) * (y0 - y1);
+
+  const grid = s('g', { class: 'chart-grid' });
+  for (const tk of niceTicks(vMin, vMax)) {
+    const y = Y(tk).toFixed(1);
+    grid.append(s('line', { x1: x0, x2: x1, y1: y, y2: y, class: tk === 0 && zero ? 'zero' : null }));
+    grid.append(s('text', { x: x0 - 6, y: +y + 4, 'text-anchor': 'end' }, format(tk)));
+  }
+  const span = tMax - tMin;
+  grid.append(s('text', { x: x0, y: H - 6, 'text-anchor': 'start' }, fmtShortTime(tMin, span)));
+  if (!single) grid.append(s('text', { x: x1, y: H - 6, 'text-anchor': 'end' }, fmtShortTime(tMax, span)));
+  svg.append(grid);
+
+  series.forEach((se, i) => {
+    const pts = se.points
+      .map((p) => [+p.t, toNum(p.v)])
+      .filter(([tt, v]) => Number.isFinite(tt) && Number.isFinite(v))
+      .sort((a, b) => a[0] - b[0]);
+    if (!pts.length) return;
+    let d;
+    if (pts.length === 1 || single) {
+      const y = Y(pts[pts.length - 1][1]).toFixed(1);
+      d = `M${x0},${y}H${x1}`;
+    } else {
+      d = pts.map(([tt, v], j) => `${j ? 'L' : 'M'}${X(tt).toFixed(1)},${Y(v).toFixed(1)}`).join('');
+    }
+    const cls = `series-${i % 8}`;
+    if (area && series.length === 1) {
+      const a = `${d}V${y0}H${pts.length === 1 || single ? x0 : X(pts[0][0]).toFixed(1)}Z`;
+      svg.append(s('path', { d: a, class: `chart-area ${cls}` }));
+    }
+    const path = s('path', { d, class: `${lineClass} ${cls}`, fill: 'none', 'vector-effect': 'non-scaling-stroke' });
+    if (se.name) path.append(s('title', {}, se.name));
+    svg.append(path);
+    const [lt, lv] = pts[pts.length - 1];
+    svg.append(s('circle', { cx: (pts.length === 1 || single ? x1 : X(lt)).toFixed(1), cy: Y(lv).toFixed(1), r: 3, class: `chart-dot ${cls}` }));
+  });
+
+  // Hover read-out: nearest point of each series.
+  const hover = s('g', { class: 'chart-hover', visibility: 'hidden' });
+  const vline = s('line', { y1: y1, y2: y0 });
+  const label = s('text', { y: y1 + 12 });
+  hover.append(vline, label);
+  svg.append(hover);
+  svg.onpointermove = (ev) => {
+    const r = svg.getBoundingClientRect();
+    if (!r.width) return;
+    const px = ((ev.clientX - r.left) / r.width) * W;
+    const tt = single ? tMin : tMin + ((px - x0) / (x1 - x0)) * (tMax - tMin);
+    const parts = [];
+    let bestT = null;
+    for (const se of series) {
+      let best = null;
+      for (const p of se.points) if (!best || Math.abs(+p.t - tt) < Math.abs(+best.t - tt)) best = p;
+      if (best) {
+        parts.push((series.length > 1 ? `${se.name}: ` : '') + format(toNum(best.v)));
+        if (bestT == null) bestT = +best.t;
+      }
+    }
+    if (bestT == null) return;
+    const x = single ? px : X(bestT);
+    vline.setAttribute('x1', x);
+    vline.setAttribute('x2', x);
+    label.textContent = `${fmtShortTime(bestT, 0)}  ${parts.join('  ')}`;
+    const right = x > (x0 + x1) / 2;
+    label.setAttribute('x', right ? x - 6 : x + 6);
+    label.setAttribute('text-anchor', right ? 'end' : 'start');
+    hover.setAttribute('visibility', 'visible');
+  };
+  svg.onpointerleave = () => hover.setAttribute('visibility', 'hidden');
+}
+
+/** `<ul class="legend">` matching the series colours. */
+export function legend(names) {
+  const ul = document.createElement('ul');
+  ul.className = 'legend';
+  names.forEach((n, i) => {
+    const li = document.createElement('li');
+    const sw = document.createElement('span');
+    sw.className = `swatch series-${i % 8}`;
+    sw.setAttribute('aria-hidden', 'true');
+    li.append(sw, document.createTextNode(n));
+    ul.append(li);
+  });
+  return ul;
+}

@@ -1,0 +1,60 @@
+// The two-step confirmation: first call returns a summary + token, a modal dialog asks, the
+// second call carries the token. Used for start, stop and delete.
+import { api } from './api.js';
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+let dialog = null;
+
+function ensureDialog() {
+  if (dialog && document.body.contains(dialog)) return dialog;
+  dialog = h(
+    'dialog',
+    { id: 'confirm-dialog', class: 'dialog', 'aria-labelledby': 'confirm-dialog-title', 'aria-describedby': 'confirm-dialog-summary' },
+    h('form', { method: 'dialog', class: 'dialog-body' },
+      h('h2', { id: 'confirm-dialog-title' }),
+      h('p', { id: 'confirm-dialog-summary', class: 'summary' }),
+      h('div', { class: 'dialog-actions' },
+        h('button', { type: 'submit', value: 'cancel', class: 'btn', 'data-action': 'cancel' }),
+        h('button', { type: 'submit', value: 'confirm', class: 'btn primary', 'data-action': 'confirm' }),
+      ),
+    ),
+  );
+  document.body.append(dialog);
+  return dialog;
+}
+
+/** Shows `summary` in #confirm-dialog; resolves true on Confirm, false on Cancel / Escape. */
+export function confirmDialog(summary, { title, confirmLabel, danger = false } = {}) {
+  const d = ensureDialog();
+  d.querySelector('#confirm-dialog-title').textContent = title || t('confirm.title');
+  d.querySelector('#confirm-dialog-summary').textContent = summary;
+  const ok = d.querySelector('[data-action="confirm"]');
+  const cancel = d.querySelector('[data-action="cancel"]');
+  ok.textContent = confirmLabel || t('confirm.confirm');
+  ok.classList.toggle('danger', danger);
+  cancel.textContent = t('confirm.cancel');
+  d.returnValue = '';
+  return new Promise((resolve) => {
+    const onClose = () => {
+      d.removeEventListener('close', onClose);
+      resolve(d.returnValue === 'confirm');
+    };
+    d.addEventListener('close', onClose);
+    if (typeof d.showModal === 'function') d.showModal();
+    else d.setAttribute('open', '');
+    cancel.focus();
+  });
+}
+
+/**
+ * Runs a confirmed action. Returns the final response ({done, object}), or null when the user
+ * cancelled. Throws ApiError (409 stale_confirmation included) for the caller to show.
+ */
+export async function twoStep(method, path, opts = {}) {
+  const first = await api.request(method, path, {});
+  if (!first || !first.confirm_required) return first;
+  const yes = await confirmDialog(first.summary, opts);
+  if (!yes) return null;
+  return api.request(method, path, { confirm: first.token });
+}

@@ -1,0 +1,125 @@
+// #/backtest — run a backtest, poll its progress, show equity and stats.
+import { api, enc } from '../api.js';
+import { lineChart } from '../chart.js';
+import { errorBox, h, pageHeader } from '../dom.js';
+import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
+import { fmtNum } from '../format.js';
+import { curvePoints, flattenStats } from '../normalize.js';
+import { t } from '../i18n.js';
+import { dataTable, kvList, rawJson } from '../widgets.js';
+import { fmtStat } from './trader.js';
+
+// The last run survives navigation: coming back re-attaches to it.
+let lastRun = null; // {id, data}
+
+const iso = (d) => d.toISOString().slice(0, 10);
+
+export function mount(root) {
+  const today = new Date();
+  const monthAgo = new Date(today.getTime() - 30 * 86400000);
+  const strategySel = field({ name: 'strategy', label: t('backtest.strategy'), type: 'select', required: true, options: [] });
+  const form = h('form', { id: 'backtest-form', class: 'resource-form backtest-form', novalidate: true },
+    formError(),
+    strategySel,
+    field({ name: 'symbols', label: t('backtest.symbols'), required: true, value: 'BTCUSDT', hint: t('backtest.symbols_hint') }),
+    h('div', { class: 'field-row' },
+      field({ name: 'start', label: t('backtest.start'), type: 'date', required: true, value: iso(monthAgo) }),
+      field({ name: 'end', label: t('backtest.end'), type: 'date', required: true, value: iso(today) })),
+    h('div', { class: 'field-row' },
+      field({ name: 'initial_balance', label: t('field.initial_balance'), required: true, value: '1000', attrs: { inputmode: 'decimal' } }),
+      field({ name: 'interval', label: t('backtest.interval'), type: 'select', value: '1h', options: ['15m', '1h', '4h', '1d'].map((v) => ({ value: v, label: v })) })),
+    h('div', { class: 'form-actions' }, h('button', { type: 'submit', class: 'btn primary' }, t('backtest.run'))));
+  const out = h('div', { class: 'backtest-out', 'aria-live': 'polite' });
+  root.append(pageHeader(t('backtest.title')),
+    h('div', { class: 'backtest-layout' },
+      h('section', { class: 'card', 'aria-label': t('backtest.settings') }, form),
+      h('section', { class: 'card', 'aria-labelledby': 'bt-result-title' }, h('h2', { id: 'bt-result-title' }, t('backtest.result')), out)));
+
+  let alive = true;
+  let timer = null;
+
+  api.get('/api/strategies').then((r) => {
+    const sel = strategySel.querySelector('select');
+    const items = (r && r.items) || [];
+    sel.replaceChildren(...items.map((s) => h('option', { value: s.name || s.id, selected: !!s.is_active }, s.name || s.id)));
+    if (!items.length) sel.append(h('option', { value: '' }, t('backtest.no_strategies')));
+  }).catch((err) => out.replaceChildren(errorBox(err)));
+
+  function render(data) {
+    if (!data) {
+      out.replaceChildren(h('p', { class: 'muted' }, t('backtest.idle')));
+      return;
+    }
+    const pct = Math.round((Number(data.progress) || 0) * 100);
+    const kids = [];
+    if (data.status === 'running' || data.status === 'queued' || !data.result) {
+      if (data.status !== 'failed') {
+        kids.push(h('label', { for: 'backtest-progress', class: 'label' }, t('backtest.running', { pct })),
+          h('progress', { id: 'backtest-progress', max: 1, value: Number(data.progress) || 0 }, `${pct}%`));
+      }
+    }
+    if (data.status === 'failed') kids.push(h('div', { class: 'alert error', role: 'alert' }, t('backtest.failed', { error: data.error || '' })));
+    const r = data.result;
+    if (r) {
+      const pts = curvePoints(r.equity_curve || r.equity);
+      kids.push(pts.length
+        ? lineChart({ series: [{ name: t('backtest.equity'), points: pts }], className: 'equity-chart', lineClass: 'equity-line', height: 240, area: true, format: (v) => fmtNum(v, 0, 2), label: t('backtest.equity') })
+        : h('p', { class: 'empty-note' }, t('backtest.no_points')));
+      if (r.stats) kids.push(h('h3', {}, t('backtest.stats')), kvList({ final_equity: r.final_equity, ...flattenStats(r.stats), cycles: r.cycles, fills: typeof r.fills === 'number' ? r.fills : undefined, refused: r.refused }, fmtStat));
+      const trades = r.trades || r.fill_log || r.fills;
+      if (Array.isArray(trades) && trades.length) kids.push(h('details', {}, h('summary', {}, t('backtest.trades', { n: trades.length })), dataTable(trades, null, fmtStat)));
+      kids.push(rawJson(data));
+    }
+    out.replaceChildren(...kids);
+  }
+
+  async function poll(id) {
+    try {
+      const data = await api.get(`/api/backtests/${enc(id)}`);
+      lastRun = { id, data };
+      if (!alive) return;
+      render(data);
+      if (data.status === 'running' || data.status === 'queued' || (!data.result && data.status !== 'failed' && data.status !== 'done')) timer = setTimeout(() => poll(id), 500);
+      else setBusy(form, false);
+    } catch (err) {
+      if (!alive) return;
+      out.replaceChildren(errorBox(err));
+      setBusy(form, false);
+    }
+  }
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    const v = Object.fromEntries(new FormData(form));
+    const body = {
+      strategy: v.strategy,
+      symbols: String(v.symbols || '').split(/[,\s，]+/).map((s) => s.trim().toUpperCase()).filter(Boolean),
+      start: v.start,
+      end: v.end,
+      initial_balance: v.initial_balance,
+      interval: v.interval,
+    };
+    clearTimeout(timer);
+    setBusy(form, true);
+    try {
+      const r = await api.post('/api/backtests', body);
+      lastRun = { id: r.id, data: { status: 'running', progress: 0 } };
+      render(lastRun.data);
+      poll(r.id);
+    } catch (err) {
+      setBusy(form, false);
+      showErrors(form, err);
+    }
+  });
+
+  render(lastRun && lastRun.data);
+  if (lastRun && (!lastRun.data || lastRun.data.status === 'running')) {
+    setBusy(form, true);
+    poll(lastRun.id);
+  }
+  return () => {
+    alive = false;
+    clearTimeout(timer);
+  };
+}

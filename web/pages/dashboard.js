@@ -1,0 +1,109 @@
+// #/ — one card per trader, a comparison chart, live refresh from /api/stream.
+import { api } from '../api.js';
+import { lineChart, legend } from '../chart.js';
+import { debounce, errorBox, h, loading, pageHeader } from '../dom.js';
+import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, pnlClass, toNum } from '../format.js';
+import { t, tOr } from '../i18n.js';
+import { onStream } from '../live.js';
+import { traderState } from '../normalize.js';
+import { reasonLine, stateBadge } from '../widgets.js';
+
+const nameOf = (x) => (x && typeof x === 'object' ? x.name || x.account_name || x.id : x);
+
+function equitySeries(tr) {
+  return (tr.equity_curve || []).map((p) => ({ t: p.t, v: p.equity }));
+}
+
+function card(tr) {
+  const curve = equitySeries(tr);
+  const positions = tr.positions || [];
+  const pnlCls = pnlClass(tr.pnl);
+  const meta = [nameOf(tr.exchange), nameOf(tr.model), nameOf(tr.strategy)].filter(Boolean).join(' · ');
+  const d = tr.last_decision;
+  const st = traderState(tr);
+  return h('article', { class: 'card trader-card', 'data-trader': tr.name, 'data-trader-id': tr.id },
+    h('header', { class: 'card-head' },
+      h('h2', {}, h('a', { href: `#/traders/${encodeURIComponent(tr.id)}` }, tr.name)),
+      stateBadge(st.state)),
+    reasonLine(st),
+    meta ? h('p', { class: 'meta muted' }, meta) : null,
+    h('dl', { class: 'kpis' },
+      h('div', {}, h('dt', {}, t('dashboard.equity')), h('dd', {}, fmtMoney(tr.equity))),
+      h('div', {}, h('dt', {}, t('dashboard.pnl')),
+        h('dd', { class: pnlCls }, fmtSigned(tr.pnl), h('small', {}, fmtPct(tr.pnl_pct)))),
+      h('div', {}, h('dt', {}, t('dashboard.positions')), h('dd', {}, String(positions.length)))),
+    curve.length
+      ? lineChart({ series: [{ name: tr.name, points: curve }], className: `equity-chart ${pnlCls}`, lineClass: 'equity-line', height: 120, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: tr.name }) })
+      : h('p', { class: 'empty-note' }, t('dashboard.no_cycles')),
+    positions.length
+      ? h('ul', { class: 'pos-list' }, positions.map((p) =>
+          h('li', {},
+            h('span', { class: 'sym' }, p.symbol),
+            h('span', { class: `side side-${String(p.side).toLowerCase()}` }, tOr(`side.${String(p.side).toLowerCase()}`, p.side)),
+            h('span', {}, fmtQty(p.quantity)),
+            h('span', { class: pnlClass(p.unrealized_pnl) }, fmtSigned(p.unrealized_pnl)))))
+      : null,
+    d
+      ? h('details', { class: 'last-decision' },
+          h('summary', {}, t('dashboard.last_decision'), ' · ', h('time', {}, fmtTime(d.at)),
+            Array.isArray(d.decisions) && d.decisions.length ? ` · ${d.decisions.map((x) => `${x.symbol} ${tOr(`decision_action.${x.action}`, x.action)}`).join(', ')}` : ''),
+          d.error ? h('p', { class: 'alert error' }, d.error) : null,
+          d.reasoning ? h('p', { class: 'reasoning' }, d.reasoning) : h('p', { class: 'muted' }, t('trader.no_reasoning')))
+      : null,
+    h('p', { class: 'card-foot' }, h('a', { href: `#/traders/${encodeURIComponent(tr.id)}` }, t('dashboard.open_trader'))));
+}
+
+function compare(traders) {
+  const series = traders
+    .map((tr) => {
+      const pts = equitySeries(tr);
+      const base = toNum(tr.initial_balance) || toNum(pts[0] && pts[0].v);
+      return { name: tr.name, points: base ? pts.map((p) => ({ t: p.t, v: (toNum(p.v) / base - 1) * 100 })) : [] };
+    })
+    .filter((s) => s.points.length);
+  if (!series.length) return null;
+  return h('section', { class: 'card compare', 'aria-labelledby': 'compare-title' },
+    h('h2', { id: 'compare-title' }, t('dashboard.compare')),
+    lineChart({ series, id: 'compare-chart', className: 'compare-chart', lineClass: 'compare-line', height: 240, zero: true, format: (v) => `${fmtNum(v, 0, 1)}%`, label: t('dashboard.compare') }),
+    legend(series.map((s) => s.name)));
+}
+
+function emptyGuide() {
+  return h('section', { class: 'card empty-guide' },
+    h('h2', {}, t('dashboard.empty_title')),
+    h('p', {}, t('dashboard.empty_text')),
+    h('ol', {},
+      h('li', {}, h('a', { href: '#/resources/exchanges' }, t('dashboard.empty_step_exchange'))),
+      h('li', {}, h('a', { href: '#/resources/models' }, t('dashboard.empty_step_model'))),
+      h('li', {}, h('a', { href: '#/chat' }, t('dashboard.empty_step_chat')))));
+}
+
+export function mount(root) {
+  const body = h('div', { class: 'dashboard' }, loading());
+  root.append(pageHeader(t('dashboard.title')), body);
+  let alive = true;
+  let seq = 0;
+  async function load() {
+    const my = ++seq;
+    try {
+      const data = await api.get('/api/dashboard');
+      if (!alive || my !== seq) return;
+      const traders = (data && data.traders) || [];
+      if (!traders.length) return body.replaceChildren(emptyGuide());
+      const open = new Set([...body.querySelectorAll('.trader-card')].filter((c) => c.querySelector('details[open]')).map((c) => c.dataset.traderId));
+      const cards = traders.map(card);
+      cards.forEach((c) => open.has(c.dataset.traderId) && c.querySelector('details') && (c.querySelector('details').open = true));
+      body.replaceChildren(h('div', { class: 'card-grid' }, cards), compare(traders));
+    } catch (err) {
+      if (alive && my === seq) body.replaceChildren(errorBox(err));
+    }
+  }
+  const refresh = debounce(load, 500);
+  const off = onStream(() => refresh());
+  load();
+  return () => {
+    alive = false;
+    refresh.cancel();
+    off();
+  };
+}

@@ -1,0 +1,304 @@
+// #/resources/<kind> — list, trash, create / edit forms, delete (two-step) and restore.
+import { api, enc } from '../api.js';
+import { twoStep } from '../confirm.js';
+import { errorBox, h, loading, notify, pageHeader } from '../dom.js';
+import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
+import { fmtMoney, fmtTime, fmtValue } from '../format.js';
+import { t, tOr } from '../i18n.js';
+import { stateBadge } from '../widgets.js';
+
+export const KINDS = ['exchanges', 'models', 'strategies', 'traders'];
+const SINGULAR = { exchanges: 'exchange', models: 'model', strategies: 'strategy', traders: 'trader' };
+
+const yesNo = (v) => h('span', { class: `badge ${v ? 'tone-ok' : 'tone-idle'}` }, v ? t('common.yes') : t('common.no'));
+const label = (o) => (o ? o.name || o.account_name || o.id : '—');
+
+function columns(kind, ctx) {
+  const byId = (list, id) => label(list.find((x) => x.id === id || x.name === id)) || id;
+  switch (kind) {
+    case 'exchanges':
+      return [
+        ['account_name', (o) => h('strong', {}, o.account_name)],
+        ['exchange_type', (o) => typeName(ctx, o.exchange_type)],
+        ['testnet', (o) => yesNo(o.testnet)],
+        ['enabled', (o) => yesNo(o.enabled)],
+        ['credentials', (o) => credSummary(o)],
+        ['updated_at', (o) => fmtTime(o.updated_at)],
+      ];
+    case 'models':
+      return [
+        ['name', (o) => h('strong', {}, o.name)],
+        ['provider', (o) => providerName(ctx, o.provider)],
+        ['model_name', (o) => o.effective_model_name || o.model_name || '—'],
+        ['base_url', (o) => h('code', {}, o.effective_base_url || o.base_url || '—')],
+        ['api_key', (o) => (o.has_api_key ? h('code', {}, o.api_key_masked || '••••') : t('resources.no_key'))],
+        ['enabled', (o) => yesNo(o.enabled)],
+      ];
+    case 'strategies':
+      return [
+        ['name', (o) => h('strong', {}, o.name)],
+        ['description', (o) => o.description || '—'],
+        ['is_active', (o) => yesNo(o.is_active)],
+      ];
+    default:
+      return [
+        ['name', (o) => h('a', { href: `#/traders/${enc(o.id)}` }, h('strong', {}, o.name))],
+        ['exchange_id', (o) => byId(ctx.exchanges, o.exchange_id)],
+        ['ai_model_id', (o) => byId(ctx.models, o.ai_model_id)],
+        ['strategy_id', (o) => byId(ctx.strategies, o.strategy_id)],
+        ['initial_balance', (o) => fmtMoney(o.initial_balance)],
+        ['scan_interval_minutes', (o) => fmtValue(o.scan_interval_minutes)],
+        ['is_running', (o) => stateBadge(o.is_running ? 'running' : 'stopped')],
+      ];
+  }
+}
+
+function credSummary(o) {
+  const creds = Object.entries(o.credentials || {});
+  if (!creds.length) return t('resources.no_credentials');
+  return h('span', { class: 'creds' }, creds.map(([k, c]) => h('code', { title: tOr(`field.${k}`, k) }, c && c.present ? c.masked || '••••' : t('resources.missing'))),
+    o.credentials_complete === false ? h('span', { class: 'badge tone-warn' }, t('resources.incomplete')) : null);
+}
+
+const cap = (s) => String(s || '').replace(/^./, (c) => c.toUpperCase());
+const typeName = (ctx, id) => { const ty = ctx.types.find((x) => x.id === id); return tOr(`exchange_type.${id}`, (ty && ty.name) || cap(id)); };
+const providerName = (ctx, id) => label(ctx.providers.find((x) => x.id === id)) || id;
+
+function formFor(kind, ctx, obj) {
+  const edit = !!obj;
+  const o = obj || {};
+  const one = SINGULAR[kind];
+  const form = h('form', { id: `${one}-form`, class: 'resource-form', novalidate: true });
+  const f = (name, opts = {}) => field({ name, label: tOr(`field.${name}`, name), value: o[name], ...opts });
+  const fields = [];
+
+  if (kind === 'exchanges') {
+    const types = ctx.types.length ? ctx.types : [{ id: 'paper', name: 'Paper', credentials: [] }];
+    const typeField = f('exchange_type', { type: 'select', required: true, value: o.exchange_type || types[0].id, options: types.map((x) => ({ value: x.id, label: typeName(ctx, x.id) + (x.can_trade === false ? ` ${t('resources.cannot_trade')}` : '') })), attrs: { disabled: edit } });
+    const credBox = h('div', { class: 'cred-box' });
+    const drawCreds = () => {
+      const ty = types.find((x) => x.id === typeField.querySelector('select').value) || {};
+      const creds = ty.credentials || [];
+      credBox.replaceChildren(...creds.map((c) => {
+        const cur = o.credentials && o.credentials[c];
+        return field({ name: c, label: tOr(`field.${c}`, c), type: 'password', required: !edit, placeholder: cur && cur.present ? cur.masked : '', hint: edit ? t('resources.keep_secret') : t('resources.secret_hint') });
+      }));
+      credBox.hidden = !creds.length;
+    };
+    typeField.querySelector('select').addEventListener('change', drawCreds);
+    drawCreds();
+    fields.push(typeField, f('account_name', { required: true, placeholder: 'main' }), f('testnet', { type: 'checkbox' }));
+    if (edit) fields.push(f('enabled', { type: 'checkbox' }));
+    fields.push(credBox);
+  } else if (kind === 'models') {
+    const provs = ctx.providers.length ? ctx.providers : [{ id: 'builtin', name: 'Builtin', needs_api_key: false }];
+    const provField = f('provider', { type: 'select', required: true, value: o.provider || provs[0].id, options: provs.map((p) => ({ value: p.id, label: p.name || p.id })) });
+    const modelField = f('model_name');
+    const urlField = f('base_url', { placeholder: t('resources.default_placeholder'), attrs: { inputmode: 'url' } });
+    const keyField = field({ name: 'api_key', label: t('field.api_key'), type: 'password', placeholder: o.has_api_key ? o.api_key_masked : '', hint: edit ? t('resources.keep_secret') : t('resources.secret_hint') });
+    const sync = () => {
+      const p = provs.find((x) => x.id === provField.querySelector('select').value) || {};
+      modelField.querySelector('input').placeholder = p.default_model || '';
+      urlField.querySelector('input').placeholder = p.default_base_url || t('resources.default_placeholder');
+      keyField.hidden = p.id === 'builtin' && !o.has_api_key;
+      keyField.querySelector('input').required = !!p.needs_api_key && !o.has_api_key;
+    };
+    provField.querySelector('select').addEventListener('change', sync);
+    sync();
+    fields.push(f('name', { required: true }), provField, modelField, urlField, keyField);
+    if (edit) fields.push(f('enabled', { type: 'checkbox' }));
+  } else if (kind === 'strategies') {
+    fields.push(f('name', { required: true }), f('description', { type: 'textarea', rows: 2 }));
+    if (edit) fields.push(field({ name: 'config', label: t('field.config'), type: 'textarea', rows: 14, value: JSON.stringify(o.config ?? {}, null, 2), hint: t('resources.config_hint'), attrs: { spellcheck: 'false', class: 'mono' } }));
+  } else {
+    const opts = (list) => [{ value: '', label: t('resources.choose') }, ...list.map((x) => ({ value: x.id, label: label(x) }))];
+    fields.push(
+      f('name', { required: true, placeholder: 'btc-bot' }),
+      f('exchange_id', { type: 'select', required: true, options: opts(ctx.exchanges) }),
+      f('ai_model_id', { type: 'select', required: true, options: opts(ctx.models) }),
+      f('strategy_id', { type: 'select', required: true, options: opts(ctx.strategies) }),
+      f('initial_balance', { required: true, value: o.initial_balance ?? '1000', attrs: { inputmode: 'decimal' } }),
+      f('scan_interval_minutes', { type: 'number', required: true, value: o.scan_interval_minutes ?? 3, attrs: { min: 1, step: 1 } }),
+    );
+  }
+
+  form.append(
+    formError(),
+    ...fields,
+    h('div', { class: 'form-actions' },
+      h('button', { type: 'submit', class: 'btn primary' }, edit ? t('common.save') : t('common.create')),
+      edit ? h('button', { type: 'button', class: 'btn', 'data-action': 'cancel-edit' }, t('common.cancel')) : null));
+  return form;
+}
+
+/** Reads the form into an API body; on edit only the changed fields (secrets only when typed). */
+function readForm(form, kind, obj) {
+  const body = {};
+  for (const el of form.elements) {
+    if (!el.name || el.disabled || el.closest('[hidden]')) continue;
+    let v = el.type === 'checkbox' ? el.checked : el.value;
+    if (el.type === 'password') {
+      if (v) body[el.name] = v;
+      continue;
+    }
+    if (el.name === 'config') {
+      try {
+        v = JSON.parse(v);
+      } catch (e) {
+        const err = new Error(t('resources.bad_json'));
+        err.problems = [{ field: 'config', message: t('resources.bad_json_detail', { detail: e.message }) }];
+        throw err;
+      }
+      if (obj && JSON.stringify(v) === JSON.stringify(obj.config)) continue;
+      body.config = v;
+      continue;
+    }
+    if (el.name === 'scan_interval_minutes' && v !== '') v = Number(v);
+    if (obj) {
+      const old = obj[el.name];
+      if ((old ?? '') === v || String(old ?? '') === String(v)) continue;
+    } else if (v === '' && !el.required) continue;
+    body[el.name] = v;
+  }
+  return body;
+}
+
+export function mount(root, { kind }) {
+  const state = { trash: false, items: [], ctx: { types: [], providers: [], exchanges: [], models: [], strategies: [] }, editing: null };
+  const tabs = h('nav', { class: 'tabs', 'aria-label': t('resources.title') },
+    KINDS.map((k) => h('a', { href: `#/resources/${k}`, 'aria-current': k === kind ? 'page' : null }, t(`resources.kind.${k}`))));
+  const trashBtn = h('button', { type: 'button', class: 'btn', 'aria-pressed': 'false', onclick: () => { state.trash = !state.trash; loadList(); } });
+  const listTitle = h('h2', { id: 'list-title' });
+  const list = h('div', { class: 'resource-list' }, loading());
+  const formTitle = h('h2', { id: 'form-title' });
+  const formSlot = h('div');
+  root.append(
+    pageHeader(t('resources.title')),
+    tabs,
+    h('div', { class: 'resources-layout' },
+      h('section', { class: 'card', 'aria-labelledby': 'list-title' }, h('div', { class: 'section-head' }, listTitle, trashBtn), list),
+      h('section', { class: 'card form-card', 'aria-labelledby': 'form-title' }, formTitle, formSlot)));
+  let alive = true;
+
+  async function loadCtx() {
+    const want = { types: '/api/exchange-types', providers: '/api/providers', exchanges: '/api/exchanges', models: '/api/models', strategies: '/api/strategies' };
+    const need = kind === 'exchanges' ? ['types'] : kind === 'models' ? ['providers'] : kind === 'traders' ? ['exchanges', 'models', 'strategies'] : [];
+    const res = await Promise.allSettled(need.map((k) => api.get(want[k])));
+    need.forEach((k, i) => (state.ctx[k] = res[i].status === 'fulfilled' ? res[i].value.items || [] : []));
+  }
+
+  async function loadList() {
+    trashBtn.textContent = state.trash ? t('resources.show_active') : t('resources.show_trash');
+    trashBtn.setAttribute('aria-pressed', String(state.trash));
+    listTitle.textContent = state.trash ? t('resources.trash_of', { kind: t(`resources.kind.${kind}`) }) : t(`resources.kind.${kind}`);
+    try {
+      const r = await api.get(`/api/${kind}${state.trash ? '?deleted=true' : ''}`);
+      if (!alive) return;
+      state.items = (r && r.items) || [];
+      renderList();
+    } catch (err) {
+      if (alive) list.replaceChildren(errorBox(err));
+    }
+  }
+
+  function renderList() {
+    if (!state.items.length) {
+      list.replaceChildren(h('p', { class: 'muted empty-note' }, state.trash ? t('resources.trash_empty') : t(`resources.empty.${kind}`)));
+      return;
+    }
+    const cols = columns(kind, state.ctx);
+    const head = (c) => tOr(`col.${c}`, tOr(`field.${c}`, c));
+    list.replaceChildren(h('div', { class: 'table-wrap' },
+      h('table', { class: 'data cards-on-mobile resource-table' },
+        h('thead', {}, h('tr', {}, cols.map(([c]) => h('th', { scope: 'col' }, head(c))), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('common.actions'))))),
+        h('tbody', {}, state.items.map((o) =>
+          h('tr', { 'data-id': o.id },
+            cols.map(([c, fn]) => h('td', { 'data-label': head(c) }, fn(o))),
+            h('td', { class: 'row-actions' },
+              state.trash
+                ? h('button', { type: 'button', class: 'btn small', onclick: () => restore(o) }, t('resources.restore'))
+                : [
+                    h('button', { type: 'button', class: 'btn small', 'aria-label': t('resources.edit_named', { name: label(o) }), onclick: () => startEdit(o) }, t('resources.edit')),
+                    h('button', { type: 'button', class: 'btn small danger', 'aria-label': t('resources.delete_named', { name: label(o) }), onclick: () => remove(o) }, t('resources.delete')),
+                  ])))))));
+  }
+
+  function showForm(obj) {
+    state.editing = obj;
+    formTitle.textContent = obj ? t('resources.edit_title', { name: label(obj) }) : t(`resources.new.${kind}`);
+    const form = formFor(kind, state.ctx, obj);
+    form.addEventListener('submit', (e) => (e.preventDefault(), submit(form)));
+    const cancel = form.querySelector('[data-action="cancel-edit"]');
+    if (cancel) cancel.addEventListener('click', () => showForm(null));
+    formSlot.replaceChildren(form);
+    return form;
+  }
+
+  async function startEdit(o) {
+    let full = o;
+    try {
+      full = await api.get(`/api/${kind}/${enc(o.id)}`);
+    } catch {
+      /* fall back to the list row */
+    }
+    const form = showForm(full);
+    form.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    const first = form.querySelector('input:not([disabled]), select:not([disabled]), textarea');
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  async function submit(form) {
+    clearErrors(form);
+    let body;
+    const obj = state.editing;
+    try {
+      body = readForm(form, kind, obj);
+    } catch (err) {
+      return showErrors(form, err);
+    }
+    if (obj && !Object.keys(body).length) return showForm(null);
+    setBusy(form, true);
+    try {
+      const r = obj ? await api.patch(`/api/${kind}/${enc(obj.id)}`, body) : await api.post(`/api/${kind}`, body);
+      notify(t(obj ? 'resources.saved' : 'resources.created', { name: label(r || obj) }), 'ok');
+      showForm(null);
+      state.trash = false;
+      await loadList();
+    } catch (err) {
+      showErrors(form, err);
+    } finally {
+      setBusy(form, false);
+    }
+  }
+
+  async function remove(o) {
+    try {
+      const r = await twoStep('DELETE', `/api/${kind}/${enc(o.id)}`, { title: t('resources.delete_title'), confirmLabel: t('resources.delete'), danger: true });
+      if (r) notify(t('resources.deleted', { name: label(o) }), 'ok');
+    } catch (err) {
+      notify(err.message, 'error');
+    }
+    if (state.editing && state.editing.id === o.id) showForm(null);
+    loadList();
+  }
+
+  async function restore(o) {
+    try {
+      await api.post(`/api/${kind}/${enc(o.id)}/restore`, {});
+      notify(t('resources.restored', { name: label(o) }), 'ok');
+    } catch (err) {
+      notify(err.message, 'error');
+    }
+    loadList();
+  }
+
+  (async () => {
+    await loadCtx();
+    if (!alive) return;
+    showForm(null);
+    loadList();
+  })();
+  return () => {
+    alive = false;
+  };
+}

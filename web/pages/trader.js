@@ -1,0 +1,145 @@
+// #/traders/<id> — status, start/stop, stats, equity, positions, decision journal.
+import { api, enc } from '../api.js';
+import { lineChart } from '../chart.js';
+import { twoStep } from '../confirm.js';
+import { debounce, errorBox, h, loading, notify } from '../dom.js';
+import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
+import { t, tOr } from '../i18n.js';
+import { onStream } from '../live.js';
+import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
+import { dataTable, kvList, rawJson, reasonLine, stateBadge } from '../widgets.js';
+
+const MONEY = new Set(['equity', 'initial_balance', 'balance', 'fee', 'fees', 'total_fees', 'avg_win', 'avg_loss', 'entry_price', 'mark_price', 'price']);
+const PCT = new Set(['total_pnl_pct', 'pnl_pct', 'win_rate', 'max_drawdown_pct', 'return_pct', 'total_return_pct']);
+MONEY.add('pnl_basis').add('total_fee').add('wallet_balance').add('available').add('margin_used').add('position_size_usd').add('risk_usd').add('stop_loss').add('take_profit').add('liquidation_price');
+
+export function fmtStat(k, v) {
+  if (v == null || typeof v === 'object') return fmtValue(v);
+  if (PCT.has(k)) return h('span', { class: k.includes('pnl') || k.includes('return') ? pnlClass(v) : '' }, fmtPct(v, k.includes('pnl') || k.includes('return')));
+  if (k.includes('pnl') && !MONEY.has(k)) return h('span', { class: pnlClass(v) }, fmtSigned(v));
+  if (MONEY.has(k)) return fmtMoney(v);
+  if (k === 'at' || k.endsWith('_at') || k === 't') return fmtTime(v);
+  if (k === 'action' && typeof v === 'string') return tOr(`decision_action.${v}`, v);
+  if (k === 'side' && typeof v === 'string') return h('span', { class: `side side-${v.toLowerCase()}` }, tOr(`side.${v.toLowerCase()}`, v));
+  return fmtValue(v);
+}
+
+function positionsTable(items) {
+  if (!items.length) return h('p', { class: 'muted' }, t('trader.no_positions'));
+  return dataTable(items, ['symbol', 'side', 'quantity', 'entry_price', 'mark_price', 'unrealized_pnl', 'leverage'], (k, v) => {
+    if (k === 'quantity') return fmtQty(v);
+    if (k === 'side') return h('span', { class: `side side-${String(v).toLowerCase()}` }, tOr(`side.${String(v).toLowerCase()}`, v));
+    if (k === 'leverage') return v == null ? '—' : `${v}×`;
+    return fmtStat(k, v);
+  });
+}
+
+function section(titleKey, ...body) {
+  const id = `sec-${titleKey.replace(/\W/g, '-')}`;
+  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, t(titleKey)), ...body);
+}
+
+function list(items) {
+  return items && items.length ? h('ul', { class: 'plain-list' }, items.map((x) => h('li', {}, fmtValue(x)))) : null;
+}
+
+function cycleView(raw) {
+  const c = normalizeCycle(raw);
+  const decisions = c.decisions || [];
+  const ok = c.success !== false && !c.error;
+  const sub = (key, node) => (node ? [h('h3', {}, t(key)), node] : null);
+  const decFmt = (k, v) => (k === 'confidence' && typeof v === 'number' ? (v <= 1 ? fmtPct(v * 100, false) : `${v}%`) : fmtStat(k, v));
+  return h('details', { class: `cycle ${ok ? 'ok' : 'failed'}`, 'data-cycle': c.cycle_number },
+    h('summary', {},
+      h('span', { class: 'cycle-no' }, `#${c.cycle_number ?? '?'}`),
+      h('time', {}, fmtTime(c.at)),
+      h('span', { class: `badge ${ok ? 'tone-ok' : 'tone-bad'}` }, ok ? t('trader.cycle_ok') : t('trader.cycle_failed')),
+      h('span', { class: 'muted' }, decisions.length ? decisions.map((d) => `${d.symbol} ${tOr(`decision_action.${d.action}`, d.action)}`).join(', ') : t('trader.no_decisions')),
+      c.equity != null ? h('span', { class: 'cycle-eq' }, fmtMoney(c.equity)) : null),
+    h('div', { class: 'cycle-body' },
+      c.error ? h('p', { class: 'alert error' }, fmtValue(c.error)) : null,
+      sub('trader.reasoning', c.reasoning ? h('p', { class: 'reasoning' }, c.reasoning) : null),
+      sub('trader.decisions', dataTable(decisions, null, decFmt)),
+      sub('trader.guard', dataTable(c.guard || [], null, (k, v) => (k === 'verdict' ? h('span', { class: `verdict verdict-${v}` }, tOr(`verdict.${v}`, v)) : fmtStat(k, v)))),
+      sub('trader.orders', dataTable(c.orders || [], null, fmtStat)),
+      sub('trader.fills', dataTable(c.fills || [], null, fmtStat)),
+      sub('trader.notes', list(c.notes)),
+      sub('trader.invalid', list(c.invalid)),
+      Object.keys(c.extra).length ? sub('trader.other', kvList(c.extra, fmtStat)) : null,
+      c.prompt ? h('details', { class: 'raw' }, h('summary', {}, t('trader.prompt')), h('pre', {}, [c.prompt.system, c.prompt.user].filter(Boolean).join('\n\n---\n\n'))) : null,
+      c.raw_response ? h('details', { class: 'raw' }, h('summary', {}, t('trader.raw_response')), h('pre', {}, c.raw_response)) : null,
+      rawJson(c.raw)));
+}
+
+export function mount(root, { id }) {
+  const body = h('div', { class: 'trader-page' }, loading());
+  root.append(body);
+  let alive = true;
+  let trader = null;
+  let busy = false;
+
+  async function act(verb) {
+    if (busy) return;
+    busy = true;
+    try {
+      const r = await twoStep('POST', `/api/traders/${enc(trader ? trader.id : id)}/${verb}`, { confirmLabel: t(`trader.${verb}`), danger: verb === 'stop' });
+      if (r) notify(t(`trader.${verb}_done`, { name: trader ? trader.name : id }), 'ok');
+    } catch (err) {
+      notify(err.message, 'error');
+    } finally {
+      busy = false;
+      load();
+    }
+  }
+
+  async function load() {
+    const base = `/api/traders/${enc(id)}`;
+    const [tr, st, stats, eq, pos, jr] = await Promise.allSettled([
+      api.get(base), api.get(`${base}/status`), api.get(`${base}/stats`), api.get(`${base}/equity`), api.get(`${base}/positions`), api.get(`${base}/journal?limit=50`),
+    ]);
+    if (!alive) return;
+    if (tr.status === 'rejected') return body.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← ', t('nav.dashboard'))), errorBox(tr.reason));
+    trader = tr.value;
+    document.title = `${trader.name} · nofxi`;
+    const status = traderState(st.status === 'fulfilled' ? st.value : trader);
+    const running = status.state === 'running' || status.state === 'safe_mode' || status.state === 'waiting' || (status.state === 'unknown' && trader.is_running);
+    const points = eq.status === 'fulfilled' ? (eq.value.points || []).map((p) => ({ t: p.t, v: p.equity })) : [];
+    const open = new Set([...body.querySelectorAll('details.cycle[open]')].map((d) => d.dataset.cycle));
+    const journal = jr.status === 'fulfilled' ? jr.value.items || [] : null;
+
+    body.replaceChildren(
+      h('p', { class: 'crumbs' }, h('a', { href: '#/' }, t('nav.dashboard')), ' / ', h('a', { href: '#/resources/traders' }, t('resources.kind.traders'))),
+      h('div', { class: 'page-header' },
+        h('div', { class: 'title-block' },
+          h('h1', { tabindex: '-1' }, trader.name, ' ', stateBadge(status.state)),
+          reasonLine(status),
+          status.lastCycleAt ? h('p', { class: 'muted' }, t('trader.last_cycle', { at: fmtTime(status.lastCycleAt) }), status.simulated ? ` · ${t('trader.simulated')}` : '') : null),
+        h('div', { class: 'actions' },
+          h('button', { type: 'button', class: 'btn primary', id: 'trader-start', disabled: running, onclick: () => act('start') }, t('trader.start')),
+          h('button', { type: 'button', class: 'btn danger', id: 'trader-stop', disabled: !running, onclick: () => act('stop') }, t('trader.stop')))),
+      h('div', { class: 'trader-grid' },
+        section('trader.stats', stats.status === 'fulfilled' ? kvList(flattenStats(stats.value), fmtStat) : errorBox(stats.reason)),
+        section('trader.settings', kvList({ initial_balance: trader.initial_balance, scan_interval_minutes: trader.scan_interval_minutes, is_cross_margin: trader.is_cross_margin }, fmtStat, 'field'))),
+      section('trader.equity',
+        points.length
+          ? lineChart({ series: [{ name: trader.name, points }], className: `equity-chart ${pnlClass(points[points.length - 1].v - points[0].v)}`, lineClass: 'equity-line', height: 220, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: trader.name }) })
+          : h('p', { class: 'empty-note' }, t('dashboard.no_cycles'))),
+      section('trader.positions', pos.status === 'fulfilled' ? positionsTable(pos.value.items || []) : errorBox(pos.reason)),
+      section('trader.journal',
+        journal == null ? errorBox(jr.reason)
+          : journal.length ? h('div', { class: 'journal' }, journal.map(cycleView))
+          : h('p', { class: 'muted' }, t('dashboard.no_cycles'))));
+    body.querySelectorAll('details.cycle').forEach((d) => open.has(d.dataset.cycle) && (d.open = true));
+  }
+
+  const refresh = debounce(() => alive && load(), 500);
+  const off = onStream((type, d) => {
+    if (!d || !d.trader_id || (trader && (d.trader_id === trader.id || d.trader_id === trader.name))) refresh();
+  });
+  load();
+  return () => {
+    alive = false;
+    refresh.cancel();
+    off();
+  };
+}

@@ -1,0 +1,38 @@
+// Shared view pieces: status badge, key/value list, generic table, raw JSON block.
+import { h } from './dom.js';
+import { fmtValue } from './format.js';
+import { t, tOr } from './i18n.js';
+
+export function stateBadge(state) {
+  const s = String(state || 'unknown').toLowerCase();
+  const tone = s === 'running' ? 'ok' : s === 'stopped' ? 'idle' : 'warn';
+  return h('span', { class: `badge state-${s} tone-${tone}` }, tOr(`state.${s}`, s));
+}
+
+/** <dl class="kv"> of an object's scalar entries; `fmt(key, value)` may return a node or string. */
+export function kvList(obj, fmt = (k, v) => fmtValue(v), labelPrefix = 'stat') {
+  return h('dl', { class: 'kv' }, Object.entries(obj || {}).filter(([, v]) => v !== undefined).map(([k, v]) =>
+    h('div', {}, h('dt', {}, tOr(`${labelPrefix}.${k}`, k.replace(/_/g, ' '))), h('dd', {}, fmt(k, v)))));
+}
+
+/** A scrolling table of an array of objects; columns are the union of keys unless given. */
+export function dataTable(rows, columns, fmt = (k, v) => fmtValue(v), labelPrefix = 'col') {
+  if (!rows || !rows.length) return null;
+  const cols = columns || [...new Set(rows.flatMap((r) => (r && typeof r === 'object' ? Object.keys(r) : [])))];
+  const label = (c) => tOr(`${labelPrefix}.${c}`, c.replace(/_/g, ' '));
+  return h('div', { class: 'table-wrap' },
+    h('table', { class: 'data cards-on-mobile' },
+      h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, label(c))))),
+      h('tbody', {}, rows.map((r) => h('tr', {}, cols.map((c) => h('td', { 'data-label': label(c) }, fmt(c, r ? r[c] : null))))))));
+}
+
+export function rawJson(obj, summaryKey = 'common.raw_json') {
+  return h('details', { class: 'raw' }, h('summary', {}, t(summaryKey)), h('pre', {}, JSON.stringify(obj, null, 2)));
+}
+
+/** "Reason: …" under a stopped trader: the stop reason and its detail. */
+export function reasonLine(st) {
+  if (!st.reason && !st.reasonCode) return null;
+  const why = [st.reasonCode ? tOr(`stop_reason.${st.reasonCode}`, st.reasonCode) : null, st.reason].filter(Boolean).join(' — ');
+  return h('p', { class: 'reason' }, t('trader.stopped_because', { reason: why }));
+}
