@@ -62,3 +62,47 @@ export function debounce(fn, ms) {
   d.cancel = () => clearTimeout(timer);
   return d;
 }
+
+/** Runs fn once, `ms` after the first call of a burst (later calls in the burst join it), so a
+ *  steady stream of events still refreshes at least every `ms`. */
+export function coalesce(fn, ms) {
+  let timer = null;
+  const c = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      fn();
+    }, ms);
+  };
+  c.cancel = () => {
+    clearTimeout(timer);
+    timer = null;
+  };
+  return c;
+}
+
+/** Re-renders `container` with `render()` keeping keyboard focus on the "same" element. */
+export function keepFocus(container, render) {
+  const a = document.activeElement;
+  let key = null;
+  if (a && a !== document.body && container.contains(a)) {
+    const scope = a.closest('[data-cycle],[data-trader-id]');
+    key = {
+      id: a.id,
+      scope: scope ? [scope.dataset.cycle ?? '', scope.dataset.traderId ?? ''] : null,
+      tag: a.tagName,
+      text: a.getAttribute('href') || a.textContent,
+    };
+  }
+  render();
+  if (!key) return;
+  let el = key.id ? document.getElementById(key.id) : null;
+  if (!el) {
+    el = [...container.querySelectorAll(key.tag)].find((x) => {
+      const sc = x.closest('[data-cycle],[data-trader-id]');
+      const same = key.scope ? sc && sc.dataset.cycle === (key.scope[0] || undefined) && (sc.dataset.traderId ?? '') === key.scope[1] : !sc;
+      return same && (x.getAttribute('href') || x.textContent) === key.text;
+    });
+  }
+  if (el) el.focus({ preventScroll: true });
+}

@@ -260,7 +260,13 @@ async fn scenario(ts: TestStore) -> TestResult {
     );
 
     // A trader created by chat; a Confirm button with a stale binding does nothing.
-    let mut response = say(&server, None, "create a trader named btc-bot on main with builtin, balance 1000", None).await?;
+    let mut response = say(
+        &server,
+        None,
+        "create a trader named btc-bot on main with builtin, balance 1000",
+        None,
+    )
+    .await?;
     let conv = response["conversation_id"]
         .as_str()
         .unwrap_or_default()
