@@ -33,6 +33,14 @@ function renderNav(active) {
     h('span', { class: 'bars', 'aria-hidden': 'true' }), h('span', { class: 'visually-hidden' }, t('nav.menu')));
   const links = h('ul', { id: 'nav-links', class: 'nav-links' },
     NAV.map(([k, href]) => h('li', {}, h('a', { href, 'aria-current': k === active ? 'page' : null }, t(`nav.${k}`)))));
+  links.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && links.classList.contains('open')) {
+      links.classList.remove('open');
+      menuBtn.setAttribute('aria-expanded', 'false');
+      menuBtn.focus();
+    }
+  });
+  menuBtn.addEventListener('keydown', (e) => e.key === 'Escape' && links.classList.contains('open') && menuBtn.click());
   menuBtn.addEventListener('click', () => {
     const open = menuBtn.getAttribute('aria-expanded') !== 'true';
     menuBtn.setAttribute('aria-expanded', String(open));

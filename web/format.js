@@ -42,7 +42,10 @@ export function fmtTime(ms) {
 export function fmtShortTime(ms, spanMs = 0) {
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return '';
-  const opts = spanMs > 2 * 86400000 ? { month: 'short', day: 'numeric' } : { hour: '2-digit', minute: '2-digit' };
+  const day = 86400000;
+  const opts = spanMs > 7 * day ? { month: 'short', day: 'numeric' }
+    : spanMs > day * 0.8 ? { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }
+    : { hour: '2-digit', minute: '2-digit' };
   return new Intl.DateTimeFormat(locale(), opts).format(d);
 }
 

@@ -15,10 +15,16 @@ export function kvList(obj, fmt = (k, v) => fmtValue(v), labelPrefix = 'stat') {
     h('div', {}, h('dt', {}, tOr(`${labelPrefix}.${k}`, k.replace(/_/g, ' '))), h('dd', {}, fmt(k, v)))));
 }
 
+// Column order for tables built from arbitrary objects; unknown columns go last.
+const COL_ORDER = ['symbol', 'action', 'what', 'side', 'verdict', 'quantity', 'position_size_usd', 'leverage', 'confidence', 'price', 'entry_price', 'mark_price', 'stop_loss', 'take_profit', 'risk_usd', 'unrealized_pnl', 'ok', 'order_id', 'client_order_id', 'error', 'error_code', 'recovered', 'reason', 'reasoning'];
+
 /** A scrolling table of an array of objects; columns are the union of keys unless given. */
 export function dataTable(rows, columns, fmt = (k, v) => fmtValue(v), labelPrefix = 'col') {
   if (!rows || !rows.length) return null;
-  const cols = columns || [...new Set(rows.flatMap((r) => (r && typeof r === 'object' ? Object.keys(r) : [])))];
+  const rank = (c) => (COL_ORDER.includes(c) ? COL_ORDER.indexOf(c) : COL_ORDER.length);
+  const cols = columns || [...new Set(rows.flatMap((r) => (r && typeof r === 'object' ? Object.keys(r) : [])))]
+    .filter((c) => rows.some((r) => r && r[c] != null && r[c] !== '')) // drop all-empty columns
+    .sort((a, b) => rank(a) - rank(b));
   const label = (c) => tOr(`${labelPrefix}.${c}`, c.replace(/_/g, ' '));
   return h('div', { class: 'table-wrap' },
     h('table', { class: 'data cards-on-mobile' },

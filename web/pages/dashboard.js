@@ -1,7 +1,7 @@
 // #/ — one card per trader, a comparison chart, live refresh from /api/stream.
 import { api } from '../api.js';
 import { lineChart, legend } from '../chart.js';
-import { debounce, errorBox, h, loading, pageHeader } from '../dom.js';
+import { coalesce, errorBox, h, keepFocus, loading, pageHeader } from '../dom.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, pnlClass, toNum } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
@@ -93,12 +93,12 @@ export function mount(root) {
       const open = new Set([...body.querySelectorAll('.trader-card')].filter((c) => c.querySelector('details[open]')).map((c) => c.dataset.traderId));
       const cards = traders.map(card);
       cards.forEach((c) => open.has(c.dataset.traderId) && c.querySelector('details') && (c.querySelector('details').open = true));
-      body.replaceChildren(h('div', { class: 'card-grid' }, cards), compare(traders));
+      keepFocus(body, () => body.replaceChildren(h('div', { class: 'card-grid' }, cards), compare(traders)));
     } catch (err) {
       if (alive && my === seq) body.replaceChildren(errorBox(err));
     }
   }
-  const refresh = debounce(load, 500);
+  const refresh = coalesce(load, 500);
   const off = onStream(() => refresh());
   load();
   return () => {

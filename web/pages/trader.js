@@ -2,14 +2,15 @@
 import { api, enc } from '../api.js';
 import { lineChart } from '../chart.js';
 import { twoStep } from '../confirm.js';
-import { debounce, errorBox, h, loading, notify } from '../dom.js';
+import { coalesce, errorBox, h, keepFocus, loading, notify } from '../dom.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
 import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
 import { dataTable, kvList, rawJson, reasonLine, stateBadge } from '../widgets.js';
 
-const MONEY = new Set(['equity', 'initial_balance', 'balance', 'fee', 'fees', 'total_fees', 'avg_win', 'avg_loss', 'entry_price', 'mark_price', 'price']);
+const PAGE = 50;
+const MONEY = new Set(['final_equity', 'equity', 'initial_balance', 'balance', 'fee', 'fees', 'total_fees', 'avg_win', 'avg_loss', 'entry_price', 'mark_price', 'price']);
 const PCT = new Set(['total_pnl_pct', 'pnl_pct', 'win_rate', 'max_drawdown_pct', 'return_pct', 'total_return_pct']);
 MONEY.add('pnl_basis').add('total_fee').add('wallet_balance').add('available').add('margin_used').add('position_size_usd').add('risk_usd').add('stop_loss').add('take_profit').add('liquidation_price');
 
@@ -18,9 +19,12 @@ export function fmtStat(k, v) {
   if (PCT.has(k)) return h('span', { class: k.includes('pnl') || k.includes('return') ? pnlClass(v) : '' }, fmtPct(v, k.includes('pnl') || k.includes('return')));
   if (k.includes('pnl') && !MONEY.has(k)) return h('span', { class: pnlClass(v) }, fmtSigned(v));
   if (MONEY.has(k)) return fmtMoney(v);
-  if (k === 'at' || k.endsWith('_at') || k === 't') return fmtTime(v);
+  if (k.includes('latency')) return `${fmtNum(v, 0, 0)} ms`;
+  if (k === 'at' || k.endsWith('_at') || k === 't' || k.endsWith('_ms')) return fmtTime(v);
   if (k === 'action' && typeof v === 'string') return tOr(`decision_action.${v}`, v);
+  if (k === 'what' && typeof v === 'string') return tOr(`order_what.${v}`, v.replace(/_/g, ' '));
   if (k === 'side' && typeof v === 'string') return h('span', { class: `side side-${v.toLowerCase()}` }, tOr(`side.${v.toLowerCase()}`, v));
+  if (typeof v === 'number' || (typeof v === 'string' && /^-?\d+\.\d{5,}$/.test(v))) return fmtNum(v, 0, 4);
   return fmtValue(v);
 }
 
@@ -77,6 +81,29 @@ export function mount(root, { id }) {
   let alive = true;
   let trader = null;
   let busy = false;
+  let older = []; // cycles paged in with "load older", kept across refreshes
+  let noMore = false;
+  let first = true;
+
+  function moreButton(journal, fetched) {
+    if (noMore || fetched < PAGE) return null;
+    const last = journal[journal.length - 1];
+    return h('p', { class: 'more' }, h('button', { type: 'button', class: 'btn', id: 'journal-more', onclick: async (e) => {
+      e.target.disabled = true;
+      try {
+        const r = await api.get(`/api/traders/${enc(id)}/journal?limit=${PAGE}&before=${enc(last.cycle_number)}`);
+        const items = (r && r.items) || [];
+        if (items.length < PAGE) noMore = true;
+        older = [...older, ...items];
+        await load();
+        const btn = document.getElementById('journal-more');
+        if (btn) btn.focus({ preventScroll: true });
+      } catch (err) {
+        notify(err.message, 'error');
+        e.target.disabled = false;
+      }
+    } }, t('trader.load_older')));
+  }
 
   async function act(verb) {
     if (busy) return;
@@ -95,7 +122,7 @@ export function mount(root, { id }) {
   async function load() {
     const base = `/api/traders/${enc(id)}`;
     const [tr, st, stats, eq, pos, jr] = await Promise.allSettled([
-      api.get(base), api.get(`${base}/status`), api.get(`${base}/stats`), api.get(`${base}/equity`), api.get(`${base}/positions`), api.get(`${base}/journal?limit=50`),
+      api.get(base), api.get(`${base}/status`), api.get(`${base}/stats`), api.get(`${base}/equity`), api.get(`${base}/positions`), api.get(`${base}/journal?limit=${PAGE}`),
     ]);
     if (!alive) return;
     if (tr.status === 'rejected') return body.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← ', t('nav.dashboard'))), errorBox(tr.reason));
@@ -105,9 +132,10 @@ export function mount(root, { id }) {
     const running = status.state === 'running' || status.state === 'safe_mode' || status.state === 'waiting' || (status.state === 'unknown' && trader.is_running);
     const points = eq.status === 'fulfilled' ? (eq.value.points || []).map((p) => ({ t: p.t, v: p.equity })) : [];
     const open = new Set([...body.querySelectorAll('details.cycle[open]')].map((d) => d.dataset.cycle));
-    const journal = jr.status === 'fulfilled' ? jr.value.items || [] : null;
+    const latest = jr.status === 'fulfilled' ? jr.value.items || [] : null;
+    const journal = latest && [...latest, ...older.filter((o) => latest.every((n) => n.cycle_number !== o.cycle_number))];
 
-    body.replaceChildren(
+    keepFocus(body, () => body.replaceChildren(
       h('p', { class: 'crumbs' }, h('a', { href: '#/' }, t('nav.dashboard')), ' / ', h('a', { href: '#/resources/traders' }, t('resources.kind.traders'))),
       h('div', { class: 'page-header' },
         h('div', { class: 'title-block' },
@@ -127,12 +155,17 @@ export function mount(root, { id }) {
       section('trader.positions', pos.status === 'fulfilled' ? positionsTable(pos.value.items || []) : errorBox(pos.reason)),
       section('trader.journal',
         journal == null ? errorBox(jr.reason)
-          : journal.length ? h('div', { class: 'journal' }, journal.map(cycleView))
-          : h('p', { class: 'muted' }, t('dashboard.no_cycles'))));
+          : journal.length ? [h('div', { class: 'journal' }, journal.map(cycleView)), moreButton(journal, latest.length)]
+          : h('p', { class: 'muted' }, t('dashboard.no_cycles')))));
     body.querySelectorAll('details.cycle').forEach((d) => open.has(d.dataset.cycle) && (d.open = true));
+    if (first) {
+      first = false;
+      const ae = document.activeElement;
+      if (!ae || ae === document.body || ae.id === 'main') body.querySelector('h1').focus({ preventScroll: true });
+    }
   }
 
-  const refresh = debounce(() => alive && load(), 500);
+  const refresh = coalesce(() => alive && load(), 1500);
   const off = onStream((type, d) => {
     if (!d || !d.trader_id || (trader && (d.trader_id === trader.id || d.trader_id === trader.name))) refresh();
   });
