@@ -234,6 +234,32 @@ async fn scenario(ts: TestStore) -> TestResult {
             .0,
         201
     );
+    let (status, clamped) = server
+        .post(
+            "/api/traders",
+            json!({"name": "fast", "exchange": "main", "model": "builtin", "strategy": "s1", "initial_balance": "100", "scan_interval_minutes": 1}),
+        )
+        .await?;
+    assert_eq!(status, 201, "{clamped}");
+    assert_eq!(
+        clamped["adjusted"][0]["field"], "scan_interval_minutes",
+        "{clamped}"
+    );
+    // A delete takes two steps: the first only describes it.
+    let (_, step) = server
+        .call(reqwest::Method::DELETE, "/api/traders/fast", None)
+        .await?;
+    assert_eq!(step["confirm_required"], true, "{step}");
+    assert_eq!(server.get("/api/traders/fast").await?.0, 200);
+    let (status, gone) = server
+        .call(
+            reqwest::Method::DELETE,
+            "/api/traders/fast",
+            Some(json!({"confirm": step["token"]})),
+        )
+        .await?;
+    assert_eq!((status, gone["done"].clone()), (200, json!(true)), "{gone}");
+    assert_eq!(server.get("/api/traders/fast").await?.0, 404);
     let (status, bad) = server
         .post("/api/traders", json!({"name": "x", "exchange": "main", "model": "builtin", "strategy": "nope", "initial_balance": "-5"}))
         .await?;

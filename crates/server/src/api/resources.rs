@@ -10,6 +10,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
+use nofxi_domain::validation::Adjustment;
 use nofxi_domain::{
     CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, Model, ModelPatch,
     ModelSpec, ResourceKind, Secret, Strategy, StrategyConfig, StrategyPatch, StrategySpec, Trader,
@@ -436,6 +437,25 @@ impl Kind for Strategies {
 
 pub struct Traders;
 
+/// A trader as the API shows it; after a create or update, the values a rule changed (a scan
+/// interval below the minimum raised to it) and why, so a form can say so.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct TraderView {
+    #[serde(flatten)]
+    pub trader: Trader,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adjusted: Vec<Adjustment>,
+}
+
+impl From<Trader> for TraderView {
+    fn from(trader: Trader) -> TraderView {
+        TraderView {
+            trader,
+            adjusted: Vec::new(),
+        }
+    }
+}
+
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraderCreate {
@@ -476,17 +496,18 @@ impl Kind for Traders {
     const LIST: &'static str = "/api/traders";
     const ITEM: &'static str = "/api/traders/{id}";
     const RESTORE: &'static str = "/api/traders/{id}/restore";
-    type View = Trader;
+    type View = TraderView;
     type Create = TraderCreate;
     type Update = TraderUpdate;
 
-    async fn list(store: &Store, user: &str, deleted: bool) -> ApiResult<Vec<Trader>> {
-        Ok(store.list_traders(user, deleted).await?)
+    async fn list(store: &Store, user: &str, deleted: bool) -> ApiResult<Vec<TraderView>> {
+        let traders = store.list_traders(user, deleted).await?;
+        Ok(traders.into_iter().map(TraderView::from).collect())
     }
-    async fn get(store: &Store, user: &str, reference: &str) -> ApiResult<Trader> {
-        Ok(store.get_trader(user, reference).await?)
+    async fn get(store: &Store, user: &str, reference: &str) -> ApiResult<TraderView> {
+        Ok(store.get_trader(user, reference).await?.into())
     }
-    async fn create(store: &Arc<Store>, caller: &Caller, b: TraderCreate) -> ApiResult<Trader> {
+    async fn create(store: &Arc<Store>, caller: &Caller, b: TraderCreate) -> ApiResult<TraderView> {
         let mut spec = TraderSpec::new(
             b.name,
             b.ai_model_id,
@@ -500,15 +521,15 @@ impl Kind for Traders {
         if let Some(cross) = b.is_cross_margin {
             spec.is_cross_margin = cross;
         }
-        let (trader, _adjusted) = store.create_trader(&caller.actor(true), spec).await?;
-        Ok(trader)
+        let (trader, adjusted) = store.create_trader(&caller.actor(true), spec).await?;
+        Ok(TraderView { trader, adjusted })
     }
     async fn update(
         store: &Arc<Store>,
         caller: &Caller,
         reference: &str,
         b: TraderUpdate,
-    ) -> ApiResult<Trader> {
+    ) -> ApiResult<TraderView> {
         let patch = TraderPatch {
             name: b.name,
             ai_model_id: b.ai_model_id,
@@ -518,12 +539,13 @@ impl Kind for Traders {
             scan_interval_minutes: b.scan_interval_minutes,
             is_cross_margin: b.is_cross_margin,
         };
-        let (trader, _adjusted) = store
+        let (trader, adjusted) = store
             .update_trader(&caller.actor(true), reference, patch)
             .await?;
-        Ok(trader)
+        Ok(TraderView { trader, adjusted })
     }
-    fn identity(v: &Trader) -> (String, String, String) {
+    fn identity(v: &TraderView) -> (String, String, String) {
+        let v = &v.trader;
         (
             v.id.clone(),
             v.spec.name.clone(),
