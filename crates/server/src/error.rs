@@ -92,6 +92,22 @@ impl ApiError {
         )
     }
 
+    /// One field at fault: 422, the message said once at the top and under the field.
+    pub fn field(field: impl Into<String>, message: Worded) -> ApiError {
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "validation",
+            problems: vec![(field.into(), message.clone())],
+            message,
+        }
+    }
+
+    /// Another problem of the same request, under its field.
+    pub fn and_field(mut self, field: impl Into<String>, message: Worded) -> ApiError {
+        self.problems.push((field.into(), message));
+        self
+    }
+
     pub fn validation(err: &ValidationError) -> ApiError {
         ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,

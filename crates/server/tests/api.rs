@@ -525,3 +525,24 @@ async fn a_stream_follows_a_turn_posted_on_another_server() -> TestResult {
     ts.cleanup().await?;
     Ok(())
 }
+
+/// With no users, the server never listens where others can reach it: the refusal says how
+/// to reach it from elsewhere instead.
+#[tokio::test]
+async fn a_non_loopback_address_is_refused_with_the_fix() -> TestResult {
+    let ts = sqlite_store().await?;
+    let options = ServeOptions {
+        addr: SocketAddr::from(([0, 0, 0, 0], 0)),
+        engine: None,
+        web_dir: None,
+    };
+    let library = Arc::new(Library::builtin()?);
+    let result = serve(ts.store.clone(), library, options, async {}, |_| {}).await;
+    let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        message.contains("127.0.0.1") && message.contains("ssh -L"),
+        "{message}"
+    );
+    ts.cleanup().await?;
+    Ok(())
+}

@@ -144,15 +144,7 @@ impl Backtests {
 }
 
 fn invalid(field: &str, en: String, zh: String) -> ApiError {
-    let mut error = ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation",
-        Worded::new(en.clone(), zh.clone()),
-    );
-    error
-        .problems
-        .push((field.to_string(), Worded::new(en, zh)));
-    error
+    ApiError::field(field, Worded::new(en, zh))
 }
 
 /// `2026-01-01` (UTC midnight), an RFC 3339 timestamp, or epoch milliseconds.

@@ -4,7 +4,6 @@
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
 
 use crate::error::{ApiError, Worded};
@@ -32,23 +31,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
 /// serde_json says "missing field `name` at line 1 column 2": the field becomes a problem.
 fn parse_error(err: &serde_json::Error) -> ApiError {
     let detail = err.to_string();
-    let mut error = ApiError::bad_request("http-bad-json", &[("detail", &detail)]);
-    if let Some(field) = quoted_field(&detail) {
-        error.status = StatusCode::UNPROCESSABLE_ENTITY;
-        error.code = "validation";
-        let problem = if detail.starts_with("missing field") {
-            Worded::new(
-                format!("`{field}` is required: give it a value"),
-                format!("缺少 `{field}`：请填写"),
-            )
-        } else if detail.starts_with("unknown field") {
-            Worded::catalog("http-unknown-field", &[("field", &field)])
-        } else {
-            Worded::new(detail.clone(), format!("`{field}` 的值不对：{detail}"))
-        };
-        error.problems.push((field, problem));
-    }
-    error
+    let Some(field) = quoted_field(&detail) else {
+        return ApiError::bad_request("http-bad-json", &[("detail", &detail)]);
+    };
+    let problem = if detail.starts_with("missing field") {
+        Worded::new(
+            format!("`{field}` is required: give it a value"),
+            format!("缺少 `{field}`：请填写"),
+        )
+    } else if detail.starts_with("unknown field") {
+        Worded::catalog("http-unknown-field", &[("field", &field)])
+    } else {
+        Worded::new(detail.clone(), format!("`{field}` 的值不对：{detail}"))
+    };
+    ApiError::field(field, problem)
 }
 
 fn quoted_field(detail: &str) -> Option<String> {

@@ -226,9 +226,8 @@ async fn skills_export(
     Query(q): Query<ExportQuery>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let Some(format) = Format::parse(&q.format) else {
-        let mut e = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "validation",
+        return Err(ApiError::field(
+            "format",
             Worded::new(
                 format!(
                     "unknown export format {:?}: use openai, anthropic, gemini or mcp",
@@ -239,9 +238,7 @@ async fn skills_export(
                     q.format
                 ),
             ),
-        );
-        e.problems.push(("format".into(), e.message.clone()));
-        return Err(e);
+        ));
     };
     let skills = state.library.skills().to_vec();
     Ok(Json(export(&skills, format, crate::lang::current())))
@@ -266,13 +263,10 @@ pub struct Price {
 
 async fn price(Query(q): Query<PriceQuery>) -> ApiResult<Json<Price>> {
     let symbol = Symbol::parse_known(&q.symbol).map_err(|e| {
-        let mut err = ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "validation",
+        ApiError::field(
+            "symbol",
             Worded::new(format!("`symbol`: {e}"), format!("`symbol`：{e}")),
-        );
-        err.problems.push(("symbol".into(), err.message.clone()));
-        err
+        )
     })?;
     let clock: std::sync::Arc<dyn Clock> = std::sync::Arc::new(SystemClock);
     let market = SimMarket::new(sim_seed(), clock);

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::step::{ConfirmBody, Risky, Step, confirmation, summary};
 use super::{Body, Op, Reply, schema};
 use crate::access::Caller;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Worded};
 use crate::state::AppState;
 
 /// A list of objects.
@@ -186,14 +186,14 @@ fn credentials(given: BTreeMap<String, String>) -> ApiResult<Credentials> {
     if unknown.is_empty() {
         return Ok(out);
     }
-    let mut error = ApiError::bad_request("http-unknown-field", &[("field", &unknown.join(", "))]);
-    error.status = StatusCode::UNPROCESSABLE_ENTITY;
-    error.code = "validation";
-    for field in unknown {
-        let worded = crate::error::Worded::catalog("http-unknown-field", &[("field", &field)]);
-        error.problems.push((field, worded));
-    }
-    Ok(out).and(Err(error))
+    let worded = |field: &str| Worded::catalog("http-unknown-field", &[("field", field)]);
+    let mut fields = unknown.into_iter();
+    let first = fields.next().unwrap_or_default();
+    let error = fields.fold(ApiError::field(&first, worded(&first)), |error, field| {
+        let message = worded(&field);
+        error.and_field(field, message)
+    });
+    Err(error)
 }
 
 pub struct Exchanges;
