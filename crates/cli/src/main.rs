@@ -71,6 +71,12 @@ enum Command {
     /// The assistant's per-turn traces: list, show.
     #[command(subcommand)]
     Trace(cmd::trace::TraceCommand),
+    /// Users who log in to `nofxi serve` (multi-user mode): add, list, disable.
+    #[command(subcommand)]
+    User(cmd::accounts::UserCommand),
+    /// API tokens for scripts, per `--user`: create, list, revoke.
+    #[command(subcommand)]
+    Token(cmd::accounts::TokenCommand),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +100,8 @@ fn main() -> ExitCode {
         Command::Chat(a) => cmd::chat::run(&cli.global, a),
         Command::Trace(c) => cmd::trace::run(&cli.global, c),
         Command::Config(c) => cmd::config::run(&cli.global, c),
+        Command::User(c) => cmd::accounts::run_user(&cli.global, c),
+        Command::Token(c) => cmd::accounts::run_token(&cli.global, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

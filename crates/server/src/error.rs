@@ -128,7 +128,9 @@ impl From<StoreError> for ApiError {
             return ApiError::validation(invalid);
         }
         let (status, code) = match &err {
-            StoreError::NotFound { .. } => (StatusCode::NOT_FOUND, "not_found"),
+            StoreError::NotFound { .. }
+            | StoreError::UnknownUser { .. }
+            | StoreError::UnknownToken { .. } => (StatusCode::NOT_FOUND, "not_found"),
             StoreError::Ambiguous { .. }
             | StoreError::InUse { .. }
             | StoreError::RestoreBlocked { .. }

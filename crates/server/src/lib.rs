@@ -4,7 +4,8 @@
 //! - [`api`] holds every route once, in a table that builds both the router and the OpenAPI
 //!   document, so the document cannot drift from what is served;
 //! - [`access`] decides who calls (local mode: the single user `local`, guarded by a CSRF
-//!   token and a Host check) before any handler runs;
+//!   token and a Host check; multi-user mode: a session cookie or a scoped API token) before
+//!   any handler runs, and each route's gate says what the caller must hold;
 //! - [`chat_hub`] runs posted turns to completion on the server and persists their events, so
 //!   a reconnecting client or a second tab replays what it missed;
 //! - [`serve`] binds, refuses what is unsafe, and shuts down gracefully.
@@ -16,6 +17,7 @@ pub mod chat_hub;
 pub mod confirm;
 pub mod error;
 pub mod lang;
+pub mod login_limit;
 pub mod metrics;
 pub mod serve;
 pub mod state;

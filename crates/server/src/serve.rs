@@ -16,7 +16,7 @@ use nofxi_store::Store;
 use nofxi_trader::runtime::host::{HostOptions, host_engine};
 use tokio::sync::watch;
 
-use crate::access::{self, Access};
+use crate::access::{self, Access, Mode};
 use crate::api;
 use crate::chat_hub::ChatHub;
 use crate::confirm::Confirmer;
@@ -39,7 +39,7 @@ pub struct ServeOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     #[error(
-        "refusing to listen on {0}: nofxi serve has no users or logins yet, so anyone who reaches that address would act as you. Listen on loopback (--addr 127.0.0.1:{port}) and reach it from another machine through an SSH tunnel: ssh -L {port}:127.0.0.1:{port} THIS-HOST",
+        "refusing to listen on {0}: there are no users yet, so anyone who reaches that address would act as you. Add a user who logs in (`nofxi user add NAME`) and start again, or listen on loopback (--addr 127.0.0.1:{port}) and reach it from another machine through an SSH tunnel: ssh -L {port}:127.0.0.1:{port} THIS-HOST",
         port = .0.port()
     )]
     NotLoopback(SocketAddr),
@@ -63,7 +63,7 @@ impl AppState {
     pub async fn open(
         store: Arc<Store>,
         library: Arc<Library>,
-        addr: SocketAddr,
+        access: Access,
         web_dir: Option<PathBuf>,
     ) -> Result<AppState, ServeError> {
         let assistant =
@@ -80,7 +80,7 @@ impl AppState {
             library,
             hub,
             metrics,
-            access: Arc::new(Access::local(addr)),
+            access: Arc::new(access),
             confirmer: Arc::new(Confirmer::default()),
             backtests: Arc::default(),
             web_dir,
@@ -115,15 +115,22 @@ async fn not_found(uri: axum::http::Uri) -> ApiError {
 }
 
 /// Serves until `shutdown` resolves, then stops gracefully. `on_listening` gets the bound
-/// address (the port, when 0 was asked for).
+/// address (the port, when 0 was asked for) and the access mode.
 pub async fn serve(
     store: Arc<Store>,
     library: Arc<Library>,
     options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
-    on_listening: impl FnOnce(SocketAddr),
+    on_listening: impl FnOnce(SocketAddr, Mode),
 ) -> Result<(), ServeError> {
-    if !options.addr.ip().is_loopback() {
+    // With an active user every request must log in or bring a token; without one the
+    // server acts as `local` for whoever reaches it, which only loopback keeps to this machine.
+    let mode = if store.active_user_count().await? > 0 {
+        Mode::Users
+    } else {
+        Mode::Local
+    };
+    if mode == Mode::Local && !options.addr.ip().is_loopback() {
         return Err(ServeError::NotLoopback(options.addr));
     }
     let listener = tokio::net::TcpListener::bind(options.addr)
@@ -133,7 +140,8 @@ pub async fn serve(
             source,
         })?;
     let addr = listener.local_addr()?;
-    let mut state = AppState::open(store.clone(), library, addr, options.web_dir.clone()).await?;
+    let access = Access::new(mode, addr);
+    let mut state = AppState::open(store.clone(), library, access, options.web_dir.clone()).await?;
     let (stop_streams, stopping) = watch::channel(false);
     state.stopping = stopping;
     tokio::spawn(state.hub.clone().listen_for_other_processes());
@@ -147,16 +155,20 @@ pub async fn serve(
     let ready = state.ready.clone();
     let hub = state.hub.clone();
     let router = app(state);
-    on_listening(addr);
+    on_listening(addr, mode);
     let signalled = async move {
         shutdown.await;
         tracing::info!("stopping: new requests are refused, running chat turns finish");
         ready.store(false, Ordering::SeqCst);
         let _ = stop_streams.send(true);
     };
-    axum::serve(listener, router)
-        .with_graceful_shutdown(signalled)
-        .await?;
+    // The peer address feeds the login rate limit.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signalled)
+    .await?;
     if tokio::time::timeout(DRAIN_TURNS, hub.drain())
         .await
         .is_err()

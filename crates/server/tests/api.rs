@@ -49,7 +49,7 @@ async fn start(store: Arc<Store>, engine: bool) -> Result<Server, Box<dyn std::e
         async move {
             let _ = stopped.await;
         },
-        move |a| {
+        move |a, _| {
             let _ = bound.send(a);
         },
     ));
@@ -537,10 +537,12 @@ async fn a_non_loopback_address_is_refused_with_the_fix() -> TestResult {
         web_dir: None,
     };
     let library = Arc::new(Library::builtin()?);
-    let result = serve(ts.store.clone(), library, options, async {}, |_| {}).await;
+    let result = serve(ts.store.clone(), library, options, async {}, |_, _| {}).await;
     let message = result.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(
-        message.contains("127.0.0.1") && message.contains("ssh -L"),
+        message.contains("127.0.0.1")
+            && message.contains("ssh -L")
+            && message.contains("nofxi user add"),
         "{message}"
     );
     ts.cleanup().await?;

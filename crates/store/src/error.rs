@@ -54,6 +54,14 @@ pub enum StoreError {
         reasons: Vec<RestoreBlock>,
     },
 
+    #[error(
+        "no user {name:?} (or the user is disabled): see `nofxi user list`, add one with `nofxi user add NAME`"
+    )]
+    UnknownUser { name: String },
+
+    #[error("no API token {id:?} for this user: see `nofxi token list --user NAME`")]
+    UnknownToken { id: String },
+
     #[error("trader {name:?} is running: stop it before deleting it")]
     Running { name: String },
 
@@ -230,6 +238,12 @@ impl StoreError {
                     .collect::<Vec<_>>()
                     .join("；")
             ),
+            StoreError::UnknownUser { name } => format!(
+                "没有用户「{name}」（或已停用）：用 `nofxi user list` 查看，用 `nofxi user add 名字` 添加"
+            ),
+            StoreError::UnknownToken { id } => {
+                format!("没有 API 令牌「{id}」：用 `nofxi token list --user 名字` 查看")
+            }
             StoreError::Running { name } => format!("交易员「{name}」正在运行：请先停止再删除"),
             StoreError::RunningMove { name } => format!(
                 "交易员「{name}」正在运行：请先停止，再换到别的交易所账户（现有持仓留在原账户上）"

@@ -15,6 +15,7 @@
 //! Validation rules belong to `nofxi-domain`; this crate adds what needs the database:
 //! unique names, references between resources, resources in use.
 
+mod accounts;
 mod audit;
 mod chat_events;
 pub mod clock;
@@ -41,6 +42,9 @@ use std::sync::Arc;
 
 use sqlx::AnyPool;
 
+pub use accounts::{
+    ApiToken, MIN_PASSWORD_CHARS, NewToken, SESSION_TTL_MS, Scope, Session, TOKEN_PREFIX, User,
+};
 pub use audit::{AuditAction, AuditEntry, SETTING_KIND};
 pub use chat_events::{CHAT_CHANNEL, ChatEvent};
 pub use clock::{Clock, ManualClock, SystemClock};

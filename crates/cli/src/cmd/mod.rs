@@ -1,5 +1,6 @@
 //! One module per command group.
 
+pub mod accounts;
 pub mod audit;
 pub mod backtest;
 pub mod chat;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use nofxi_server::access::Mode;
 use nofxi_server::{ServeOptions, serve};
 
 use super::chat::chat_library;
@@ -16,8 +17,9 @@ use crate::home::GlobalArgs;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Where to listen. Loopback only: with no users configured, the server acts as the
-    /// single user `local`.
+    /// Where to listen. With no users (`nofxi user add`) the server acts as the single user
+    /// `local` and listens on loopback only; with users, every request logs in or brings an
+    /// API token, and any address may be used.
     #[arg(long, default_value = "127.0.0.1:8700")]
     pub addr: SocketAddr,
     /// Serve only: run no trading engine in this process (another `nofxi run` runs traders).
@@ -48,8 +50,16 @@ async fn run_server(global: &GlobalArgs, args: ServeArgs) -> Result<()> {
         engine: (!args.no_engine).then(|| args.engine.host_options()),
         web_dir: args.web_dir,
     };
-    serve(store, library, options, wait_for_signal(), |addr| {
+    serve(store, library, options, wait_for_signal(), |addr, mode| {
         println!("nofxi is serving on http://{addr}/ — open it in a browser (Ctrl-C stops it)");
+        match mode {
+            Mode::Local => println!(
+                "local mode: no login, you act as user `local` (add users with `nofxi user add NAME` to require logins)"
+            ),
+            Mode::Users => println!(
+                "multi-user mode: log in with a user from `nofxi user list`; scripts use `nofxi token create`"
+            ),
+        }
     })
     .await?;
     tracing::info!("server stopped");

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use super::{Body, Op, Reply, schema};
-use crate::access::Caller;
+use crate::access::{CHAT, Caller};
 use crate::chat_hub::{Accepted, unknown_conversation};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -30,8 +30,8 @@ const IDLE_RECHECK: Duration = Duration::from_secs(15);
 pub fn operations() -> Vec<Op> {
     vec![
         Op::new(Method::GET, "/api/chat/latest", "chat", "The caller's most recent conversation, to attach to", Reply::Json(200, schema::<Latest>), get(latest)),
-        Op::new(Method::POST, "/api/chat/turns", "chat", "Post a message; 202 with the turn's id. The turn runs to completion on the server whatever the client does", Reply::Json(202, schema::<Accepted>), post(post_turn)).body(schema::<PostTurn>),
-        Op::new(Method::POST, "/api/chat/confirm", "chat", "Answer the pending confirmation it names (a Confirm / Deny button); 409 when that is not the pending one any more", Reply::Json(202, schema::<Accepted>), post(confirm)).body(schema::<ConfirmAnswer>),
+        Op::new(Method::POST, "/api/chat/turns", "chat", "Post a message; 202 with the turn's id. The turn runs to completion on the server whatever the client does", Reply::Json(202, schema::<Accepted>), post(post_turn)).body(schema::<PostTurn>).gate(CHAT),
+        Op::new(Method::POST, "/api/chat/confirm", "chat", "Answer the pending confirmation it names (a Confirm / Deny button); 409 when that is not the pending one any more", Reply::Json(202, schema::<Accepted>), post(confirm)).body(schema::<ConfirmAnswer>).gate(CHAT),
         Op::new(Method::GET, "/api/chat/conversations/{id}/events", "chat", "Server-sent events of a conversation from its start (or after `Last-Event-ID` / `?after=`), then live: `user` {turn_id, message, at}, `delta` {turn_id, text}, `turn` {turn_id, response: the chat protocol's turn}, `error` {turn_id, message}", Reply::EventStream, get(events)).query(schema::<After>),
     ]
 }

@@ -6,6 +6,7 @@ pub mod backtests;
 mod body;
 pub mod chat;
 pub mod dashboard;
+mod login;
 mod openapi;
 pub mod reads;
 pub mod resources;
@@ -16,12 +17,16 @@ pub mod traders;
 use std::collections::BTreeMap;
 
 use axum::Router;
+use axum::extract::Request;
 use axum::http::Method;
+use axum::middleware::{self, Next};
 use axum::routing::MethodRouter;
+use nofxi_store::Scope;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 pub use body::Body;
 
+use crate::access::{Gate, require};
 use crate::state::AppState;
 
 pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
@@ -41,13 +46,15 @@ pub enum Reply {
     Text(&'static str),
 }
 
-/// One operation: method, path (axum's and OpenAPI's `{param}` syntax), what it is for, and
-/// its handler.
+/// One operation: method, path (axum's and OpenAPI's `{param}` syntax), what it is for, who
+/// may call it, and its handler.
 pub struct Op {
     pub method: Method,
     pub path: &'static str,
     pub tag: &'static str,
     pub summary: &'static str,
+    /// Reads need `read`, changes `write`, unless the operation says otherwise.
+    pub gate: Gate,
     pub query: Option<SchemaFn>,
     pub body: Option<SchemaFn>,
     pub reply: Reply,
@@ -63,11 +70,17 @@ impl Op {
         reply: Reply,
         handler: MethodRouter<AppState>,
     ) -> Op {
+        let gate = if method == Method::GET {
+            Gate::Caller(&[Scope::Read])
+        } else {
+            Gate::Caller(&[Scope::Write])
+        };
         Op {
             method,
             path,
             tag,
             summary,
+            gate,
             query: None,
             body: None,
             reply,
@@ -82,6 +95,12 @@ impl Op {
 
     pub fn query(mut self, query: SchemaFn) -> Op {
         self.query = Some(query);
+        self
+    }
+
+    /// Who may call it, when not the default for its method.
+    pub fn gate(mut self, gate: Gate) -> Op {
+        self.gate = gate;
         self
     }
 }
@@ -99,13 +118,20 @@ pub fn operations() -> Vec<Op> {
     ops
 }
 
-/// The router of every operation; one `route` per path, its methods merged.
+/// The router of every operation, each behind its gate; one `route` per path, its methods
+/// merged.
 pub fn router(ops: Vec<Op>) -> Router<AppState> {
     let mut by_path: BTreeMap<&'static str, MethodRouter<AppState>> = BTreeMap::new();
     for op in ops {
+        let gate = op.gate;
+        let handler = op
+            .handler
+            .layer(middleware::from_fn(move |request: Request, next: Next| {
+                require(gate, request, next)
+            }));
         let merged = match by_path.remove(op.path) {
-            Some(existing) => existing.merge(op.handler),
-            None => op.handler,
+            Some(existing) => existing.merge(handler),
+            None => handler,
         };
         by_path.insert(op.path, merged);
     }

@@ -7,20 +7,30 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use serde::Serialize;
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
 
+use super::login;
 use super::{Op, Reply, schema};
-use crate::access::Caller;
+use crate::access::{ANY_CALLER, Caller, Gate};
 use crate::state::AppState;
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub struct Session {
     pub user: String,
-    /// `local`: one user, no login.
+    /// `local`: one user, no login; `users`: logins and API tokens.
     pub mode: String,
-    /// Send it back as the `X-CSRF-Token` header with every state change.
-    pub csrf_token: String,
+    /// Send it back as the `X-CSRF-Token` header with every state change (absent for an API
+    /// token, which needs none).
+    pub csrf_token: Option<String>,
+    /// What this caller may do: `read`, `write`, `trade`.
+    pub scopes: Vec<String>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+pub struct Login {
+    pub user: String,
+    pub password: String,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -39,7 +49,27 @@ pub fn operations() -> Vec<Op> {
             "Who the page acts as, and the CSRF token its changes must carry",
             Reply::Json(200, schema::<Session>),
             get(session),
-        ),
+        )
+        .gate(ANY_CALLER),
+        Op::new(
+            Method::POST,
+            "/api/login",
+            "system",
+            "Multi-user mode: log in; sets the HttpOnly session cookie and returns the session (429 with Retry-After after repeated failures)",
+            Reply::Json(200, schema::<Session>),
+            post(login::login),
+        )
+        .body(schema::<Login>)
+        .gate(Gate::Public),
+        Op::new(
+            Method::POST,
+            "/api/logout",
+            "system",
+            "End this browser session",
+            Reply::Json(200, schema::<Session>),
+            post(login::logout),
+        )
+        .gate(ANY_CALLER),
         Op::new(
             Method::GET,
             "/healthz",
@@ -47,7 +77,8 @@ pub fn operations() -> Vec<Op> {
             "Liveness: the process answers",
             Reply::Json(200, schema::<Health>),
             get(healthz),
-        ),
+        )
+        .gate(Gate::Public),
         Op::new(
             Method::GET,
             "/readyz",
@@ -55,7 +86,8 @@ pub fn operations() -> Vec<Op> {
             "Readiness: the database answers and no shutdown has begun (503 otherwise)",
             Reply::Json(200, schema::<Health>),
             get(readyz),
-        ),
+        )
+        .gate(Gate::Public),
         Op::new(
             Method::GET,
             "/metrics",
@@ -63,7 +95,8 @@ pub fn operations() -> Vec<Op> {
             "Prometheus metrics: turns (rules or model), model calls and tokens, HTTP latency by route, traders and their cycles",
             Reply::Text("text/plain; version=0.0.4"),
             get(metrics),
-        ),
+        )
+        .gate(ANY_CALLER),
         Op::new(
             Method::GET,
             "/api/openapi.json",
@@ -71,7 +104,8 @@ pub fn operations() -> Vec<Op> {
             "This document",
             Reply::Text("application/json"),
             get(openapi),
-        ),
+        )
+        .gate(Gate::Public),
         Op::new(
             Method::GET,
             "/",
@@ -79,7 +113,8 @@ pub fn operations() -> Vec<Op> {
             "The web app",
             Reply::Text("text/html"),
             get(crate::assets::index),
-        ),
+        )
+        .gate(Gate::Public),
         Op::new(
             Method::GET,
             "/assets/{*path}",
@@ -87,16 +122,24 @@ pub fn operations() -> Vec<Op> {
             "The web app's files",
             Reply::Text("application/octet-stream"),
             get(crate::assets::asset),
-        ),
+        )
+        .gate(Gate::Public),
     ]
 }
 
 async fn session(State(state): State<AppState>, caller: Caller) -> Json<Session> {
-    Json(Session {
-        user: caller.user,
-        mode: "local".into(),
-        csrf_token: state.access.csrf_token().to_string(),
-    })
+    Json(Session::of(&state, caller))
+}
+
+impl Session {
+    pub fn of(state: &AppState, caller: Caller) -> Session {
+        Session {
+            user: caller.user,
+            mode: state.access.mode().as_str().into(),
+            csrf_token: caller.csrf_token,
+            scopes: caller.scopes.iter().map(|s| s.as_str().into()).collect(),
+        }
+    }
 }
 
 fn health(state: &AppState, status: &str) -> Json<Health> {

@@ -21,14 +21,14 @@ use serde::{Deserialize, Serialize};
 
 use super::step::{ConfirmBody, Risky, Step, confirmation, summary};
 use super::{Body, Op, Reply, schema};
-use crate::access::Caller;
+use crate::access::{Caller, TRADE};
 use crate::error::{ApiError, ApiResult, Worded};
 use crate::state::AppState;
 
 pub fn operations() -> Vec<Op> {
     vec![
-        Op::new(Method::POST, "/api/traders/{id}/start", "traders", "Start, in two steps (summary and token, then the call again with `confirm`); the preflight runs before it is marked running", Reply::Json(200, schema::<Step<Trader>>), post(start)).body(schema::<ConfirmBody>),
-        Op::new(Method::POST, "/api/traders/{id}/stop", "traders", "Stop, in two steps; it finishes the cycle in progress", Reply::Json(200, schema::<Step<Trader>>), post(stop)).body(schema::<ConfirmBody>),
+        Op::new(Method::POST, "/api/traders/{id}/start", "traders", "Start, in two steps (summary and token, then the call again with `confirm`); the preflight runs before it is marked running", Reply::Json(200, schema::<Step<Trader>>), post(start)).body(schema::<ConfirmBody>).gate(TRADE),
+        Op::new(Method::POST, "/api/traders/{id}/stop", "traders", "Stop, in two steps; it finishes the cycle in progress", Reply::Json(200, schema::<Step<Trader>>), post(stop)).body(schema::<ConfirmBody>).gate(TRADE),
         Op::new(Method::GET, "/api/traders/{id}/status", "traders", "Running or not, why it stopped, the last cycle, the engine holding it", Reply::Json(200, schema::<StatusView>), get(status)),
         Op::new(Method::GET, "/api/traders/{id}/journal", "traders", "The decision journal, newest cycle first: prompts, reasoning, decisions, guard verdicts, orders, fills", Reply::Json(200, schema::<Journal>), get(journal)).query(schema::<JournalQuery>),
         Op::new(Method::GET, "/api/traders/{id}/stats", "traders", "Trades, win rate, P&L net of fees, drawdown, Sharpe", Reply::Json(200, schema::<StatsView>), get(stats)),
