@@ -1,0 +1,413 @@
+//! The embedded web app in a real browser: headless Chromium driven over WebDriver
+//! (chromedriver + fantoccini) against an in-process `serve` with its engine running paper time
+//! 600 times faster. Each test does what a user does — types, clicks, follows hash links — and
+//! checks what the user would see, polling against a deadline instead of sleeping, so a slow
+//! machine makes a test slower, never wrong. This file holds the flows; `harness.rs` the server,
+//! the browser and their helpers.
+//!
+//! Needs Debian's `chromium`, `chromium-driver` and `fonts-wqy-microhei` (`.ci/run` installs
+//! them). Without chromedriver the tests fail and name the install command: a browser test that
+//! skipped itself would let the web app break unnoticed. Screenshots of each key state are
+//! written to `target/browser-screenshots/` for a human to look at.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::time::Instant;
+
+/// Fails the flow with a message instead of panicking, so the browser still takes a failure
+/// screenshot and its session is closed before the test ends (a panic would skip both).
+macro_rules! check {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+).into());
+        }
+    };
+}
+
+mod harness;
+
+use harness::{Browser, PATIENCE, TestResult, Viewport, with_app_and_browser};
+
+// ---------------------------------------------------------------------------------------------
+// The four flows.
+
+/// A user sets up a paper account, the builtin model and a strategy under Resources, creates a
+/// trader by chat (answering the one question), starts it from its page through the
+/// confirmation dialog, watches it run on the dashboard with a growing equity curve, then stops
+/// it by chat with the confirmation's Yes button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trader_created_by_chat_runs_on_the_dashboard() -> TestResult {
+    with_app_and_browser("desktop", Viewport::DESKTOP, async |_app, b| {
+        add_resources_with_forms(b).await?;
+        create_trader_by_chat(b, "btc-bot").await?;
+        start_from_trader_page(b, "btc-bot").await?;
+        dashboard_shows_it_running(b, "btc-bot").await?;
+        check!(
+            b.eval("return !!document.querySelector('svg#compare-chart path.compare-line')")
+                .await?
+                == json!(true),
+            "the dashboard has no comparison chart although a trader has an equity curve"
+        );
+        let stopped = stop_all_by_chat(b, "btc-bot", "yes").await?;
+        check!(
+            stopped.contains("btc-bot"),
+            "the reply to stopping does not name btc-bot: {stopped}"
+        );
+        dashboard_shows_state(b, "btc-bot", "stopped").await?;
+        b.screenshot("dashboard-stopped").await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The same user story on a 375 px wide phone: forms, chat and dashboard stay usable and no page
+/// scrolls sideways. Here the trader is started by chat, the other path the app offers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_story_works_on_a_phone() -> TestResult {
+    with_app_and_browser("mobile", Viewport::PHONE, async |_app, b| {
+        check!(
+            b.eval("return window.innerWidth").await? == json!(375),
+            "the phone viewport is not 375 px wide: the overflow checks below would prove nothing"
+        );
+        add_resources_with_forms(b).await?;
+        b.goto("#/chat").await?;
+        for css in ["#chat-input", "#chat-send"] {
+            let visible = b
+                .eval(&format!(
+                    "const r = document.querySelector('{css}').getBoundingClientRect();\
+                     return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth"
+                ))
+                .await?;
+            check!(
+                visible == json!(true),
+                "{css} is not fully on screen at 375 px"
+            );
+        }
+        no_sideways_scroll(b, "chat").await?;
+        create_trader_by_chat(b, "btc-bot").await?;
+        no_sideways_scroll(b, "chat after a conversation").await?;
+        start_by_chat(b, "btc-bot").await?;
+        dashboard_shows_it_running(b, "btc-bot").await?;
+        no_sideways_scroll(b, "dashboard").await?;
+        // Here the user thinks better of "stop all": No leaves the trader running.
+        stop_all_by_chat(b, "btc-bot", "no").await?;
+        no_sideways_scroll(b, "chat with a confirmation").await?;
+        dashboard_shows_state(b, "btc-bot", "running").await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Leaving the chat while a reply is on its way loses nothing: back on the chat page the reply
+/// to that turn is whole, once, and the same text the server's event stream holds for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_survives_leaving_the_chat_mid_stream() -> TestResult {
+    with_app_and_browser("navigate", Viewport::DESKTOP, async |app, b| {
+        b.goto("#/chat").await?;
+        b.wait_for("#chat-input").await?.send_keys("help").await?;
+        // Send and leave in one script: the route changes before the POST has even returned,
+        // so the reply is certainly not finished when the chat page is torn down.
+        let left_while = b
+            .eval(
+                "document.getElementById('chat-send').click();\
+                 location.hash = '#/';\
+                 return document.querySelectorAll('#chat-log .msg.assistant[data-done]').length",
+            )
+            .await?;
+        check!(
+            left_while == json!(0),
+            "a reply was already done: {left_while}"
+        );
+        b.wait_until(
+            "the dashboard after leaving the chat",
+            "return !!document.querySelector('.dashboard .empty-guide, .dashboard .card-grid')",
+        )
+        .await?;
+        b.screenshot("left-chat-mid-reply").await?;
+        // Give the turn time to finish while the chat page is gone.
+        let conversation = app.latest_conversation().await?;
+        let (turn, reply) = app.finished_turn(&conversation).await?;
+
+        b.goto("#/chat").await?;
+        let shown = b
+            .wait_until(
+                "the reply to the turn sent before leaving",
+                &format!(
+                    "const m = document.querySelector('#chat-log .msg.assistant[data-turn=\"{turn}\"][data-done]');\
+                     return m && m.querySelector('.text').textContent"
+                ),
+            )
+            .await?;
+        b.screenshot("back-in-chat").await?;
+        check!(!reply.is_empty(), "the server's reply to {turn} is empty");
+        check!(
+            shown == json!(reply),
+            "the page shows {shown} for turn {turn}, the event stream holds {reply:?}"
+        );
+        let counts = b
+            .eval(&format!(
+                "return [document.querySelectorAll('#chat-log .msg.user[data-turn=\"{turn}\"]').length,\
+                 document.querySelectorAll('#chat-log .msg.assistant[data-turn=\"{turn}\"]').length,\
+                 document.querySelectorAll('#chat-log .msg').length]"
+            ))
+            .await?;
+        check!(
+            counts == json!([1, 1, 2]),
+            "expected the user message and its reply once each, got [user, reply, all] = {counts}"
+        );
+        Ok(())
+    })
+    .await
+}
+
+/// The language menu relabels the page at once, and the choice survives a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn switching_to_chinese_relabels_the_page() -> TestResult {
+    with_app_and_browser("lang", Viewport::DESKTOP, async |_app, b| {
+        b.goto("#/chat").await?;
+        let send = b.wait_for("#chat-send").await?.text().await?;
+        check!(send == "Send", "the send button reads {send:?} before switching");
+        b.wait_for("#lang-switch")
+            .await?
+            .select_by_value("zh")
+            .await?;
+        let labels = b
+            .wait_until(
+                "Chinese labels",
+                "const s = document.getElementById('chat-send');\
+                 const nav = document.querySelector('.nav-links a[href=\"#/chat\"]');\
+                 return s && s.textContent === '发送' && [s.textContent, nav.textContent, document.documentElement.lang]",
+            )
+            .await?;
+        check!(
+            labels == json!(["发送", "对话", "zh-CN"]),
+            "labels after switching: {labels}"
+        );
+        b.screenshot("chat-zh").await?;
+        b.client.refresh().await?;
+        b.wait_until(
+            "Chinese labels after a reload",
+            "const s = document.getElementById('chat-send'); return s && s.textContent === '发送'",
+        )
+        .await?;
+        Ok(())
+    })
+    .await
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps shared by the flows.
+
+/// Exchange, model and strategy through the Resources forms, as the README tells a new user.
+/// The first submit leaves the account name empty: the server's problem must appear under it.
+async fn add_resources_with_forms(b: &Browser) -> TestResult {
+    b.goto("#/resources/exchanges").await?;
+    b.wait_for("form#exchange-form select[name=exchange_type] option[value=paper]")
+        .await?;
+    b.wait_for("form#exchange-form select[name=exchange_type]")
+        .await?
+        .select_by_value("paper")
+        .await?;
+    b.click("form#exchange-form button[type=submit]").await?;
+    let problem = b
+        .wait_until(
+            "a field error under the empty account name",
+            "const e = document.querySelector('form#exchange-form .field-error[data-field=account_name]');\
+             return e && e.textContent",
+        )
+        .await?;
+    b.screenshot("exchange-form-error").await?;
+    check!(
+        problem.as_str().is_some_and(|p| !p.trim().is_empty()),
+        "no field error: {problem}"
+    );
+    b.wait_for("form#exchange-form input[name=account_name]")
+        .await?
+        .send_keys("main")
+        .await?;
+    b.click("form#exchange-form button[type=submit]").await?;
+    b.wait_for_row("main").await?;
+
+    b.goto("#/resources/models").await?;
+    b.wait_for("form#model-form select[name=provider] option[value=builtin]")
+        .await?;
+    b.wait_for("form#model-form select[name=provider]")
+        .await?
+        .select_by_value("builtin")
+        .await?;
+    b.wait_for("form#model-form input[name=name]")
+        .await?
+        .send_keys("builtin")
+        .await?;
+    b.click("form#model-form button[type=submit]").await?;
+    b.wait_for_row("builtin").await?;
+
+    b.goto("#/resources/strategies").await?;
+    b.wait_for("form#strategy-form input[name=name]")
+        .await?
+        .send_keys("s1")
+        .await?;
+    b.click("form#strategy-form button[type=submit]").await?;
+    b.wait_for_row("s1").await?;
+    b.screenshot("strategies").await?;
+    Ok(())
+}
+
+/// Asks the chat for a paper trader and answers its one question. A strategy made under
+/// Resources is not active, so the assistant asks which to follow, naming the choices. Creating
+/// a paper trader needs no confirmation (trader-management SKILL.md: only a bot that would
+/// trade live at once does).
+async fn create_trader_by_chat(b: &Browser, name: &str) -> TestResult {
+    b.goto("#/chat").await?;
+    let question = b
+        .say(&format!(
+            "create a trader named {name} on main with builtin, balance 1000"
+        ))
+        .await?;
+    let collecting = b
+        .wait_until(
+            "the task panel showing the trader being collected",
+            "const t = document.querySelector('#task-panel .task.active');\
+             return t && t.textContent",
+        )
+        .await?;
+    b.screenshot("chat-asks-strategy").await?;
+    check!(
+        question.contains("Which strategy") && question.contains("s1"),
+        "expected a question for the strategy naming s1: {question:?}"
+    );
+    check!(
+        collecting
+            .as_str()
+            .is_some_and(|t| t.contains(name) && t.contains("main")),
+        "the task panel does not show what was collected: {collecting}"
+    );
+    let reply = b.say("s1").await?;
+    b.screenshot("chat-trader-created").await?;
+    check!(
+        reply.contains(name) && !b.confirmation_pending().await?,
+        "answering s1 did not create {name} at once: {reply}"
+    );
+    Ok(())
+}
+
+/// The start button on the trader's page, reached from its dashboard card, and the
+/// confirmation dialog naming the trader.
+async fn start_from_trader_page(b: &Browser, name: &str) -> TestResult {
+    b.goto("#/").await?;
+    let link = b
+        .wait_for(&format!("[data-trader=\"{name}\"] h2 a"))
+        .await?;
+    link.click().await?;
+    b.wait_for("#trader-start:not([disabled])")
+        .await?
+        .click()
+        .await?;
+    let summary = b
+        .wait_until(
+            "the start confirmation dialog",
+            "const d = document.getElementById('confirm-dialog');\
+             return d && d.open && d.querySelector('#confirm-dialog-summary').textContent",
+        )
+        .await?;
+    b.screenshot("start-dialog").await?;
+    check!(
+        summary.as_str().is_some_and(|s| s.contains(name)),
+        "the start dialog does not name {name}: {summary}"
+    );
+    b.click("#confirm-dialog [data-action=confirm]").await?;
+    b.wait_for("#trader-stop:not([disabled])").await?;
+    b.screenshot("trader-started").await?;
+    Ok(())
+}
+
+/// "start <name>" in the chat; a paper trader starts without a confirmation.
+async fn start_by_chat(b: &Browser, name: &str) -> TestResult {
+    b.goto("#/chat").await?;
+    let reply = b.say(&format!("start {name}")).await?;
+    b.screenshot("chat-started").await?;
+    check!(
+        reply.contains(name) && !b.confirmation_pending().await?,
+        "starting {name} by chat did not start it at once: {reply}"
+    );
+    Ok(())
+}
+
+/// "stop all" always asks first, with the list of traders it would stop in the task panel;
+/// the user answers with the panel's button. Returns the reply to that answer.
+async fn stop_all_by_chat(b: &Browser, name: &str, answer: &str) -> TestResult<String> {
+    b.goto("#/chat").await?;
+    let asked = b.say("stop all").await?;
+    let summary = b
+        .wait_until(
+            "the confirmation in the task panel",
+            "const s = document.querySelector('#task-panel .confirmation .summary');\
+             return s && s.textContent",
+        )
+        .await?;
+    b.screenshot("chat-stop-all-confirmation").await?;
+    check!(
+        summary.as_str().is_some_and(|s| s.contains(name)),
+        "the confirmation does not list {name}: {summary} (the assistant said: {asked})"
+    );
+    let reply = b.answer_confirmation(answer).await?;
+    check!(
+        !b.confirmation_pending().await?,
+        "the confirmation is still pending after answering {answer:?}: {reply}"
+    );
+    b.screenshot(&format!("chat-stop-all-{answer}")).await?;
+    Ok(reply)
+}
+
+/// The dashboard card says running and its equity line has several points: the engine in the
+/// server is trading the trader and the page follows it live.
+async fn dashboard_shows_it_running(b: &Browser, name: &str) -> TestResult {
+    b.goto("#/").await?;
+    let card = format!("[data-trader=\"{name}\"]");
+    let points = b
+        .wait_until_for(
+            "a running card with an equity line of at least 3 points",
+            Duration::from_secs(60),
+            &format!(
+                "const c = document.querySelector('{card}');\
+                 const p = c && c.querySelector('svg.equity-chart path.equity-line');\
+                 const d = p ? p.getAttribute('d') || '' : '';\
+                 const n = (d.match(/[ML][-\\d.]+,[-\\d.]+/g) || []).length;\
+                 return c && c.querySelector('.badge.state-running') && n >= 3 && n"
+            ),
+        )
+        .await?;
+    b.screenshot("dashboard-running").await?;
+    check!(
+        points.as_u64().is_some_and(|n| n >= 3),
+        "equity line points: {points}"
+    );
+    Ok(())
+}
+
+/// Waits for the dashboard card's state badge to say `state` (`running`, `stopped`, …).
+async fn dashboard_shows_state(b: &Browser, name: &str, state: &str) -> TestResult {
+    b.goto("#/").await?;
+    b.wait_until(
+        &format!("{name} shown as {state} on the dashboard"),
+        &format!(
+            "return !!document.querySelector('[data-trader=\"{name}\"] .badge.state-{state}')"
+        ),
+    )
+    .await?;
+    Ok(())
+}
+
+/// No horizontal overflow: the document is no wider than the viewport (1 px for rounding).
+async fn no_sideways_scroll(b: &Browser, page: &str) -> TestResult {
+    let widths = b
+        .eval("return [document.documentElement.scrollWidth, window.innerWidth]")
+        .await?;
+    let (scroll, inner) = (widths[0].as_u64(), widths[1].as_u64());
+    check!(
+        matches!((scroll, inner), (Some(s), Some(i)) if s <= i + 1),
+        "the {page} page scrolls sideways: [scrollWidth, innerWidth] = {widths}"
+    );
+    Ok(())
+}
