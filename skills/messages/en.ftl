@@ -94,7 +94,7 @@ undo-strategy_management-delete = It is in the trash for 30 days: say "restore s
 
 ## Starting a trader
 
-start-no-engine = No engine is running now: it starts trading once `nofxi run` runs.
+start-no-engine = No engine is running now: it starts trading once `nofxi run` or `nofxi serve` runs.
 undo-exchange_management-create = To undo it, say "delete exchange { $name }".
 undo-model_management-create = To undo it, say "delete model { $name }".
 undo-strategy_management-create = To undo it, say "delete strategy { $name }".

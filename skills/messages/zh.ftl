@@ -83,7 +83,7 @@ undo-strategy_management-delete = 它在回收站里保留 30 天：说“恢复
 
 ## 启动交易员
 
-start-no-engine = 目前没有运行中的引擎：运行 `nofxi run` 后它才会开始交易。
+start-no-engine = 目前没有运行中的引擎：运行 `nofxi run` 或 `nofxi serve` 后它才会开始交易。
 undo-exchange_management-create = 要撤回，可以说“删除交易所账户 { $name }”。
 undo-model_management-create = 要撤回，可以说“删除模型 { $name }”。
 undo-strategy_management-create = 要撤回，可以说“删除策略 { $name }”。

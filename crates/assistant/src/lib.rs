@@ -389,6 +389,7 @@ impl Assistant {
             names: &turn.names,
             top,
             top_name,
+            top_slots: turn.conv.top().map(|t| &t.slots),
             engine_question: turn.conv.pending.is_some(),
             current: &current,
             it_kind: turn.conv.last_kind,
@@ -483,11 +484,19 @@ impl Assistant {
                             slots.remove(s);
                         }
                     }
-                    action
+                    let mut missing: Vec<String> = action
                         .missing_slots(&slots)
                         .iter()
                         .map(|s| s.name.clone())
-                        .collect()
+                        .collect();
+                    // A slot the task asked for and has no value yet is missing too, required
+                    // or not (the strategy a trader needs when none is active).
+                    for name in &task.asked {
+                        if !slots.contains_key(name) && !missing.contains(name) {
+                            missing.push(name.clone());
+                        }
+                    }
+                    missing
                 }
                 None => Vec::new(),
             };

@@ -95,14 +95,17 @@ impl Store {
             .collect()
     }
 
-    /// A mark that changes whenever one of the user's traders changes or journals a cycle
-    /// (started, finished): what a live view compares to know it must read again.
+    /// A mark that changes whenever one of the user's traders changes, journals a cycle
+    /// (started, finished), or is taken up or let go by an engine (a stop is "stopping" until
+    /// the engine gives the trader up): what a live view compares to know it must read again.
     pub async fn activity_mark(&self, user: &str) -> Result<String, StoreError> {
         let row = sqlx::query(
             "SELECT (SELECT COUNT(*) FROM trader_cycles WHERE user_id = $1) AS cycles, \
              (SELECT COUNT(equity) FROM trader_cycles WHERE user_id = $1) AS done, \
              (SELECT COALESCE(MAX(started_at), 0) FROM trader_cycles WHERE user_id = $1) AS last, \
-             (SELECT COALESCE(MAX(updated_at), 0) FROM traders WHERE user_id = $1) AS changed",
+             (SELECT COALESCE(MAX(updated_at), 0) FROM traders WHERE user_id = $1) AS changed, \
+             (SELECT COUNT(*) FROM trader_leases WHERE user_id = $1) AS leases, \
+             (SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM trader_leases WHERE user_id = $1) AS owners",
         )
         .bind(user)
         .fetch_one(&self.pool)
@@ -112,11 +115,13 @@ impl Store {
             row.try_get::<i64, _>(col).ctx("reading trader activity")
         };
         Ok(format!(
-            "{}/{}/{}/{}",
+            "{}/{}/{}/{}/{}/{}",
             get("cycles")?,
             get("done")?,
             get("last")?,
-            get("changed")?
+            get("changed")?,
+            get("leases")?,
+            get("owners")?
         ))
     }
 }

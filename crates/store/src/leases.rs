@@ -141,6 +141,44 @@ impl Store {
         Ok(owners)
     }
 
+    /// An engine process says it runs (with or without traders), every few seconds; see
+    /// [`Store::engine_running`].
+    pub async fn engine_beat(&self, owner: &str) -> Result<(), StoreError> {
+        let value = serde_json::json!({ "at": self.clock.now_ms() });
+        self.put_state(ENGINE_USER, ENGINE_SCOPE, owner, &value)
+            .await
+    }
+
+    /// An engine that stops cleanly says so at once, instead of letting its beat age out.
+    pub async fn engine_gone(&self, owner: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM states WHERE user_id = $1 AND scope = $2 AND key = $3")
+            .bind(ENGINE_USER)
+            .bind(ENGINE_SCOPE)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .ctx("removing an engine's beat")?;
+        Ok(())
+    }
+
+    /// Whether any engine process beat within `within_ms`, or holds a live lease: a trader
+    /// started now will trade. (An engine with no trader holds no lease, so the beat is what
+    /// tells a fresh `nofxi serve` from no engine at all.)
+    pub async fn engine_running(&self, within_ms: i64) -> Result<bool, StoreError> {
+        let since = self.clock.now_ms() - within_ms;
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM states WHERE user_id = $1 AND scope = $2 AND updated_at > $3 \
+             LIMIT 1",
+        )
+        .bind(ENGINE_USER)
+        .bind(ENGINE_SCOPE)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await
+        .ctx("looking for a running engine")?;
+        Ok(row.is_some() || !self.live_lease_owners().await?.is_empty())
+    }
+
     /// Every trader marked running and not deleted, of every user: what the engine must run.
     pub async fn running_traders(&self) -> Result<Vec<RunningTrader>, StoreError> {
         let rows = sqlx::query(
@@ -159,3 +197,8 @@ impl Store {
             .collect()
     }
 }
+
+/// Engine beats live in the state documents under this pseudo-user (no user is named `-`:
+/// user names start with a letter or digit).
+const ENGINE_USER: &str = "-";
+const ENGINE_SCOPE: &str = "engine";

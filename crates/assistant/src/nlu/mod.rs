@@ -33,6 +33,8 @@ pub struct Context<'a> {
     pub top: Option<(&'a str, &'a str, &'a [String], bool)>,
     /// What the active task's create will be called, when it was given (see [`new_create`]).
     pub top_name: Option<&'a str>,
+    /// The values the active task holds already.
+    pub top_slots: Option<&'a Map<String, serde_json::Value>>,
     /// The engine asked a yes/no or a choice question last turn.
     pub engine_question: bool,
     pub current: &'a (dyn Fn(ResourceKind) -> Option<String> + Sync),
@@ -399,7 +401,10 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
                 None,
             ))
             .is_some_and(|(b, a)| {
-                b.action == "create" && b.skill != a.skill && names_noun(&b.skill)
+                b.action == "create"
+                    && b.skill != a.skill
+                    && names_noun(&b.skill)
+                    && !refers_to_kind_of(cx, (&a.skill, &a.action), &b.skill)
             });
             if other_kind {
                 return Some((first.to_string(), again));
@@ -435,6 +440,20 @@ fn another_resource_named(
                 && !act.slots.iter().any(|s| s.ref_kind == Some(e.kind))
         })
         .map(|e| e.name.clone())
+}
+
+/// Whether `first`'s action holds a reference to the kind `skill` makes: then "create a
+/// trader … and strategy s1" names the trader's strategy, not a second thing to create.
+fn refers_to_kind_of(cx: &Context<'_>, (skill, action): (&str, &str), other: &str) -> bool {
+    let made = cx
+        .library
+        .action(other, "create")
+        .and_then(|create| create.steps.first())
+        .and_then(|step| step.tool.resource_kind());
+    let Some(act) = cx.library.action(skill, action) else {
+        return false;
+    };
+    made.is_some_and(|kind| act.slots.iter().any(|s| s.ref_kind == Some(kind)))
 }
 
 /// The create verb `first` says, when it routes to a create.
@@ -626,6 +645,7 @@ impl RuleUnderstander {
         let free = Context {
             top: None,
             top_name: None,
+            top_slots: None,
             engine_question: false,
             interrupted: Vec::new(),
             just_done: Vec::new(),
@@ -1180,6 +1200,13 @@ impl RuleUnderstander {
             }
         }
         let mut slots = self.slots_for(skill, action, message, cx);
+        // "builtin" after "what should it be called?" once the provider is builtin: a value
+        // the task holds already, said again, is no news; the message answers the question.
+        if let Some(held) = cx.top_slots
+            && !asked.is_empty()
+        {
+            slots.retain(|k, v| asked.contains(k) || held.get(k) != Some(v));
+        }
         // "deepseek-reasoner" after "what model name?": an answer, not a target nobody has.
         let made_up_target = slots
             .get("target")

@@ -406,6 +406,7 @@ mod tests {
             names: &names,
             top: awaiting.then_some(("trader_management", "delete", asked.as_slice(), true)),
             top_name: None,
+            top_slots: None,
             engine_question: false,
             current: &none,
             it_kind: None,

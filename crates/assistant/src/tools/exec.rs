@@ -619,8 +619,11 @@ impl ToolRunner {
             .await
             .map_err(|e| tool(e.kind(), e.to_string(), None))?;
         // Started is not trading: only a running engine trades, and none may run.
-        let engines = st.live_lease_owners().await.unwrap_or_default();
-        let note = engines.is_empty().then(|| no_engine_note(lang));
+        let engine = st
+            .engine_running(nofxi_trader::runtime::host::ENGINE_BEAT_TTL_MS)
+            .await
+            .unwrap_or(true);
+        let note = (!engine).then(|| no_engine_note(lang));
         Ok(ToolOutput {
             resource_id: Some(t.id),
             resource_name: Some(t.spec.name),

@@ -71,10 +71,12 @@ pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> R
     if global.json {
         return print_json(&trader);
     }
-    let engines = store.live_lease_owners().await.unwrap_or_default();
-    let when = if engines.is_empty() {
-        // No lease is being renewed: no engine runs (or one runs with no trader yet).
-        "no engine is running now: it trades once `nofxi run` runs,".to_string()
+    let engine = store
+        .engine_running(nofxi_trader::runtime::host::ENGINE_BEAT_TTL_MS)
+        .await
+        .unwrap_or(true);
+    let when = if !engine {
+        "no engine is running now: it trades once `nofxi run` (or `nofxi serve`) runs,".to_string()
     } else {
         "the running engine picks it up and".to_string()
     };

@@ -66,9 +66,19 @@ pub async fn host_engine(
     if let Some(keeper) = &timeline {
         tokio::spawn(beat(keeper.clone(), stop.clone()));
     }
+    let presence = tokio::spawn(say_running(
+        store.clone(),
+        options.owner.clone(),
+        stop.clone(),
+    ));
     tracing::info!(engine = %options.owner, database = %store.database().describe(), "engine started");
     let mut said = Said::default();
-    engine.run(stop, |report| said.log(report)).await?;
+    let ran = engine.run(stop, |report| said.log(report)).await;
+    presence.abort();
+    if let Err(e) = store.engine_gone(&options.owner).await {
+        tracing::debug!(error = %e, "could not remove the engine's beat; it ages out");
+    }
+    ran?;
     if let Some(keeper) = &timeline {
         let at = keeper.freeze().await?;
         tracing::info!(
@@ -164,5 +174,22 @@ impl Said {
             );
         }
         self.idle = idle;
+    }
+}
+
+/// How often a hosted engine says it runs, and how old a beat may be to count.
+pub const ENGINE_BEAT: Duration = Duration::from_secs(5);
+pub const ENGINE_BEAT_TTL_MS: i64 = 15_000;
+
+/// Beats until `stop`, so a start said anywhere can tell the user whether it will trade now.
+async fn say_running(store: Arc<Store>, owner: String, mut stop: watch::Receiver<bool>) {
+    loop {
+        if let Err(e) = store.engine_beat(&owner).await {
+            tracing::debug!(error = %e, "could not record the engine's beat");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(ENGINE_BEAT) => {}
+            _ = stop.wait_for(|s| *s) => return,
+        }
     }
 }
