@@ -42,8 +42,15 @@ pub struct App {
 }
 
 impl App {
-    async fn start() -> TestResult<App> {
+    /// With `users` (name, password) the server starts in multi-user mode: the page logs in.
+    async fn start(users: &[(&str, &str)]) -> TestResult<App> {
         let store = sqlite_store().await?;
+        for (name, password) in users {
+            store
+                .store
+                .add_user(name, &nofxi_domain::Secret::new(*password))
+                .await?;
+        }
         let library = Arc::new(Library::builtin()?);
         let (stop, stopped) = oneshot::channel::<()>();
         let (bound, addr) = oneshot::channel::<SocketAddr>();
@@ -134,9 +141,10 @@ impl App {
 pub async fn with_app_and_browser(
     name: &str,
     viewport: Viewport,
+    users: &[(&str, &str)],
     flow: impl AsyncFnOnce(&App, &Browser) -> TestResult,
 ) -> TestResult {
-    let app = App::start().await?;
+    let app = App::start(users).await?;
     let browser = Browser::launch(name, viewport).await?;
     let outcome = match browser.client.goto(&app.base).await {
         Ok(()) => flow(&app, &browser).await,

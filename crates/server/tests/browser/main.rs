@@ -30,7 +30,7 @@ mod harness;
 use harness::{Browser, PATIENCE, TestResult, Viewport, with_app_and_browser};
 
 // ---------------------------------------------------------------------------------------------
-// The four flows.
+// The flows.
 
 /// A user sets up a paper account, the builtin model and a strategy under Resources, creates a
 /// trader by chat (answering the one question), starts it from its page through the
@@ -38,7 +38,7 @@ use harness::{Browser, PATIENCE, TestResult, Viewport, with_app_and_browser};
 /// it by chat with the confirmation's Yes button.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_trader_created_by_chat_runs_on_the_dashboard() -> TestResult {
-    with_app_and_browser("desktop", Viewport::DESKTOP, async |_app, b| {
+    with_app_and_browser("desktop", Viewport::DESKTOP, &[], async |_app, b| {
         add_resources_with_forms(b).await?;
         create_trader_by_chat(b, "btc-bot").await?;
         start_from_trader_page(b, "btc-bot").await?;
@@ -65,7 +65,7 @@ async fn a_trader_created_by_chat_runs_on_the_dashboard() -> TestResult {
 /// scrolls sideways. Here the trader is started by chat, the other path the app offers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_story_works_on_a_phone() -> TestResult {
-    with_app_and_browser("mobile", Viewport::PHONE, async |_app, b| {
+    with_app_and_browser("mobile", Viewport::PHONE, &[], async |_app, b| {
         check!(
             b.eval("return window.innerWidth").await? == json!(375),
             "the phone viewport is not 375 px wide: the overflow checks below would prove nothing"
@@ -103,7 +103,7 @@ async fn the_same_story_works_on_a_phone() -> TestResult {
 /// to that turn is whole, once, and the same text the server's event stream holds for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_survives_leaving_the_chat_mid_stream() -> TestResult {
-    with_app_and_browser("navigate", Viewport::DESKTOP, async |app, b| {
+    with_app_and_browser("navigate", Viewport::DESKTOP, &[], async |app, b| {
         b.goto("#/chat").await?;
         b.wait_for("#chat-input").await?.send_keys("help").await?;
         // Send and leave in one script: the route changes before the POST has even returned,
@@ -164,7 +164,7 @@ async fn a_reply_survives_leaving_the_chat_mid_stream() -> TestResult {
 /// The language menu relabels the page at once, and the choice survives a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn switching_to_chinese_relabels_the_page() -> TestResult {
-    with_app_and_browser("lang", Viewport::DESKTOP, async |_app, b| {
+    with_app_and_browser("lang", Viewport::DESKTOP, &[], async |_app, b| {
         b.goto("#/chat").await?;
         let send = b.wait_for("#chat-send").await?.text().await?;
         check!(send == "Send", "the send button reads {send:?} before switching");
@@ -191,6 +191,62 @@ async fn switching_to_chinese_relabels_the_page() -> TestResult {
             "const s = document.getElementById('chat-send'); return s && s.textContent === '发送'",
         )
         .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Multi-user mode: the page opens on the login form; a wrong password is said on the form;
+/// the right one opens the dashboard with a logout button naming the user; the session's
+/// CSRF token carries a chat turn; logging out brings the form back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_logs_in_chats_and_logs_out() -> TestResult {
+    let users = [("alice", "correct horse battery")];
+    with_app_and_browser("login", Viewport::DESKTOP, &users, async |_app, b| {
+        b.wait_for("form#login-form input[name=user]")
+            .await?
+            .send_keys("alice")
+            .await?;
+        let password = b.wait_for("form#login-form input[name=password]").await?;
+        password.send_keys("wrong password").await?;
+        b.click("form#login-form button[type=submit]").await?;
+        let said = b
+            .wait_until(
+                "the refusal on the login form",
+                "const e = document.querySelector('form#login-form .form-error');\
+                 return e && e.textContent.trim()",
+            )
+            .await?;
+        b.screenshot("login-refused").await?;
+        check!(
+            said.as_str().is_some_and(|m| m.contains("password")),
+            "the login form says {said}"
+        );
+        password.clear().await?;
+        password.send_keys("correct horse battery").await?;
+        b.click("form#login-form button[type=submit]").await?;
+        let logout = b
+            .wait_until(
+                "the logout button naming alice",
+                "const nav = document.querySelector('.nav-tools button');\
+                 return !document.getElementById('login-form') && nav && nav.textContent",
+            )
+            .await?;
+        check!(
+            logout.as_str().is_some_and(|t| t.contains("alice")),
+            "the nav shows {logout}"
+        );
+        b.screenshot("logged-in").await?;
+        b.goto("#/chat").await?;
+        let reply = b.say("list my traders").await?;
+        check!(
+            !reply.trim().is_empty(),
+            "no reply to a chat turn after login"
+        );
+        b.click(".nav-tools button").await?;
+        b.wait_for("form#login-form").await?;
+        b.client.refresh().await?;
+        b.wait_for("form#login-form").await?;
         Ok(())
     })
     .await
