@@ -33,12 +33,38 @@ pub struct Accepted {
     pub turn_id: String,
 }
 
+/// Where a conversation's events go: the table first, then a wake-up for the streams
+/// following that conversation in this process (other processes hear the insert's NOTIFY).
+#[derive(Clone)]
+struct EventLog {
+    store: Arc<Store>,
+    /// Conversation ids with new rows.
+    wake: broadcast::Sender<String>,
+}
+
+impl EventLog {
+    async fn append(
+        &self,
+        user: &str,
+        conversation_id: &str,
+        turn_id: &str,
+        kind: &str,
+        data: &serde_json::Value,
+    ) -> Result<i64, nofxi_store::StoreError> {
+        let id = self
+            .store
+            .append_chat_event(user, conversation_id, turn_id, kind, data)
+            .await?;
+        let _ = self.wake.send(conversation_id.to_string());
+        Ok(id)
+    }
+}
+
 pub struct ChatHub {
     store: Arc<Store>,
     assistant: Arc<Assistant>,
     metrics: Arc<Metrics>,
-    /// Conversation ids with new rows.
-    wake: broadcast::Sender<String>,
+    log: EventLog,
     in_flight: Arc<AtomicUsize>,
     idle: Arc<Notify>,
 }
@@ -47,10 +73,13 @@ impl ChatHub {
     pub fn new(store: Arc<Store>, assistant: Arc<Assistant>, metrics: Arc<Metrics>) -> ChatHub {
         let (wake, _) = broadcast::channel(1024);
         ChatHub {
+            log: EventLog {
+                store: store.clone(),
+                wake,
+            },
             store,
             assistant,
             metrics,
-            wake,
             in_flight: Arc::new(AtomicUsize::new(0)),
             idle: Arc::new(Notify::new()),
         }
@@ -62,7 +91,7 @@ impl ChatHub {
 
     /// Wake-ups: the id of each conversation that has new events.
     pub fn subscribe(&self) -> broadcast::Receiver<String> {
-        self.wake.subscribe()
+        self.log.wake.subscribe()
     }
 
     /// Accepts a turn: persists the user's message (as it will be stored: secrets masked) and
@@ -94,14 +123,15 @@ impl ChatHub {
             .map_err(ApiError::internal)?;
         let turn_id = uuid::Uuid::now_v7().to_string();
         let at = self.store.now_ms();
-        self.append(
-            &caller.user,
-            &conversation_id,
-            &turn_id,
-            USER,
-            &json!({"turn_id": turn_id, "message": shown, "at": at}),
-        )
-        .await?;
+        self.log
+            .append(
+                &caller.user,
+                &conversation_id,
+                &turn_id,
+                USER,
+                &json!({"turn_id": turn_id, "message": shown, "at": at}),
+            )
+            .await?;
         let request = TurnRequest {
             conversation_id: Some(conversation_id.clone()),
             user: caller.user.clone(),
@@ -118,17 +148,15 @@ impl ChatHub {
     }
 
     fn spawn_turn(&self, request: TurnRequest, turn_id: String) {
-        let store = self.store.clone();
+        let log = self.log.clone();
         let assistant = self.assistant.clone();
         let metrics = self.metrics.clone();
-        let wake = self.wake.clone();
         let in_flight = self.in_flight.clone();
         let idle = self.idle.clone();
         in_flight.fetch_add(1, Ordering::SeqCst);
         tokio::spawn(async move {
             let runner = TurnRunner {
-                store,
-                wake,
+                log,
                 user: request.user.clone(),
                 conversation_id: request.conversation_id.clone().unwrap_or_default(),
                 turn_id,
@@ -155,22 +183,6 @@ impl ChatHub {
         self.in_flight.load(Ordering::SeqCst)
     }
 
-    async fn append(
-        &self,
-        user: &str,
-        conversation_id: &str,
-        turn_id: &str,
-        kind: &str,
-        data: &serde_json::Value,
-    ) -> ApiResult<i64> {
-        let id = self
-            .store
-            .append_chat_event(user, conversation_id, turn_id, kind, data)
-            .await?;
-        let _ = self.wake.send(conversation_id.to_string());
-        Ok(id)
-    }
-
     /// Forwards PostgreSQL notifications of chat inserts (from any process) to the wake-up
     /// channel, reconnecting when the connection drops. Returns at once on SQLite.
     pub async fn listen_for_other_processes(self: Arc<Self>) {
@@ -185,7 +197,7 @@ impl ChatHub {
                 }
             };
             while let Ok(note) = listener.recv().await {
-                let _ = self.wake.send(note.payload().to_string());
+                let _ = self.log.wake.send(note.payload().to_string());
             }
             tracing::warn!("the chat event listener lost its connection; reconnecting");
         }
@@ -203,8 +215,7 @@ pub fn unknown_conversation(id: &str) -> ApiError {
 
 /// One turn in the background: streamed text persisted as it comes, then the whole response.
 struct TurnRunner {
-    store: Arc<Store>,
-    wake: broadcast::Sender<String>,
+    log: EventLog,
     user: String,
     conversation_id: String,
     turn_id: String,
@@ -216,8 +227,7 @@ impl TurnRunner {
         // The assistant calls back synchronously; a writer task persists each piece in order.
         let (tx, mut rx) = mpsc::unbounded_channel::<String>();
         let writer = {
-            let store = self.store.clone();
-            let wake = self.wake.clone();
+            let log = self.log.clone();
             let (user, conv, turn) = (
                 self.user.clone(),
                 self.conversation_id.clone(),
@@ -226,12 +236,8 @@ impl TurnRunner {
             tokio::spawn(async move {
                 while let Some(text) = rx.recv().await {
                     let data = json!({"turn_id": turn, "text": text});
-                    if store
-                        .append_chat_event(&user, &conv, &turn, DELTA, &data)
-                        .await
-                        .is_ok()
-                    {
-                        let _ = wake.send(conv.clone());
+                    if let Err(e) = log.append(&user, &conv, &turn, DELTA, &data).await {
+                        tracing::warn!(error = %e, turn = %turn, "cannot save streamed text");
                     }
                 }
             })
@@ -250,23 +256,18 @@ impl TurnRunner {
                 json!({"turn_id": self.turn_id, "message": nofxi_assistant::scrub::scrub(&e.to_string())}),
             ),
         };
-        match self
-            .store
-            .append_chat_event(
+        let saved = self
+            .log
+            .append(
                 &self.user,
                 &self.conversation_id,
                 &self.turn_id,
                 kind,
                 &data,
             )
-            .await
-        {
-            Ok(_) => {
-                let _ = self.wake.send(self.conversation_id.clone());
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, turn = %self.turn_id, "cannot save a chat turn's end")
-            }
+            .await;
+        if let Err(e) = saved {
+            tracing::warn!(error = %e, turn = %self.turn_id, "cannot save a chat turn's end");
         }
     }
 }

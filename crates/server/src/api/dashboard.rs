@@ -16,8 +16,9 @@ use axum::routing::get;
 use futures::Stream;
 use nofxi_domain::Trader;
 use nofxi_store::Store;
-use nofxi_trader::runtime::baseline::{pnl_basis, trades_paper};
-use nofxi_trader::runtime::status::{StatusView, status_view};
+use nofxi_trader::runtime::baseline::pnl_basis;
+use nofxi_trader::runtime::connect::is_live;
+use nofxi_trader::runtime::status::{StatusView, status_view_after};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -99,17 +100,20 @@ async fn dashboard(State(state): State<AppState>, caller: Caller) -> ApiResult<J
 }
 
 async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard> {
-    let status = status_view(store, user, &trader).await?;
+    // Each row is read once: the newest cycle feeds the status, equity, positions and the
+    // last decision; the account feeds its name and the P&L basis.
+    let last = store
+        .cycles(user, &trader.id, 1, None)
+        .await?
+        .into_iter()
+        .next();
+    let status = status_view_after(store, user, &trader, last.as_ref()).await?;
     let name_of =
         |r: Result<String, nofxi_store::StoreError>, id: &str| r.unwrap_or_else(|_| id.to_string());
     let spec = &trader.spec;
-    let exchange = name_of(
-        store
-            .get_exchange(user, &spec.exchange_id)
-            .await
-            .map(|e| e.spec.account_name),
-        &spec.exchange_id,
-    );
+    let account = store.get_exchange(user, &spec.exchange_id).await;
+    let paper = account.as_ref().is_ok_and(|e| !is_live(e));
+    let exchange = name_of(account.map(|e| e.spec.account_name), &spec.exchange_id);
     let model = name_of(
         store
             .get_model(user, &spec.ai_model_id)
@@ -124,14 +128,8 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
             .map(|s| s.spec.name),
         &spec.strategy_id,
     );
-    let last = store
-        .cycles(user, &trader.id, 1, None)
-        .await?
-        .into_iter()
-        .next();
     let record = last.as_ref().map(|r| &r.record);
     let equity = last.as_ref().and_then(|r| r.equity);
-    let paper = trades_paper(store, user, &trader).await;
     let basis = pnl_basis(store, user, &trader, paper).await;
     let (pnl, pnl_pct) = match (equity, basis) {
         (Some(e), Some(b)) => {

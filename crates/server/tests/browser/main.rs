@@ -13,7 +13,6 @@
 use std::time::Duration;
 
 use serde_json::json;
-use tokio::time::Instant;
 
 /// Fails the flow with a message instead of panicking, so the browser still takes a failure
 /// screenshot and its session is closed before the test ends (a panic would skip both).
@@ -27,7 +26,7 @@ macro_rules! check {
 
 mod harness;
 
-use harness::{Browser, PATIENCE, TestResult, Viewport, with_app_and_browser};
+use harness::{Browser, TestResult, Viewport, with_app_and_browser};
 
 // ---------------------------------------------------------------------------------------------
 // The flows.

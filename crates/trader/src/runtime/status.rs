@@ -111,12 +111,22 @@ pub async fn status_view(
     user: &str,
     trader: &nofxi_domain::Trader,
 ) -> Result<StatusView, StoreError> {
-    let mut engine = load_status(store, user, &trader.id).await?;
     let last = store
         .cycles(user, &trader.id, 1, None)
         .await?
         .into_iter()
         .next();
+    status_view_after(store, user, trader, last.as_ref()).await
+}
+
+/// [`status_view`] for a caller that has read the newest cycle already (`last`).
+pub async fn status_view_after(
+    store: &Store,
+    user: &str,
+    trader: &nofxi_domain::Trader,
+    last: Option<&nofxi_store::CycleRow>,
+) -> Result<StatusView, StoreError> {
+    let mut engine = load_status(store, user, &trader.id).await?;
     if let (Some(status), Some(last)) = (engine.as_mut(), last) {
         status.last_cycle = Some(last.cycle_number);
         status.last_cycle_ms = Some(last.started_at);
