@@ -37,7 +37,8 @@ export function flattenStats(s) {
   const flat = s.stats && typeof s.stats === 'object' ? { ...s.stats, ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'stats')) } : { ...s };
   const wr = toNum(flat.win_rate);
   if (Number.isFinite(wr) && wr <= 1 && !('win_rate_pct' in flat)) flat.win_rate = wr * 100;
-  if (flat.sharpe_ratio == null && flat.sharpe_na) flat.sharpe_ratio = flat.sharpe_na;
+  // No Sharpe ratio yet (too few returns): shown as "—", not as the server's English reason.
+  if (flat.sharpe_ratio === undefined && 'sharpe_na' in flat) flat.sharpe_ratio = null;
   delete flat.sharpe_na;
   return flat;
 }
