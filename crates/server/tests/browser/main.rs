@@ -55,6 +55,7 @@ async fn a_trader_created_by_chat_runs_on_the_dashboard() -> TestResult {
         );
         dashboard_shows_state(b, "btc-bot", "stopped").await?;
         b.screenshot("dashboard-stopped").await?;
+        read_the_journal(b, "btc-bot").await?;
         run_a_backtest(b).await?;
         tour_every_page(b, "btc-bot", false).await?;
         Ok(())
@@ -494,6 +495,25 @@ async fn tour_every_page(b: &Browser, trader: &str, phone: bool) -> TestResult {
         .await?
         .select_by_value("en")
         .await?;
+    Ok(())
+}
+
+/// The trader's page lists its journal: a cycle opens to show the model's reasoning.
+async fn read_the_journal(b: &Browser, trader: &str) -> TestResult {
+    b.goto(&format!("#/traders/{trader}")).await?;
+    b.click(".journal details.cycle summary").await?;
+    let reasoning = b
+        .wait_until(
+            "the reasoning of the newest cycle",
+            "const d = document.querySelector('.journal details.cycle[open] .reasoning');\
+             return d && d.textContent.trim()",
+        )
+        .await?;
+    b.screenshot("journal-open").await?;
+    check!(
+        reasoning.as_str().is_some_and(|r| r.len() > 10),
+        "the journal's newest cycle shows no reasoning: {reasoning}"
+    );
     Ok(())
 }
 
