@@ -80,6 +80,7 @@ impl Assistant {
             return Err(AssistantError::NoSkills);
         }
         let lexicon = Lexicon::from_library(&library);
+        let vocabulary = nlu::typos::Vocabulary::from_library(&library);
         Ok(Assistant {
             engine: Engine {
                 tools: tools::ToolRunner {
@@ -88,6 +89,7 @@ impl Assistant {
                 store,
                 library,
                 lexicon,
+                vocabulary,
                 secrets: secrets::SecretCache::default(),
                 names: Mutex::new(HashMap::new()),
             },
@@ -356,7 +358,13 @@ impl Assistant {
         // A credential is read exactly as typed: its width, spaces and last `!` are its own.
         let carries_secret =
             self.asks_secret(&turn.conv) || secret_message::names_credential(message);
-        let plain = (!carries_secret).then(|| surface::plain(message));
+        let plain = (!carries_secret).then(|| {
+            let plain = surface::plain(message);
+            self.engine
+                .vocabulary
+                .correct(&plain, &turn.names)
+                .into_owned()
+        });
         let message = match &plain {
             Some(plain) => plain,
             None => surface::sentence_end_only(message),

@@ -45,19 +45,19 @@ fn flag_words(word: &str) -> Option<String> {
 
 /// `message` as the rules read it; the message itself when nothing changes. One pass.
 pub fn plain(message: &str) -> Cow<'_, str> {
-    let trimmed = message.trim_end_matches(['.', '。', '!', '！', ' ']);
+    let trimmed = message.trim_end_matches(|c: char| sentence_end(c) || decoration(c));
     let trimmed = if trimmed.is_empty() { message } else { trimmed };
     let needs_work = trimmed.len() != message.len()
         || trimmed.contains("  ")
         || trimmed
             .chars()
-            .any(|c| full_width_alnum(c).is_some() || c == '\u{3000}');
+            .any(|c| full_width_ascii(c).is_some() || c == '\u{3000}');
     if !needs_work {
         return Cow::Borrowed(message);
     }
     let mut out = String::with_capacity(trimmed.len());
     for c in trimmed.chars() {
-        let c = full_width_alnum(c).unwrap_or(if c == '\u{3000}' { ' ' } else { c });
+        let c = full_width_ascii(c).unwrap_or(if c == '\u{3000}' { ' ' } else { c });
         if c == ' ' && out.ends_with(' ') {
             continue;
         }
@@ -73,12 +73,38 @@ pub fn sentence_end_only(message: &str) -> &str {
     if trimmed.is_empty() { message } else { trimmed }
 }
 
-/// The ASCII letter or digit a full-width one stands for.
-fn full_width_alnum(c: char) -> Option<char> {
+/// Ends a sentence without being a word: full stops, exclamation marks, spaces.
+fn sentence_end(c: char) -> bool {
+    matches!(c, '.' | '。' | '!' | '！' | ' ')
+}
+
+/// Said after a request for tone, never part of a value: a wave dash (`主账户～`), an emoji
+/// (`🙏`, `👍`) and the joiners and selectors emoji are built with.
+fn decoration(c: char) -> bool {
+    matches!(c, '～' | '~' | '\u{200D}' | '\u{FE0F}')
+        || matches!(u32::from(c), 0x2600..=0x27BF | 0x1F300..=0x1FAFF)
+}
+
+/// The ASCII character a full-width one stands for: letters, digits, and the symbols a name,
+/// a number or an error code is written with (`－１０２１`, `ｂｔｃ＿ｂｏｔ`). Chinese
+/// sentence punctuation (，。？！：；（）) stays: the lexicon's words include it.
+fn full_width_ascii(c: char) -> Option<char> {
     match c {
-        '\u{FF10}'..='\u{FF19}' | '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}' => {
-            char::from_u32(c as u32 - 0xFF01 + 0x21)
-        }
+        '\u{FF10}'..='\u{FF19}'
+        | '\u{FF21}'..='\u{FF3A}'
+        | '\u{FF41}'..='\u{FF5A}'
+        | '＃'
+        | '＄'
+        | '％'
+        | '＆'
+        | '＊'
+        | '＋'
+        | '－'
+        | '．'
+        | '／'
+        | '＝'
+        | '＠'
+        | '＿' => char::from_u32(c as u32 - 0xFF01 + 0x21),
         _ => None,
     }
 }
@@ -99,6 +125,9 @@ mod tests {
             "add a Binance account called main"
         );
         assert_eq!(plain("名字叫主账户！"), "名字叫主账户");
+        assert_eq!(plain("名字叫主账户～"), "名字叫主账户");
+        assert_eq!(plain("建一个模拟盘账户 🙏"), "建一个模拟盘账户");
+        assert_eq!(plain("报错 －１０２１"), "报错 -1021");
         assert_eq!(plain("stop it!!"), "stop it");
         assert_eq!(plain("启动\u{3000}alpha"), "启动 alpha");
     }

@@ -13,6 +13,7 @@ use tokio::sync::Mutex;
 use crate::conversation::Conversation;
 use crate::nlu::lexicon::Lexicon;
 use crate::nlu::names::{NameEntry, Names};
+use crate::nlu::typos::Vocabulary;
 use crate::secrets::SecretCache;
 use crate::tools::{ToolError, ToolOutput, ToolRunner};
 
@@ -20,6 +21,8 @@ pub struct Engine {
     pub store: Arc<Store>,
     pub library: Arc<Library>,
     pub lexicon: Lexicon,
+    /// The known words a slip of the keyboard is corrected to.
+    pub vocabulary: Vocabulary,
     pub tools: ToolRunner,
     pub secrets: SecretCache,
     /// Per-user name index; refreshed after any mutation this engine makes.

@@ -13,6 +13,7 @@ pub mod new_create;
 pub mod numbers;
 pub mod repair;
 pub mod route;
+pub mod typos;
 pub mod unexplained;
 pub mod words;
 

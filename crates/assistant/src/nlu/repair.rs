@@ -21,7 +21,7 @@ use nofxi_protocol::{Command, CommandSource, Understanding};
 use nofxi_skills::{Library, Risk, SlotType};
 use serde_json::{Map, Value};
 
-use super::route::{self, Route, is_question};
+use super::route::{self, Route, is_question, only_asks};
 use super::words::find_phrase;
 use super::{Context, RuleUnderstander};
 
@@ -242,7 +242,11 @@ pub fn settings_without_verb(
     message: &str,
     cx: &Context<'_>,
 ) -> Option<Understanding> {
-    if r.has_verb || r.action != "query" || !r.has_name || is_question(&message.to_lowercase()) {
+    // "is main on testnet" asks, with or without its question mark: a question changes
+    // nothing.
+    let lower = message.to_lowercase();
+    if r.has_verb || r.action != "query" || !r.has_name || is_question(&lower) || only_asks(&lower)
+    {
         return None;
     }
     update_of(rules, &r.skill, message, cx, names_target_and_more, 0.6)

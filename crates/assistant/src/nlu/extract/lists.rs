@@ -327,6 +327,7 @@ fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
         coins: Vec::new(),
         end: from,
     };
+    let shouting = !scan.original.chars().any(|c| c.is_ascii_lowercase());
     for word in list_words(text) {
         let lower = word.to_lowercase();
         if COIN_JOINS.contains(&lower.as_str()) {
@@ -334,7 +335,10 @@ fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
         }
         let shaped =
             (2..=10).contains(&word.len()) && word.chars().all(|c| c.is_ascii_alphabetic());
-        let sure = is_known_coin(word) || word.chars().all(|c| c.is_ascii_uppercase());
+        // An upper-case word stands out as a symbol only in a message that is not all upper
+        // case: "DELETE THAT STRATEGY" shouts, it names no coins.
+        let sure =
+            is_known_coin(word) || (!shouting && word.chars().all(|c| c.is_ascii_uppercase()));
         // Words are slices of `text`: their offset is where they start in it.
         let at = word.as_ptr() as usize - text.as_ptr() as usize;
         // "use btc-trend": after a loose lead, a coin inside a longer name is that name's.
