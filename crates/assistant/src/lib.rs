@@ -99,10 +99,27 @@ impl Assistant {
         })
     }
 
-    fn user_lock(&self, user: &str) -> Arc<Mutex<()>> {
-        match self.locks.lock() {
-            Ok(mut locks) => locks.entry(user.to_string()).or_default().clone(),
-            Err(_) => Arc::new(Mutex::new(())),
+    /// The lock one conversation's turns take in turn: its state is read at the start of a
+    /// turn and written at the end, so two turns of one conversation must not overlap. Other
+    /// conversations, of the same user too, run beside it (a turn waiting on a model must not
+    /// hold up another tab). A new conversation has nothing to share.
+    fn conversation_lock(&self, request: &TurnRequest) -> Option<(String, Arc<Mutex<()>>)> {
+        let key = format!("{}\u{0}{}", request.user, request.conversation_id.as_ref()?);
+        let lock = match self.locks.lock() {
+            Ok(mut locks) => locks.entry(key.clone()).or_default().clone(),
+            Err(_) => return None,
+        };
+        Some((key, lock))
+    }
+
+    /// Forgets a conversation's lock once no turn holds or waits for it, so the table does not
+    /// grow with every conversation ever seen. Clones are only made under the table's mutex,
+    /// so a count of two (the table's and the caller's) means nobody else has it.
+    fn release_lock(&self, key: &str, lock: Arc<Mutex<()>>) {
+        if let Ok(mut locks) = self.locks.lock()
+            && Arc::strong_count(&lock) <= 2
+        {
+            locks.remove(key);
         }
     }
 
@@ -117,8 +134,22 @@ impl Assistant {
         request: TurnRequest,
         on_delta: &(dyn Fn(&str) + Send + Sync),
     ) -> Result<TurnResponse, AssistantError> {
-        let lock = self.user_lock(&request.user);
-        let _guard = lock.lock().await;
+        let Some((key, lock)) = self.conversation_lock(&request) else {
+            return self.turn_unlocked(request, on_delta).await;
+        };
+        let result = {
+            let _guard = lock.lock().await;
+            self.turn_unlocked(request, on_delta).await
+        };
+        self.release_lock(&key, lock);
+        result
+    }
+
+    async fn turn_unlocked(
+        &self,
+        request: TurnRequest,
+        on_delta: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<TurnResponse, AssistantError> {
         let started = Instant::now();
         let user = request.user.as_str();
         let conv = match &request.conversation_id {

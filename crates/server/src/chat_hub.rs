@@ -6,6 +6,7 @@
 //! and a stream begun in another `serve` process on the same PostgreSQL (whose inserts arrive
 //! here as `NOTIFY nofxi_chat`, forwarded to the same wake-up channel).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -14,7 +15,7 @@ use nofxi_assistant::Assistant;
 use nofxi_protocol::{Channel, TurnRequest, TurnResponse};
 use nofxi_store::Store;
 use serde_json::json;
-use tokio::sync::{Notify, broadcast, mpsc};
+use tokio::sync::{Notify, mpsc, watch};
 
 use crate::access::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -33,13 +34,56 @@ pub struct Accepted {
     pub turn_id: String,
 }
 
+/// The streams following each conversation in this process, woken when it has new rows. One
+/// channel per conversation: a turn wakes its own streams, not every open stream (with 500
+/// open, waking all cost thousands of wake-ups a turn).
+#[derive(Default)]
+pub struct Wakeups {
+    channels: std::sync::Mutex<HashMap<String, watch::Sender<u64>>>,
+}
+
+/// Sweep channels nobody follows once the table holds this many.
+const SWEEP_AT: usize = 1024;
+
+impl Wakeups {
+    /// A receiver that changes whenever `conversation_id` has news.
+    pub fn follow(&self, conversation_id: &str) -> watch::Receiver<u64> {
+        let mut channels = self.lock();
+        if channels.len() >= SWEEP_AT {
+            channels.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        channels
+            .entry(conversation_id.to_string())
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe()
+    }
+
+    pub fn wake(&self, conversation_id: &str) {
+        let mut channels = self.lock();
+        let Some(tx) = channels.get(conversation_id) else {
+            return;
+        };
+        if tx.receiver_count() == 0 {
+            channels.remove(conversation_id);
+        } else {
+            tx.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
+        match self.channels.lock() {
+            Ok(c) => c,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+}
+
 /// Where a conversation's events go: the table first, then a wake-up for the streams
 /// following that conversation in this process (other processes hear the insert's NOTIFY).
 #[derive(Clone)]
 struct EventLog {
     store: Arc<Store>,
-    /// Conversation ids with new rows.
-    wake: broadcast::Sender<String>,
+    wakeups: Arc<Wakeups>,
 }
 
 impl EventLog {
@@ -55,7 +99,7 @@ impl EventLog {
             .store
             .append_chat_event(user, conversation_id, turn_id, kind, data)
             .await?;
-        let _ = self.wake.send(conversation_id.to_string());
+        self.wakeups.wake(conversation_id);
         Ok(id)
     }
 }
@@ -71,11 +115,10 @@ pub struct ChatHub {
 
 impl ChatHub {
     pub fn new(store: Arc<Store>, assistant: Arc<Assistant>, metrics: Arc<Metrics>) -> ChatHub {
-        let (wake, _) = broadcast::channel(1024);
         ChatHub {
             log: EventLog {
                 store: store.clone(),
-                wake,
+                wakeups: Arc::default(),
             },
             store,
             assistant,
@@ -89,9 +132,9 @@ impl ChatHub {
         &self.assistant
     }
 
-    /// Wake-ups: the id of each conversation that has new events.
-    pub fn subscribe(&self) -> broadcast::Receiver<String> {
-        self.log.wake.subscribe()
+    /// Changes whenever `conversation_id` has new events.
+    pub fn follow(&self, conversation_id: &str) -> watch::Receiver<u64> {
+        self.log.wakeups.follow(conversation_id)
     }
 
     /// Accepts a turn: persists the user's message (as it will be stored: secrets masked) and
@@ -197,7 +240,7 @@ impl ChatHub {
                 }
             };
             while let Ok(note) = listener.recv().await {
-                let _ = self.log.wake.send(note.payload().to_string());
+                self.log.wakeups.wake(note.payload());
             }
             tracing::warn!("the chat event listener lost its connection; reconnecting");
         }
@@ -234,7 +277,12 @@ impl TurnRunner {
                 self.turn_id.clone(),
             );
             tokio::spawn(async move {
-                while let Some(text) = rx.recv().await {
+                while let Some(mut text) = rx.recv().await {
+                    // Pieces that arrived while the last one was being saved go out as one
+                    // event: one write transaction, not one per token.
+                    while let Ok(more) = rx.try_recv() {
+                        text.push_str(&more);
+                    }
                     let data = json!({"turn_id": turn, "text": text});
                     if let Err(e) = log.append(&user, &conv, &turn, DELTA, &data).await {
                         tracing::warn!(error = %e, turn = %turn, "cannot save streamed text");

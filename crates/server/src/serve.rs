@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::middleware;
+use axum::serve::ListenerExt;
 use nofxi_assistant::{Assistant, AssistantOptions};
 use nofxi_skills::Library;
 use nofxi_store::Store;
@@ -162,7 +163,13 @@ pub async fn serve(
         ready.store(false, Ordering::SeqCst);
         let _ = stop_streams.send(true);
     };
-    // The peer address feeds the login rate limit.
+    // Events are small writes in a row: without TCP_NODELAY each waits for the client's
+    // delayed ACK (~40 ms). The peer address feeds the login rate limit.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),

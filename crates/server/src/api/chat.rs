@@ -13,7 +13,6 @@ use axum::routing::{get, post};
 use futures::Stream;
 use nofxi_store::{ChatEvent, Store};
 use serde::{Deserialize, Serialize};
-use tokio::sync::broadcast;
 
 use super::{Body, Op, Reply, schema};
 use crate::access::{CHAT, Caller};
@@ -170,7 +169,7 @@ async fn events(
     // wakes this stream.
     let replay = Replay {
         store: state.store.clone(),
-        wake: state.hub.subscribe(),
+        wake: state.hub.follow(&id),
         user: caller.user,
         conversation_id: id,
         after,
@@ -187,7 +186,7 @@ async fn events(
 /// written.
 struct Replay {
     store: std::sync::Arc<Store>,
-    wake: broadcast::Receiver<String>,
+    wake: tokio::sync::watch::Receiver<u64>,
     user: String,
     conversation_id: String,
     after: i64,
@@ -221,19 +220,13 @@ impl Replay {
     async fn wait(&mut self) {
         let deadline = tokio::time::sleep(IDLE_RECHECK);
         tokio::pin!(deadline);
-        loop {
-            tokio::select! {
-                _ = &mut deadline => return,
-                woke = self.wake.recv() => match woke {
-                    Ok(id) if id == self.conversation_id => return,
-                    Ok(_) => continue,
-                    // Missed some wake-ups: one of them may have been ours.
-                    Err(broadcast::error::RecvError::Lagged(_)) => return,
-                    Err(broadcast::error::RecvError::Closed) => {
-                        deadline.as_mut().await;
-                        return;
-                    }
-                },
+        tokio::select! {
+            _ = &mut deadline => {}
+            woke = self.wake.changed() => {
+                // The hub is gone (shutting down): only the recheck is left.
+                if woke.is_err() {
+                    deadline.as_mut().await;
+                }
             }
         }
     }
