@@ -139,10 +139,7 @@ impl Vocabulary {
             return None;
         }
         let lower = word.to_ascii_lowercase();
-        let near_a_name = names.entries.iter().any(|e| {
-            e.lower.len().abs_diff(lower.len()) <= 1 && strsim::osa_distance(&e.lower, &lower) <= 1
-        });
-        if self.known.contains(&lower) || near_a_name {
+        if self.known.contains(&lower) {
             return None;
         }
         let mut found = None;
@@ -158,7 +155,13 @@ impl Vocabulary {
                 }
             }
         }
-        found.map(|c| same_case(word, c))
+        let fix = found?;
+        // Checked last, as it is the costly part with many names: a slip of one of the user's
+        // names is theirs to settle ("did you mean alpha?").
+        let near_a_name = names.entries.iter().any(|e| {
+            e.lower.len().abs_diff(lower.len()) <= 1 && strsim::osa_distance(&e.lower, &lower) <= 1
+        });
+        (!near_a_name).then(|| same_case(word, fix))
     }
 }
 
