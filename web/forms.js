@@ -62,6 +62,14 @@ export function clearErrors(form) {
 }
 
 /** Puts err.message at the top and each problem under its field. */
+/** The server names a field by its key (`account_name`); under the field, say its label. */
+function inWords(form, field, message) {
+  const ctl = form.querySelector(`[name="${CSS.escape(field)}"]`);
+  const label = ctl && ctl.id ? form.querySelector(`label[for="${CSS.escape(ctl.id)}"]`) : null;
+  const name = label ? label.textContent.replace(/\s*\*\s*$/, '').trim() : '';
+  return name ? message.split(`\`${field}\``).join(`“${name}”`) : message;
+}
+
 export function showErrors(form, err) {
   clearErrors(form);
   const top = form.querySelector('.form-error');
@@ -69,7 +77,7 @@ export function showErrors(form, err) {
   for (const p of err.problems || []) {
     const slot = form.querySelector(`.field-error[data-field="${CSS.escape(p.field)}"]`);
     if (slot) {
-      slot.textContent = p.message;
+      slot.textContent = inWords(form, p.field, p.message);
       const ctl = form.querySelector(`[name="${CSS.escape(p.field)}"]`);
       if (ctl) ctl.setAttribute('aria-invalid', 'true');
     } else unplaced.push(`${p.field}: ${p.message}`);

@@ -99,6 +99,8 @@ undo-exchange_management-create = To undo it, say "delete exchange { $name }".
 undo-model_management-create = To undo it, say "delete model { $name }".
 undo-strategy_management-create = To undo it, say "delete strategy { $name }".
 
+turn-nothing-done = I have not changed anything. Tell me what you would like to do, or say "help".
+
 ## HTTP API errors (`nofxi serve`): what happened and what to do.
 http-not-found = No such page or API route: { $path }. The API's routes are listed at /api/openapi.json.
 http-bad-json = The request body is not valid JSON for this route: { $detail }. Fix the body and send it again.

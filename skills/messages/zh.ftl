@@ -88,6 +88,8 @@ undo-exchange_management-create = 要撤回，可以说“删除交易所账户 
 undo-model_management-create = 要撤回，可以说“删除模型 { $name }”。
 undo-strategy_management-create = 要撤回，可以说“删除策略 { $name }”。
 
+turn-nothing-done = 我没有做任何改动。告诉我你想做什么，或者说“帮助”。
+
 ## HTTP API 错误（`nofxi serve`）：发生了什么、怎么办。
 http-not-found = 没有这个页面或接口：{ $path }。全部接口见 /api/openapi.json。
 http-bad-json = 请求体不是这个接口可用的 JSON：{ $detail }。请改正后重新发送。

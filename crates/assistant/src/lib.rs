@@ -239,6 +239,15 @@ impl Assistant {
             recorded
         };
         drop_stale_choice(&mut turn);
+        // Every turn answers: a message that changed nothing and asked nothing still hears
+        // what waits, or that nothing was done (an empty reply reads as a hang).
+        if turn.reply.is_empty() {
+            policy::reprompt(&mut turn);
+        }
+        if turn.reply.is_empty() {
+            let text = nofxi_skills::Catalog::builtin().text(turn.lang, "turn-nothing-done", &[]);
+            turn.say(text);
+        }
         let understand_ms = t_understand.elapsed().as_secs_f64() * 1000.0;
         let secrets = &self.engine.secrets;
         let reply = secrets.redact(&turn.reply.join("\n"));

@@ -36,11 +36,22 @@ pub fn stored_form(message: &str, answers_secret: bool) -> String {
         return message.to_string();
     };
     let (kept, rest) = message.split_at(end);
-    let hidden = hide_words(rest);
+    // "how do I get a binance api key?" asks about a credential and gives none: a question
+    // keeps its plain words, and only hides what could be a value (see `could_be_value`).
+    let lower = message.to_lowercase();
+    let asks = crate::nlu::route::is_question(&lower) || crate::nlu::route::only_asks(&lower);
+    let hidden = if asks {
+        hide_values(rest)
+    } else {
+        hide_words(rest)
+    };
     if hidden.is_empty() {
         kept.to_string()
-    } else {
+    } else if hidden.starts_with(HIDDEN) {
         format!("{kept} {hidden}")
+    } else {
+        // The question's own words, kept as they followed the cue ("key?").
+        format!("{kept}{}", &rest[..rest.len() - rest.trim_start().len()]) + &hidden
     }
 }
 
@@ -66,6 +77,31 @@ fn first_cue_end(message: &str) -> Option<usize> {
             .count();
     }
     Some(end)
+}
+
+/// A word that could be a credential's value: it holds a digit or a symbol (question marks
+/// and sentence punctuation aside), or is long. Plain short words ("key", "怎么申请") are the
+/// question's own.
+fn could_be_value(word: &str) -> bool {
+    let core = word.trim_matches(|c: char| "?？!！.。,，:：;；\"'“”()（）".contains(c));
+    core.chars().count() >= 12
+        || core
+            .chars()
+            .any(|c| c.is_ascii_digit() || (c.is_ascii_punctuation() && c != '-'))
+}
+
+/// The words of `text` that [`could_be_value`], each run of them replaced by one [`HIDDEN`].
+fn hide_values(text: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for word in text.split_whitespace() {
+        let is_mask = word.contains('…') || word.contains('•');
+        if is_mask || !could_be_value(word) {
+            out.push(word);
+        } else if out.last() != Some(&HIDDEN) {
+            out.push(HIDDEN);
+        }
+    }
+    out.join(" ")
 }
 
 /// The words of `text`, each run of them that is not a mask replaced by one [`HIDDEN`].
@@ -102,6 +138,19 @@ mod tests {
             "add binance b1 api key AKIA…4821 ••••"
         );
         assert_eq!(stored_form("list my traders", false), "list my traders");
+        // A question about a credential keeps its words; a value in it is still hidden.
+        assert_eq!(
+            stored_form("how do I get a binance api key?", false),
+            "how do I get a binance api key?"
+        );
+        assert_eq!(
+            stored_form("币安的 API key 怎么申请？", false),
+            "币安的 API key 怎么申请？"
+        );
+        assert_eq!(
+            stored_form("is my api key AK12xyz99 right?", false),
+            "is my api key •••• right?"
+        );
         assert_eq!(stored_form("my own pass phrase", true), "••••");
         assert_eq!(stored_form("sk-…a1b2", true), "sk-…a1b2");
     }

@@ -134,7 +134,17 @@ impl RuleUnderstander {
     /// "算了，名字叫 Y"); `None` when it gives none.
     fn values_as_correction(&self, message: &str, cx: &Context<'_>) -> Option<Understanding> {
         cx.top?;
-        let slots = self.values_for_top(message, cx);
+        let mut slots = self.values_for_top(message, cx);
+        // "no, leave it where it is": "it" names the task's own target again. A correction
+        // changes a value; one the task already holds is no correction, and the no stands.
+        if let Some(held) = cx.top_slots
+            && !slots.is_empty()
+        {
+            slots.retain(|k, v| held.get(k) != Some(v));
+            if slots.is_empty() {
+                return None;
+            }
+        }
         if slots.is_empty() {
             // "不对，改成 4": the value comes after the denial, with a lead-in of its own.
             let (_, rest) = message.split_once([',', '，'])?;

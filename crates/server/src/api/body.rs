@@ -22,10 +22,40 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
         } else {
             &bytes
         };
-        serde_json::from_slice(text)
-            .map(Body)
-            .map_err(|e| parse_error(&e))
+        parse(text).map(Body)
     }
+}
+
+/// `text` as a `T`, or an error naming the field at fault.
+fn parse<T: DeserializeOwned>(text: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        // The path names the field a bad value sits in ("initial_balance": "NaN"), which
+        // serde's own message leaves out.
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        match path.as_str() {
+            "" | "." => parse_error(&inner),
+            field if quoted_field(&inner.to_string()).is_none() => {
+                ApiError::field(field, bad_value(field, &inner))
+            }
+            _ => parse_error(&inner),
+        }
+    })
+}
+
+/// A value of the wrong form in `field`, said without serde's line and column.
+fn bad_value(field: &str, err: &serde_json::Error) -> Worded {
+    let detail = err.to_string();
+    let detail = detail
+        .split(" at line ")
+        .next()
+        .unwrap_or(&detail)
+        .to_string();
+    Worded::new(
+        format!("`{field}` has a value of the wrong form ({detail}): correct it"),
+        format!("`{field}` 的值格式不对（{detail}）：请改正"),
+    )
 }
 
 /// serde_json says "missing field `name` at line 1 column 2": the field becomes a problem.
@@ -79,5 +109,20 @@ mod tests {
             .err()
             .map(|e| parse_error(&e));
         assert!(broken.is_some_and(|e| e.problems.is_empty() && e.code == "bad_request"));
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Money {
+        initial_balance: rust_decimal::Decimal,
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_form_names_its_field() {
+        let bad = parse::<Money>(br#"{"initial_balance": "NaN"}"#).err();
+        let field = bad.as_ref().map(|e| e.problems[0].0.clone());
+        assert_eq!(field.as_deref(), Some("initial_balance"));
+        assert!(bad.is_some_and(|e| !e.problems[0].1.en.contains("line 1")));
+        assert!(parse::<Money>(br#"{"initial_balance": "12.5"}"#).is_ok());
     }
 }
