@@ -410,6 +410,19 @@ async fn stop_all_by_chat(b: &Browser, name: &str, answer: &str) -> TestResult<S
         summary.as_str().is_some_and(|s| s.contains(name)),
         "the confirmation does not list {name}: {summary} (the assistant said: {asked})"
     );
+    // The buttons are where the user looks, without scrolling: on a phone the panel holding
+    // them comes before the conversation.
+    let page_top = b
+        .eval(
+            "window.scrollTo(0, 0);\
+             const r = document.querySelector('button[data-confirm=\"yes\"]').getBoundingClientRect();\
+             return r.top >= 0 && r.bottom <= window.innerHeight",
+        )
+        .await?;
+    check!(
+        page_top == json!(true),
+        "the confirmation's Yes button is off screen at the top of the chat page"
+    );
     let reply = b.answer_confirmation(answer).await?;
     check!(
         !b.confirmation_pending().await?,
