@@ -101,6 +101,11 @@ undo-strategy_management-create = To undo it, say "delete strategy { $name }".
 
 turn-nothing-done = I have not changed anything. Tell me what you would like to do, or say "help".
 
+none-yet-exchange = You have no exchange account yet: say "add a paper exchange called main" (simulated money, no key needed), then I come back to this.
+none-yet-model = You have no model config yet: say "add a builtin model called builtin" (offline rules, no key), then I come back to this.
+none-yet-strategy = You have no strategy yet: say "create a strategy s1" (BTC and ETH, default risk settings), then I come back to this.
+none-yet-trader = You have no trader yet: say "create a trader" to make one.
+
 ## HTTP API errors (`nofxi serve`): what happened and what to do.
 http-not-found = No such page or API route: { $path }. The API's routes are listed at /api/openapi.json.
 http-bad-json = The request body is not valid JSON for this route: { $detail }. Fix the body and send it again.

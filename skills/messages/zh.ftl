@@ -90,6 +90,11 @@ undo-strategy_management-create = 要撤回，可以说“删除策略 { $name }
 
 turn-nothing-done = 我没有做任何改动。告诉我你想做什么，或者说“帮助”。
 
+none-yet-exchange = 你还没有交易所账户：可以说“添加一个模拟盘账户，名字叫 main”（模拟资金，不需要密钥），之后我会回到这里。
+none-yet-model = 你还没有模型配置：可以说“添加一个 builtin 模型，名字叫 builtin”（离线规则，不需要密钥），之后我会回到这里。
+none-yet-strategy = 你还没有策略：可以说“新建策略 s1”（BTC 和 ETH，默认风控），之后我会回到这里。
+none-yet-trader = 你还没有交易员：可以说“创建交易员”来建一个。
+
 ## HTTP API 错误（`nofxi serve`）：发生了什么、怎么办。
 http-not-found = 没有这个页面或接口：{ $path }。全部接口见 /api/openapi.json。
 http-bad-json = 请求体不是这个接口可用的 JSON：{ $detail }。请改正后重新发送。

@@ -3,7 +3,7 @@
 //! and one question for everything still missing.
 
 use nofxi_protocol::{Event, ListEdit, TaskStatus};
-use nofxi_skills::{Action, ResourceKind, SlotType};
+use nofxi_skills::{Action, Lang, ResourceKind, SlotType};
 use serde_json::{Map, Value};
 
 use super::run::failed;
@@ -212,6 +212,17 @@ pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
                 .unwrap_or_default();
             match texts::existing_note(lang, &existing) {
                 Some(note) => format!("{question}{note}"),
+                // None exists yet (a first session): asking "which one?" is a dead end; say
+                // how to make one, and the task waits for it.
+                None if action.name != "restore" => match s.ref_kind {
+                    Some(kind) if s.ty == SlotType::Ref => {
+                        let id = format!("none-yet-{}", kind.as_str());
+                        let hint = nofxi_skills::Catalog::builtin().text(lang, &id, &[]);
+                        let gap = if lang == Lang::Zh { "" } else { " " };
+                        format!("{question}{gap}{hint}")
+                    }
+                    _ => question,
+                },
                 None => question,
             }
         })
