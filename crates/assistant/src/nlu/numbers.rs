@@ -53,9 +53,11 @@ fn ratios(text: &str) -> Vec<Number> {
         .collect()
 }
 
-/// Chinese numerals people type for small counts and durations: 五分钟, 十五分钟, 两小时, 半小时.
+/// Chinese numerals: counts and durations (五分钟, 十五分钟, 两小时, 半小时) and amounts, which
+/// need a place word (一百万, 两千五, 三万): a bare 一 or 二 is mostly no number ("一起").
 static CHINESE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(半|[一二两三四五六七八九十]+)\s*(个小时|小时|分钟|倍|个|千|万)").ok()
+    Regex::new(r"(半|[零一二两三四五六七八九十][零一二两三四五六七八九十百千万亿]*)\s*(个小时|小时|分钟|倍|个)?")
+        .ok()
 });
 
 pub fn numbers(text: &str) -> Vec<Number> {
@@ -143,7 +145,8 @@ fn digits(text: &str) -> Vec<Number> {
                 .map(|e| e - 1);
             let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
                 let end = tail_end.unwrap_or(num.end());
-                let mut n = plain(value, whole.start(), end);
+                let (value, start) = signed(text, value, whole.start());
+                let mut n = plain(value, start, end);
                 n.unit = dollar.then_some(Unit::Usdt);
                 return Some((n, tail));
             };
@@ -182,7 +185,7 @@ fn chinese(text: &str) -> Vec<Number> {
         .filter_map(|c| {
             let whole = c.get(0)?;
             let said = c.get(1)?.as_str();
-            let unit = c.get(2)?.as_str();
+            let unit = c.get(2).map_or("", |m| m.as_str());
             // 一个 is mostly "a" ("换一个策略"), not a count of one.
             if said == "一" && unit == "个" {
                 return None;
@@ -190,16 +193,15 @@ fn chinese(text: &str) -> Vec<Number> {
             let value = if said == "半" {
                 Decimal::new(5, 1)
             } else {
-                Decimal::from(chinese_numeral(said)?)
+                chinese_numeral(said)?
             };
-            // 两千, 五万: an amount, in no unit.
-            let thousands = match unit {
-                "千" => Some(Decimal::from(1000)),
-                "万" => Some(Decimal::from(10_000)),
-                _ => None,
-            };
-            if let Some(m) = thousands {
-                return Some(plain(value * m, whole.start(), whole.end()));
+            // 两千, 一百万, 两千五: an amount, in no unit, said with a place word.
+            if unit.is_empty() {
+                if !said.contains(['百', '千', '万', '亿']) {
+                    return None;
+                }
+                let (value, start) = signed(text, value, whole.start());
+                return Some(plain(value, start, whole.end()));
             }
             let (unit, per_unit) = unit_of(unit)?;
             Some(Number {
@@ -282,28 +284,91 @@ fn normalized(value: Decimal) -> String {
     value.normalize().to_string()
 }
 
-/// 一 … 九十九: 五 → 5, 十 → 10, 十五 → 15, 二十 → 20, 三十五 → 35; anything else is none.
-fn chinese_numeral(said: &str) -> Option<u32> {
+/// A Chinese numeral's value: 五 → 5, 十五 → 15, 三百零五 → 305, 一百万 → 1000000,
+/// 两千五 → 2500 (a digit after the last place word is the next place down), 一万五 → 15000.
+/// None when it is no well-formed numeral (two digits in a row, a place word twice).
+fn chinese_numeral(said: &str) -> Option<Decimal> {
     let digit = |c: char| {
         "零一二三四五六七八九"
             .find(c)
-            .map(|i| (i / 3) as u32)
+            .map(|i| (i / 3) as u64)
             .or((c == '两').then_some(2))
     };
-    let chars: Vec<char> = said.chars().collect();
-    match chars.as_slice() {
-        [d] if *d != '十' => digit(*d),
-        ['十'] => Some(10),
-        ['十', u] => Some(10 + digit(*u)?),
-        [t, '十'] => Some(10 * digit(*t)?),
-        [t, '十', u] => Some(10 * digit(*t)? + digit(*u)?),
+    let place = |c: char| match c {
+        '十' => Some(10u64),
+        '百' => Some(100),
+        '千' => Some(1000),
         _ => None,
+    };
+    // `big` holds whole 亿 and 万 groups, `section` the group being read, `number` the last digit.
+    let (mut big, mut section, mut number): (u64, u64, Option<u64>) = (0, 0, None);
+    let mut last_place = 1u64;
+    // 三百零五: a 零 says the digit after it is a unit, not the place below (305, not 350).
+    let mut zero = false;
+    for c in said.chars() {
+        if let Some(d) = digit(c) {
+            if number.is_some() && d != 0 {
+                return None;
+            }
+            zero |= d == 0;
+            number = (d != 0).then_some(d);
+        } else if let Some(p) = place(c) {
+            section = section.checked_add(number.unwrap_or(1).checked_mul(p)?)?;
+            number = None;
+            zero = false;
+            last_place = p;
+        } else {
+            let group = match c {
+                '万' => 10_000u64,
+                '亿' => 100_000_000,
+                _ => return None,
+            };
+            let value = section.checked_add(number.unwrap_or(0))?;
+            let value = if value == 0 { 1 } else { value };
+            big = big.checked_add(value.checked_mul(group)?)?;
+            section = 0;
+            number = None;
+            zero = false;
+            last_place = group;
+        }
+    }
+    // 两千五: the last digit after a place word counts in the place below it.
+    let tail = match number {
+        Some(d) if !zero && last_place >= 100 && said.chars().count() >= 3 => {
+            d.checked_mul(last_place / 10)?
+        }
+        Some(d) => d,
+        None => 0,
+    };
+    let total = big.checked_add(section)?.checked_add(tail)?;
+    Some(Decimal::from(total))
+}
+
+/// A number with 负 ("minus") right before it is negative: "负100" is -100, not 100.
+fn signed(text: &str, value: Decimal, start: usize) -> (Decimal, usize) {
+    match text[..start].strip_suffix('负') {
+        Some(before) => (-value, before.len()),
+        None => (value, start),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chinese_amounts_read_whole_and_minus_stays() {
+        let one = |t: &str| numbers(t).first().map(|n| n.text.clone());
+        assert_eq!(one("初始资金一百万").as_deref(), Some("1000000"));
+        assert_eq!(one("初始资金两千五").as_deref(), Some("2500"));
+        assert_eq!(one("一万五").as_deref(), Some("15000"));
+        assert_eq!(one("三百零五").as_deref(), Some("305"));
+        assert_eq!(one("初始资金负100").as_deref(), Some("-100"));
+        assert_eq!(one("负两千").as_deref(), Some("-2000"));
+        // Words that hold a numeral character but no amount.
+        assert!(numbers("万一出错了怎么办").is_empty());
+        assert!(numbers("一起看看").is_empty());
+    }
 
     fn read(text: &str) -> Vec<(String, Option<Unit>)> {
         numbers(text)
