@@ -42,6 +42,7 @@ async fn a_trader_created_by_chat_runs_on_the_dashboard() -> TestResult {
         create_trader_by_chat(b, "btc-bot").await?;
         start_from_trader_page(b, "btc-bot").await?;
         dashboard_shows_it_running(b, "btc-bot").await?;
+        last_decision_stays_open(b, "btc-bot").await?;
         check!(
             b.eval("return !!document.querySelector('svg#compare-chart path.compare-line')")
                 .await?
@@ -508,6 +509,38 @@ async fn tour_every_page(b: &Browser, trader: &str, phone: bool) -> TestResult {
         .await?
         .select_by_value("en")
         .await?;
+    Ok(())
+}
+
+/// The dashboard card's "last decision" fold, once opened, stays open while live updates
+/// redraw the cards (the engine journals a cycle every few hundred milliseconds here).
+async fn last_decision_stays_open(b: &Browser, name: &str) -> TestResult {
+    let card = format!("[data-trader=\"{name}\"]");
+    b.click(&format!("{card} details.last-decision summary"))
+        .await?;
+    let before = b
+        .eval(&format!(
+            "return document.querySelector('{card} details.last-decision time').textContent"
+        ))
+        .await?;
+    // Until a redraw shows a newer decision, then the fold must still be open.
+    b.wait_until(
+        "a redraw with a newer decision",
+        &format!(
+            "const t = document.querySelector('{card} details.last-decision time');\
+             return !!t && t.textContent !== {before}"
+        ),
+    )
+    .await?;
+    let open = b
+        .eval(&format!(
+            "return !!document.querySelector('{card} details.last-decision[open]')"
+        ))
+        .await?;
+    check!(
+        open == json!(true),
+        "the last decision folded shut when the card was redrawn"
+    );
     Ok(())
 }
 
