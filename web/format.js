@@ -43,7 +43,9 @@ export function fmtShortTime(ms, spanMs = 0) {
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return '';
   const day = 86400000;
-  const opts = spanMs > 7 * day ? { month: 'short', day: 'numeric' }
+  // Past about a season the year matters ("Jan 1 … Dec 1" over seven years says nothing).
+  const opts = spanMs > 180 * day ? { year: 'numeric', month: 'short', day: 'numeric' }
+    : spanMs > 7 * day ? { month: 'short', day: 'numeric' }
     : spanMs > day * 0.8 ? { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }
     : { hour: '2-digit', minute: '2-digit' };
   return new Intl.DateTimeFormat(locale(), opts).format(d);

@@ -46,6 +46,8 @@ function card(tr) {
     d
       ? h('details', { class: 'last-decision' },
           h('summary', {}, t('dashboard.last_decision'), ' · ', h('time', {}, fmtTime(d.at)),
+            // A paper trader's clock may run ahead of the wall clock (--sim-speed): say so.
+            d.simulated ? ` (${t('trader.simulated')})` : '',
             Array.isArray(d.decisions) && d.decisions.length ? ` · ${d.decisions.map((x) => `${x.symbol} ${tOr(`decision_action.${x.action}`, x.action)}`).join(', ')}` : ''),
           d.error ? h('p', { class: 'alert error' }, d.error) : null,
           d.reasoning ? h('p', { class: 'reasoning' }, d.reasoning) : h('p', { class: 'muted' }, t('trader.no_reasoning')))
