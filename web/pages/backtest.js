@@ -61,6 +61,9 @@ export function mount(root) {
     if (data.status === 'failed') kids.push(h('div', { class: 'alert error', role: 'alert' }, t('backtest.failed', { error: data.error || '' })));
     const r = data.result;
     if (r) {
+      // Offline the prices come from the simulated market, not history: never let a result
+      // pass for a real backtest.
+      if (r.simulated) kids.push(h('p', { class: 'note warn', role: 'note' }, t('backtest.simulated_prices')));
       const pts = curvePoints(r.equity_curve || r.equity);
       kids.push(pts.length
         ? lineChart({ series: [{ name: t('backtest.equity'), points: pts }], className: 'equity-chart', lineClass: 'equity-line', height: 240, area: true, format: (v) => fmtNum(v, 0, 2), label: t('backtest.equity') })

@@ -576,6 +576,13 @@ async fn run_a_backtest(b: &Browser) -> TestResult {
     )
     .await?;
     b.screenshot("backtest-result").await?;
+    let note = b
+        .eval("const n = document.querySelector('main .note.warn'); return n && n.textContent")
+        .await?;
+    check!(
+        note.as_str().is_some_and(|n| n.contains("simulated")),
+        "an offline backtest does not say its prices are simulated: {note}"
+    );
     Ok(())
 }
 
