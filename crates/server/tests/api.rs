@@ -13,48 +13,22 @@ use nofxi_server::{ServeOptions, serve};
 use nofxi_skills::Library;
 use nofxi_store::Store;
 use nofxi_store::test_support::{TestStore, postgres_store, sqlite_store};
-use nofxi_trader::runtime::host::HostOptions;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+mod support;
+
+use support::{Running, TestResult, fast_engine, start_server};
 
 struct Server {
     base: String,
     token: String,
     client: reqwest::Client,
-    stop: Option<oneshot::Sender<()>>,
-    done: tokio::task::JoinHandle<Result<(), nofxi_server::serve::ServeError>>,
+    running: Running,
 }
 
 async fn start(store: Arc<Store>, engine: bool) -> Result<Server, Box<dyn std::error::Error>> {
-    let library = Arc::new(Library::builtin()?);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let (bound, addr) = oneshot::channel::<SocketAddr>();
-    let options = ServeOptions {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        engine: engine.then(|| HostOptions {
-            sim_speed: 600.0,
-            cycle_seconds: Some(60),
-            owner: format!("test-{}", uuid_suffix()),
-            lease_seconds: 5,
-            time_label: |ms, _| ms.to_string(),
-        }),
-        web_dir: None,
-    };
-    let done = tokio::spawn(serve(
-        store,
-        library,
-        options,
-        async move {
-            let _ = stopped.await;
-        },
-        move |a, _| {
-            let _ = bound.send(a);
-        },
-    ));
-    let addr = addr.await?;
-    let base = format!("http://{addr}");
+    let running = start_server(store, engine.then(|| fast_engine("test"))).await?;
+    let base = running.base.clone();
     let client = reqwest::Client::new();
     let session: Value = client
         .get(format!("{base}/api/session"))
@@ -70,13 +44,8 @@ async fn start(store: Arc<Store>, engine: bool) -> Result<Server, Box<dyn std::e
         base,
         token,
         client,
-        stop: Some(stop),
-        done,
+        running,
     })
-}
-
-fn uuid_suffix() -> String {
-    format!("{}", std::process::id())
 }
 
 impl Server {
@@ -136,12 +105,8 @@ impl Server {
         Err(format!("no {until:?} event within 20 s; got {out:?}").into())
     }
 
-    async fn stop(mut self) -> TestResult {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        tokio::time::timeout(Duration::from_secs(30), self.done).await???;
-        Ok(())
+    async fn stop(self) -> TestResult {
+        self.running.stop().await
     }
 }
 

@@ -4,70 +4,21 @@
 //! with the first user's ids and learns nothing of them and changes none of them.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
 use nofxi_domain::Secret;
 use nofxi_server::access::Mode;
-use nofxi_server::{ServeOptions, serve};
-use nofxi_skills::Library;
+use nofxi_store::Scope;
 use nofxi_store::test_support::{TestStore, postgres_store, sqlite_store};
-use nofxi_store::{Scope, Store};
 use reqwest::Method;
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+mod support;
+
+use support::{TestResult, start_on, start_server};
 
 const PASSWORD: &str = "correct horse battery";
-
-struct Server {
-    base: String,
-    stop: Option<oneshot::Sender<()>>,
-    done: tokio::task::JoinHandle<Result<(), nofxi_server::serve::ServeError>>,
-}
-
-async fn start(store: Arc<Store>) -> Result<(Server, Mode), Box<dyn std::error::Error>> {
-    let library = Arc::new(Library::builtin()?);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let (bound, addr) = oneshot::channel::<(SocketAddr, Mode)>();
-    let options = ServeOptions {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        engine: None,
-        web_dir: None,
-    };
-    let done = tokio::spawn(serve(
-        store,
-        library,
-        options,
-        async move {
-            let _ = stopped.await;
-        },
-        move |a, mode| {
-            let _ = bound.send((a, mode));
-        },
-    ));
-    let (addr, mode) = addr.await?;
-    Ok((
-        Server {
-            base: format!("http://{addr}"),
-            stop: Some(stop),
-            done,
-        },
-        mode,
-    ))
-}
-
-impl Server {
-    async fn stop(mut self) -> TestResult {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        tokio::time::timeout(Duration::from_secs(30), self.done).await???;
-        Ok(())
-    }
-}
 
 /// How a client proves who it is.
 #[derive(Clone)]
@@ -297,8 +248,8 @@ async fn scenario(ts: TestStore) -> TestResult {
         .create_token("bob", "writer", &[Scope::Read, Scope::Write])
         .await?;
 
-    let (server, mode) = start(store.clone()).await?;
-    assert_eq!(mode, Mode::Users);
+    let server = start_server(store.clone(), None).await?;
+    assert_eq!(server.mode, Mode::Users);
     let base = server.base.clone();
 
     // Anonymous: only the public routes answer.
@@ -488,30 +439,9 @@ async fn users_on_postgres() -> TestResult {
 async fn with_users_a_non_loopback_address_is_allowed() -> TestResult {
     let ts = sqlite_store().await?;
     ts.store.add_user("carol", &Secret::new(PASSWORD)).await?;
-    let (done, mode) = {
-        let (bound, addr) = oneshot::channel::<Mode>();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(serve(
-            ts.store.clone(),
-            Arc::new(Library::builtin()?),
-            ServeOptions {
-                addr: SocketAddr::from(([0, 0, 0, 0], 0)),
-                engine: None,
-                web_dir: None,
-            },
-            async move {
-                let _ = stopped.await;
-            },
-            move |_, mode| {
-                let _ = bound.send(mode);
-            },
-        ));
-        let mode = addr.await?;
-        let _ = stop.send(());
-        (task, mode)
-    };
-    assert_eq!(mode, Mode::Users);
-    tokio::time::timeout(Duration::from_secs(30), done).await???;
+    let server = start_on(ts.store.clone(), None, SocketAddr::from(([0, 0, 0, 0], 0))).await?;
+    assert_eq!(server.mode, Mode::Users);
+    server.stop().await?;
     ts.cleanup().await?;
     Ok(())
 }

@@ -1,27 +1,21 @@
 //! What the flows stand on: `serve` in this process on a fresh store, and one headless
 //! Chromium per test behind its own chromedriver, with the waits and chat helpers the flows use.
 
-use std::error::Error;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::Arc;
 use std::time::Duration;
 
 use eventsource_stream::Eventsource;
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures::StreamExt;
-use nofxi_server::{ServeOptions, serve};
-use nofxi_skills::Library;
 use nofxi_store::test_support::{TestStore, sqlite_store};
-use nofxi_trader::runtime::host::HostOptions;
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
-use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-pub type TestResult<T = ()> = Result<T, Box<dyn Error>>;
+pub use crate::support::TestResult;
+use crate::support::{Running, fast_engine, start_server};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const INSTALL: &str =
@@ -36,8 +30,7 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 pub struct App {
     base: String,
     http: reqwest::Client,
-    stop: Option<oneshot::Sender<()>>,
-    done: tokio::task::JoinHandle<Result<(), nofxi_server::serve::ServeError>>,
+    running: Running,
     store: TestStore,
 }
 
@@ -51,37 +44,11 @@ impl App {
                 .add_user(name, &nofxi_domain::Secret::new(*password))
                 .await?;
         }
-        let library = Arc::new(Library::builtin()?);
-        let (stop, stopped) = oneshot::channel::<()>();
-        let (bound, addr) = oneshot::channel::<SocketAddr>();
-        let options = ServeOptions {
-            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-            engine: Some(HostOptions {
-                sim_speed: 600.0,
-                cycle_seconds: Some(60),
-                owner: format!("browser-test-{}", std::process::id()),
-                lease_seconds: 5,
-                time_label: |ms, _| ms.to_string(),
-            }),
-            web_dir: None,
-        };
-        let done = tokio::spawn(serve(
-            store.store.clone(),
-            library,
-            options,
-            async move {
-                let _ = stopped.await;
-            },
-            move |a, _| {
-                let _ = bound.send(a);
-            },
-        ));
-        let addr = addr.await?;
+        let running = start_server(store.store.clone(), Some(fast_engine("browser-test"))).await?;
         Ok(App {
-            base: format!("http://{addr}"),
+            base: running.base.clone(),
             http: reqwest::Client::new(),
-            stop: Some(stop),
-            done,
+            running,
             store,
         })
     }
@@ -126,11 +93,8 @@ impl App {
         Err(format!("no finished turn in {conversation} within {PATIENCE:?}").into())
     }
 
-    async fn stop(mut self) -> TestResult {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        tokio::time::timeout(PATIENCE, self.done).await???;
+    async fn stop(self) -> TestResult {
+        self.running.stop().await?;
         self.store.cleanup().await?;
         Ok(())
     }

@@ -25,6 +25,8 @@ macro_rules! check {
 }
 
 mod harness;
+#[path = "../support/mod.rs"]
+mod support;
 
 use harness::{Browser, TestResult, Viewport, with_app_and_browser};
 
