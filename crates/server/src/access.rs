@@ -24,7 +24,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use nofxi_domain::{Actor, Channel};
-use nofxi_store::Scope;
+use nofxi_store::{Scope, constant_time_eq};
 use rand::RngCore;
 
 use crate::error::ApiError;
@@ -112,10 +112,6 @@ impl Access {
     fn host_allowed(&self, host: &str) -> bool {
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
     }
-}
-
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The caller of a request, for handlers: whose objects it may read and change.

@@ -100,6 +100,10 @@ async fn dashboard(State(state): State<AppState>, caller: Caller) -> ApiResult<J
 }
 
 async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard> {
+    // The curve is read before the newest cycle: a cycle journaled between the two reads then
+    // shows as a last decision one point ahead of the curve, never as a curve point with no
+    // last decision (the engine runs while the page reads).
+    let equity_curve = curve_of(store, user, &trader.id).await?;
     // Each row is read once: the newest cycle feeds the status, equity, positions and the
     // last decision; the account feeds its name and the P&L basis.
     let last = store
@@ -169,7 +173,7 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
         }
     });
     Ok(TraderCard {
-        equity_curve: curve_of(store, user, &trader.id).await?,
+        equity_curve,
         id: trader.id,
         name: trader.spec.name.clone(),
         is_running: trader.is_running,
