@@ -262,8 +262,11 @@ impl Assistant {
             })
             .collect();
         let stack = self.views(&turn.conv);
-        let masked_message =
-            secret_message::stored_form(&secrets.redact(&request.message), answers_secret);
+        let masked_message = secret_message::stored_form(
+            &secrets.redact(&request.message),
+            answers_secret,
+            &self.engine.lexicon,
+        );
         turn.conv.remember(masked_message.clone(), reply.clone());
         let trace_id = uuid::Uuid::now_v7().to_string();
         let usage = turn.llm_usage();
@@ -487,7 +490,11 @@ impl Assistant {
         };
         let answers_secret = conv.as_ref().is_some_and(|c| self.asks_secret(c));
         let redacted = scrub::scrub(&self.engine.secrets.redact(message));
-        Ok(secret_message::stored_form(&redacted, answers_secret))
+        Ok(secret_message::stored_form(
+            &redacted,
+            answers_secret,
+            &self.engine.lexicon,
+        ))
     }
 
     /// The binding of the confirmation the conversation waits on, if it waits on one: a

@@ -22,7 +22,7 @@ impl Assistant {
         message: &str,
         rules: Understanding,
     ) -> Understanding {
-        if trigger::is_open_question(&rules, message, &self.engine.library) {
+        if trigger::is_open_question(&rules, message, &self.engine.library, &self.engine.lexicon) {
             return Understanding {
                 commands: vec![Command::AnswerQuestion {
                     kind: AnswerKind::Open,
@@ -32,7 +32,13 @@ impl Assistant {
                 source: CommandSource::Rules,
             };
         }
-        if !trigger::wants_model(&rules, message, &self.engine.library, &turn.names) {
+        if !trigger::wants_model(
+            &rules,
+            message,
+            &self.engine.library,
+            &self.engine.lexicon,
+            &turn.names,
+        ) {
             return rules;
         }
         let Some(provider) = self.provider(turn).await else {

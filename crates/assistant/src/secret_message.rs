@@ -5,6 +5,9 @@
 //! an answer to a question for a secret is kept as a mask whole. Understanding still reads the
 //! message as typed; this is only the form that is stored.
 
+use crate::nlu::asks;
+use crate::nlu::lexicon::Lexicon;
+
 /// Words that name a credential, longest first where one contains another.
 pub const CREDENTIAL_CUES: &[&str] = &[
     "passphrase",
@@ -28,7 +31,7 @@ const HIDDEN: &str = "••••";
 /// word that names a credential is hidden, or all of it when `answers_secret` (the message
 /// answers a question for a secret). Masks the redactor made are kept, so a stored message
 /// still shows which key was given (`sk-…a1b2`). One pass per cue over the message.
-pub fn stored_form(message: &str, answers_secret: bool) -> String {
+pub fn stored_form(message: &str, answers_secret: bool, lexicon: &Lexicon) -> String {
     if answers_secret {
         return hide_words(message);
     }
@@ -39,7 +42,7 @@ pub fn stored_form(message: &str, answers_secret: bool) -> String {
     // "how do I get a binance api key?" asks about a credential and gives none: a question
     // keeps its plain words, and only hides what could be a value (see `could_be_value`).
     let lower = message.to_lowercase();
-    let asks = crate::nlu::route::is_question(&lower) || crate::nlu::route::only_asks(&lower);
+    let asks = asks::is_question(&lower, lexicon) || asks::only_asks(&lower, lexicon);
     let hidden = if asks {
         hide_values(rest)
     } else {
@@ -122,36 +125,50 @@ fn hide_words(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn lexicon() -> Lexicon {
+        Lexicon::from_library(&nofxi_skills::Library::builtin().expect("builtin skills"))
+    }
+
     #[test]
     fn the_words_after_a_credential_cue_are_hidden() {
         assert_eq!(
-            stored_form("passphrase my secret pass phrase", false),
+            stored_form("passphrase my secret pass phrase", false, &lexicon()),
             "passphrase ••••"
         );
         assert_eq!(
-            stored_form("密码短语是 我的口令abc", false),
+            stored_form("密码短语是 我的口令abc", false, &lexicon()),
             "密码短语 ••••"
         );
-        assert_eq!(stored_form("Secret p@ss w0rd", false), "Secret ••••");
         assert_eq!(
-            stored_form("add binance b1 api key AKIA…4821 secret p@ss", false),
+            stored_form("Secret p@ss w0rd", false, &lexicon()),
+            "Secret ••••"
+        );
+        assert_eq!(
+            stored_form(
+                "add binance b1 api key AKIA…4821 secret p@ss",
+                false,
+                &lexicon()
+            ),
             "add binance b1 api key AKIA…4821 ••••"
         );
-        assert_eq!(stored_form("list my traders", false), "list my traders");
+        assert_eq!(
+            stored_form("list my traders", false, &lexicon()),
+            "list my traders"
+        );
         // A question about a credential keeps its words; a value in it is still hidden.
         assert_eq!(
-            stored_form("how do I get a binance api key?", false),
+            stored_form("how do I get a binance api key?", false, &lexicon()),
             "how do I get a binance api key?"
         );
         assert_eq!(
-            stored_form("币安的 API key 怎么申请？", false),
+            stored_form("币安的 API key 怎么申请？", false, &lexicon()),
             "币安的 API key 怎么申请？"
         );
         assert_eq!(
-            stored_form("is my api key AK12xyz99 right?", false),
+            stored_form("is my api key AK12xyz99 right?", false, &lexicon()),
             "is my api key •••• right?"
         );
-        assert_eq!(stored_form("my own pass phrase", true), "••••");
-        assert_eq!(stored_form("sk-…a1b2", true), "sk-…a1b2");
+        assert_eq!(stored_form("my own pass phrase", true, &lexicon()), "••••");
+        assert_eq!(stored_form("sk-…a1b2", true, &lexicon()), "sk-…a1b2");
     }
 }

@@ -146,7 +146,12 @@ impl Engine {
             });
         }
         self.mask_stored_credentials(user).await;
-        let names = Arc::new(Names::new(entries).with_active_strategy(active));
+        let possessives = self.lexicon.words(nofxi_skills::WordClass::Possessive);
+        let names = Arc::new(
+            Names::new(entries)
+                .with_active_strategy(active)
+                .with_possessives(possessives),
+        );
         self.names
             .lock()
             .await

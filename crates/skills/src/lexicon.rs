@@ -2,7 +2,7 @@
 //!
 //! `skills/lexicon/<lang>.yaml` holds one language's words (the file header of `en.yaml` says
 //! why one file per language). Each top-level key is a [`WordClass`]; its value is a list of
-//! words, or for [`WordClass::Ordinal`] a list of `word: position`. This module only reads and
+//! words, or for a valued class (ordinals, units, numerals) a list of `word: number`. This module only reads and
 //! checks the files — every problem a [`Diagnostic`] at `file:line:col`, all of them at once,
 //! like a skill file's — and hands the words, lower-cased and in file order, to the assistant,
 //! which folds them into its one `Lexicon`. What a class means to the understanding is the
@@ -78,10 +78,105 @@ pub enum WordClass {
     ToValue,
     /// After a yes, turns what follows into a change of what waits ("yes but 20", "可以，不过改成 20").
     Contrast,
+    /// Asks which one, what or how much ("which", "多少"): with a name, a question about it, not a request.
+    AsksWhich,
+    /// Opens a question about how something stands or how it is done ("did alpha stop", "how do I start it").
+    StatusOpener,
+    /// Marks a question about how something stands, anywhere in the message ("启动了吗", "要不要停").
+    StatusMarker,
+    /// Puts a request as a question ("can you stop alpha?"): still a request.
+    PoliteRequest,
+    /// Opens a question about which resources exist ("what exchanges do I have").
+    ExistsOpener,
+    /// Asks which resources exist, anywhere in the message ("do I have", "我有哪些").
+    ExistsMarker,
+    /// Stands between a verb and its noun, or before a name, without changing what is meant
+    /// ("create a trader", "rename my bot", "建一个交易员").
+    Article,
+    /// Sits next to a verb or a noun without naming anything ("stop the …", "激活我的策略").
+    NotAName,
+    /// Picks a resource by comparing its data ("the worst bot", "亏得最多的"): the rules match names, they do not rank, so a model is asked.
+    Ranking,
+    /// Ends a message as a question ("…吗").
+    QuestionParticle,
+    /// Opens a question that asks for judgement or an explanation ("should I …", "为什么"): answered over the user's facts.
+    OpenQuestionOpener,
+    /// Puts one resource in place of another's ("use ds for alpha", "move alpha to main", "alpha 改用 ds").
+    RebindVerb,
+    /// Opens a new value for the task in progress ("make it 4", "actually, 5x", "还是 4 吧"): what follows answers it.
+    CorrectionLead,
+    /// Beside a resource's noun, says which one rather than naming it ("the active strategy", "the same account").
+    Descriptor,
+    /// Ends a phrase only to soften it ("就叫 alpha 吧"): not part of the value before it.
+    Softener,
+    /// Ends a message that puts a new value for the task in progress ("4 instead").
+    InsteadEnd,
+    /// Stands between a setting's phrase and its value ("set to X", "name it X", "叫做 X"): the value comes after it.
+    ValueLead,
+    /// Between an old name and the new one ("rename a to b", "a 改成 b").
+    RenameTo,
+    /// Ends a name it follows ("alpha的日志"): the name stops before it.
+    Possessive,
+    /// A character that makes a Chinese word part of a sentence, not a name (pronouns, request verbs: "我想要", "帮我").
+    SentenceChar,
+    /// Names a coin list as a thing, not an action on coins ("the exclusions", "黑名单"): it picks the list wherever it stands in the clause.
+    ListNoun,
+    /// Right before a list's phrase, adds its coins to the list ("also exclude SHIB", "再排除 SHIB").
+    ListAddBefore,
+    /// Right after the coins, adds them to the list ("exclude SHIB too").
+    ListAddAfter,
+    /// Right before coins, adds them to the coins traded or to the list named after them ("add SOL to default", "把 SHIB 加入黑名单").
+    ListAddVerb,
+    /// Takes coins out of a list ("remove ETH", "stop excluding DOGE", "不再排除").
+    ListRemove,
+    /// Right before a list's phrase, makes the coins the whole list ("only exclude DOGE", "只排除 DOGE").
+    ListOnly,
+    /// Between a list's phrase and its new value, a few words on ("the coins of default to BTC", "币种改成 BTC").
+    ListSetTo,
+    /// Before a coin lead, says the coins after it are not traded ("don't trade DOGE", "不要交易 DOGE").
+    NotTraded,
+    /// Leads into the coins traded without naming the list ("trade BTC and SOL", "只做 BTC").
+    CoinLead,
+    /// Joins coins in a list ("BTC and SOL", "BTC 和 SOL").
+    CoinJoin,
+    /// After coins, ends their list ("BTC and SOL on 5m candles").
+    CoinListEnd,
+    /// Puts the thing acted on before the verb ("把 ETH 删掉"): what follows it is the object.
+    ObjectMarker,
+    /// Opens a bare answer without being part of it ("用 binance", "就叫 alpha").
+    AnswerLead,
+    /// Right before a verb, says what something is doing, not what to do ("在运行", "正在启动").
+    Progressive,
+    /// Ends like a progressive marker and is none ("现在启动" is a request: start it now).
+    NotProgressive,
+    /// A unit of time after a number, with how many minutes one is ("15 minutes", "1h", "两个小时").
+    UnitMinutes,
+    /// A multiple after a number: leverage ("10x", "10倍").
+    UnitTimes,
+    /// An amount of USDT after a number ("100u", "1000 USDT", "50刀").
+    UnitUsdt,
+    /// A percentage after a number ("90%", "50 percent").
+    UnitPercent,
+    /// A count after a number ("3个").
+    UnitCount,
+    /// Right after a figure, multiplies it ("10k", "1.5万"), with by how much.
+    Multiplier,
+    /// A digit said in words, with its value (one character each).
+    NumeralDigit,
+    /// A place word of a numeral in words, with its value ("十五", "三百"); the least may open a numeral ("十五"), a higher one may not.
+    NumeralPlace,
+    /// A group word of a numeral in words, with its value ("一百万", "三亿").
+    NumeralGroup,
+    /// A half, said as a numeral ("半小时").
+    NumeralHalf,
+    /// A unit that may follow a numeral said in words ("五分钟", "两倍"); each is a word of a unit class too. 分 alone is not one: 十分 means "very".
+    NumeralUnit,
+    /// Right before a number, makes it negative ("负100").
+    Minus,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 40] = [
+    pub const ALL: [WordClass; 87] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -122,6 +217,53 @@ impl WordClass {
         WordClass::FromValue,
         WordClass::ToValue,
         WordClass::Contrast,
+        WordClass::AsksWhich,
+        WordClass::StatusOpener,
+        WordClass::StatusMarker,
+        WordClass::PoliteRequest,
+        WordClass::ExistsOpener,
+        WordClass::ExistsMarker,
+        WordClass::Article,
+        WordClass::NotAName,
+        WordClass::Ranking,
+        WordClass::QuestionParticle,
+        WordClass::OpenQuestionOpener,
+        WordClass::RebindVerb,
+        WordClass::CorrectionLead,
+        WordClass::Descriptor,
+        WordClass::Softener,
+        WordClass::InsteadEnd,
+        WordClass::ValueLead,
+        WordClass::RenameTo,
+        WordClass::Possessive,
+        WordClass::SentenceChar,
+        WordClass::ListNoun,
+        WordClass::ListAddBefore,
+        WordClass::ListAddAfter,
+        WordClass::ListAddVerb,
+        WordClass::ListRemove,
+        WordClass::ListOnly,
+        WordClass::ListSetTo,
+        WordClass::NotTraded,
+        WordClass::CoinLead,
+        WordClass::CoinJoin,
+        WordClass::CoinListEnd,
+        WordClass::ObjectMarker,
+        WordClass::AnswerLead,
+        WordClass::Progressive,
+        WordClass::NotProgressive,
+        WordClass::UnitMinutes,
+        WordClass::UnitTimes,
+        WordClass::UnitUsdt,
+        WordClass::UnitPercent,
+        WordClass::UnitCount,
+        WordClass::Multiplier,
+        WordClass::NumeralDigit,
+        WordClass::NumeralPlace,
+        WordClass::NumeralGroup,
+        WordClass::NumeralHalf,
+        WordClass::NumeralUnit,
+        WordClass::Minus,
     ];
 
     /// The class's key in a lexicon file.
@@ -167,6 +309,53 @@ impl WordClass {
             WordClass::FromValue => "from_value",
             WordClass::ToValue => "to_value",
             WordClass::Contrast => "contrast",
+            WordClass::AsksWhich => "asks_which",
+            WordClass::StatusOpener => "status_opener",
+            WordClass::StatusMarker => "status_marker",
+            WordClass::PoliteRequest => "polite_request",
+            WordClass::ExistsOpener => "exists_opener",
+            WordClass::ExistsMarker => "exists_marker",
+            WordClass::Article => "article",
+            WordClass::NotAName => "not_a_name",
+            WordClass::Ranking => "ranking",
+            WordClass::QuestionParticle => "question_particle",
+            WordClass::OpenQuestionOpener => "open_question_opener",
+            WordClass::RebindVerb => "rebind_verb",
+            WordClass::CorrectionLead => "correction_lead",
+            WordClass::Descriptor => "descriptor",
+            WordClass::Softener => "softener",
+            WordClass::InsteadEnd => "instead_end",
+            WordClass::ValueLead => "value_lead",
+            WordClass::RenameTo => "rename_to",
+            WordClass::Possessive => "possessive",
+            WordClass::SentenceChar => "sentence_char",
+            WordClass::ListNoun => "list_noun",
+            WordClass::ListAddBefore => "list_add_before",
+            WordClass::ListAddAfter => "list_add_after",
+            WordClass::ListAddVerb => "list_add_verb",
+            WordClass::ListRemove => "list_remove",
+            WordClass::ListOnly => "list_only",
+            WordClass::ListSetTo => "list_set_to",
+            WordClass::NotTraded => "not_traded",
+            WordClass::CoinLead => "coin_lead",
+            WordClass::CoinJoin => "coin_join",
+            WordClass::CoinListEnd => "coin_list_end",
+            WordClass::ObjectMarker => "object_marker",
+            WordClass::AnswerLead => "answer_lead",
+            WordClass::Progressive => "progressive",
+            WordClass::NotProgressive => "not_progressive",
+            WordClass::UnitMinutes => "unit_minutes",
+            WordClass::UnitTimes => "unit_times",
+            WordClass::UnitUsdt => "unit_usdt",
+            WordClass::UnitPercent => "unit_percent",
+            WordClass::UnitCount => "unit_count",
+            WordClass::Multiplier => "multiplier",
+            WordClass::NumeralDigit => "numeral_digit",
+            WordClass::NumeralPlace => "numeral_place",
+            WordClass::NumeralGroup => "numeral_group",
+            WordClass::NumeralHalf => "numeral_half",
+            WordClass::NumeralUnit => "numeral_unit",
+            WordClass::Minus => "minus",
         }
     }
 
@@ -174,17 +363,33 @@ impl WordClass {
         WordClass::ALL.into_iter().find(|c| c.name() == name)
     }
 
-    /// Whether the class's items carry a position (`word: 2`) rather than being bare words.
-    fn positional(self) -> bool {
-        self == WordClass::Ordinal
+    /// Whether the class's items carry a number (`word: 2`) rather than being bare words:
+    /// an ordinal's position, how many minutes a time unit is, a numeral's value.
+    fn valued(self) -> bool {
+        matches!(
+            self,
+            WordClass::Ordinal
+                | WordClass::UnitMinutes
+                | WordClass::Multiplier
+                | WordClass::NumeralDigit
+                | WordClass::NumeralPlace
+                | WordClass::NumeralGroup
+        )
+    }
+
+    /// The smallest number an item of the class may carry: positions count from 1, a
+    /// numeral digit may be 0.
+    fn least_value(self) -> u64 {
+        u64::from(self != WordClass::NumeralDigit)
     }
 }
 
-/// One word of a class: its text, lower-cased, and for an ordinal its 1-based position.
+/// One word of a class: its text, lower-cased, and for a valued class its number (an
+/// ordinal's 1-based position, a time unit's minutes, a numeral's value).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
     pub text: String,
-    pub position: Option<usize>,
+    pub value: Option<u64>,
 }
 
 /// The words of one or more lexicon files, by class, each class in file order.
@@ -322,7 +527,7 @@ fn unknown_class(name: &str) -> String {
 /// One list item as a word of `class`, or what is wrong with it.
 fn read_word(class: WordClass, item: &Value) -> Result<Word, (DiagnosticKind, String)> {
     let name = class.name();
-    let (text, position) = match (class.positional(), item) {
+    let (text, value) = match (class.valued(), item) {
         (false, Value::String(s)) => (s.as_str(), None),
         (false, _) => {
             return Err((
@@ -331,16 +536,16 @@ fn read_word(class: WordClass, item: &Value) -> Result<Word, (DiagnosticKind, St
             ));
         }
         (true, Value::Mapping(m)) if m.len() == 1 => {
-            let (k, v) = m.iter().next().ok_or_else(|| ordinal_shape(name))?;
-            let text = k.as_str().ok_or_else(|| ordinal_shape(name))?;
-            let position = v
+            let shape = || valued_shape(class);
+            let (k, v) = m.iter().next().ok_or_else(shape)?;
+            let text = k.as_str().ok_or_else(shape)?;
+            let value = v
                 .as_u64()
-                .filter(|p| *p >= 1)
-                .and_then(|p| usize::try_from(p).ok())
-                .ok_or_else(|| ordinal_shape(name))?;
-            (text, Some(position))
+                .filter(|p| *p >= class.least_value())
+                .ok_or_else(shape)?;
+            (text, Some(value))
         }
-        (true, _) => return Err(ordinal_shape(name)),
+        (true, _) => return Err(valued_shape(class)),
     };
     if text.trim().is_empty() {
         return Err((
@@ -350,14 +555,18 @@ fn read_word(class: WordClass, item: &Value) -> Result<Word, (DiagnosticKind, St
     }
     Ok(Word {
         text: text.to_lowercase(),
-        position,
+        value,
     })
 }
 
-fn ordinal_shape(name: &str) -> (DiagnosticKind, String) {
+fn valued_shape(class: WordClass) -> (DiagnosticKind, String) {
+    let name = class.name();
+    let least = class.least_value();
     (
         DiagnosticKind::WrongType,
-        format!("an item of `{name}` is `word: position`, a position from 1 (`the second: 2`)"),
+        format!(
+            "an item of `{name}` is `word: number`, a whole number from {least} (`the second: 2`)"
+        ),
     )
 }
 
@@ -389,7 +598,7 @@ mod tests {
             words.of(WordClass::Ordinal),
             [Word {
                 text: "the second".into(),
-                position: Some(2)
+                value: Some(2)
             }]
         );
         assert!(words.of(WordClass::Deny).is_empty());
@@ -425,8 +634,8 @@ mod tests {
             problems("cancel:\n  - \"  \"\nordinal:\n  - first\n  - the second: 0\n"),
             [
                 "lexicon/en.yaml:2:3: empty_word: an empty word in `cancel` would match every message; remove it",
-                "lexicon/en.yaml:4:3: wrong_type: an item of `ordinal` is `word: position`, a position from 1 (`the second: 2`)",
-                "lexicon/en.yaml:5:3: wrong_type: an item of `ordinal` is `word: position`, a position from 1 (`the second: 2`)",
+                "lexicon/en.yaml:4:3: wrong_type: an item of `ordinal` is `word: number`, a whole number from 1 (`the second: 2`)",
+                "lexicon/en.yaml:5:3: wrong_type: an item of `ordinal` is `word: number`, a whole number from 1 (`the second: 2`)",
             ]
         );
     }

@@ -43,7 +43,8 @@ use std::sync::Arc;
 use sqlx::AnyPool;
 
 pub use accounts::{
-    ApiToken, constant_time_eq, MIN_PASSWORD_CHARS, NewToken, SESSION_TTL_MS, Scope, Session, TOKEN_PREFIX, User,
+    ApiToken, MIN_PASSWORD_CHARS, NewToken, SESSION_TTL_MS, Scope, Session, TOKEN_PREFIX, User,
+    constant_time_eq,
 };
 pub use audit::{AuditAction, AuditEntry, SETTING_KIND};
 pub use chat_events::{CHAT_CHANNEL, ChatEvent};

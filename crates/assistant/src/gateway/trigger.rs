@@ -4,51 +4,28 @@
 //! target is missing, or only a fragment that is no resource's name.
 
 use nofxi_protocol::{Command, Understanding};
-use nofxi_skills::Library;
+use nofxi_skills::{Library, WordClass};
 
 use crate::nlu::CONFIDENCE_THRESHOLD;
+use crate::nlu::asks;
+use crate::nlu::lexicon::Lexicon;
 use crate::nlu::names::Names;
-use crate::nlu::route::{is_question, names_function_subject};
-
-/// Words that pick a resource by comparing data: the rules can match names, not rank results.
-const RANKING_WORDS: &[&str] = &[
-    "最差",
-    "最好",
-    "最赚",
-    "最亏",
-    "亏得最",
-    "赚得最",
-    "跑得最",
-    "收益最",
-    "回撤最",
-    "最高",
-    "最低",
-    "最多",
-    "最少",
-    "worst",
-    "best",
-    "most",
-    "least",
-    "highest",
-    "lowest",
-    "biggest",
-    "smallest",
-    "top performing",
-    "losing the most",
-];
+use crate::nlu::route::names_function_subject;
 
 /// Whether this understanding should go to the model (when one is configured).
 pub fn wants_model(
     understanding: &Understanding,
     message: &str,
     library: &Library,
+    lexicon: &Lexicon,
     names: &Names,
 ) -> bool {
     if understanding.confidence < CONFIDENCE_THRESHOLD {
         return true;
     }
     let lower = message.to_lowercase();
-    let ranks = RANKING_WORDS.iter().any(|w| lower.contains(w));
+    // "the worst bot", "亏得最多的": the rules match names, they do not rank results.
+    let ranks = lexicon.any_in(WordClass::Ranking, &lower);
     ranks
         && understanding.commands.iter().any(|c| match c {
             Command::StartTask {
@@ -74,34 +51,14 @@ pub fn wants_model(
         })
 }
 
-/// Question shapes beyond [`is_question`]'s (which knows "?", "which", "哪些"…): a yes/no
-/// particle at the end, or an opening that asks for judgement. A message the rules could not
-/// place that reads as a question goes straight to an answer over composed facts, skipping
-/// the understanding call.
-const OPEN_ENDINGS: &[&str] = &["吗", "呢", "么"];
-const OPEN_STARTS: &[&str] = &[
-    "how",
-    "is ",
-    "are ",
-    "should",
-    "can ",
-    "could",
-    "why",
-    "do i",
-    "does",
-    "为什么",
-    "怎么",
-    "如何",
-    "是否",
-    "能不能",
-    "要不要",
-    "现在",
-    "我的",
-];
-
 /// A message the rules could not place is an open question when it asks something, or when
 /// it names market data ("btc price"): both are answered over composed facts.
-pub fn is_open_question(understanding: &Understanding, message: &str, library: &Library) -> bool {
+pub fn is_open_question(
+    understanding: &Understanding,
+    message: &str,
+    library: &Library,
+    lexicon: &Lexicon,
+) -> bool {
     let only_cannot = matches!(
         understanding.commands.as_slice(),
         [Command::CannotHandle { .. }]
@@ -110,8 +67,5 @@ pub fn is_open_question(understanding: &Understanding, message: &str, library: &
         return false;
     }
     let m = message.trim().to_lowercase();
-    is_question(&m)
-        || OPEN_ENDINGS.iter().any(|e| m.ends_with(e))
-        || OPEN_STARTS.iter().any(|s| m.starts_with(s))
-        || names_function_subject(library, &m)
+    asks::is_open_question(&m, lexicon) || names_function_subject(library, &m)
 }

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use nofxi_skills::{Action, Library, ResourceKind, SkillKind, SlotType, WordClass};
 
-use super::words::{find_phrase, is_exactly, starts_short};
+use super::numbers::{Number, NumberWords};
+use super::words::{VerbGuards, find_phrase, is_exactly, starts_short, starts_with_word};
 
 #[derive(Debug, Clone, Default)]
 pub struct Lexicon {
@@ -18,6 +19,8 @@ pub struct Lexicon {
     words: BTreeMap<WordClass, Vec<String>>,
     /// (ordinal word, 0-based index), longest first: "the first one" before "the first".
     ordinals: Vec<(String, usize)>,
+    /// Units, multipliers and numerals in words, and the patterns built from them.
+    numbers: NumberWords,
 }
 
 impl Lexicon {
@@ -51,13 +54,19 @@ impl Lexicon {
         let mut ordinals: Vec<(String, usize)> = lexicon
             .of(WordClass::Ordinal)
             .iter()
-            .filter_map(|w| Some((w.text.clone(), w.position?.checked_sub(1)?)))
+            .filter_map(|w| {
+                Some((
+                    w.text.clone(),
+                    usize::try_from(w.value?.checked_sub(1)?).ok()?,
+                ))
+            })
             .collect();
         ordinals.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
         Lexicon {
             class_aliases,
             words,
             ordinals,
+            numbers: NumberWords::new(lexicon),
         }
     }
 
@@ -91,6 +100,43 @@ impl Lexicon {
         self.words(class)
             .iter()
             .any(|w| find_phrase(lower, w).is_some())
+    }
+
+    /// Every number in `text` with its unit, in order ("10倍", "$2,500", "两个小时").
+    pub fn numbers(&self, text: &str) -> Vec<Number> {
+        self.numbers.numbers(text)
+    }
+
+    /// What makes a verb no request, for [`super::words::find_verb`].
+    pub fn verb_guards(&self) -> VerbGuards<'_> {
+        VerbGuards {
+            negations: self.words(WordClass::Negation),
+            progressive: self.words(WordClass::Progressive),
+            not_progressive: self.words(WordClass::NotProgressive),
+        }
+    }
+
+    /// `lower` (lower-cased) opens with a word of `class`, as a whole word when it is ASCII
+    /// ("is alpha up", not "isolated").
+    pub fn opens(&self, class: WordClass, lower: &str) -> bool {
+        let t = lower.trim_start();
+        self.words(class).iter().any(|w| starts_with_word(t, w))
+    }
+
+    /// `lower` ends with a word of `class`, spaces after it aside.
+    pub fn ends(&self, class: WordClass, lower: &str) -> bool {
+        let t = lower.trim_end();
+        self.words(class).iter().any(|w| t.ends_with(w.as_str()))
+    }
+
+    /// The word of `class` that `lower` opens with, longest first ("actually, make it" before
+    /// "actually"); raw prefixes, so a word may end in punctuation.
+    pub fn opening(&self, class: WordClass, lower: &str) -> Option<&str> {
+        self.words(class)
+            .iter()
+            .filter(|w| lower.starts_with(w.as_str()))
+            .max_by_key(|w| w.len())
+            .map(String::as_str)
     }
 
     /// The 0-based index an ordinal in `lower` picks ("the second one" → 1).

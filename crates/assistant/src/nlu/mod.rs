@@ -5,6 +5,7 @@
 //! [`Understander`] trait is the seam the LLM issue plugs a one-pass model into: it is asked
 //! only when the rules' confidence is below the threshold, and it may only return commands.
 
+pub mod asks;
 pub mod extract;
 pub mod lexicon;
 pub mod market;
@@ -295,20 +296,21 @@ fn shared_name_choice(
 /// `message` without its clauses that say what must not happen to a resource of the user's
 /// ("don't stop alpha, but stop beta" is "stop beta"), when another clause is left.
 fn without_negated(message: &str, cx: &Context<'_>) -> Option<String> {
+    // "…, but stop beta", "…但是停掉 beta": a contrast word opens a clause of its own.
+    let contrasts = cx.lexicon.words(WordClass::Contrast);
     let clauses: Vec<&str> = message
         .split([',', '，', ';', '；'])
-        .flat_map(|c| c.split(" but "))
-        .flat_map(|c| c.split("但是"))
+        .flat_map(|c| split_at_words(c, contrasts))
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .collect();
+    let openers: Vec<&String> = [WordClass::Contrast, WordClass::AndJoin]
+        .iter()
+        .flat_map(|c| cx.lexicon.words(*c))
+        .collect();
     let negated = |clause: &str| {
         let lower = clause.to_lowercase();
-        let opened = lower
-            .trim_start_matches("but ")
-            .trim_start_matches("and ")
-            .trim_start_matches('但')
-            .trim_start();
+        let opened = strip_start_words(&lower, &openers);
         let opens_with = |w: &String| {
             opened.starts_with(w.as_str())
                 && !(w.is_ascii()
@@ -363,7 +365,8 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         let (lower_first, lower_second) = (lower.get(..at)?, lower.get(at + join.len()..)?);
         if !is_request(lower_first) {
             // "把 alpha 和 beta 停掉": the first side is only a name, the request comes after.
-            let only_name = trim_punct(lower_first.trim_start_matches('把'));
+            let markers = cx.lexicon.words(WordClass::ObjectMarker);
+            let only_name = trim_punct(strip_start_words(lower_first, markers));
             let again = is_request(lower_second)
                 .then(|| same_request_on(lower_second, only_name, cx))
                 .flatten()?;
@@ -941,8 +944,10 @@ impl RuleUnderstander {
             r.action == "query"
                 && questioning
                 && match cx.top {
-                    Some(t) if t.3 => r.has_name || r.has_noun && route::asks_what_exists(&lower),
-                    Some(_) => r.has_noun && route::asks_what_exists(&lower),
+                    Some(t) if t.3 => {
+                        r.has_name || r.has_noun && asks::asks_what_exists(&lower, cx.lexicon)
+                    }
+                    Some(_) => r.has_noun && asks::asks_what_exists(&lower, cx.lexicon),
                     None => false,
                 }
         };
@@ -1113,7 +1118,7 @@ impl RuleUnderstander {
         }
         if let Some((skill, action, ..)) = cx.top {
             // "is 4 minutes too fast?" while a change waits for its yes asks; it sets nothing.
-            let asks = cx.top.is_some_and(|t| t.3) && route::only_asks(&lower);
+            let asks = cx.top.is_some_and(|t| t.3) && asks::only_asks(&lower, cx.lexicon);
             let mut slots = match asks {
                 true => Map::new(),
                 false => self.values_for_top(message, cx),
@@ -1160,11 +1165,12 @@ impl RuleUnderstander {
         // message that was not understood.
         // A made-up name anywhere beside a verb ("show journal for sol-bot", "sol-bot的日志")
         // is the one said; else the word right after the verb ("delete nosuchbot").
-        let made_up = extract::made_up_name(&lower).filter(|_| {
-            route::target_word_after_verb(cx.library, &lower).is_some()
+        let made_up = extract::made_up_name(&lower, cx.lexicon).filter(|_| {
+            route::target_word_after_verb(cx.library, cx.lexicon, &lower).is_some()
                 || route::says_a_verb(cx.library, &lower)
         });
-        if let Some(word) = made_up.or_else(|| route::target_word_after_verb(cx.library, &lower))
+        if let Some(word) =
+            made_up.or_else(|| route::target_word_after_verb(cx.library, cx.lexicon, &lower))
             && cx.names.entries.iter().all(|e| e.lower != word)
         {
             return one(
@@ -1194,14 +1200,18 @@ impl RuleUnderstander {
         };
         // A number alone ("90%") answers what was asked; read by its unit it could land on
         // another setting (a percent on the minimum confidence).
-        let found = numbers::numbers(message);
+        let found = cx.lexicon.numbers(message);
         let only_number = match found.as_slice() {
-            [n] => message
-                .get(..n.start)
-                .into_iter()
-                .chain(message.get(n.end..))
-                .flat_map(str::chars)
-                .all(|c| !c.is_alphanumeric() || "xX倍".contains(c)),
+            [n] => {
+                // Around it only signs, and multiple words ("x 10"): nothing else is said.
+                let around = [message.get(..n.start), message.get(n.end..)];
+                let rest = around.into_iter().flatten().collect::<Vec<_>>().join(" ");
+                let times = cx.lexicon.words(WordClass::UnitTimes);
+                let rest = times
+                    .iter()
+                    .fold(rest.to_lowercase(), |r, t| r.replace(t.as_str(), " "));
+                rest.chars().all(|c| !c.is_alphanumeric())
+            }
             _ => false,
         };
         if only_number && let Some(act) = cx.library.action(skill, action) {
@@ -1288,7 +1298,7 @@ fn read_of(skill: String, action: String, target: Option<String>) -> Command {
 /// needs no resource ("我总共亏了多少钱": every trader's P&L) is that read of them all. The
 /// kind "it" stands for wins when two skills could read; none when it stays ambiguous.
 fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Option<String>)> {
-    let negations = cx.lexicon.words(WordClass::Negation);
+    let guards = cx.lexicon.verb_guards();
     let mut found: Vec<(String, String, Option<String>, bool)> = Vec::new();
     for skill in cx.library.skills() {
         let Some(kind) = ResourceKind::parse(&skill.meta.domain) else {
@@ -1301,7 +1311,7 @@ fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Opti
                 && a.slot("target")
                     .is_some_and(|t| current.is_some() || !t.required)
                 && cx.lexicon.action_verbs(a).any(|v| {
-                    words::find_verb(lower, &v.to_lowercase(), negations, Vec::new).is_some()
+                    words::find_verb(lower, &v.to_lowercase(), &guards, Vec::new).is_some()
                 })
         });
         if let Some(a) = read {

@@ -38,6 +38,9 @@ pub struct Names {
     pub entries: Vec<NameEntry>,
     /// The active strategy's name: what a new trader follows when none is said.
     pub active_strategy: Option<String>,
+    /// The lexicon's possessives ("的"): a name that ends in digits is read only where no value
+    /// can follow, before one of these, punctuation or the end.
+    pub possessives: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -56,7 +59,13 @@ impl Names {
         Names {
             entries,
             active_strategy: None,
+            possessives: Vec::new(),
         }
+    }
+
+    pub fn with_possessives(mut self, words: &[String]) -> Names {
+        self.possessives = words.to_vec();
+        self
     }
 
     pub fn with_active_strategy(mut self, name: Option<String>) -> Names {
@@ -103,8 +112,11 @@ impl Names {
                     let rel = find_phrase(&lower[from..], spaced)?;
                     let after = lower[from + rel + spaced.len()..].trim_start();
                     let ends = after.is_empty()
-                        || after
-                            .starts_with(['的', '\'', '，', ',', '。', '.', '?', '？', '!', '！']);
+                        || after.starts_with(['\'', '，', ',', '。', '.', '?', '？', '!', '！'])
+                        || self
+                            .possessives
+                            .iter()
+                            .any(|p| after.starts_with(p.as_str()));
                     ends.then_some((rel, spaced.len()))
                 })
             {

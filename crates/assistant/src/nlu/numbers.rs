@@ -4,11 +4,14 @@
 //! A number is read whole or not at all: "2,500" is 2500, never 500 after a comma; "10k" is
 //! 10000, never 10. Reading part of an amount would change money by orders of magnitude, with
 //! a confirmation that shows a plausible-looking figure.
+//!
+//! The words are the lexicon's: units (`unit_*`), multipliers ("k", "万"), and numerals in
+//! words (digits, places, groups, "half", "minus"); the shapes of figures are here.
 
+use std::collections::HashMap;
 use std::str::FromStr;
-use std::sync::LazyLock;
 
-use nofxi_skills::Unit;
+use nofxi_skills::{Unit, WordClass, Words};
 use regex::Regex;
 use rust_decimal::Decimal;
 
@@ -22,19 +25,175 @@ pub struct Number {
     pub end: usize,
 }
 
-/// `$`, the figure (thousands grouped by commas, underscores or spaces — "2,500", "1_000",
-/// "1 000" —, an exponent "1e4", or plain; Unicode digits), a multiplier, a unit. Group 1:
-/// `$`; 2: figure; 3: multiplier; 4: unit.
-static NUMBER: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(\$\s*)?(-?\d{1,3}(?:[,_]\d{3})+(?:\.\d+)?|-?\d{1,3}(?: \d{3})+(?:\.\d+)?\b|-?\d+(?:\.\d+)?e[+-]?\d{1,3}\b|-?\d+(?:\.\d+)?)(k|万|千)?\s*(个小时|小时|hours|hour|hrs|hr|h|分钟|分|minutes|minute|mins|min|m|倍|x|usdt|u|刀|美元|%|percent|pct|个)?",
-    )
-    .ok()
-});
+/// The unit classes of the lexicon and the unit each names.
+const UNIT_CLASSES: [(WordClass, Unit); 5] = [
+    (WordClass::UnitMinutes, Unit::Minutes),
+    (WordClass::UnitTimes, Unit::Times),
+    (WordClass::UnitUsdt, Unit::Usdt),
+    (WordClass::UnitPercent, Unit::Percent),
+    (WordClass::UnitCount, Unit::Count),
+];
+
+/// What reads numbers: the lexicon's number words and the patterns built from them, once.
+#[derive(Debug, Clone)]
+pub struct NumberWords {
+    /// `$`, the figure, a multiplier, a unit; see [`NumberWords::figure_pattern`].
+    number: Option<Regex>,
+    /// A numeral in words and a unit said after it.
+    chinese: Option<Regex>,
+    /// Unit word (lower-case) → its unit and how many base units one is (an hour is 60).
+    units: HashMap<String, (Unit, Decimal)>,
+    multipliers: HashMap<String, Decimal>,
+    digits: HashMap<char, u64>,
+    places: HashMap<char, u64>,
+    groups: HashMap<char, u64>,
+    halves: Vec<String>,
+    minus: Vec<String>,
+}
+
+impl Default for NumberWords {
+    fn default() -> NumberWords {
+        NumberWords::new(&Words::default())
+    }
+}
+
+impl NumberWords {
+    pub fn new(words: &Words) -> NumberWords {
+        let texts = |c: WordClass| words.of(c).iter().map(|w| w.text.clone());
+        let mut units = HashMap::new();
+        for (class, unit) in UNIT_CLASSES {
+            for w in words.of(class) {
+                let per = Decimal::from(w.value.unwrap_or(1));
+                units.insert(w.text.clone(), (unit, per));
+            }
+        }
+        let valued = |c: WordClass| {
+            words
+                .of(c)
+                .iter()
+                .filter_map(|w| Some((w.text.clone(), w.value?)))
+                .collect::<Vec<_>>()
+        };
+        let chars = |c: WordClass| {
+            valued(c)
+                .into_iter()
+                .filter_map(|(t, v)| one_char(&t).map(|ch| (ch, v)))
+                .collect::<HashMap<char, u64>>()
+        };
+        let multipliers: HashMap<String, Decimal> = valued(WordClass::Multiplier)
+            .into_iter()
+            .map(|(t, v)| (t, Decimal::from(v)))
+            .collect();
+        let mut reader = NumberWords {
+            number: None,
+            chinese: None,
+            units,
+            multipliers,
+            digits: chars(WordClass::NumeralDigit),
+            places: chars(WordClass::NumeralPlace),
+            groups: chars(WordClass::NumeralGroup),
+            halves: texts(WordClass::NumeralHalf).collect(),
+            minus: texts(WordClass::Minus).collect(),
+        };
+        let unit_words: Vec<String> = reader.units.keys().cloned().collect();
+        let multiplier_words: Vec<String> = reader.multipliers.keys().cloned().collect();
+        reader.number = Regex::new(&format!(
+            r"(?i)(\$\s*)?{}{}?\s*{}?",
+            FIGURE,
+            alternation(&multiplier_words),
+            alternation(&unit_words),
+        ))
+        .ok();
+        reader.chinese = reader.numeral_pattern(&texts(WordClass::NumeralUnit).collect::<Vec<_>>());
+        reader
+    }
+
+    /// A numeral in words: a half, or a digit (or the first place, 十) then digits, places
+    /// and groups; then a unit that may follow a numeral in words (五分钟, 两倍).
+    fn numeral_pattern(&self, numeral_units: &[String]) -> Option<Regex> {
+        let class = |cs: Vec<char>| -> String {
+            cs.iter().map(|c| regex::escape(&c.to_string())).collect()
+        };
+        let least_place = self.places.values().min().copied();
+        let first: Vec<char> = self
+            .digits
+            .keys()
+            .copied()
+            .chain(
+                self.places
+                    .iter()
+                    .filter(|(_, v)| Some(**v) == least_place)
+                    .map(|(c, _)| *c),
+            )
+            .collect();
+        let all: Vec<char> = self
+            .digits
+            .keys()
+            .chain(self.places.keys())
+            .chain(self.groups.keys())
+            .copied()
+            .collect();
+        if first.is_empty() {
+            return None;
+        }
+        let halves = self.halves.iter().map(|h| format!("{}|", regex::escape(h)));
+        Regex::new(&format!(
+            r"({}[{}][{}]*)\s*{}?",
+            halves.collect::<String>(),
+            class(first),
+            class(all),
+            alternation(numeral_units),
+        ))
+        .ok()
+    }
+
+    /// Every number in `text`, in order.
+    pub fn numbers(&self, text: &str) -> Vec<Number> {
+        let ratios = ratios(text);
+        let mut out: Vec<Number> = self
+            .digits(text)
+            .into_iter()
+            .filter(|n| !ratios.iter().any(|r| n.start < r.end && r.start < n.end))
+            .collect();
+        out.extend(ratios);
+        out.extend(self.chinese(text));
+        out.sort_by_key(|n| n.start);
+        out
+    }
+
+    /// The unit a number is in ("minutes", "倍"), and how many base units one is.
+    fn unit_of(&self, said: &str) -> Option<(Unit, Decimal)> {
+        self.units.get(&said.to_lowercase()).copied()
+    }
+}
+
+/// A figure: thousands grouped by commas, underscores or spaces ("2,500", "1_000", "1 000"),
+/// an exponent ("1e4"), or plain; Unicode digits. One capture group.
+const FIGURE: &str = r"(-?\d{1,3}(?:[,_]\d{3})+(?:\.\d+)?|-?\d{1,3}(?: \d{3})+(?:\.\d+)?\b|-?\d+(?:\.\d+)?e[+-]?\d{1,3}\b|-?\d+(?:\.\d+)?)";
+
+/// One capture group matching any of `words`, longest first (a regex takes the first
+/// alternative that matches, so "minutes" must come before "m"); one that never matches
+/// when there are none.
+fn alternation(words: &[String]) -> String {
+    let mut sorted: Vec<&String> = words.iter().filter(|w| !w.is_empty()).collect();
+    sorted.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    if sorted.is_empty() {
+        return r"([^\s\S])".into();
+    }
+    let alts: Vec<String> = sorted.iter().map(|w| regex::escape(w)).collect();
+    format!("({})", alts.join("|"))
+}
+
+/// The one character of `word`, if it is one.
+fn one_char(word: &str) -> Option<char> {
+    let mut chars = word.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
 
 /// A risk/reward said as a ratio: "1:3", "1：2.5" is 3, 2.5 (a reward per unit of risk).
-static RATIO: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^\d.])(1\s*[:：]\s*(\d+(?:\.\d+)?))").ok());
+static RATIO: std::sync::LazyLock<Option<Regex>> =
+    std::sync::LazyLock::new(|| Regex::new(r"(?:^|[^\d.])(1\s*[:：]\s*(\d+(?:\.\d+)?))").ok());
 
 fn ratios(text: &str) -> Vec<Number> {
     let Some(re) = RATIO.as_ref() else {
@@ -53,182 +212,157 @@ fn ratios(text: &str) -> Vec<Number> {
         .collect()
 }
 
-/// Chinese numerals: counts and durations (五分钟, 十五分钟, 两小时, 半小时) and amounts, which
-/// need a place word (一百万, 两千五, 三万): a bare 一 or 二 is mostly no number ("一起").
-static CHINESE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(半|[零一二两三四五六七八九十][零一二两三四五六七八九十百千万亿]*)\s*(个小时|小时|分钟|倍|个)?")
-        .ok()
-});
-
-pub fn numbers(text: &str) -> Vec<Number> {
-    let ratios = ratios(text);
-    let mut out: Vec<Number> = digits(text)
-        .into_iter()
-        .filter(|n| !ratios.iter().any(|r| n.start < r.end && r.start < n.end))
-        .collect();
-    out.extend(ratios);
-    out.extend(chinese(text));
-    out.sort_by_key(|n| n.start);
-    out
-}
-
-fn digits(text: &str) -> Vec<Number> {
-    let Some(re) = NUMBER.as_ref() else {
-        return Vec::new();
-    };
-    let bytes = text.as_bytes();
-    // Each number, and where a digit it took after 千/万 stands ("2千5"): the regex reads
-    // that digit again as a number of its own, whose unit ("1万5 U") is the whole one's.
-    let read: Vec<(Number, Option<usize>)> = re
-        .captures_iter(text)
-        .filter_map(|c| {
-            let whole = c.get(0)?;
-            let num = c.get(2)?;
-            // A digit glued to letters (btc-bot2, ak-123456) is part of a name, not a number.
-            let glued_before = num.start() > 0
-                && bytes
-                    .get(num.start() - 1)
-                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_');
-            if glued_before {
-                return None;
-            }
-            // "1.000,50", "2,5", "1.5e3.2", "0x10": the figure goes on in a way no reading
-            // takes whole. Kept as said, so the slot refuses it by name; read in part it was
-            // 1, 2, 1500 and 0, each without a word.
-            if let Some(end) = figure_goes_on(bytes, num.end()) {
-                let said = text[num.start()..end].to_string();
-                return Some((raw(said, num.start(), end), None));
-            }
-            let said = ascii_digits(num.as_str());
-            let parsed = match said.contains(['e', 'E']) {
-                true => Decimal::from_scientific(&said).ok(),
-                false => Decimal::from_str(&said).ok(),
-            };
-            // Too large for a decimal (32 digits, 1e40): kept as said, so the slot's range
-            // refuses it with its bounds instead of the number vanishing without a word.
-            let Some(figure) = parsed else {
-                return Some((raw(said, num.start(), num.end()), None));
-            };
-            let glued = |m: regex::Match<'_>| {
-                m.as_str().is_ascii() && bytes.get(m.end()).is_some_and(u8::is_ascii_alphanumeric)
-            };
-            // "10 kg" or "3 kiwi" are no thousands; the figure alone stands.
-            let multiplier = match c.get(3) {
-                Some(m) if glued(m) => {
-                    return Some((plain(figure, num.start(), num.end()), None));
-                }
-                Some(m) => match m.as_str().to_lowercase().as_str() {
-                    "k" | "千" => Decimal::from(1000),
-                    _ => Decimal::from(10_000),
-                },
-                None => Decimal::ONE,
-            };
-            // "2千5", "1万5": a digit right after 千/万 is the next place down (2500, 15000).
-            let Some(mut value) = figure.checked_mul(multiplier) else {
-                return Some((raw(said, num.start(), num.end()), None));
-            };
-            let mut tail_end = c.get(3).map(|m| m.end());
-            if let Some(m) = c.get(3).filter(|m| !m.as_str().eq_ignore_ascii_case("k"))
-                && let [d, rest @ ..] = &bytes[m.end()..]
-                && d.is_ascii_digit()
-                && rest
-                    .first()
-                    .is_none_or(|b| !b.is_ascii_digit() && *b != b'.')
-            {
-                value += Decimal::from(d - b'0') * multiplier / Decimal::TEN;
-                tail_end = Some(m.end() + 1);
-            }
-            let dollar = c.get(1).is_some();
-            // A unit letter glued to more letters (5 mins is fine, 5 xrp is not a leverage).
-            let tail = tail_end
-                .filter(|_| value != figure * multiplier)
-                .map(|e| e - 1);
-            let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
-                let end = tail_end.unwrap_or(num.end());
-                let (value, start) = signed(text, value, whole.start());
-                let mut n = plain(value, start, end);
-                n.unit = dollar.then_some(Unit::Usdt);
-                return Some((n, tail));
-            };
-            let (unit, per_unit) = unit_of(&unit_match.as_str().to_lowercase())?;
-            let n = Number {
-                text: normalized(value * per_unit),
-                unit: Some(unit),
-                start: whole.start(),
-                end: whole.end(),
-            };
-            Some((n, tail))
-        })
-        .collect();
-    let mut out: Vec<Number> = Vec::with_capacity(read.len());
-    let mut tail = None;
-    for (n, its_tail) in read {
-        if tail == Some(n.start) {
-            if let Some(whole) = out.last_mut() {
-                whole.unit = whole.unit.or(n.unit);
-                whole.end = n.end;
-            }
-        } else if out.last().is_none_or(|last| n.start >= last.end) {
-            // Not a piece of the figure before it ("50" of "1.000,50").
-            out.push(n);
-        }
-        tail = its_tail;
-    }
-    out
-}
-
-fn chinese(text: &str) -> Vec<Number> {
-    let Some(re) = CHINESE.as_ref() else {
-        return Vec::new();
-    };
-    re.captures_iter(text)
-        .filter_map(|c| {
-            let whole = c.get(0)?;
-            let said = c.get(1)?.as_str();
-            let unit = c.get(2).map_or("", |m| m.as_str());
-            // 一个 is mostly "a" ("换一个策略"), not a count of one.
-            if said == "一" && unit == "个" {
-                return None;
-            }
-            let value = if said == "半" {
-                Decimal::new(5, 1)
-            } else {
-                chinese_numeral(said)?
-            };
-            // 两千, 一百万, 两千五: an amount, in no unit, said with a place word.
-            if unit.is_empty() {
-                if !said.contains(['百', '千', '万', '亿']) {
+impl NumberWords {
+    fn digits(&self, text: &str) -> Vec<Number> {
+        let Some(re) = self.number.as_ref() else {
+            return Vec::new();
+        };
+        let bytes = text.as_bytes();
+        // Each number, and where a digit it took after 千/万 stands ("2千5"): the regex reads
+        // that digit again as a number of its own, whose unit ("1万5 U") is the whole one's.
+        let read: Vec<(Number, Option<usize>)> = re
+            .captures_iter(text)
+            .filter_map(|c| {
+                let whole = c.get(0)?;
+                let num = c.get(2)?;
+                // A digit glued to letters (btc-bot2, ak-123456) is part of a name, not a number.
+                let glued_before = num.start() > 0
+                    && bytes
+                        .get(num.start() - 1)
+                        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_');
+                if glued_before {
                     return None;
                 }
-                let (value, start) = signed(text, value, whole.start());
-                return Some(plain(value, start, whole.end()));
-            }
-            let (unit, per_unit) = unit_of(unit)?;
-            Some(Number {
-                text: normalized(value * per_unit),
-                unit: Some(unit),
-                start: whole.start(),
-                end: whole.end(),
+                // "1.000,50", "2,5", "1.5e3.2", "0x10": the figure goes on in a way no reading
+                // takes whole. Kept as said, so the slot refuses it by name; read in part it was
+                // 1, 2, 1500 and 0, each without a word.
+                if let Some(end) = figure_goes_on(bytes, num.end()) {
+                    let said = text[num.start()..end].to_string();
+                    return Some((raw(said, num.start(), end), None));
+                }
+                let said = ascii_digits(num.as_str());
+                let parsed = match said.contains(['e', 'E']) {
+                    true => Decimal::from_scientific(&said).ok(),
+                    false => Decimal::from_str(&said).ok(),
+                };
+                // Too large for a decimal (32 digits, 1e40): kept as said, so the slot's range
+                // refuses it with its bounds instead of the number vanishing without a word.
+                let Some(figure) = parsed else {
+                    return Some((raw(said, num.start(), num.end()), None));
+                };
+                let glued = |m: regex::Match<'_>| {
+                    m.as_str().is_ascii()
+                        && bytes.get(m.end()).is_some_and(u8::is_ascii_alphanumeric)
+                };
+                // "10 kg" or "3 kiwi" are no thousands; the figure alone stands.
+                let multiplier = match c.get(3) {
+                    Some(m) if glued(m) => {
+                        return Some((plain(figure, num.start(), num.end()), None));
+                    }
+                    Some(m) => self
+                        .multipliers
+                        .get(&m.as_str().to_lowercase())
+                        .copied()
+                        .unwrap_or(Decimal::ONE),
+                    None => Decimal::ONE,
+                };
+                // "2千5", "1万5": a digit right after 千/万 is the next place down (2500, 15000);
+                // after "k" it is not ("2k5" is no amount people write).
+                let Some(mut value) = figure.checked_mul(multiplier) else {
+                    return Some((raw(said, num.start(), num.end()), None));
+                };
+                let mut tail_end = c.get(3).map(|m| m.end());
+                if let Some(m) = c.get(3).filter(|m| !m.as_str().is_ascii())
+                    && let [d, rest @ ..] = &bytes[m.end()..]
+                    && d.is_ascii_digit()
+                    && rest
+                        .first()
+                        .is_none_or(|b| !b.is_ascii_digit() && *b != b'.')
+                {
+                    value += Decimal::from(d - b'0') * multiplier / Decimal::TEN;
+                    tail_end = Some(m.end() + 1);
+                }
+                let dollar = c.get(1).is_some();
+                // A unit letter glued to more letters (5 mins is fine, 5 xrp is not a leverage).
+                let tail = tail_end
+                    .filter(|_| value != figure * multiplier)
+                    .map(|e| e - 1);
+                let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
+                    let end = tail_end.unwrap_or(num.end());
+                    let (value, start) = self.signed(text, value, whole.start());
+                    let mut n = plain(value, start, end);
+                    n.unit = dollar.then_some(Unit::Usdt);
+                    return Some((n, tail));
+                };
+                let (unit, per_unit) = self.unit_of(unit_match.as_str())?;
+                let n = Number {
+                    text: normalized(value * per_unit),
+                    unit: Some(unit),
+                    start: whole.start(),
+                    end: whole.end(),
+                };
+                Some((n, tail))
             })
-        })
-        .collect()
-}
+            .collect();
+        let mut out: Vec<Number> = Vec::with_capacity(read.len());
+        let mut tail = None;
+        for (n, its_tail) in read {
+            if tail == Some(n.start) {
+                if let Some(whole) = out.last_mut() {
+                    whole.unit = whole.unit.or(n.unit);
+                    whole.end = n.end;
+                }
+            } else if out.last().is_none_or(|last| n.start >= last.end) {
+                // Not a piece of the figure before it ("50" of "1.000,50").
+                out.push(n);
+            }
+            tail = its_tail;
+        }
+        out
+    }
 
-/// A unit as said, and how many of its base unit one of it is (an hour is 60 minutes).
-fn unit_of(said: &str) -> Option<(Unit, Decimal)> {
-    Some(match said {
-        "个小时" | "小时" | "hours" | "hour" | "hrs" | "hr" | "h" => {
-            (Unit::Minutes, Decimal::from(60))
-        }
-        "分钟" | "分" | "minutes" | "minute" | "mins" | "min" | "m" => {
-            (Unit::Minutes, Decimal::ONE)
-        }
-        "倍" | "x" => (Unit::Times, Decimal::ONE),
-        "usdt" | "u" | "刀" | "美元" => (Unit::Usdt, Decimal::ONE),
-        "%" | "percent" | "pct" => (Unit::Percent, Decimal::ONE),
-        "个" => (Unit::Count, Decimal::ONE),
-        _ => return None,
-    })
+    fn chinese(&self, text: &str) -> Vec<Number> {
+        let Some(re) = self.chinese.as_ref() else {
+            return Vec::new();
+        };
+        re.captures_iter(text)
+            .filter_map(|c| {
+                let whole = c.get(0)?;
+                let said = c.get(1)?.as_str();
+                let unit = c.get(2).map_or("", |m| m.as_str());
+                let value = if self.halves.iter().any(|h| h == said) {
+                    Decimal::new(5, 1)
+                } else {
+                    self.numeral(said)?
+                };
+                // 一个 is mostly "a" ("换一个策略"), not a count of one.
+                let counted = self.unit_of(unit).map(|(u, _)| u);
+                if value == Decimal::ONE && counted == Some(Unit::Count) {
+                    return None;
+                }
+                // 两千, 一百万, 两千五: an amount, in no unit, said with a place word above ten
+                // ("十一" alone is mostly part of a word or a date).
+                if unit.is_empty() {
+                    let big_place = said.chars().any(|c| {
+                        self.places.get(&c).is_some_and(|v| *v >= 100)
+                            || self.groups.contains_key(&c)
+                    });
+                    if !big_place {
+                        return None;
+                    }
+                    let (value, start) = self.signed(text, value, whole.start());
+                    return Some(plain(value, start, whole.end()));
+                }
+                let (unit, per_unit) = self.unit_of(unit)?;
+                Some(Number {
+                    text: normalized(value * per_unit),
+                    unit: Some(unit),
+                    start: whole.start(),
+                    end: whole.end(),
+                })
+            })
+            .collect()
+    }
 }
 
 fn plain(value: Decimal, start: usize, end: usize) -> Number {
@@ -284,77 +418,75 @@ fn normalized(value: Decimal) -> String {
     value.normalize().to_string()
 }
 
-/// A Chinese numeral's value: 五 → 5, 十五 → 15, 三百零五 → 305, 一百万 → 1000000,
-/// 两千五 → 2500 (a digit after the last place word is the next place down), 一万五 → 15000.
-/// None when it is no well-formed numeral (two digits in a row, a place word twice).
-fn chinese_numeral(said: &str) -> Option<Decimal> {
-    let digit = |c: char| {
-        "零一二三四五六七八九"
-            .find(c)
-            .map(|i| (i / 3) as u64)
-            .or((c == '两').then_some(2))
-    };
-    let place = |c: char| match c {
-        '十' => Some(10u64),
-        '百' => Some(100),
-        '千' => Some(1000),
-        _ => None,
-    };
-    // `big` holds whole 亿 and 万 groups, `section` the group being read, `number` the last digit.
-    let (mut big, mut section, mut number): (u64, u64, Option<u64>) = (0, 0, None);
-    let mut last_place = 1u64;
-    // 三百零五: a 零 says the digit after it is a unit, not the place below (305, not 350).
-    let mut zero = false;
-    for c in said.chars() {
-        if let Some(d) = digit(c) {
-            if number.is_some() && d != 0 {
-                return None;
+impl NumberWords {
+    /// A Chinese numeral's value: 五 → 5, 十五 → 15, 三百零五 → 305, 一百万 → 1000000,
+    /// 两千五 → 2500 (a digit after the last place word is the next place down), 一万五 → 15000.
+    /// None when it is no well-formed numeral (two digits in a row, a place word twice).
+    fn numeral(&self, said: &str) -> Option<Decimal> {
+        let digit = |c: char| self.digits.get(&c).copied();
+        let place = |c: char| self.places.get(&c).copied();
+        // `big` holds whole 亿 and 万 groups, `section` the group being read, `number` the last digit.
+        let (mut big, mut section, mut number): (u64, u64, Option<u64>) = (0, 0, None);
+        let mut last_place = 1u64;
+        // 三百零五: a 零 says the digit after it is a unit, not the place below (305, not 350).
+        let mut zero = false;
+        for c in said.chars() {
+            if let Some(d) = digit(c) {
+                if number.is_some() && d != 0 {
+                    return None;
+                }
+                zero |= d == 0;
+                number = (d != 0).then_some(d);
+            } else if let Some(p) = place(c) {
+                section = section.checked_add(number.unwrap_or(1).checked_mul(p)?)?;
+                number = None;
+                zero = false;
+                last_place = p;
+            } else {
+                let group = self.groups.get(&c).copied()?;
+                let value = section.checked_add(number.unwrap_or(0))?;
+                let value = if value == 0 { 1 } else { value };
+                big = big.checked_add(value.checked_mul(group)?)?;
+                section = 0;
+                number = None;
+                zero = false;
+                last_place = group;
             }
-            zero |= d == 0;
-            number = (d != 0).then_some(d);
-        } else if let Some(p) = place(c) {
-            section = section.checked_add(number.unwrap_or(1).checked_mul(p)?)?;
-            number = None;
-            zero = false;
-            last_place = p;
-        } else {
-            let group = match c {
-                '万' => 10_000u64,
-                '亿' => 100_000_000,
-                _ => return None,
-            };
-            let value = section.checked_add(number.unwrap_or(0))?;
-            let value = if value == 0 { 1 } else { value };
-            big = big.checked_add(value.checked_mul(group)?)?;
-            section = 0;
-            number = None;
-            zero = false;
-            last_place = group;
         }
+        // 两千五: the last digit after a place word counts in the place below it.
+        let tail = match number {
+            Some(d) if !zero && last_place >= 100 && said.chars().count() >= 3 => {
+                d.checked_mul(last_place / 10)?
+            }
+            Some(d) => d,
+            None => 0,
+        };
+        let total = big.checked_add(section)?.checked_add(tail)?;
+        Some(Decimal::from(total))
     }
-    // 两千五: the last digit after a place word counts in the place below it.
-    let tail = match number {
-        Some(d) if !zero && last_place >= 100 && said.chars().count() >= 3 => {
-            d.checked_mul(last_place / 10)?
-        }
-        Some(d) => d,
-        None => 0,
-    };
-    let total = big.checked_add(section)?.checked_add(tail)?;
-    Some(Decimal::from(total))
-}
 
-/// A number with 负 ("minus") right before it is negative: "负100" is -100, not 100.
-fn signed(text: &str, value: Decimal, start: usize) -> (Decimal, usize) {
-    match text[..start].strip_suffix('负') {
-        Some(before) => (-value, before.len()),
-        None => (value, start),
+    /// A number with a minus word ("负") right before it is negative: "负100" is -100, not 100.
+    fn signed(&self, text: &str, value: Decimal, start: usize) -> (Decimal, usize) {
+        let before = &text[..start];
+        match self
+            .minus
+            .iter()
+            .find_map(|m| before.strip_suffix(m.as_str()))
+        {
+            Some(before) => (-value, before.len()),
+            None => (value, start),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn numbers(text: &str) -> Vec<Number> {
+        let library = nofxi_skills::Library::builtin().expect("builtin skills");
+        NumberWords::new(library.words()).numbers(text)
+    }
 
     #[test]
     fn chinese_amounts_read_whole_and_minus_stays() {

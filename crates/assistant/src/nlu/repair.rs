@@ -18,11 +18,12 @@
 //!   a new value for it; "make" is no request to create anything there.
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
-use nofxi_skills::{Library, Risk, SlotType};
+use nofxi_skills::{Library, Risk, SlotType, WordClass};
 use serde_json::{Map, Value};
 
-use super::route::{self, Route, is_question, only_asks};
-use super::words::find_phrase;
+use super::asks::{is_question, only_asks};
+use super::route::{self, Route};
+use super::words::{find_phrase, strip_end_words};
 use super::{Context, RuleUnderstander};
 
 fn one(command: Command, confidence: f32) -> Understanding {
@@ -145,12 +146,6 @@ pub fn use_with_settings(
     )
 }
 
-/// Words that put one resource in place of another's: "use ds for alpha", "move alpha to
-/// main", "change alpha model to ds", "alpha 改用 ds".
-const SWITCH_WORDS: &[&str] = &[
-    "use", "switch", "move", "change", "set", "改用", "换用", "换成", "改成", "切换", "用",
-];
-
 /// "use ds for alpha", "move alpha to main": two of the user's resources, one a value the
 /// other's update takes (a trader's model or exchange), with a word that switches. The
 /// router would take the first name said and look it up (or change it).
@@ -164,11 +159,7 @@ pub fn rebind(
         return None;
     }
     let lower = message.to_lowercase();
-    if !SWITCH_WORDS
-        .iter()
-        .any(|w| find_phrase(&lower, w).is_some())
-        || route::only_asks(&lower)
-    {
+    if !cx.lexicon.any_in(WordClass::RebindVerb, &lower) || only_asks(&lower, cx.lexicon) {
         return None;
     }
     let mentioned = cx.names.mentioned(&lower);
@@ -245,7 +236,11 @@ pub fn settings_without_verb(
     // "is main on testnet" asks, with or without its question mark: a question changes
     // nothing.
     let lower = message.to_lowercase();
-    if r.has_verb || r.action != "query" || !r.has_name || is_question(&lower) || only_asks(&lower)
+    if r.has_verb
+        || r.action != "query"
+        || !r.has_name
+        || is_question(&lower, cx.lexicon)
+        || only_asks(&lower, cx.lexicon)
     {
         return None;
     }
@@ -281,31 +276,8 @@ fn names_target_and_more(slots: &Map<String, Value>) -> bool {
     slots.contains_key("target") && slots.len() >= 2
 }
 
-/// Words that put a new value for the task in progress ("make it 4", "actually, 5x", "还是 4
-/// 吧"); what follows them is read as an answer to it.
-const CORRECTION_LEADS: &[&str] = &[
-    "actually, make it",
-    "actually make it",
-    "actually,",
-    "actually",
-    "let's make it",
-    "make it",
-    "make that",
-    "change that to",
-    "change it to",
-    "set it to",
-    "let's do",
-    "rather",
-    "改成",
-    "改为",
-    "换成",
-    "其实是",
-    "其实",
-    "还是",
-];
-
-/// A new value for the task in progress said with a lead-in ([`CORRECTION_LEADS`]) or a
-/// trailing "instead" ("4 instead"), and no
+/// A new value for the task in progress said with a lead-in (the lexicon's
+/// `correction_lead`: "make it", "还是") or a trailing "instead" ("4 instead"), and no
 /// request of its own: "make it 4" while a change of leverage waits for its yes sets the
 /// value, where "make" alone would start creating a strategy. "actually delete beta" is a
 /// request (it has a verb) and is left to the router.
@@ -317,16 +289,18 @@ pub fn value_with_lead_in(
     cx.top?;
     let trimmed = message.trim();
     let lower = trimmed.to_lowercase();
-    let lead = CORRECTION_LEADS.iter().find(|w| lower.starts_with(*w));
-    let instead = lower.trim_end_matches(['.', '!']).ends_with(" instead");
+    let lead = cx.lexicon.opening(WordClass::CorrectionLead, &lower);
+    let closing = lower.trim_end_matches(['.', '!', '。', '！']);
+    let instead = cx.lexicon.ends(WordClass::InsteadEnd, closing);
     if lead.is_none() && !instead {
         return None;
     }
     // The leads are ASCII or CJK, which lower-casing leaves as they are: the same bytes.
     let rest = trimmed.get(lead.map_or(0, |l| l.len())..)?;
     let rest = rest.trim_start_matches([' ', ',', '，']);
-    let rest = rest.trim_end_matches(['吧', '.', '。', '!', '！']).trim();
-    let rest = rest.strip_suffix("instead").unwrap_or(rest).trim();
+    let rest = rest.trim_end_matches(['.', '。', '!', '！']).trim();
+    let rest = strip_end_words(rest, cx.lexicon.words(WordClass::Softener));
+    let rest = strip_end_words(rest, cx.lexicon.words(WordClass::InsteadEnd));
     if rest.is_empty() {
         return None;
     }

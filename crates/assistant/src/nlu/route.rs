@@ -4,10 +4,11 @@
 
 use nofxi_skills::{Library, ResourceKind, Risk, SkillKind, SlotType, WordClass};
 
+use super::asks;
 use super::extract::made_up_name;
 use super::lexicon::Lexicon;
 use super::names::Names;
-use super::words::{find_phrase, find_verb};
+use super::words::{find_phrase, find_verb, starts_with_word};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Route {
@@ -91,7 +92,7 @@ pub fn route(
     }
     blank_attributive_verbs(library, lexicon, &mut unnamed_text);
     let verb_text = unnamed_text.as_str();
-    let negations = lexicon.words(WordClass::Negation);
+    let guards = lexicon.verb_guards();
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
@@ -111,7 +112,7 @@ pub fn route(
                 lexicon
                     .action_verbs(a)
                     .filter_map(|v| {
-                        find_verb(verb_text, &v.to_lowercase(), negations, terms)
+                        find_verb(verb_text, &v.to_lowercase(), &guards, terms)
                             .map(|at| (at, v.chars().count()))
                     })
                     .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
@@ -122,14 +123,14 @@ pub fn route(
             .map(|((_, len), name)| (len, name))
     };
     if candidates.is_empty() {
-        candidates = unnamed(library, lower, &verb_of);
+        candidates = unnamed(library, lexicon, lower, &verb_of);
     }
     candidates.sort();
     // "用 main、builtin 和 default 创建交易员 alpha": a verb right before a skill's noun says
     // what is made, whatever names come first.
     if let Some(pos) = candidates
         .iter()
-        .position(|c| c.2 && verb_before_noun(&library.skills()[c.1], verb_text))
+        .position(|c| c.2 && verb_before_noun(&library.skills()[c.1], lexicon, verb_text))
     {
         let first = candidates.remove(pos);
         candidates.insert(0, first);
@@ -148,7 +149,7 @@ pub fn route(
             let skill = &library.skills()[i];
             // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting
             // of the trader, not on the trader.
-            if action != "update" && switches_a_setting(skill, verb_text) {
+            if action != "update" && switches_a_setting(skill, lexicon, verb_text) {
                 action = "update".into();
             }
             // "停止除了 alpha 之外的所有交易员": every one but some, not the one named.
@@ -160,9 +161,9 @@ pub fn route(
             // alpha?": a question about the resource, not a request to change it. A request
             // put as a question ("can you stop alpha?", "能帮我停掉 alpha 吗") stays one.
             let asks_only = if action == "create" {
-                is_question(lower)
+                asks::is_question(lower, lexicon)
             } else {
-                only_asks(lower)
+                asks::only_asks(lower, lexicon)
             };
             let reads = |name: &str| skill.action(name).is_some_and(|a| a.risk == Risk::Query);
             if !reads(&action) && asks_only && skill.action("query").is_some() {
@@ -171,7 +172,7 @@ pub fn route(
             // "show btc-bot's journal", "看看 main 的持仓": the look-up verb opens any read;
             // the read's own word (journal, 持仓) says which one.
             if action == "query"
-                && let Some(read) = named_read(skill, lexicon, verb_text, negations)
+                && let Some(read) = named_read(skill, lexicon, verb_text)
             {
                 action = read;
             }
@@ -263,12 +264,7 @@ fn holds_a_noun_of(
 
 /// The read action other than the generic look-up whose verb the message says earliest
 /// (`journal`, `stats`, `balance`), if any.
-fn named_read(
-    skill: &nofxi_skills::Skill,
-    lexicon: &Lexicon,
-    verb_text: &str,
-    negations: &[String],
-) -> Option<String> {
+fn named_read(skill: &nofxi_skills::Skill, lexicon: &Lexicon, verb_text: &str) -> Option<String> {
     skill
         .actions
         .iter()
@@ -276,7 +272,14 @@ fn named_read(
         .filter_map(|a| {
             lexicon
                 .action_verbs(a)
-                .filter_map(|v| find_verb(verb_text, &v.to_lowercase(), negations, Vec::new))
+                .filter_map(|v| {
+                    find_verb(
+                        verb_text,
+                        &v.to_lowercase(),
+                        &lexicon.verb_guards(),
+                        Vec::new,
+                    )
+                })
                 .min()
                 .map(|at| (at, a.name.clone()))
         })
@@ -296,14 +299,17 @@ fn all_but_some(lower: &str, lexicon: &Lexicon) -> bool {
 
 /// Whether one of the skill's verbs is followed by one of its nouns ("创建交易员", "create a
 /// trader").
-fn verb_before_noun(skill: &nofxi_skills::Skill, text: &str) -> bool {
-    const ARTICLES: &[&str] = &["a ", "an ", "the ", "new ", "一个", "个"];
+fn verb_before_noun(skill: &nofxi_skills::Skill, lexicon: &Lexicon, text: &str) -> bool {
     let nouns: Vec<String> = skill.meta.nouns.iter().map(|n| n.to_lowercase()).collect();
     skill.actions.iter().flat_map(|a| a.verbs.iter()).any(|v| {
         let v = v.to_lowercase();
         find_phrase(text, &v).is_some_and(|at| {
             let mut rest = text[at + v.len()..].trim_start();
-            if let Some(article) = ARTICLES.iter().find(|a| rest.starts_with(**a)) {
+            if let Some(article) = lexicon
+                .words(WordClass::Article)
+                .iter()
+                .find(|a| starts_with_word(rest, a))
+            {
                 rest = rest[article.len()..].trim_start();
             }
             nouns.iter().any(|n| rest.starts_with(n.as_str()))
@@ -327,23 +333,9 @@ pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Words that switch something on or off.
-const SWITCHES: &[&str] = &[
-    "turn off",
-    "turn on",
-    "switch off",
-    "switch on",
-    "disable",
-    "enable",
-    "关闭",
-    "关掉",
-    "开启",
-    "打开",
-];
-
 /// Whether a switch word stands right before (a name between at most) a yes/no setting of
 /// the skill's update.
-fn switches_a_setting(skill: &nofxi_skills::Skill, text: &str) -> bool {
+fn switches_a_setting(skill: &nofxi_skills::Skill, lexicon: &Lexicon, text: &str) -> bool {
     let Some(update) = skill.action("update") else {
         return false;
     };
@@ -353,7 +345,8 @@ fn switches_a_setting(skill: &nofxi_skills::Skill, text: &str) -> bool {
         .filter(|s| s.ty == SlotType::Boolean)
         .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
         .collect();
-    SWITCHES.iter().any(|w| {
+    let switches = [WordClass::TurnOn, WordClass::TurnOffVerb].map(|c| lexicon.words(c));
+    switches.into_iter().flatten().any(|w| {
         find_phrase(text, w).is_some_and(|at| {
             let after = &text[at + w.len()..];
             let window = &after[..after.floor_char_boundary(24.min(after.len()))];
@@ -370,6 +363,7 @@ fn switches_a_setting(skill: &nofxi_skills::Skill, text: &str) -> bool {
 /// Resolution then says the name is not found rather than the message not understood.
 fn unnamed(
     library: &Library,
+    lexicon: &Lexicon,
     lower: &str,
     verb_of: &dyn Fn(usize) -> Option<(usize, String)>,
 ) -> Vec<(usize, usize, bool, bool)> {
@@ -426,7 +420,7 @@ fn unnamed(
     if by_field.len() > 1 {
         return Vec::new();
     }
-    let Some(word) = made_up_name(lower) else {
+    let Some(word) = made_up_name(lower, lexicon) else {
         return Vec::new();
     };
     let at = lower.find(&word).unwrap_or(0);
@@ -460,8 +454,8 @@ fn target_verbs(library: &Library) -> impl Iterator<Item = String> + '_ {
         .map(|v| v.to_lowercase())
 }
 
-pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> {
-    const NOT_NAMES: &[&str] = &["the", "my", "a", "an", "all", "it", "this", "that", "them"];
+pub fn target_word_after_verb(library: &Library, lexicon: &Lexicon, lower: &str) -> Option<String> {
+    let not_names = lexicon.words(WordClass::NotAName);
     let verbs: Vec<String> = target_verbs(library).collect();
     verbs
         .iter()
@@ -480,89 +474,8 @@ pub fn target_word_after_verb(library: &Library, lower: &str) -> Option<String> 
             let long_enough = word.len() >= 3 || (word.len() == 2 && digits);
             // "show journal for x": a verb right after a verb is the request's, not a name.
             let a_verb = verbs.contains(&word);
-            (long_enough && letters && !a_verb && !NOT_NAMES.contains(&word.as_str()))
-                .then_some(word)
+            (long_enough && letters && !a_verb && !not_names.contains(&word)).then_some(word)
         })
-}
-
-/// A question and not a request put as one: "should I use ds for alpha?" asks, "can you use
-/// ds for alpha?" requests.
-pub fn only_asks(lower: &str) -> bool {
-    asks_about(lower) && !is_request_put_as_question(lower)
-}
-
-/// A question about what exists ("哪些", "what is", a trailing "?").
-/// "can you stop alpha?", "please start it?", "能帮我停掉 alpha 吗？": a request, though it
-/// ends in a question mark.
-pub(crate) fn is_request_put_as_question(lower: &str) -> bool {
-    const POLITE: &[&str] = &[
-        "can you",
-        "could you",
-        "would you",
-        "will you",
-        "can u",
-        "please",
-        "帮我",
-        "帮忙",
-        "请",
-        "能不能",
-        "能否",
-        "可以帮",
-        "麻烦",
-    ];
-    POLITE.iter().any(|w| lower.contains(w))
-}
-
-/// A question about how a resource stands or how something is done ("did alpha stop?",
-/// "alpha 启动了吗？", "how do I start alpha?", "要不要停掉 alpha？"), wider than
-/// [`is_question`]: a start, stop or delete must never run on one.
-fn asks_about(lower: &str) -> bool {
-    let t = lower.trim_start();
-    const OPENERS: &[&str] = &[
-        "did ",
-        "does ",
-        "has ",
-        "have ",
-        "is ",
-        "are ",
-        "was ",
-        "when ",
-        "how do i ",
-        "how to ",
-        "should i ",
-        "should we ",
-    ];
-    const MARKERS: &[&str] = &["了吗", "怎么", "什么时候", "要不要", "是否", "吗"];
-    is_question(lower)
-        || OPENERS.iter().any(|w| t.starts_with(w))
-        || MARKERS.iter().any(|w| lower.contains(w))
-}
-
-/// "what exchanges do I have?", "which models are there?", "我有哪些交易所？": a question
-/// about which resources of a kind exist, never an answer to what a task asked.
-pub fn asks_what_exists(lower: &str) -> bool {
-    let t = lower.trim_start();
-    const OPENERS: &[&str] = &["what ", "which ", "how many ", "list ", "show me "];
-    const MARKERS: &[&str] = &["哪些", "有什么", "几个", "列出", "do i have", "are there"];
-    OPENERS.iter().any(|w| t.starts_with(w)) || MARKERS.iter().any(|w| lower.contains(w))
-}
-
-pub fn is_question(lower: &str) -> bool {
-    let t = lower.trim_end();
-    t.ends_with('?')
-        || t.ends_with('？')
-        || [
-            "哪些",
-            "哪个",
-            "什么样",
-            "是什么",
-            "多少",
-            "怎么样",
-            "which",
-            "what",
-        ]
-        .iter()
-        .any(|w| lower.contains(w))
 }
 
 /// The message carries a verb of another management action and none of the active one's.

@@ -34,11 +34,15 @@ pub struct Vocabulary {
     /// The last words of the phrases that lead a free-text value ("called", "named"): the
     /// word after one is a name the user makes up, never a slip.
     name_leads: BTreeSet<String>,
+    /// The last words of a free-text value's phrases ("description", "prompt"): the rest of
+    /// the message is the user's text, kept as typed.
+    text_leads: BTreeSet<String>,
 }
 
 impl Vocabulary {
     pub fn from_library(library: &Library) -> Vocabulary {
         let mut name_leads = BTreeSet::new();
+        let mut text_leads = BTreeSet::new();
         for skill in library.skills() {
             for slot in skill.actions.iter().flat_map(|a| &a.slots) {
                 if slot.ty != SlotType::String {
@@ -47,6 +51,9 @@ impl Vocabulary {
                 for phrase in &slot.phrases {
                     if let Some(last) = ascii_words(phrase).last() {
                         name_leads.insert(last.to_ascii_lowercase());
+                        if slot.text {
+                            text_leads.insert(last.to_ascii_lowercase());
+                        }
                     }
                 }
             }
@@ -94,6 +101,7 @@ impl Vocabulary {
             known,
             by_len,
             name_leads,
+            text_leads,
         }
     }
 
@@ -104,7 +112,12 @@ impl Vocabulary {
         let mut copied = 0;
         let mut previous: Option<&str> = None;
         for (at, word) in ascii_word_spans(message) {
-            let named = previous.is_some_and(|p| self.name_leads.contains(&p.to_ascii_lowercase()));
+            let lead = previous.map(str::to_ascii_lowercase);
+            // "description to hello world": free text runs to the end and is the user's own.
+            if lead.as_ref().is_some_and(|p| self.text_leads.contains(p)) {
+                break;
+            }
+            let named = lead.is_some_and(|p| self.name_leads.contains(&p));
             previous = Some(word);
             if named {
                 continue;

@@ -22,7 +22,8 @@ use nofxi_skills::{Lang, SlotType, WordClass};
 use serde_json::Value;
 
 use super::Context;
-use super::route::{is_request_put_as_question, quoted_spans};
+use super::asks::is_request_put_as_question;
+use super::route::quoted_spans;
 use super::words::{find_phrase, phrase_positions, trim_punct};
 use crate::texts::{self, OtherReading};
 
@@ -207,7 +208,7 @@ impl<'a> Scan<'a> {
     /// for the action.
     fn asks(&self) -> bool {
         let text = self.text.as_str();
-        let polite = is_request_put_as_question(text);
+        let polite = is_request_put_as_question(text, self.cx.lexicon);
         let closing = trim_punct(text);
         self.words_of(WordClass::Question).any(|(at, w)| {
             let mark = w.chars().all(|c| !c.is_alphanumeric());

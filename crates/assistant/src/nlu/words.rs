@@ -39,7 +39,8 @@ pub fn starts_short<W: AsRef<str>>(message: &str, words: &[W], max_chars: usize)
     m.chars().count() <= max_chars && words.iter().any(|w| starts_with_word(&m, w.as_ref()))
 }
 
-fn starts_with_word(m: &str, w: &str) -> bool {
+/// `m` starts with `w`, as a whole word when `w` is ASCII.
+pub fn starts_with_word(m: &str, w: &str) -> bool {
     if !m.starts_with(w) {
         return false;
     }
@@ -62,6 +63,65 @@ pub fn trim_punct(s: &str) -> &str {
     })
 }
 
+/// `s` without one of `words` at its end (as a whole word when ASCII), trimmed: "alpha 吧"
+/// → "alpha", "4 instead" → "4".
+pub fn strip_end_words<'a, W: AsRef<str>>(s: &'a str, words: &[W]) -> &'a str {
+    for w in words.iter().map(AsRef::as_ref) {
+        if let Some(rest) = s.strip_suffix(w) {
+            let whole = !w.is_ascii() || !rest.ends_with(|c: char| c.is_ascii_alphanumeric());
+            if whole {
+                return rest.trim_end();
+            }
+        }
+    }
+    s
+}
+
+/// `s` without the words of `words` it opens with, as many as there are ("就叫 alpha" →
+/// "alpha", "but and x" → "x"); a word that is ASCII only as a whole word, its spaces trimmed.
+pub fn strip_start_words<'a, W: AsRef<str>>(mut s: &'a str, words: &[W]) -> &'a str {
+    loop {
+        let opened = words
+            .iter()
+            .map(|w| w.as_ref().trim())
+            .filter(|w| !w.is_empty() && starts_with_word(s, w))
+            .max_by_key(|w| w.len());
+        match opened {
+            Some(w) => s = s[w.len()..].trim_start(),
+            None => return s,
+        }
+    }
+}
+
+/// `text` cut at every place one of `words` occurs (as [`find_phrase`] counts it), the words
+/// themselves left out: "a but b" → ["a ", " b"].
+pub fn split_at_words<'a, W: AsRef<str>>(text: &'a str, words: &[W]) -> Vec<&'a str> {
+    let lower = text.to_lowercase();
+    // Lower-casing may move bytes outside ASCII; then the text is cut as it is.
+    let haystack = if lower.len() == text.len() {
+        lower.as_str()
+    } else {
+        text
+    };
+    let mut cuts: Vec<(usize, usize)> = words
+        .iter()
+        .map(|w| w.as_ref().trim())
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| phrase_positions(haystack, w).map(move |at| (at, at + w.len())))
+        .collect();
+    cuts.sort_unstable();
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for (at, end) in cuts {
+        if at >= from {
+            parts.push(&text[from..at]);
+            from = end;
+        }
+    }
+    parts.push(&text[from..]);
+    parts
+}
+
 /// `phrase` occurs in `text` (both lower-case); ASCII phrases only as whole words.
 pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
     phrase_positions(text, phrase).next()
@@ -72,10 +132,10 @@ pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
 /// `terms` (lower-case) is called only when the verb occurs: most verbs are not in the message.
 /// A verb right after one of `negations` ("don't stop alpha", "不要删除 beta") is what must not
 /// happen, so it is no verb either.
-pub fn find_verb<N: AsRef<str>>(
+pub fn find_verb(
     text: &str,
     verb: &str,
-    negations: &[N],
+    guards: &VerbGuards<'_>,
     terms: impl FnOnce() -> Vec<String>,
 ) -> Option<usize> {
     let mut positions = phrase_positions(text, verb).peekable();
@@ -86,13 +146,22 @@ pub fn find_verb<N: AsRef<str>>(
         .filter(|t| t.len() > verb.len() && t.contains(verb))
         .collect();
     positions.find(|&at| {
-        !progressive(text, at, verb)
-            && !preceded_by(text, at, negations)
+        !progressive(text, at, verb, guards)
+            && !preceded_by(text, at, guards.negations)
             && !covering.iter().any(|term| {
                 phrase_positions(text, term)
                     .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
             })
     })
+}
+
+/// What makes a verb found in a message no request (the lexicon's words): a negation right
+/// before it ("don't stop"), or a progressive marker ("在运行").
+pub struct VerbGuards<'a> {
+    pub negations: &'a [String],
+    pub progressive: &'a [String],
+    /// Words that end like a progressive marker and are none ("现在").
+    pub not_progressive: &'a [String],
 }
 
 /// Whether one of `words` ends right before `at` (spaces between allowed; an ASCII word only
@@ -110,10 +179,18 @@ pub fn preceded_by<W: AsRef<str>>(text: &str, at: usize, words: &[W]) -> bool {
 }
 
 /// "在运行", "正在运行": the verb says what something is doing, not what to do. "现在启动"
-/// (start it now) is still a request.
-fn progressive(text: &str, at: usize, verb: &str) -> bool {
+/// (start it now) is still a request: a word that only ends like a progressive marker is none.
+fn progressive(text: &str, at: usize, verb: &str, guards: &VerbGuards<'_>) -> bool {
     let before = text[..at].trim_end();
-    !verb.is_ascii() && before.ends_with('在') && !before.ends_with("现在")
+    !verb.is_ascii()
+        && guards
+            .progressive
+            .iter()
+            .any(|m| before.ends_with(m.as_str()))
+        && !guards
+            .not_progressive
+            .iter()
+            .any(|w| before.ends_with(w.as_str()))
 }
 
 /// Every place `phrase` occurs in `text` as [`find_phrase`] counts it.

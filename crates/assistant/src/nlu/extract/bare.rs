@@ -1,13 +1,12 @@
 //! A bare answer to the slots just asked ("btc-bot", "主账户, DeepSeek", "use gpt-4.1"): each
 //! part fills the first asked slot it fits.
 
-use nofxi_skills::{Action, SlotType};
+use nofxi_skills::{Action, SlotType, WordClass};
 use serde_json::{Map, Value};
 
 use super::super::lexicon::Lexicon;
 use super::super::names::Names;
-use super::super::numbers::numbers;
-use super::super::words::trim_punct;
+use super::super::words::{strip_end_words, strip_start_words, trim_punct};
 
 /// A bare answer to the slots just asked: "btc-bot", "主账户, DeepSeek". Each part fills the
 /// first asked slot it fits; refs by the user's names, enums by alias, numbers by type.
@@ -31,12 +30,9 @@ pub fn bare_answer(
         .iter()
         .any(|n| action.slot(n).is_some_and(|s| s.is_secret()));
     for (said, part) in parts {
-        let part = part
-            .trim_start_matches("用")
-            .trim_start_matches("叫")
-            .trim_start_matches("就")
-            .trim_end_matches('吧')
-            .trim();
+        // "用 binance", "就叫 alpha 吧": the lead and the softener are not the value.
+        let part = strip_start_words(part, lexicon.words(WordClass::AnswerLead));
+        let part = strip_end_words(part, lexicon.words(WordClass::Softener));
         let lower = part.to_lowercase();
         // "paper" after "name, exchange and model?" is the exchange the phrases already read
         // it as, not also the trader's name.
@@ -61,8 +57,8 @@ pub fn bare_answer(
                 SlotType::Enum => slot.canonical_value(part).is_some(),
                 SlotType::Integer | SlotType::Decimal => {
                     part.parse::<f64>().is_ok()
-                        || numbers(part).len() == 1
-                            && numbers(part).iter().all(|n| n.unit.is_some())
+                        || lexicon.numbers(part).len() == 1
+                            && lexicon.numbers(part).iter().all(|n| n.unit.is_some())
                 }
                 SlotType::Boolean => false,
                 // A credential is one run of printable ASCII: a reply like "不是币安，是 OKX"
@@ -79,7 +75,8 @@ pub fn bare_answer(
                     SlotType::Enum => {
                         Value::String(slot.canonical_value(part).unwrap_or(part).to_string())
                     }
-                    SlotType::Integer | SlotType::Decimal => numbers(part)
+                    SlotType::Integer | SlotType::Decimal => lexicon
+                        .numbers(part)
                         .first()
                         .map(|n| {
                             // "90%" for a setting kept as a fraction is 0.9.

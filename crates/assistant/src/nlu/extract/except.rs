@@ -59,7 +59,10 @@ pub fn excepted(
         if named || span[start..end].trim().is_empty() {
             continue;
         }
-        if let Some((word, ..)) = original.get(start..end).and_then(|o| token_after(o, 0)) {
+        if let Some((word, ..)) = original
+            .get(start..end)
+            .and_then(|o| token_after(o, 0, lexicon))
+        {
             left_out.push(Value::String(word));
         }
     }

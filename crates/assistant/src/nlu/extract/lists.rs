@@ -5,9 +5,10 @@
 
 use nofxi_domain::market::is_known_coin;
 use nofxi_protocol::ListEdit;
-use nofxi_skills::{Action, Risk, Slot, SlotType};
+use nofxi_skills::{Action, Risk, Slot, SlotType, WordClass};
 use serde_json::{Map, Value};
 
+use super::super::lexicon::Lexicon;
 use super::super::words::{find_phrase, preceded_by};
 use super::Scan;
 use super::values::occurrences;
@@ -15,7 +16,13 @@ use super::values::occurrences;
 /// Lists of symbols after their phrase ("币种 BTC、ETH", "不要交易 DOGE"). On an update, the
 /// coins may be an edit of the list the strategy has rather than the new list: see
 /// [`edit_of`] and [`edits_by_verb`].
-pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>) {
+pub fn symbol_lists(
+    action: &Action,
+    scan: &Scan,
+    lexicon: &Lexicon,
+    slots: &mut Map<String, Value>,
+) {
+    let words = |c: WordClass| lexicon.words(c);
     let lists: Vec<&Slot> = action
         .slots
         .iter()
@@ -33,15 +40,22 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         .collect();
     // "leverage 15 for btc/eth": after a value the lead says what the value is for, not
     // which coins are traded.
+    let value_units: Vec<&String> = [WordClass::UnitTimes, WordClass::UnitPercent]
+        .iter()
+        .flat_map(|c| lexicon.words(*c))
+        .collect();
     let after_value = |at: usize| {
-        scan.text[..at]
-            .trim_end()
-            .trim_end_matches(['x', '倍', '%'])
-            .ends_with(|c: char| c.is_ascii_digit())
+        let before = scan.text[..at].trim_end();
+        // A unit glued to its figure ("15x") is no word of its own: stripped as it stands.
+        let figure = value_units
+            .iter()
+            .find_map(|u| before.strip_suffix(u.as_str()))
+            .unwrap_or(before);
+        figure.trim_end().ends_with(|c: char| c.is_ascii_digit())
     };
     let lead_free = |at: usize| {
         !owned.iter().any(|&(from, to)| from <= at && at < to)
-            && !preceded_by(&scan.text, at, NOT_TRADED)
+            && !preceded_by(&scan.text, at, words(WordClass::NotTraded))
             && !after_value(at)
     };
     let updates = action.risk == Risk::Update;
@@ -54,8 +68,12 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         // and only for the first list, the coins traded: "trading BTC … excluding DOGE" must
         // not put BTC among the excluded.
         let by_phrase = slot.phrases.iter().map(|p| (p.to_lowercase(), false));
-        let leads = if k == 0 { COIN_LEADS } else { &[] };
-        let by_lead = leads.iter().map(|p| (p.to_string(), true));
+        let leads = if k == 0 {
+            words(WordClass::CoinLead)
+        } else {
+            &[]
+        };
+        let by_lead = leads.iter().map(|p| (p.clone(), true));
         for (lp, strict) in by_phrase.chain(by_lead) {
             let Some(at) = find_phrase(&scan.text, &lp) else {
                 continue;
@@ -64,19 +82,19 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
                 continue;
             }
             let from = at + lp.len();
-            let mut run = coin_run(scan, from, strict);
+            let mut run = coin_run(scan, lexicon, from, strict);
             // "the coins of default to BTC, SOL", "币种改成 BTC、SOL": the list follows a
             // "to" a few words on.
             let mut set_to = false;
             if run.coins.is_empty() && !strict {
                 let after = scan.text.get(from..).unwrap_or_default();
-                let to = SET_TO
+                let to = words(WordClass::ListSetTo)
                     .iter()
                     .filter_map(|w| after.find(w).map(|i| i + w.len()))
                     .filter(|i| *i <= 40)
                     .min();
                 if let Some(to) = to {
-                    run = coin_run(scan, from + to, false);
+                    run = coin_run(scan, lexicon, from + to, false);
                     set_to = true;
                 }
             }
@@ -84,9 +102,9 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
             let start = clause_start(&scan.text, at);
             if run.coins.is_empty()
                 && !strict
-                && let Some(ba) = scan.text[start..at].rfind('把')
+                && let Some(after) = after_object_marker(&scan.text[start..at], lexicon, true)
             {
-                run = coin_run(scan, start + ba + '把'.len_utf8(), true);
+                run = coin_run(scan, lexicon, start + after, true);
                 run.end = run.end.max(from);
             }
             if run.coins.is_empty() {
@@ -100,7 +118,7 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
                 set_to,
                 excludes: k > 0,
             };
-            let value = match edit_of(&scan.text, &said).filter(|_| updates) {
+            let value = match edit_of(&scan.text, lexicon, &said).filter(|_| updates) {
                 Some(edit) => edit.of(run.coins).to_value(),
                 None => Value::Array(run.coins),
             };
@@ -109,7 +127,28 @@ pub fn symbol_lists(action: &Action, scan: &Scan, slots: &mut Map<String, Value>
         }
     }
     if updates {
-        edits_by_verb(&lists, scan, slots, &used);
+        edits_by_verb(&lists, scan, lexicon, slots, &used);
+    }
+}
+
+/// Where the object after an object marker starts in `clause` ("把 ETH 删掉" → at "ETH"),
+/// from the last marker or the first.
+fn after_object_marker(clause: &str, lexicon: &Lexicon, last: bool) -> Option<usize> {
+    let found = lexicon
+        .words(WordClass::ObjectMarker)
+        .iter()
+        .filter_map(|m| {
+            let at = if last {
+                clause.rfind(m.as_str())
+            } else {
+                clause.find(m.as_str())
+            };
+            at.map(|at| (at, at + m.len()))
+        });
+    if last {
+        found.max().map(|(_, end)| end)
+    } else {
+        found.min().map(|(_, end)| end)
     }
 }
 
@@ -153,7 +192,8 @@ impl Edit {
 /// "再排除 SHIB", "exclude SHIB too" add; "stop excluding DOGE", "不再排除 DOGE", "no longer
 /// trade ETH" remove; naming coins to exclude adds them unless a new list is said ("set the
 /// exclusions to DOGE", "只排除 DOGE"). `None` is a new list.
-fn edit_of(text: &str, said: &Said) -> Option<Edit> {
+fn edit_of(text: &str, lexicon: &Lexicon, said: &Said) -> Option<Edit> {
+    let words = |c: WordClass| lexicon.words(c);
     let before = text.get(..said.end).unwrap_or_default();
     let touches = |w: &str| {
         occurrences(before, w).into_iter().any(|o| {
@@ -164,17 +204,17 @@ fn edit_of(text: &str, said: &Said) -> Option<Edit> {
                     .is_some_and(|gap| gap.trim().is_empty())
         })
     };
-    if REMOVE_WORDS.iter().any(|w| touches(w)) {
+    if words(WordClass::ListRemove).iter().any(|w| touches(w)) {
         return Some(Edit::Remove);
     }
     let after = text.get(said.coins_end..).unwrap_or_default().trim_start();
-    let too = ADD_AFTER.iter().any(|w| {
+    let too = words(WordClass::ListAddAfter).iter().any(|w| {
         after.starts_with(w) && !after[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
     });
-    if ADD_WORDS.iter().any(|w| touches(w)) || too {
+    if words(WordClass::ListAddBefore).iter().any(|w| touches(w)) || too {
         return Some(Edit::Add);
     }
-    let new_list = said.set_to || ONLY.iter().any(|w| touches(w));
+    let new_list = said.set_to || words(WordClass::ListOnly).iter().any(|w| touches(w));
     (said.excludes && !new_list).then_some(Edit::Add)
 }
 
@@ -182,21 +222,29 @@ fn edit_of(text: &str, said: &Said) -> Option<Edit> {
 /// none named, the coins traded: "add SOL to default", "remove DOGE from the exclusions",
 /// "default 去掉 ETH", "把 ETH 从 default 里删掉". Lists already said with their phrase keep
 /// what they got.
-fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>, used: &[usize]) {
+fn edits_by_verb(
+    lists: &[&Slot],
+    scan: &Scan,
+    lexicon: &Lexicon,
+    slots: &mut Map<String, Value>,
+    used: &[usize],
+) {
     let text = &scan.text;
-    let verbs = VERB_ADD
-        .iter()
-        .map(|w| (*w, Edit::Add))
-        .chain(REMOVE_WORDS.iter().map(|w| (*w, Edit::Remove)));
+    let adds = lexicon.words(WordClass::ListAddVerb).iter();
+    let removes = lexicon.words(WordClass::ListRemove).iter();
+    let verbs = adds
+        .map(|w| (w.as_str(), Edit::Add))
+        .chain(removes.map(|w| (w.as_str(), Edit::Remove)));
+    let list_nouns = lexicon.words(WordClass::ListNoun);
     for (verb, edit) in verbs {
         for at in occurrences(text, verb) {
             let start = clause_start(text, at);
-            let mut run = coin_run(scan, at + verb.len(), true);
+            let mut run = coin_run(scan, lexicon, at + verb.len(), true);
             // "把 ETH 从 default 里删掉": the coins come after 把, before the verb.
             if run.coins.is_empty()
-                && let Some(ba) = text[start..at].find('把')
+                && let Some(after) = after_object_marker(&text[start..at], lexicon, false)
             {
-                run = coin_run(scan, start + ba + '把'.len_utf8(), true);
+                run = coin_run(scan, lexicon, start + after, true);
             }
             if run.coins.is_empty() || used.contains(&run.end) {
                 continue;
@@ -213,11 +261,16 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>, u
                     || s.phrases
                         .iter()
                         .map(|p| p.to_lowercase())
-                        .filter(|p| LIST_NOUNS.contains(&p.as_str()))
+                        .filter(|p| list_nouns.contains(p))
                         .any(|p| find_phrase(whole_clause, &p).is_some())
             };
-            // "unexclude DOGE", "不要排除 DOGE": the verb itself names the exclusions.
-            let of_exclusions = verb.contains("exclud") || verb.contains("排除");
+            // "unexclude DOGE", "不要排除 DOGE": the verb itself names the exclusions (holds
+            // one of their phrases).
+            let of_exclusions = lists.get(1).is_some_and(|ex| {
+                ex.phrases
+                    .iter()
+                    .any(|p| verb.contains(p.to_lowercase().as_str()))
+            });
             let slot = lists
                 .iter()
                 .skip(1)
@@ -236,82 +289,6 @@ fn edits_by_verb(lists: &[&Slot], scan: &Scan, slots: &mut Map<String, Value>, u
 
 const CLAUSE_ENDS: &[char] = &[',', '，', ';', '；', '。'];
 
-/// Phrases that name a list as a thing, not an action on coins: they pick the list wherever
-/// they stand in the clause.
-const LIST_NOUNS: &[&str] = &[
-    "排除列表",
-    "黑名单",
-    "exclusions",
-    "exclusion list",
-    "blacklist",
-];
-
-/// Words right before a list's phrase that add its coins to the list ("also exclude SHIB").
-const ADD_WORDS: &[&str] = &[
-    "also", "add", "plus", "加上", "加入", "加进", "添加", "增加", "追加", "也", "再", "另外",
-];
-
-/// Words right after the coins that add them ("exclude SHIB too").
-const ADD_AFTER: &[&str] = &["too", "as well", "also"];
-
-/// Words right before coins that add them to the coins traded, or to the list named after
-/// them ("add SOL to default", "把 SHIB 加入黑名单").
-const VERB_ADD: &[&str] = &["add", "加上", "加入", "加进", "添加", "增加", "追加", "加"];
-
-/// Words that take the coins out of a list ("remove ETH", "stop excluding DOGE", "不再排除").
-const REMOVE_WORDS: &[&str] = &[
-    "remove",
-    "drop",
-    "take out",
-    "delete",
-    "no longer",
-    "stop excluding",
-    "don't exclude",
-    "do not exclude",
-    "un-exclude",
-    "unexclude",
-    "不要排除",
-    "别排除",
-    "去掉",
-    "删掉",
-    "删除",
-    "移除",
-    "移出",
-    "拿掉",
-    "不再",
-    "取消",
-];
-
-/// Words right before a list's phrase that make the coins the whole list ("只排除 DOGE").
-const ONLY: &[&str] = &["only", "just", "只", "仅"];
-
-/// Words between a list's phrase and its new value ("coins of default to BTC").
-const SET_TO: &[&str] = &[" to ", "改成", "改为", "换成", "设为", "设成"];
-
-/// Words before a lead that say the coins after it are not traded ("don't trade DOGE").
-const NOT_TRADED: &[&str] = &[
-    "不要", "不", "别", "don't", "do not", "never", "not", "stop",
-];
-
-/// Words that lead into a coin list without naming the slot.
-const COIN_LEADS: &[&str] = &[
-    "只做",
-    "只交易",
-    "交易",
-    "只用",
-    "用",
-    "for",
-    "trading",
-    "trade",
-    "with",
-    "use",
-];
-
-/// Words joining coins in a list.
-const COIN_JOINS: &[&str] = &[
-    "and", "or", "&", "plus", "和", "与", "跟", "及", "以及", "或",
-];
-
 /// The coins a list holds, and where they end in the message.
 struct Run {
     coins: Vec<Value>,
@@ -321,7 +298,9 @@ struct Run {
 /// The coins that open the message at `from`, as pairs: words joined by spaces, commas,
 /// "and" or 和, up to the first word that is no coin ("BTC and SOL on 5m candles" →
 /// BTCUSDT, SOLUSDT).
-fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
+fn coin_run(scan: &Scan, lexicon: &Lexicon, from: usize, strict: bool) -> Run {
+    let joins = lexicon.words(WordClass::CoinJoin);
+    let ends = lexicon.words(WordClass::CoinListEnd);
     let text = scan.original.get(from..).unwrap_or_default();
     let mut run = Run {
         coins: Vec::new(),
@@ -330,7 +309,7 @@ fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
     let shouting = !scan.original.chars().any(|c| c.is_ascii_lowercase());
     for word in list_words(text) {
         let lower = word.to_lowercase();
-        if COIN_JOINS.contains(&lower.as_str()) {
+        if joins.contains(&lower) {
             continue;
         }
         let shaped =
@@ -344,7 +323,7 @@ fn coin_run(scan: &Scan, from: usize, strict: bool) -> Run {
         // "use btc-trend": after a loose lead, a coin inside a longer name is that name's.
         let compound =
             text[at + word.len()..].starts_with(['-', '_']) || text[..at].ends_with(['-', '_']);
-        if !shaped || (strict && (!sure || compound)) || STOP_WORDS.contains(&lower.as_str()) {
+        if !shaped || (strict && (!sure || compound)) || ends.contains(&lower) {
             break;
         }
         run.coins.push(Value::String(usdt_pair(word)));
@@ -386,48 +365,6 @@ fn list_words(text: &str) -> impl Iterator<Item = &str> {
     }
     words.into_iter()
 }
-
-/// Words after a coin list that end it.
-const STOP_WORDS: &[&str] = &[
-    "too",
-    "as",
-    "well",
-    "list",
-    "anymore",
-    "please",
-    "now",
-    "from",
-    "of",
-    "to",
-    "the",
-    "top",
-    "all",
-    "except",
-    "excluding",
-    "but",
-    "also",
-    "coins",
-    "pairs",
-    "symbols",
-    "with",
-    "on",
-    "at",
-    "in",
-    "using",
-    "leverage",
-    "candles",
-    "candle",
-    "timeframe",
-    "only",
-    "min",
-    "max",
-    "minimum",
-    "maximum",
-    "every",
-    "scan",
-    "called",
-    "named",
-];
 
 /// A coin as the USDⓈ-M pair nofxi trades: "doge" → DOGEUSDT; a pair stays as it is.
 fn usdt_pair(coin: &str) -> String {

@@ -14,7 +14,7 @@ mod scoped;
 pub(crate) mod tokens;
 mod values;
 
-use nofxi_skills::{Action, ResourceKind, SlotType, Unit, WordClass};
+use nofxi_skills::{Action, ResourceKind, Slot, SlotType, WordClass};
 use serde_json::{Map, Value};
 
 pub use self::bare::bare_answer;
@@ -22,9 +22,9 @@ pub use self::tokens::made_up_name;
 use self::tokens::{
     blank, cjk_between, key_after, token_after, token_after_names, word_after, word_beside,
 };
+use super::asks;
 use super::lexicon::Lexicon;
 use super::names::Names;
-use super::numbers::numbers;
 use super::words::find_phrase;
 
 /// What a message gives: slot → value as said (refs as names/words, resolved later).
@@ -77,20 +77,20 @@ pub fn extract(
     current: &dyn Fn(ResourceKind) -> Option<String>,
 ) -> Extraction {
     let mut slots = Map::new();
-    let message = scoped::scoped_values(message);
+    let message = scoped::scoped_values(message, action, lexicon);
     let mut scan = Scan::new(&message);
-    secrets(action, &mut scan, &mut slots);
-    strings(action, nouns, &mut scan, names, &mut slots);
-    values::intervals(action, &mut scan, &mut slots);
+    secrets(action, &mut scan, lexicon, &mut slots);
+    strings(action, nouns, &mut scan, names, lexicon, &mut slots);
+    values::intervals(action, &mut scan, lexicon, &mut slots);
     refs(
         action, nouns, &mut scan, names, lexicon, current, &mut slots,
     );
     values::enums(action, &mut scan, lexicon, &mut slots);
     values::numbers(action, &mut scan, lexicon, &mut slots);
     values::booleans(action, &scan, lexicon, &mut slots);
-    lists::symbol_lists(action, &scan, &mut slots);
+    lists::symbol_lists(action, &scan, lexicon, &mut slots);
     except::excepted(action, &scan, names, lexicon, &mut slots);
-    said_names(action, nouns, &scan, &mut slots);
+    said_names(action, nouns, &scan, lexicon, &mut slots);
     named_without_value(action, nouns, &scan, &mut slots);
     Extraction { slots }
 }
@@ -131,7 +131,7 @@ fn named_without_value(
 }
 
 /// Secrets first: their values must never be read as anything else.
-fn secrets(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+fn secrets(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Map<String, Value>) {
     let mut secret_phrases: Vec<(&str, &str)> = action
         .slots
         .iter()
@@ -145,7 +145,7 @@ fn secrets(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
         }
         let lower_phrase = phrase.to_lowercase();
         if let Some(at) = find_phrase(&scan.text, &lower_phrase)
-            && let Some((s, e)) = key_after(&scan.text, at + lower_phrase.len())
+            && let Some((s, e)) = key_after(&scan.text, at + lower_phrase.len(), lexicon)
         {
             let value = scan.original.get(s..e).unwrap_or_default().to_string();
             slots.insert(slot.to_string(), Value::String(value));
@@ -155,8 +155,11 @@ fn secrets(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
     }
 }
 
-/// Slots that hold a resource's own (new) name, as the skills call them.
-const NEW_NAME_SLOTS: &[&str] = &["name", "new_name"];
+/// Whether the slot holds a resource's own (new) name: the skills' schema calls such slots
+/// `name` (a create) and `new_name` (a rename or copy).
+fn holds_own_name(slot: &Slot) -> bool {
+    matches!(slot.name.as_str(), "name" | "new_name")
+}
 
 /// Strings named by a phrase ("叫 btc-bot", "called eth-scalper", "call it momentum").
 fn strings(
@@ -164,19 +167,20 @@ fn strings(
     nouns: &[String],
     scan: &mut Scan,
     names: &Names,
+    lexicon: &Lexicon,
     slots: &mut Map<String, Value>,
 ) {
     // "rename strategy default to trend": the noun before one of the user's names is not the
     // value. A noun that is the value stays one ("a trader called bot").
     let value_after = |text: &str, at: usize| {
-        let found = token_after_names(text, at, names)?;
+        let found = token_after_names(text, at, names, lexicon)?;
         let is_noun = nouns.iter().any(|n| n.eq_ignore_ascii_case(&found.0));
-        let name_follows = token_after(text, found.2).is_some_and(|(next, ..)| {
+        let name_follows = token_after(text, found.2, lexicon).is_some_and(|(next, ..)| {
             let next = next.to_lowercase();
             names.entries.iter().any(|n| n.lower == next)
         });
         match is_noun && name_follows {
-            true => token_after_names(text, found.2, names),
+            true => token_after_names(text, found.2, names, lexicon),
             false => Some(found),
         }
     };
@@ -212,7 +216,7 @@ fn strings(
                 // that is taken ("duplicate scalper as swing") is still the new name, and its
                 // taker is said so.
                 let names_target = action.slot("target").is_some()
-                    && !NEW_NAME_SLOTS.contains(&slot.name.as_str())
+                    && !holds_own_name(slot)
                     && names
                         .entries
                         .iter()
@@ -323,8 +327,8 @@ fn refs(
         if !slot.required {
             let phrases: Vec<&String> = slot.phrases.iter().collect();
             if slot.name != "target"
-                && let Some(word) = word_beside(text, &phrases)
-                && !DESCRIPTORS.contains(&word.as_str())
+                && let Some(word) = word_beside(text, &phrases, lexicon)
+                && !lexicon.words(WordClass::Descriptor).contains(&word)
             {
                 slots.insert(slot.name.clone(), Value::String(word));
             }
@@ -335,28 +339,28 @@ fn refs(
         } else {
             slot.phrases.iter().collect()
         };
-        if let Some(word) = word_beside(text, &said_nouns) {
+        if let Some(word) = word_beside(text, &said_nouns, lexicon) {
             slots.insert(slot.name.clone(), Value::String(word));
         }
     }
 }
-
-/// Words beside a resource's noun that describe which one rather than name it ("the active
-/// strategy", "the same account").
-const DESCRIPTORS: &[&str] = &[
-    "active", "current", "same", "existing", "usual", "other", "default", "selected", "main",
-];
 
 /// Names said without a phrase, read last, from what no other value used:
 /// - a new resource's name right after the noun ("新建一个交易员 alpha2");
 /// - the target of a change as a made-up word ("set min confidence on grid-master to 90") or
 ///   a Chinese word between the verb and the noun ("激活网格策略"), so resolution can say
 ///   "not found" with the user's word instead of asking as if nothing was said.
-fn said_names(action: &Action, nouns: &[String], scan: &Scan, slots: &mut Map<String, Value>) {
+fn said_names(
+    action: &Action,
+    nouns: &[String],
+    scan: &Scan,
+    lexicon: &Lexicon,
+    slots: &mut Map<String, Value>,
+) {
     let nouns: Vec<&String> = nouns.iter().collect();
     let creates = action.slot("target").is_none();
     // "what models do I have?" while a model is created names nothing new: "do" is no name.
-    let asks_what_exists = crate::nlu::route::asks_what_exists(&scan.text);
+    let asks_what_exists = asks::asks_what_exists(&scan.text, lexicon);
     if creates
         && !asks_what_exists
         && let Some(slot) = action
@@ -364,7 +368,7 @@ fn said_names(action: &Action, nouns: &[String], scan: &Scan, slots: &mut Map<St
             .iter()
             .find(|s| s.required && s.ty == SlotType::String)
         && !slots.contains_key(&slot.name)
-        && let Some(word) = word_after(&scan.text, &nouns)
+        && let Some(word) = word_after(&scan.text, &nouns, lexicon)
         && !nouns.iter().any(|n| n.to_lowercase() == word)
     {
         slots.insert(slot.name.clone(), Value::String(scan.as_said(&word)));
@@ -372,19 +376,14 @@ fn said_names(action: &Action, nouns: &[String], scan: &Scan, slots: &mut Map<St
     if let Some(target) = action.slot("target")
         && !slots.contains_key("target")
     {
-        let word = made_up_name(&scan.text).or_else(|| {
+        let word = made_up_name(&scan.text, lexicon).or_else(|| {
             target
                 .required
-                .then(|| cjk_between(&scan.text, &action.verbs, &nouns))
+                .then(|| cjk_between(&scan.text, &action.verbs, &nouns, lexicon))
                 .flatten()
         });
         if let Some(word) = word {
             slots.insert("target".into(), Value::String(scan.as_said(&word)));
         }
     }
-}
-
-/// Whether a message names this unit anywhere (used by tests and the router's confidence).
-pub fn has_unit(message: &str, unit: Unit) -> bool {
-    numbers(message).iter().any(|n| n.unit == Some(unit))
 }

@@ -5,24 +5,36 @@
 //! both settings share, and the coins after "for" were read as a new coin list.
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
 
+use nofxi_skills::{Action, Unit, WordClass};
 use regex::{Captures, Regex};
 
-/// A value, then "for" and a group of coins.
-static SCOPED: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(\d+(?:\.\d+)?)\s*(x|倍)?\s+for\s+(?:the\s+)?(btc\s*/\s*eth|btc\s*(?:and|&)\s*eth|btc|eth|majors|alts|altcoins|alt\s+coins|alt-coins|other\s+coins|the\s+rest)\b",
-    )
-    .ok()
-});
+use super::super::lexicon::Lexicon;
+
+/// A value, then "for" and a group of coins; `{times}` is where the multiple words go.
+const SCOPED: &str = r"(?i)\b(\d+(?:\.\d+)?)\s*{times}?\s+for\s+(?:the\s+)?(btc\s*/\s*eth|btc\s*(?:and|&)\s*eth|btc|eth|majors|alts|altcoins|alt\s+coins|alt-coins|other\s+coins|the\s+rest)\b";
 
 /// `message` with each scoped leverage put as "<scope> leverage <value>"; as it was when it
 /// says nothing of leverage or has no such value.
-pub fn scoped_values(message: &str) -> Cow<'_, str> {
+pub fn scoped_values<'m>(message: &'m str, action: &Action, lexicon: &Lexicon) -> Cow<'m, str> {
     let lower = message.to_lowercase();
-    let about_leverage = lower.contains("leverage") || message.contains("杠杆");
-    let Some(re) = SCOPED.as_ref().filter(|_| about_leverage) else {
+    // Said about leverage: a phrase of a setting in multiples ("leverage", "杠杆").
+    let about_leverage = action
+        .slots
+        .iter()
+        .filter(|s| s.unit == Some(Unit::Times))
+        .flat_map(|s| &s.phrases)
+        .any(|p| lower.contains(&p.to_lowercase()));
+    if !about_leverage {
+        return Cow::Borrowed(message);
+    }
+    let times: Vec<String> = lexicon
+        .words(WordClass::UnitTimes)
+        .iter()
+        .map(|w| regex::escape(w))
+        .collect();
+    let pattern = SCOPED.replace("{times}", &format!("({})", times.join("|")));
+    let Ok(re) = Regex::new(&pattern) else {
         return Cow::Borrowed(message);
     };
     re.replace_all(message, |c: &Captures| {
@@ -41,20 +53,25 @@ pub fn scoped_values(message: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
 
+    fn read(message: &str) -> String {
+        let library = nofxi_skills::Library::builtin().expect("builtin skills");
+        let action = library
+            .action("strategy_management", "update")
+            .expect("update");
+        scoped_values(message, action, &Lexicon::from_library(&library)).into_owned()
+    }
+
     #[test]
     fn scoped_leverages_name_their_setting() {
         assert_eq!(
-            scoped_values("max leverage 15 for btc/eth, 8 for alts"),
+            read("max leverage 15 for btc/eth, 8 for alts"),
             "max leverage btc/eth leverage 15, alts leverage 8"
         );
         assert_eq!(
-            scoped_values("leverage 5x for BTC and ETH"),
+            read("leverage 5x for BTC and ETH"),
             "leverage btc/eth leverage 5x"
         );
         // Nothing about leverage: a coin list after "for" stays one.
-        assert_eq!(
-            scoped_values("min position 100 for btc"),
-            "min position 100 for btc"
-        );
+        assert_eq!(read("min position 100 for btc"), "min position 100 for btc");
     }
 }

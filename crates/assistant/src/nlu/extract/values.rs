@@ -4,7 +4,6 @@
 use nofxi_skills::{Action, SlotType};
 use serde_json::{Map, Value};
 
-use super::super::numbers::numbers as find_numbers;
 use nofxi_skills::WordClass;
 
 use super::super::lexicon::Lexicon;
@@ -49,7 +48,12 @@ pub fn enums(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Ma
 
 /// Candle intervals ("15m candles", "4h 周期"): by the nearest phrase, else the first
 /// interval slot still empty.
-pub fn intervals(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+pub fn intervals(
+    action: &Action,
+    scan: &mut Scan,
+    lexicon: &Lexicon,
+    slots: &mut Map<String, Value>,
+) {
     let interval_slots: Vec<_> = action
         .slots
         .iter()
@@ -63,7 +67,7 @@ pub fn intervals(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value
         .filter_map(|i| find_phrase(&scan.text, i).map(|at| (at, at + i.len(), i.to_string())))
         .collect();
     // "15 分钟", "1 小时", "four hours": a duration that is a candle interval, as said.
-    for n in find_numbers(&scan.text) {
+    for n in lexicon.numbers(&scan.text) {
         let spoken = n.unit == Some(nofxi_skills::Unit::Minutes)
             && !said
                 .iter()
@@ -138,7 +142,7 @@ pub fn numbers(
         .iter()
         .filter(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
         .collect();
-    let found = find_numbers(text);
+    let found = lexicon.numbers(text);
     // Each look-around below reads a bounded window, never the whole text again: per number
     // that would be quadratic in a long message.
     let longest = numeric
