@@ -131,3 +131,40 @@ confirm-stop = Stop trader { $name }: it finishes the cycle in progress and open
 confirm-delete = Move { $kind } { $name } to the trash: it can be restored for 30 days.
 button-yes = yes
 button-no = no
+
+## The dialogue's own replies: confirming, cancelling, going back to a task ("yes", "cancel", "continue")
+
+dialogue-confirmation-not-shown = This confirmation was not shown here yet, so nothing was done. What would happen:
+dialogue-nothing-to-resume = There is no earlier task to go back to.
+dialogue-value-is-key = That value looks like a key; it cannot be a name or a setting. Please use another.
+dialogue-parent-cancelled = OK, the earlier task is cancelled too.
+dialogue-nothing-to-confirm = There is nothing to confirm right now.
+dialogue-offer-declined = OK, I won't.
+dialogue-denied = OK, cancelled; nothing was changed.
+dialogue-nothing-in-progress = OK. Nothing is in progress.
+dialogue-all-cancelled = OK, everything is cancelled.
+dialogue-cancelled = OK, cancelled.
+dialogue-cancel-parent-too = An earlier task is still waiting ({ $label }). Cancel it too?
+dialogue-offer-waiting = (Still waiting for your answer on whether to first: { $label }.)
+dialogue-still-need = Back to the task: I still need { $slots }.
+# Between the items of a list said in a sentence ("name, leverage").
+list-separator = {", "}
+
+## A task that ran, or the one it comes back to ("Adjusted: …", "Next (…):")
+
+task-adjusted = Adjusted: { $adjustment }
+task-credentials-stored = The credentials are stored encrypted and will not be shown again.
+task-next = Next ({ $label }):
+task-back-to-earlier = Back to the earlier task ({ $label }):
+
+## A confirmation's summary ("Go ahead?") and the values it shows
+
+confirm-go-ahead = Go ahead?
+confirm-no-active-strategy = (none active)
+confirm-emptied = none
+
+## A list edit that changes nothing ("add BTC to s1's coins" when BTC is there)
+
+edit-list-empty = (none)
+edit-already-in = { $items } is already in { $label }; nothing changed (it is { $now }).
+edit-not-in = { $items } is not in { $label }; nothing changed (it is { $now }).

@@ -120,3 +120,40 @@ confirm-stop = 停止交易员 { $name }：当前周期做完后不再开新仓�
 confirm-delete = 把{ $kind } { $name } 移到回收站：30 天内可以恢复。
 button-yes = 确认
 button-no = 不要
+
+## 对话本身的回复：确认、取消、回到任务（“确认”、“取消”、“继续”）
+
+dialogue-confirmation-not-shown = 这条确认还没有在这里显示过，所以没有执行。要执行的是：
+dialogue-nothing-to-resume = 没有可以回去的任务。
+dialogue-value-is-key = 这个值看起来是一个密钥，不能用作名称或设置，换一个吧。
+dialogue-parent-cancelled = 好的，之前的任务也取消了。
+dialogue-nothing-to-confirm = 现在没有需要确认的事。
+dialogue-offer-declined = 好的，不做了。
+dialogue-denied = 好的，已取消，什么都没有改。
+dialogue-nothing-in-progress = 好的。现在没有进行中的任务。
+dialogue-all-cancelled = 好的，所有任务都取消了。
+dialogue-cancelled = 好的，已取消。
+dialogue-cancel-parent-too = 之前还有一个等待中的任务（{ $label }），也一起取消吗？
+dialogue-offer-waiting = （还在等你回复是否先{ $label }。）
+dialogue-still-need = 回到刚才的任务：还需要 { $slots }。
+# 句子里列举多项时的分隔符（“名称、杠杆”）。
+list-separator = 、
+
+## 执行完的任务，或回到的任务（“已调整：…”、“接下来（…）：”）
+
+task-adjusted = 已调整：{ $adjustment }
+task-credentials-stored = 凭证已加密保存，不会再显示。
+task-next = 接下来（{ $label }）：
+task-back-to-earlier = 回到之前的任务（{ $label }）：
+
+## 确认摘要（“确认执行吗？”）和其中显示的值
+
+confirm-go-ahead = 确认执行吗？
+confirm-no-active-strategy = （无启用的策略）
+confirm-emptied = 空
+
+## 没有改动的列表修改（币种里已经有 BTC 时说“s1 加上 BTC”）
+
+edit-list-empty = （空）
+edit-already-in = { $label }里已经有 { $items }，没有改动（现在是 { $now }）。
+edit-not-in = { $label }里没有 { $items }，没有改动（现在是 { $now }）。
