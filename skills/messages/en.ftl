@@ -168,3 +168,52 @@ confirm-emptied = none
 edit-list-empty = (none)
 edit-already-in = { $items } is already in { $label }; nothing changed (it is { $now }).
 edit-not-in = { $items } is not in { $label }; nothing changed (it is { $now }).
+
+## Lists and details of traders, exchange accounts, models and strategies ("list traders", "show s1")
+
+render-running = running
+render-stopped = stopped
+render-enabled = enabled
+render-disabled = disabled
+render-testnet = , testnet
+render-active = , active
+render-trader-line = { $n }. { $name } ({ $state }, scans every { $minutes } min)
+render-model-detail =
+    { $line }
+    model name: { $model_name }
+    base URL: { $url }
+render-strategy-detail =
+    { $line }
+    coins: { $coins } (excluded: { $excluded }); primary timeframe { $timeframe }
+    max leverage BTC/ETH { $lev_major }x, altcoins { $lev_alt }x; max positions { $positions }; min confidence { $confidence }; min risk/reward { $rr }
+    min position BTC/ETH { $size_major } USDT, altcoins { $size_alt } USDT; position value up to { $value_ratio }× equity; margin usage up to { $margin }
+render-empty = There is no { $kind } yet.
+
+## One trader in detail ("what is btc-bot doing", "btc-bot 怎么样")
+
+detail-running = running in engine { $engine }
+detail-no-engine = started, but no engine runs it (start one with `nofxi run`)
+detail-stopped = stopped
+detail-header = { $name }: { $state }, scans every { $minutes } min; exchange { $exchange }, model { $model }, strategy { $strategy }
+detail-no-cycle = No cycle has run yet, so there is no decision on record.
+detail-no-decision = no decision
+detail-last-decision = last decision (cycle #{ $cycle }, { $time }): { $decided }{ $why }
+detail-last-error = last error: { $error }
+
+## A trader's money in its detail: where the figures come from, equity, P&L, positions
+
+figures-from-paper-simulated = from its paper sub-account, at { $time }
+figures-from-paper = from its paper sub-account, now ({ $time })
+figures-from-live = from the { $kind } account, now ({ $time })
+figures-unreadable-no-cycle = Its account could not be read ({ $error }), and no cycle has run yet: no equity or position on record.
+figures-no-cycle = No cycle has run yet, so there is no equity or position on record.
+figures-unreadable = Its account cannot be read now ({ $error }); these are the last cycle's records:
+figures-from-cycle = as of cycle #{ $cycle }, { $time }
+figures-pnl = P&L { $pnl } USDT ({ $pct }%) { $since }
+figures-pnl-unknown = P&L unknown (no equity recorded at its start)
+figures-account = [{ $source }] equity { $equity } USDT, { $pnl }, margin used { $margin } USDT, available { $available } USDT
+figures-since-first-start = since its first start ({ $base } USDT on { $time })
+figures-since-first-cycle = since its first cycle ({ $base } USDT on { $time })
+figures-since-initial-balance = against its initial balance { $base }
+figures-no-positions = No open positions.
+figures-position = position { $symbol } { $side } { $quantity } at { $entry }, mark { $mark }, unrealized { $upnl } USDT

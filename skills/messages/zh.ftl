@@ -157,3 +157,52 @@ confirm-emptied = 空
 edit-list-empty = （空）
 edit-already-in = { $label }里已经有 { $items }，没有改动（现在是 { $now }）。
 edit-not-in = { $label }里没有 { $items }，没有改动（现在是 { $now }）。
+
+## 交易员、交易所账户、模型和策略的列表与详情（“列出交易员”、“看看 s1”）
+
+render-running = 运行中
+render-stopped = 已停止
+render-enabled = 已启用
+render-disabled = 已停用
+render-testnet = ，测试网
+render-active = ，当前激活
+render-trader-line = { $n }. { $name }（{ $state }，每 { $minutes } 分钟扫描）
+render-model-detail =
+    { $line }
+    模型名：{ $model_name }
+    接口地址：{ $url }
+render-strategy-detail =
+    { $line }
+    币种：{ $coins }（排除：{ $excluded }）；主周期 { $timeframe }
+    杠杆上限 BTC/ETH { $lev_major }x、山寨币 { $lev_alt }x；最多持仓 { $positions }；最低信心度 { $confidence }；最低盈亏比 { $rr }
+    最小仓位 BTC/ETH { $size_major } USDT、山寨币 { $size_alt } USDT；仓位价值上限 { $value_ratio } 倍权益；保证金使用上限 { $margin }
+render-empty = 还没有任何{ $kind }。
+
+## 单个交易员的详情（“btc-bot 怎么样”）
+
+detail-running = 运行中（引擎 { $engine }）
+detail-no-engine = 已启动，但没有引擎在运行它（用 `nofxi run` 启动引擎）
+detail-stopped = 已停止
+detail-header = { $name }：{ $state }，每 { $minutes } 分钟扫描；交易所 { $exchange }，模型 { $model }，策略 { $strategy }
+detail-no-cycle = 还没有完成过一个周期，暂无决策记录。
+detail-no-decision = 无操作
+detail-last-decision = 最近决策（第 { $cycle } 个周期，{ $time }）：{ $decided }{ $why }
+detail-last-error = 最近错误：{ $error }
+
+## 交易员详情里的资金：数据来源、权益、盈亏、持仓
+
+figures-from-paper-simulated = 来自它的模拟子账户，{ $time }
+figures-from-paper = 来自它的模拟子账户，当前（{ $time }）
+figures-from-live = 来自 { $kind } 账户，当前（{ $time }）
+figures-unreadable-no-cycle = 读取不到它的账户（{ $error }），也还没有完成过周期，暂无权益和持仓记录。
+figures-no-cycle = 还没有完成过一个周期，暂无权益和持仓记录。
+figures-unreadable = 现在读取不到它的账户（{ $error }），以下是上一个周期的记录：
+figures-from-cycle = 第 { $cycle } 个周期的记录，{ $time }
+figures-pnl = { $since }盈亏 { $pnl } USDT（{ $pct }%）
+figures-pnl-unknown = 盈亏未知（没有它启动时的权益记录）
+figures-account = ［{ $source }］权益 { $equity } USDT，{ $pnl }，已用保证金 { $margin } USDT，可用 { $available } USDT
+figures-since-first-start = 自首次启动（{ $time }，{ $base } USDT）以来
+figures-since-first-cycle = 自首个周期（{ $time }，{ $base } USDT）以来
+figures-since-initial-balance = 相对初始资金 { $base }{" "}
+figures-no-positions = 没有持仓。
+figures-position = 持仓 { $symbol } { $side } { $quantity }，开仓价 { $entry }，标记价 { $mark }，未实现盈亏 { $upnl } USDT
