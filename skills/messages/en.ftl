@@ -217,3 +217,30 @@ figures-since-first-cycle = since its first cycle ({ $base } USDT on { $time })
 figures-since-initial-balance = against its initial balance { $base }
 figures-no-positions = No open positions.
 figures-position = position { $symbol } { $side } { $quantity } at { $entry }, mark { $mark }, unrealized { $upnl } USDT
+
+## Testing an exchange account or a model config ("test main", "测试 main")
+
+probe-exchange-said =
+    { $explanation }
+    The exchange said: { $words }
+probe-details =
+    { $explanation }
+    Details: { $words }
+probe-exchange-works-balance = Exchange account "{ $name }" works: equity { $equity } { $asset }, available { $available }.
+probe-exchange-works = Exchange account "{ $name }" works.
+probe-model-works = Model config "{ $name }" works: { $by } answered in { $ms } ms.
+probe-failure-what = { $what } ({ $status }{ $kind })
+probe-builtin-model = The builtin rules need no endpoint: nothing to test, ready to use.
+probe-model-not-callable = The model config cannot be called as it is; nothing was sent.
+
+## An exchange check's problem the diagnosis skill has no entry for: what / why / what now
+
+exchange-no-balance-what = The futures wallet holds no USDT.
+exchange-no-balance-why = With a zero balance a trader cannot open a position.
+exchange-no-balance-fix = Transfer USDT to the futures wallet before starting a trader.
+exchange-unreadable-what = The exchange's answer lacks the field this check reads, so the check cannot tell.
+exchange-unreadable-why = The server that answered is most likely not the exchange itself (the base URL points at another server or a proxy).
+exchange-unreadable-fix = Check NOFXI_BINANCE_BASE_URL or the proxy so it points at the exchange's API, then test again.
+exchange-refused-what = The exchange refused the check.
+exchange-refused-why = nofxi's diagnosis table has no entry for this error; the exchange's own words follow.
+exchange-refused-fix = Act on the exchange's message, or paste the whole error here and I will explain it.

@@ -206,3 +206,30 @@ figures-since-first-cycle = 自首个周期（{ $time }，{ $base } USDT）以�
 figures-since-initial-balance = 相对初始资金 { $base }{" "}
 figures-no-positions = 没有持仓。
 figures-position = 持仓 { $symbol } { $side } { $quantity }，开仓价 { $entry }，标记价 { $mark }，未实现盈亏 { $upnl } USDT
+
+## 测试交易所账户或模型配置（“测试 main”）
+
+probe-exchange-said =
+    { $explanation }
+    交易所原话：{ $words }
+probe-details =
+    { $explanation }
+    详情：{ $words }
+probe-exchange-works-balance = 交易所账户「{ $name }」连接正常：权益 { $equity } { $asset }，可用 { $available }。
+probe-exchange-works = 交易所账户「{ $name }」连接正常。
+probe-model-works = 模型配置「{ $name }」可以正常调用：{ $by } 在 { $ms } 毫秒内作答。
+probe-failure-what = { $what }（{ $status }{ $kind }）
+probe-builtin-model = 内置规则不需要接口，无需测试，可以直接用。
+probe-model-not-callable = 这个模型配置现在无法调用，没有发出任何请求。
+
+## 诊断技能里没有条目的交易所检查问题：发生了什么 / 原因 / 现在怎么做
+
+exchange-no-balance-what = 合约钱包里没有 USDT。
+exchange-no-balance-why = 余额为 0 时，交易员无法开仓。
+exchange-no-balance-fix = 先把 USDT 划转到合约账户，再启动交易员。
+exchange-unreadable-what = 交易所的回答里缺少检查要读的字段，这项检查无法判断。
+exchange-unreadable-why = 回答的服务器多半不是交易所本身（基础 URL 指向了别的服务器或代理）。
+exchange-unreadable-fix = 检查 NOFXI_BINANCE_BASE_URL 或代理设置，让它指向交易所的 API，再测试一次。
+exchange-refused-what = 交易所拒绝了检查请求。
+exchange-refused-why = nofxi 的诊断表里没有这个错误；交易所的原话附在后面。
+exchange-refused-fix = 按交易所的提示处理，或把完整报错发给我，我来解读。
