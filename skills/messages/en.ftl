@@ -244,3 +244,21 @@ exchange-unreadable-fix = Check NOFXI_BINANCE_BASE_URL or the proxy so it points
 exchange-refused-what = The exchange refused the check.
 exchange-refused-why = nofxi's diagnosis table has no entry for this error; the exchange's own words follow.
 exchange-refused-fix = Act on the exchange's message, or paste the whole error here and I will explain it.
+
+## The assistant model: unsure, failed, or not set for an open question
+
+model-gateway-unsure = I am not sure what you mean. Is it one of these? You can also say it another way.
+model-failed = (The assistant model did not answer, so I used the rules. What happened: { $what } Why: { $why } What to do now: { $fix })
+model-unusable = (The assistant model cannot be used: { $why })
+model-market-data-without-model = Market data is on the command line meanwhile: `nofxi market price BTC --source binance` (Binance's live quote), candles with `nofxi market klines BTC --source binance`.
+model-open-question-needs-model = This is an open question; it needs an assistant model: `nofxi config set assistant.model NAME`. Without one I can still manage traders, exchanges, models and strategies, and explain terms and errors.
+
+## A message over the size limit (nothing of it is read)
+
+message-too-long = That message is too long ({ $kb } KB; the limit is { $cap } KB), so none of it was read and nothing was done. Please shorten it or send it in parts.
+
+## Stopping every trader, copying a strategy, credentials an account does not use
+
+stop-all-unknown-except = No trader is called "{ $name }", so none was stopped
+strategy-copy-name = { $of } copy
+credentials-left-out = { $kind } accounts do not use { $fields }; it was left out.

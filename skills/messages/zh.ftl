@@ -233,3 +233,21 @@ exchange-unreadable-fix = 检查 NOFXI_BINANCE_BASE_URL 或代理设置，让它
 exchange-refused-what = 交易所拒绝了检查请求。
 exchange-refused-why = nofxi 的诊断表里没有这个错误；交易所的原话附在后面。
 exchange-refused-fix = 按交易所的提示处理，或把完整报错发给我，我来解读。
+
+## 助手模型：没把握、调用失败，或开放式问题时没有设置
+
+model-gateway-unsure = 我不太确定你的意思。你想做的是下面哪一个？也可以换个说法。
+model-failed = （助手模型这次没有应答，我先按规则处理。发生了什么：{ $what } 原因：{ $why } 现在怎么做：{ $fix }）
+model-unusable = （助手模型不可用：{ $why }）
+model-market-data-without-model = 行情可以先在命令行查看：`nofxi market price BTC --source binance`（币安实时报价），K 线用 `nofxi market klines BTC --source binance`。
+model-open-question-needs-model = 这是一个开放式问题，需要先设置助手模型：`nofxi config set assistant.model 模型名`。不设置模型时，我仍然可以管理交易员、交易所、模型和策略，并解释术语和报错。
+
+## 超过长度上限的消息（一点都不读取）
+
+message-too-long = 这条消息太长了（{ $kb } KB，上限是 { $cap } KB），所以没有读取，也没有执行任何操作。请缩短它，或分成几条发送。
+
+## 停止所有交易员、复制策略、账户用不到的凭证
+
+stop-all-unknown-except = 没有叫「{ $name }」的交易员，所以一个都没有停
+strategy-copy-name = { $of } 副本
+credentials-left-out = { $kind } 账户用不到 { $fields }，已忽略。
