@@ -199,6 +199,7 @@ detail-no-cycle = No cycle has run yet, so there is no decision on record.
 detail-no-decision = no decision
 detail-last-decision = last decision (cycle #{ $cycle }, { $time }): { $decided }{ $why }
 detail-last-error = last error: { $error }
+detail-missing = (missing)
 
 ## A trader's money in its detail: where the figures come from, equity, P&L, positions
 
@@ -232,6 +233,7 @@ probe-model-works = Model config "{ $name }" works: { $by } answered in { $ms } 
 probe-failure-what = { $what } ({ $status }{ $kind })
 probe-builtin-model = The builtin rules need no endpoint: nothing to test, ready to use.
 probe-model-not-callable = The model config cannot be called as it is; nothing was sent.
+probe-model-failed = The model call failed ({ $kind }).
 
 ## An exchange check's problem the diagnosis skill has no entry for: what / why / what now
 

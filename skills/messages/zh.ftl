@@ -188,6 +188,8 @@ detail-no-cycle = 还没有完成过一个周期，暂无决策记录。
 detail-no-decision = 无操作
 detail-last-decision = 最近决策（第 { $cycle } 个周期，{ $time }）：{ $decided }{ $why }
 detail-last-error = 最近错误：{ $error }
+# 绑定的对象已不存在；暂与英文相同（回复按原样比对）。
+detail-missing = (missing)
 
 ## 交易员详情里的资金：数据来源、权益、盈亏、持仓
 
@@ -221,6 +223,8 @@ probe-model-works = 模型配置「{ $name }」可以正常调用：{ $by } 在 
 probe-failure-what = { $what }（{ $status }{ $kind }）
 probe-builtin-model = 内置规则不需要接口，无需测试，可以直接用。
 probe-model-not-callable = 这个模型配置现在无法调用，没有发出任何请求。
+# 诊断技能没有条目时的兜底说明，暂与英文相同（回复按原样比对）。
+probe-model-failed = The model call failed ({ $kind }).
 
 ## 诊断技能里没有条目的交易所检查问题：发生了什么 / 原因 / 现在怎么做
 

@@ -148,7 +148,7 @@ fn explain(error: &LlmError, lang: Lang) -> ProbeFailure {
         what: explanation
             .as_ref()
             .map(|e| e.what.clone())
-            .unwrap_or_else(|| format!("The model call failed ({}).", kind_name(error))),
+            .unwrap_or_else(|| msg(lang, "probe-model-failed", &[("kind", &kind_name(error))])),
         why: explanation
             .as_ref()
             .map(|e| e.why.clone())

@@ -31,6 +31,7 @@ pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trade
         (false, _) => msg(lang, "detail-stopped", &[]),
     };
     let exchange = name_or_missing(
+        lang,
         store
             .get_exchange(user, &t.spec.exchange_id)
             .await
@@ -38,6 +39,7 @@ pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trade
             .map(|e| e.spec.account_name),
     );
     let model = name_or_missing(
+        lang,
         store
             .get_model(user, &t.spec.ai_model_id)
             .await
@@ -45,6 +47,7 @@ pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trade
             .map(|m| m.spec.name),
     );
     let strategy = name_or_missing(
+        lang,
         store
             .get_strategy(user, &t.spec.strategy_id)
             .await
@@ -114,6 +117,6 @@ pub async fn trader_detail(store: &Arc<Store>, user: &str, lang: Lang, t: &Trade
     out
 }
 
-fn name_or_missing(name: Option<String>) -> String {
-    name.unwrap_or_else(|| "(missing)".into())
+fn name_or_missing(lang: Lang, name: Option<String>) -> String {
+    name.unwrap_or_else(|| msg(lang, "detail-missing", &[]))
 }
