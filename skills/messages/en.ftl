@@ -131,3 +131,136 @@ confirm-stop = Stop trader { $name }: it finishes the cycle in progress and open
 confirm-delete = Move { $kind } { $name } to the trash: it can be restored for 30 days.
 button-yes = yes
 button-no = no
+
+## The dialogue's own replies: confirming, cancelling, going back to a task ("yes", "cancel", "continue")
+
+dialogue-confirmation-not-shown = This confirmation was not shown here yet, so nothing was done. What would happen:
+dialogue-nothing-to-resume = There is no earlier task to go back to.
+dialogue-value-is-key = That value looks like a key; it cannot be a name or a setting. Please use another.
+dialogue-parent-cancelled = OK, the earlier task is cancelled too.
+dialogue-nothing-to-confirm = There is nothing to confirm right now.
+dialogue-offer-declined = OK, I won't.
+dialogue-denied = OK, cancelled; nothing was changed.
+dialogue-nothing-in-progress = OK. Nothing is in progress.
+dialogue-all-cancelled = OK, everything is cancelled.
+dialogue-cancelled = OK, cancelled.
+dialogue-cancel-parent-too = An earlier task is still waiting ({ $label }). Cancel it too?
+dialogue-offer-waiting = (Still waiting for your answer on whether to first: { $label }.)
+dialogue-still-need = Back to the task: I still need { $slots }.
+# Between the items of a list said in a sentence ("name, leverage").
+list-separator = {", "}
+
+## A task that ran, or the one it comes back to ("Adjusted: …", "Next (…):")
+
+task-adjusted = Adjusted: { $adjustment }
+task-credentials-stored = The credentials are stored encrypted and will not be shown again.
+task-next = Next ({ $label }):
+task-back-to-earlier = Back to the earlier task ({ $label }):
+
+## A confirmation's summary ("Go ahead?") and the values it shows
+
+confirm-go-ahead = Go ahead?
+confirm-no-active-strategy = (none active)
+confirm-emptied = none
+
+## A list edit that changes nothing ("add BTC to s1's coins" when BTC is there)
+
+edit-list-empty = (none)
+edit-already-in = { $items } is already in { $label }; nothing changed (it is { $now }).
+edit-not-in = { $items } is not in { $label }; nothing changed (it is { $now }).
+
+## Lists and details of traders, exchange accounts, models and strategies ("list traders", "show s1")
+
+render-running = running
+render-stopped = stopped
+render-enabled = enabled
+render-disabled = disabled
+render-testnet = , testnet
+render-active = , active
+render-trader-line = { $n }. { $name } ({ $state }, scans every { $minutes } min)
+render-model-detail =
+    { $line }
+    model name: { $model_name }
+    base URL: { $url }
+render-strategy-detail =
+    { $line }
+    coins: { $coins } (excluded: { $excluded }); primary timeframe { $timeframe }
+    max leverage BTC/ETH { $lev_major }x, altcoins { $lev_alt }x; max positions { $positions }; min confidence { $confidence }; min risk/reward { $rr }
+    min position BTC/ETH { $size_major } USDT, altcoins { $size_alt } USDT; position value up to { $value_ratio }× equity; margin usage up to { $margin }
+render-empty = There is no { $kind } yet.
+
+## One trader in detail ("what is btc-bot doing", "btc-bot 怎么样")
+
+detail-running = running in engine { $engine }
+detail-no-engine = started, but no engine runs it (start one with `nofxi run`)
+detail-stopped = stopped
+detail-header = { $name }: { $state }, scans every { $minutes } min; exchange { $exchange }, model { $model }, strategy { $strategy }
+detail-no-cycle = No cycle has run yet, so there is no decision on record.
+detail-no-decision = no decision
+detail-last-decision = last decision (cycle #{ $cycle }, { $time }): { $decided }{ $why }
+detail-last-error = last error: { $error }
+detail-missing = (missing)
+
+## A trader's money in its detail: where the figures come from, equity, P&L, positions
+
+figures-from-paper-simulated = from its paper sub-account, at { $time }
+figures-from-paper = from its paper sub-account, now ({ $time })
+figures-from-live = from the { $kind } account, now ({ $time })
+figures-unreadable-no-cycle = Its account could not be read ({ $error }), and no cycle has run yet: no equity or position on record.
+figures-no-cycle = No cycle has run yet, so there is no equity or position on record.
+figures-unreadable = Its account cannot be read now ({ $error }); these are the last cycle's records:
+figures-from-cycle = as of cycle #{ $cycle }, { $time }
+figures-pnl = P&L { $pnl } USDT ({ $pct }%) { $since }
+figures-pnl-unknown = P&L unknown (no equity recorded at its start)
+figures-account = [{ $source }] equity { $equity } USDT, { $pnl }, margin used { $margin } USDT, available { $available } USDT
+figures-since-first-start = since its first start ({ $base } USDT on { $time })
+figures-since-first-cycle = since its first cycle ({ $base } USDT on { $time })
+figures-since-initial-balance = against its initial balance { $base }
+figures-no-positions = No open positions.
+figures-position = position { $symbol } { $side } { $quantity } at { $entry }, mark { $mark }, unrealized { $upnl } USDT
+
+## Testing an exchange account or a model config ("test main", "测试 main")
+
+probe-exchange-said =
+    { $explanation }
+    The exchange said: { $words }
+probe-details =
+    { $explanation }
+    Details: { $words }
+probe-exchange-works-balance = Exchange account "{ $name }" works: equity { $equity } { $asset }, available { $available }.
+probe-exchange-works = Exchange account "{ $name }" works.
+probe-model-works = Model config "{ $name }" works: { $by } answered in { $ms } ms.
+probe-failure-what = { $what } ({ $status }{ $kind })
+probe-builtin-model = The builtin rules need no endpoint: nothing to test, ready to use.
+probe-model-not-callable = The model config cannot be called as it is; nothing was sent.
+probe-model-failed = The model call failed ({ $kind }).
+
+## An exchange check's problem the diagnosis skill has no entry for: what / why / what now
+
+exchange-no-balance-what = The futures wallet holds no USDT.
+exchange-no-balance-why = With a zero balance a trader cannot open a position.
+exchange-no-balance-fix = Transfer USDT to the futures wallet before starting a trader.
+exchange-unreadable-what = The exchange's answer lacks the field this check reads, so the check cannot tell.
+exchange-unreadable-why = The server that answered is most likely not the exchange itself (the base URL points at another server or a proxy).
+exchange-unreadable-fix = Check NOFXI_BINANCE_BASE_URL or the proxy so it points at the exchange's API, then test again.
+exchange-refused-what = The exchange refused the check.
+exchange-refused-why = nofxi's diagnosis table has no entry for this error; the exchange's own words follow.
+exchange-refused-fix = Act on the exchange's message, or paste the whole error here and I will explain it.
+
+## The assistant model: unsure, failed, or not set for an open question
+
+model-gateway-unsure = I am not sure what you mean. Is it one of these? You can also say it another way.
+model-failed = (The assistant model did not answer, so I used the rules. What happened: { $what } Why: { $why } What to do now: { $fix })
+model-unusable = (The assistant model cannot be used: { $why })
+model-market-data-without-model = Market data is on the command line meanwhile: `nofxi market price BTC --source binance` (Binance's live quote), candles with `nofxi market klines BTC --source binance`.
+model-open-question-needs-model = This is an open question; it needs an assistant model: `nofxi config set assistant.model NAME`. Without one I can still manage traders, exchanges, models and strategies, and explain terms and errors.
+
+## A message over the size limit (nothing of it is read)
+
+message-too-long = That message is too long ({ $kb } KB; the limit is { $cap } KB), so none of it was read and nothing was done. Please shorten it or send it in parts.
+
+## Stopping every trader, copying a strategy, credentials an account does not use
+
+stop-all-unknown-except = No trader is called "{ $name }", so none was stopped
+strategy-copy-name = { $of } copy
+credentials-left-out = { $kind } accounts do not use { $fields }; it was left out.

@@ -120,3 +120,138 @@ confirm-stop = 停止交易员 { $name }：当前周期做完后不再开新仓�
 confirm-delete = 把{ $kind } { $name } 移到回收站：30 天内可以恢复。
 button-yes = 确认
 button-no = 不要
+
+## 对话本身的回复：确认、取消、回到任务（“确认”、“取消”、“继续”）
+
+dialogue-confirmation-not-shown = 这条确认还没有在这里显示过，所以没有执行。要执行的是：
+dialogue-nothing-to-resume = 没有可以回去的任务。
+dialogue-value-is-key = 这个值看起来是一个密钥，不能用作名称或设置，换一个吧。
+dialogue-parent-cancelled = 好的，之前的任务也取消了。
+dialogue-nothing-to-confirm = 现在没有需要确认的事。
+dialogue-offer-declined = 好的，不做了。
+dialogue-denied = 好的，已取消，什么都没有改。
+dialogue-nothing-in-progress = 好的。现在没有进行中的任务。
+dialogue-all-cancelled = 好的，所有任务都取消了。
+dialogue-cancelled = 好的，已取消。
+dialogue-cancel-parent-too = 之前还有一个等待中的任务（{ $label }），也一起取消吗？
+dialogue-offer-waiting = （还在等你回复是否先{ $label }。）
+dialogue-still-need = 回到刚才的任务：还需要 { $slots }。
+# 句子里列举多项时的分隔符（“名称、杠杆”）。
+list-separator = 、
+
+## 执行完的任务，或回到的任务（“已调整：…”、“接下来（…）：”）
+
+task-adjusted = 已调整：{ $adjustment }
+task-credentials-stored = 凭证已加密保存，不会再显示。
+task-next = 接下来（{ $label }）：
+task-back-to-earlier = 回到之前的任务（{ $label }）：
+
+## 确认摘要（“确认执行吗？”）和其中显示的值
+
+confirm-go-ahead = 确认执行吗？
+confirm-no-active-strategy = （无启用的策略）
+confirm-emptied = 空
+
+## 没有改动的列表修改（币种里已经有 BTC 时说“s1 加上 BTC”）
+
+edit-list-empty = （空）
+edit-already-in = { $label }里已经有 { $items }，没有改动（现在是 { $now }）。
+edit-not-in = { $label }里没有 { $items }，没有改动（现在是 { $now }）。
+
+## 交易员、交易所账户、模型和策略的列表与详情（“列出交易员”、“看看 s1”）
+
+render-running = 运行中
+render-stopped = 已停止
+render-enabled = 已启用
+render-disabled = 已停用
+render-testnet = ，测试网
+render-active = ，当前激活
+render-trader-line = { $n }. { $name }（{ $state }，每 { $minutes } 分钟扫描）
+render-model-detail =
+    { $line }
+    模型名：{ $model_name }
+    接口地址：{ $url }
+render-strategy-detail =
+    { $line }
+    币种：{ $coins }（排除：{ $excluded }）；主周期 { $timeframe }
+    杠杆上限 BTC/ETH { $lev_major }x、山寨币 { $lev_alt }x；最多持仓 { $positions }；最低信心度 { $confidence }；最低盈亏比 { $rr }
+    最小仓位 BTC/ETH { $size_major } USDT、山寨币 { $size_alt } USDT；仓位价值上限 { $value_ratio } 倍权益；保证金使用上限 { $margin }
+render-empty = 还没有任何{ $kind }。
+
+## 单个交易员的详情（“btc-bot 怎么样”）
+
+detail-running = 运行中（引擎 { $engine }）
+detail-no-engine = 已启动，但没有引擎在运行它（用 `nofxi run` 启动引擎）
+detail-stopped = 已停止
+detail-header = { $name }：{ $state }，每 { $minutes } 分钟扫描；交易所 { $exchange }，模型 { $model }，策略 { $strategy }
+detail-no-cycle = 还没有完成过一个周期，暂无决策记录。
+detail-no-decision = 无操作
+detail-last-decision = 最近决策（第 { $cycle } 个周期，{ $time }）：{ $decided }{ $why }
+detail-last-error = 最近错误：{ $error }
+# 绑定的对象已不存在；暂与英文相同（回复按原样比对）。
+detail-missing = (missing)
+
+## 交易员详情里的资金：数据来源、权益、盈亏、持仓
+
+figures-from-paper-simulated = 来自它的模拟子账户，{ $time }
+figures-from-paper = 来自它的模拟子账户，当前（{ $time }）
+figures-from-live = 来自 { $kind } 账户，当前（{ $time }）
+figures-unreadable-no-cycle = 读取不到它的账户（{ $error }），也还没有完成过周期，暂无权益和持仓记录。
+figures-no-cycle = 还没有完成过一个周期，暂无权益和持仓记录。
+figures-unreadable = 现在读取不到它的账户（{ $error }），以下是上一个周期的记录：
+figures-from-cycle = 第 { $cycle } 个周期的记录，{ $time }
+figures-pnl = { $since }盈亏 { $pnl } USDT（{ $pct }%）
+figures-pnl-unknown = 盈亏未知（没有它启动时的权益记录）
+figures-account = ［{ $source }］权益 { $equity } USDT，{ $pnl }，已用保证金 { $margin } USDT，可用 { $available } USDT
+figures-since-first-start = 自首次启动（{ $time }，{ $base } USDT）以来
+figures-since-first-cycle = 自首个周期（{ $time }，{ $base } USDT）以来
+figures-since-initial-balance = 相对初始资金 { $base }{" "}
+figures-no-positions = 没有持仓。
+figures-position = 持仓 { $symbol } { $side } { $quantity }，开仓价 { $entry }，标记价 { $mark }，未实现盈亏 { $upnl } USDT
+
+## 测试交易所账户或模型配置（“测试 main”）
+
+probe-exchange-said =
+    { $explanation }
+    交易所原话：{ $words }
+probe-details =
+    { $explanation }
+    详情：{ $words }
+probe-exchange-works-balance = 交易所账户「{ $name }」连接正常：权益 { $equity } { $asset }，可用 { $available }。
+probe-exchange-works = 交易所账户「{ $name }」连接正常。
+probe-model-works = 模型配置「{ $name }」可以正常调用：{ $by } 在 { $ms } 毫秒内作答。
+probe-failure-what = { $what }（{ $status }{ $kind }）
+probe-builtin-model = 内置规则不需要接口，无需测试，可以直接用。
+probe-model-not-callable = 这个模型配置现在无法调用，没有发出任何请求。
+# 诊断技能没有条目时的兜底说明，暂与英文相同（回复按原样比对）。
+probe-model-failed = The model call failed ({ $kind }).
+
+## 诊断技能里没有条目的交易所检查问题：发生了什么 / 原因 / 现在怎么做
+
+exchange-no-balance-what = 合约钱包里没有 USDT。
+exchange-no-balance-why = 余额为 0 时，交易员无法开仓。
+exchange-no-balance-fix = 先把 USDT 划转到合约账户，再启动交易员。
+exchange-unreadable-what = 交易所的回答里缺少检查要读的字段，这项检查无法判断。
+exchange-unreadable-why = 回答的服务器多半不是交易所本身（基础 URL 指向了别的服务器或代理）。
+exchange-unreadable-fix = 检查 NOFXI_BINANCE_BASE_URL 或代理设置，让它指向交易所的 API，再测试一次。
+exchange-refused-what = 交易所拒绝了检查请求。
+exchange-refused-why = nofxi 的诊断表里没有这个错误；交易所的原话附在后面。
+exchange-refused-fix = 按交易所的提示处理，或把完整报错发给我，我来解读。
+
+## 助手模型：没把握、调用失败，或开放式问题时没有设置
+
+model-gateway-unsure = 我不太确定你的意思。你想做的是下面哪一个？也可以换个说法。
+model-failed = （助手模型这次没有应答，我先按规则处理。发生了什么：{ $what } 原因：{ $why } 现在怎么做：{ $fix }）
+model-unusable = （助手模型不可用：{ $why }）
+model-market-data-without-model = 行情可以先在命令行查看：`nofxi market price BTC --source binance`（币安实时报价），K 线用 `nofxi market klines BTC --source binance`。
+model-open-question-needs-model = 这是一个开放式问题，需要先设置助手模型：`nofxi config set assistant.model 模型名`。不设置模型时，我仍然可以管理交易员、交易所、模型和策略，并解释术语和报错。
+
+## 超过长度上限的消息（一点都不读取）
+
+message-too-long = 这条消息太长了（{ $kb } KB，上限是 { $cap } KB），所以没有读取，也没有执行任何操作。请缩短它，或分成几条发送。
+
+## 停止所有交易员、复制策略、账户用不到的凭证
+
+stop-all-unknown-except = 没有叫「{ $name }」的交易员，所以一个都没有停
+strategy-copy-name = { $of } 副本
+credentials-left-out = { $kind } 账户用不到 { $fields }，已忽略。

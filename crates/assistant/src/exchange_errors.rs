@@ -6,7 +6,7 @@ use nofxi_skills::{Knowledge, Lang, Library, SkillKind};
 use nofxi_venues::connectivity::{Diagnosis, Problem};
 
 use crate::model_errors::Explanation;
-use crate::texts::t;
+use crate::msg;
 
 /// The diagnosis entry for a problem the exchange gave no code for.
 fn diagnosis_id(diagnosis: Diagnosis) -> Option<&'static str> {
@@ -48,66 +48,20 @@ pub fn explain(problem: &Problem, library: &Library, lang: Lang) -> Explanation 
             fix: text(k.fix.as_ref()).unwrap_or_else(|| problem.diagnosis.advice().into()),
         };
     }
-    let (what, why, fix) = match problem.diagnosis {
-        Diagnosis::NoBalance => (
-            t(
-                lang,
-                "合约钱包里没有 USDT。",
-                "The futures wallet holds no USDT.",
-            ),
-            t(
-                lang,
-                "余额为 0 时，交易员无法开仓。",
-                "With a zero balance a trader cannot open a position.",
-            ),
-            t(
-                lang,
-                "先把 USDT 划转到合约账户，再启动交易员。",
-                "Transfer USDT to the futures wallet before starting a trader.",
-            ),
-        ),
+    // What / why / what now from the catalogs, `<key>-what`, `<key>-why`, `<key>-fix`.
+    let key = match problem.diagnosis {
+        Diagnosis::NoBalance => "exchange-no-balance",
         // Not a refusal: an answer without the field the check reads (a wrong base URL or a
         // proxy). The details name the field and the endpoint.
-        Diagnosis::Unreadable => (
-            t(
-                lang,
-                "交易所的回答里缺少检查要读的字段，这项检查无法判断。",
-                "The exchange's answer lacks the field this check reads, so the check cannot tell.",
-            ),
-            t(
-                lang,
-                "回答的服务器多半不是交易所本身（基础 URL 指向了别的服务器或代理）。",
-                "The server that answered is most likely not the exchange itself (the base URL points at another server or a proxy).",
-            ),
-            t(
-                lang,
-                "检查 NOFXI_BINANCE_BASE_URL 或代理设置，让它指向交易所的 API，再测试一次。",
-                "Check NOFXI_BINANCE_BASE_URL or the proxy so it points at the exchange's API, then test again.",
-            ),
-        ),
-        _ => (
-            t(
-                lang,
-                "交易所拒绝了检查请求。",
-                "The exchange refused the check.",
-            ),
-            t(
-                lang,
-                "nofxi 的诊断表里没有这个错误；交易所的原话附在后面。",
-                "nofxi's diagnosis table has no entry for this error; the exchange's own words follow.",
-            ),
-            t(
-                lang,
-                "按交易所的提示处理，或把完整报错发给我，我来解读。",
-                "Act on the exchange's message, or paste the whole error here and I will explain it.",
-            ),
-        ),
+        Diagnosis::Unreadable => "exchange-unreadable",
+        _ => "exchange-refused",
     };
+    let part = |part: &str| msg(lang, &format!("{key}-{part}"), &[]);
     Explanation {
         diagnosis: None,
-        what,
-        why,
-        fix,
+        what: part("what"),
+        why: part("why"),
+        fix: part("fix"),
     }
 }
 

@@ -47,6 +47,12 @@ use tokio::sync::Mutex;
 
 pub use error::AssistantError;
 
+/// Reply text `id` in `lang` from the message catalogs beside the skills
+/// (`skills/messages/<lang>.ftl`), with `args` already formatted.
+pub(crate) fn msg(lang: Lang, id: &str, args: &[(&str, &str)]) -> String {
+    nofxi_skills::Catalog::builtin().text(lang, id, args)
+}
+
 use crate::conversation::{Conversation, Pending};
 use crate::nlu::lexicon::Lexicon;
 use crate::nlu::words::trim_punct;

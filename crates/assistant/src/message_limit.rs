@@ -24,14 +24,11 @@ pub fn lang_of(message: &str) -> Lang {
 pub fn too_long(lang: Lang, bytes: usize) -> String {
     let kb = bytes.div_ceil(1024);
     let cap = MAX_MESSAGE_BYTES / 1024;
-    match lang {
-        Lang::Zh => format!(
-            "这条消息太长了（{kb} KB，上限是 {cap} KB），所以没有读取，也没有执行任何操作。请缩短它，或分成几条发送。"
-        ),
-        Lang::En => format!(
-            "That message is too long ({kb} KB; the limit is {cap} KB), so none of it was read and nothing was done. Please shorten it or send it in parts."
-        ),
-    }
+    crate::msg(
+        lang,
+        "message-too-long",
+        &[("kb", &kb.to_string()), ("cap", &cap.to_string())],
+    )
 }
 
 /// What the trace and the recent turns keep of an over-long message: its size, none of it.

@@ -13,7 +13,7 @@ use nofxi_trader::runtime::preflight::is_builtin;
 use serde::Serialize;
 
 use crate::model_errors;
-use crate::texts::t;
+use crate::msg;
 
 /// The probe's budget: enough for a slow endpoint to answer a few tokens, short enough that a
 /// user waiting at the terminal is told about a dead one soon.
@@ -84,11 +84,7 @@ pub async fn probe_model(
     };
     if is_builtin(&model) {
         report.ok = true;
-        report.note = Some(t(
-            lang,
-            "内置规则不需要接口，无需测试，可以直接用。",
-            "The builtin rules need no endpoint: nothing to test, ready to use.",
-        ));
+        report.note = Some(msg(lang, "probe-builtin-model", &[]));
         return Ok(report);
     }
     let key = store.model_api_key(user, &model.id).await?;
@@ -131,11 +127,7 @@ fn config_failure(message: String, lang: Lang) -> ProbeFailure {
         kind: "config".into(),
         status: None,
         diagnosis: None,
-        what: t(
-            lang,
-            "这个模型配置现在无法调用，没有发出任何请求。",
-            "The model config cannot be called as it is; nothing was sent.",
-        ),
+        what: msg(lang, "probe-model-not-callable", &[]),
         why: message.clone(),
         fix: message,
         provider_message: String::new(),
@@ -156,7 +148,7 @@ fn explain(error: &LlmError, lang: Lang) -> ProbeFailure {
         what: explanation
             .as_ref()
             .map(|e| e.what.clone())
-            .unwrap_or_else(|| format!("The model call failed ({}).", kind_name(error))),
+            .unwrap_or_else(|| msg(lang, "probe-model-failed", &[("kind", &kind_name(error))])),
         why: explanation
             .as_ref()
             .map(|e| e.why.clone())

@@ -13,8 +13,8 @@ use crate::nlu::names::Resolution;
 use crate::nlu::{
     ADD_TO_REASON, NO_BULK_REASON, NOT_FOUND_REASON, OTHER_RESOURCE_REASON, PART_OF_REASON,
 };
-use crate::texts;
 use crate::turn::Turn;
+use crate::{msg, texts};
 
 pub async fn apply(turn: &mut Turn<'_>, command: Command) {
     match command {
@@ -104,11 +104,7 @@ fn show_confirmation_again(turn: &mut Turn<'_>) {
     };
     let summary = c.summary.clone();
     turn.events.push(event);
-    turn.say(texts::t(
-        lang,
-        "这条确认还没有在这里显示过，所以没有执行。要执行的是：",
-        "This confirmation was not shown here yet, so nothing was done. What would happen:",
-    ));
+    turn.say(msg(lang, "dialogue-confirmation-not-shown", &[]));
     turn.say(summary);
 }
 
@@ -119,11 +115,7 @@ async fn resume(turn: &mut Turn<'_>, task_id: Option<nofxi_protocol::TaskId>) {
         None => turn.conv.stack.len().checked_sub(1),
     };
     let Some(at) = at else {
-        turn.say(texts::t(
-            turn.lang,
-            "没有可以回去的任务。",
-            "There is no earlier task to go back to.",
-        ));
+        turn.say(msg(turn.lang, "dialogue-nothing-to-resume", &[]));
         return;
     };
     if at + 1 != turn.conv.stack.len() {
@@ -242,11 +234,7 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
             && let Some(text) = value.as_str()
             && (secrets.is_known(text) || crate::scrub::scrub(text) != text)
         {
-            said.push(texts::t(
-                turn.lang,
-                "这个值看起来是一个密钥，不能用作名称或设置，换一个吧。",
-                "That value looks like a key; it cannot be a name or a setting. Please use another.",
-            ));
+            said.push(msg(turn.lang, "dialogue-value-is-key", &[]));
             continue;
         }
         let shown = if secret {
@@ -364,11 +352,7 @@ async fn confirm(turn: &mut Turn<'_>) {
                 parent.status = TaskStatus::Cancelled;
                 turn.events
                     .push(Event::TaskCancelled { task_id: parent.id });
-                turn.say(texts::t(
-                    turn.lang,
-                    "好的，之前的任务也取消了。",
-                    "OK, the earlier task is cancelled too.",
-                ));
+                turn.say(msg(turn.lang, "dialogue-parent-cancelled", &[]));
             }
             return;
         }
@@ -376,11 +360,7 @@ async fn confirm(turn: &mut Turn<'_>) {
         None => {}
     }
     let Some(task) = turn.conv.top() else {
-        turn.say(texts::t(
-            turn.lang,
-            "现在没有需要确认的事。",
-            "There is nothing to confirm right now.",
-        ));
+        turn.say(msg(turn.lang, "dialogue-nothing-to-confirm", &[]));
         return;
     };
     if let Some(offer) = task.offer.clone() {
@@ -425,11 +405,7 @@ async fn confirm(turn: &mut Turn<'_>) {
         // a message of its own. (A yes confirms only a summary already shown.)
         _ if task.status == TaskStatus::Collecting => advance(turn).await,
         _ => {
-            turn.say(texts::t(
-                turn.lang,
-                "现在没有需要确认的事。",
-                "There is nothing to confirm right now.",
-            ));
+            turn.say(msg(turn.lang, "dialogue-nothing-to-confirm", &[]));
             reprompt(turn);
         }
     }
@@ -445,7 +421,7 @@ async fn deny(turn: &mut Turn<'_>) {
     let Some(task) = turn.conv.top() else { return };
     if task.offer.is_some() {
         finish(turn, TaskStatus::Cancelled, None);
-        turn.say(texts::t(turn.lang, "好的，不做了。", "OK, I won't."));
+        turn.say(msg(turn.lang, "dialogue-offer-declined", &[]));
         return;
     }
     // "No" to a confirmation ends the task. Kept open, it would come back later with the
@@ -455,11 +431,7 @@ async fn deny(turn: &mut Turn<'_>) {
         task_id: task.id.clone(),
     });
     let resumed = finish(turn, TaskStatus::Cancelled, None);
-    turn.say(texts::t(
-        turn.lang,
-        "好的，已取消，什么都没有改。",
-        "OK, cancelled; nothing was changed.",
-    ));
+    turn.say(msg(turn.lang, "dialogue-denied", &[]));
     if resumed {
         advance(turn).await;
     }
@@ -471,11 +443,7 @@ async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
         return;
     }
     if turn.conv.stack.is_empty() {
-        turn.say(texts::t(
-            turn.lang,
-            "好的。现在没有进行中的任务。",
-            "OK. Nothing is in progress.",
-        ));
+        turn.say(msg(turn.lang, "dialogue-nothing-in-progress", &[]));
         return;
     }
     if scope == CancelScope::All {
@@ -484,11 +452,7 @@ async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
             turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
             turn.events.push(Event::TaskCancelled { task_id: t.id });
         }
-        turn.say(texts::t(
-            turn.lang,
-            "好的，所有任务都取消了。",
-            "OK, everything is cancelled.",
-        ));
+        turn.say(msg(turn.lang, "dialogue-all-cancelled", &[]));
         return;
     }
     if let Some(mut t) = turn.conv.stack.pop() {
@@ -496,7 +460,7 @@ async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
         turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
         turn.events.push(Event::TaskCancelled { task_id: t.id });
     }
-    turn.say(texts::t(turn.lang, "好的，已取消。", "OK, cancelled."));
+    turn.say(msg(turn.lang, "dialogue-cancelled", &[]));
     if let Some(parent) = turn.conv.top() {
         let label = texts::task_label(
             &turn.engine.library,
@@ -507,10 +471,10 @@ async fn cancel(turn: &mut Turn<'_>, scope: CancelScope) {
         turn.conv.pending = Some(Pending::CancelParent {
             task_id: parent.id.clone(),
         });
-        turn.say(texts::t(
+        turn.say(msg(
             turn.lang,
-            &format!("之前还有一个等待中的任务（{label}），也一起取消吗？"),
-            &format!("An earlier task is still waiting ({label}). Cancel it too?"),
+            "dialogue-cancel-parent-too",
+            &[("label", &label)],
         ));
     }
 }
@@ -569,11 +533,7 @@ pub fn reprompt(turn: &mut Turn<'_>) {
     } else if let Some(offer) = &task.offer {
         let (skill, action) = offer.task.split_once('.').unwrap_or((&offer.task, ""));
         let label = texts::task_label(&turn.engine.library, skill, action, lang);
-        texts::t(
-            lang,
-            &format!("（还在等你回复是否先{label}。）"),
-            &format!("(Still waiting for your answer on whether to first: {label}.)"),
-        )
+        msg(lang, "dialogue-offer-waiting", &[("label", &label)])
     } else if !task.asked.is_empty() {
         let action = turn.engine.library.action(&task.skill, &task.action);
         let labels: Vec<String> = task
@@ -584,11 +544,8 @@ pub fn reprompt(turn: &mut Turn<'_>) {
                 None => n.clone(),
             })
             .collect();
-        texts::t(
-            lang,
-            &format!("回到刚才的任务：还需要 {}。", labels.join("、")),
-            &format!("Back to the task: I still need {}.", labels.join(", ")),
-        )
+        let labels = labels.join(&msg(lang, "list-separator", &[]));
+        msg(lang, "dialogue-still-need", &[("slots", &labels)])
     } else {
         return;
     };
@@ -627,16 +584,15 @@ fn already_done(turn: &mut Turn<'_>) -> bool {
     if done.is_empty() {
         return false;
     }
-    let catalog = nofxi_skills::Catalog::builtin();
     for d in done {
         let label = texts::task_label(&turn.engine.library, &d.skill, &d.action, turn.lang);
         let name = d.name.unwrap_or_default();
         let undo_id = format!("undo-{}-{}", d.skill, d.action);
-        let undo = match catalog.has(&undo_id) {
-            true => catalog.text(turn.lang, &undo_id, &[("name", &name)]),
-            false => catalog.text(turn.lang, "undo-by-hand", &[]),
+        let undo = match nofxi_skills::Catalog::builtin().has(&undo_id) {
+            true => msg(turn.lang, &undo_id, &[("name", &name)]),
+            false => msg(turn.lang, "undo-by-hand", &[]),
         };
-        turn.say(catalog.text(
+        turn.say(msg(
             turn.lang,
             "already-done",
             &[("label", &label), ("name", &name), ("undo", &undo)],

@@ -6,8 +6,8 @@ use nofxi_protocol::{Event, ListEdit};
 use nofxi_skills::{Action, Risk};
 use serde_json::{Map, Value};
 
-use crate::texts;
 use crate::turn::Turn;
+use crate::{msg, texts};
 
 /// Reads the current values once per field and applies the task's list edits. An edit that
 /// changes nothing (removing a coin that is not there) is said and dropped. An edit whose
@@ -120,22 +120,18 @@ fn unchanged(lang: nofxi_skills::Lang, label: &str, edit: &ListEdit, base: &[Val
     let items = texts::value(lang, &Value::Array(items.clone()));
     let now = texts::value(lang, &Value::Array(base.to_vec()));
     let now = if now.is_empty() {
-        texts::t(lang, "（空）", "(none)")
+        msg(lang, "edit-list-empty", &[])
     } else {
         now
     };
-    match (lang, adding) {
-        (nofxi_skills::Lang::Zh, true) => {
-            format!("{label}里已经有 {items}，没有改动（现在是 {now}）。")
-        }
-        (nofxi_skills::Lang::Zh, false) => {
-            format!("{label}里没有 {items}，没有改动（现在是 {now}）。")
-        }
-        (nofxi_skills::Lang::En, true) => {
-            format!("{items} is already in {label}; nothing changed (it is {now}).")
-        }
-        (nofxi_skills::Lang::En, false) => {
-            format!("{items} is not in {label}; nothing changed (it is {now}).")
-        }
-    }
+    let id = if adding {
+        "edit-already-in"
+    } else {
+        "edit-not-in"
+    };
+    msg(
+        lang,
+        id,
+        &[("label", label), ("items", &items), ("now", &now)],
+    )
 }

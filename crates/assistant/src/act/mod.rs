@@ -17,8 +17,8 @@ pub use self::run::{finish, resume_below};
 use self::slots::{ask, check_values, resolve_refs};
 use crate::conversation::PendingConfirmation;
 use crate::nlu::names::Names;
-use crate::texts;
 use crate::turn::Turn;
+use crate::{msg, texts};
 
 /// The slot values a check or a tool sees: secrets restored from memory (absent after a
 /// restart, so they are asked again), refs as resolved ids when `ids`.
@@ -371,7 +371,7 @@ fn summary(
     );
     match &action.summary {
         Some(text) => text.render(lang, lookup(lang, &shown, &vars)),
-        None => texts::t(lang, "确认执行吗？", "Go ahead?"),
+        None => msg(lang, "confirm-go-ahead", &[]),
     }
 }
 
@@ -381,7 +381,7 @@ pub(crate) fn implied(lang: Lang, names: &Names) -> Map<String, Value> {
     let strategy = names
         .active_strategy
         .clone()
-        .unwrap_or_else(|| texts::t(lang, "（无启用的策略）", "(none active)"));
+        .unwrap_or_else(|| msg(lang, "confirm-no-active-strategy", &[]));
     let mut vars = Map::new();
     vars.insert("strategy".into(), Value::String(strategy));
     vars
@@ -416,7 +416,7 @@ pub(super) fn changes(
                 .map_or_else(|| k.clone(), |s| s.label().get(lang).to_string());
             let now = match texts::value(lang, shown.get(k)?) {
                 // An emptied list ("stop excluding DOGE", the only one) reads as none.
-                empty if empty.is_empty() => texts::t(lang, "空", "none"),
+                empty if empty.is_empty() => msg(lang, "confirm-emptied", &[]),
                 now => now,
             };
             let was = task.before.get(k).map(|old| texts::value(lang, old));

@@ -7,9 +7,9 @@ use serde_json::{Map, Value};
 
 use super::{effective, lookup};
 use crate::conversation::{Listed, Offer};
-use crate::texts;
 use crate::tools::{ToolCall, ToolError};
 use crate::turn::Turn;
+use crate::{msg, texts};
 
 pub(super) async fn execute(
     turn: &mut Turn<'_>,
@@ -117,11 +117,7 @@ pub(super) async fn execute(
                 reported.extend(super::reported::reported(&tool, &args));
                 said_by_steps.extend(&step.say);
                 for adj in out.adjustments {
-                    turn.say(texts::t(
-                        lang,
-                        &format!("已调整：{adj}"),
-                        &format!("Adjusted: {adj}"),
-                    ));
+                    turn.say(msg(lang, "task-adjusted", &[("adjustment", &adj)]));
                 }
                 if out.mutated {
                     turn.refresh_names().await;
@@ -155,11 +151,7 @@ pub(super) async fn execute(
         turn.say(say.render(lang, lookup(lang, &shown, &vars)));
     }
     if stores_secret {
-        turn.say(texts::t(
-            lang,
-            "凭证已加密保存，不会再显示。",
-            "The credentials are stored encrypted and will not be shown again.",
-        ));
+        turn.say(msg(lang, "task-credentials-stored", &[]));
     }
     finish(turn, TaskStatus::Completed, None)
 }
@@ -382,17 +374,9 @@ pub fn resume_below(turn: &mut Turn<'_>, retry: bool) -> bool {
     let label = texts::task_label(&turn.engine.library, &parent.skill, &parent.action, lang);
     turn.events.push(Event::TaskResumed { task_id: id });
     if queued {
-        turn.say(texts::t(
-            lang,
-            &format!("接下来（{label}）："),
-            &format!("Next ({label}):"),
-        ));
+        turn.say(msg(lang, "task-next", &[("label", &label)]));
     } else if !retry {
-        turn.say(texts::t(
-            lang,
-            &format!("回到之前的任务（{label}）："),
-            &format!("Back to the earlier task ({label}):"),
-        ));
+        turn.say(msg(lang, "task-back-to-earlier", &[("label", &label)]));
     }
     true
 }

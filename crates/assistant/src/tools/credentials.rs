@@ -33,8 +33,9 @@ pub(super) fn left_out_note(lang: Lang, kind: &str, left_out: &[&str]) -> Option
         return None;
     }
     let fields = left_out.join(", ");
-    Some(match lang {
-        Lang::Zh => format!("{kind} 账户用不到 {fields}，已忽略。"),
-        Lang::En => format!("{kind} accounts do not use {fields}; it was left out."),
-    })
+    Some(crate::msg(
+        lang,
+        "credentials-left-out",
+        &[("kind", kind), ("fields", &fields)],
+    ))
 }

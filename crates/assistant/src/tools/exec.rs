@@ -174,11 +174,7 @@ impl ToolRunner {
                 Ok(Running::None) => Err(ToolError::new("not_running", "no trader is running")),
                 Ok(Running::UnknownExcept(name)) => Err(ToolError::new(
                     "unknown_except",
-                    crate::texts::t(
-                        lang,
-                        &format!("没有叫「{name}」的交易员，所以一个都没有停"),
-                        &format!("No trader is called \"{name}\", so none was stopped"),
-                    ),
+                    crate::msg(lang, "stop-all-unknown-except", &[("name", &name)]),
                 )),
                 Err(e) => Err(store_error(&e, lang)),
             };
@@ -648,10 +644,7 @@ async fn free_copy_name(
         .into_iter()
         .map(|x| x.spec.name.to_lowercase())
         .collect();
-    let base = match lang {
-        Lang::Zh => format!("{of} 副本"),
-        Lang::En => format!("{of} copy"),
-    };
+    let base = crate::msg(lang, "strategy-copy-name", &[("of", of)]);
     let free = std::iter::once(base.clone())
         .chain((2..).map(|n| format!("{base} {n}")))
         .find(|name| !taken.contains(&name.to_lowercase()))
@@ -673,5 +666,5 @@ impl From<StoreError> for Failure {
 
 /// Said after a start when no engine holds a lease: the trader waits for one.
 fn no_engine_note(lang: Lang) -> String {
-    nofxi_skills::Catalog::builtin().text(lang, "start-no-engine", &[])
+    crate::msg(lang, "start-no-engine", &[])
 }

@@ -13,7 +13,7 @@ use super::{ToolError, ToolOutput};
 use crate::exchange_errors;
 use crate::model_errors::Explanation;
 use crate::model_probe::{ProbeFailure, probe_model};
-use crate::texts::{self, t};
+use crate::{msg, texts};
 
 impl ToolRunner {
     /// The exchange check of `nofxi exchange test` (clock → key → IP whitelist →
@@ -52,14 +52,14 @@ impl ToolRunner {
                         let words = p.words();
                         let explanation = said(lang, &exchange_errors::explain(p, library, lang));
                         // With a code the words are the exchange's; without, ours (no answer).
-                        let (zh, en) = match p.code {
-                            Some(_) => ("交易所原话", "The exchange said"),
-                            None => ("详情", "Details"),
+                        let id = match p.code {
+                            Some(_) => "probe-exchange-said",
+                            None => "probe-details",
                         };
-                        t(
+                        msg(
                             lang,
-                            &format!("{explanation}\n{zh}：{words}"),
-                            &format!("{explanation}\n{en}: {words}"),
+                            id,
+                            &[("explanation", &explanation), ("words", &words)],
                         )
                     }
                     None => p.to_string(),
@@ -76,26 +76,17 @@ impl ToolRunner {
             }));
         }
         let mut text = match &report.balance {
-            Check::Passed { value } | Check::Warning { value, .. } => t(
+            Check::Passed { value } | Check::Warning { value, .. } => msg(
                 lang,
-                &format!(
-                    "交易所账户「{name}」连接正常：权益 {} {}，可用 {}。",
-                    value.equity.round_dp(2),
-                    value.asset,
-                    value.available.round_dp(2)
-                ),
-                &format!(
-                    "Exchange account \"{name}\" works: equity {} {}, available {}.",
-                    value.equity.round_dp(2),
-                    value.asset,
-                    value.available.round_dp(2)
-                ),
+                "probe-exchange-works-balance",
+                &[
+                    ("name", name),
+                    ("equity", &value.equity.round_dp(2).to_string()),
+                    ("asset", &value.asset),
+                    ("available", &value.available.round_dp(2).to_string()),
+                ],
             ),
-            _ => t(
-                lang,
-                &format!("交易所账户「{name}」连接正常。"),
-                &format!("Exchange account \"{name}\" works."),
-            ),
+            _ => msg(lang, "probe-exchange-works", &[("name", name)]),
         };
         if !problems.is_empty() {
             text.push_str("\n\n");
@@ -128,16 +119,10 @@ impl ToolRunner {
             (None, latency) => {
                 let ms = latency.unwrap_or_default();
                 let by = report.answered_by.as_deref().unwrap_or("?");
-                t(
+                msg(
                     lang,
-                    &format!(
-                        "模型配置「{}」可以正常调用：{by} 在 {ms} 毫秒内作答。",
-                        report.model
-                    ),
-                    &format!(
-                        "Model config \"{}\" works: {by} answered in {ms} ms.",
-                        report.model
-                    ),
+                    "probe-model-works",
+                    &[("name", &report.model), ("by", by), ("ms", &ms.to_string())],
                 )
             }
         };
@@ -158,10 +143,10 @@ fn explained(lang: Lang, f: &ProbeFailure) -> String {
     let status = f.status.map(|s| format!("HTTP {s}, ")).unwrap_or_default();
     let explanation = Explanation {
         diagnosis: f.diagnosis.clone(),
-        what: t(
+        what: msg(
             lang,
-            &format!("{}（{status}{}）", f.what, f.kind),
-            &format!("{} ({status}{})", f.what, f.kind),
+            "probe-failure-what",
+            &[("what", &f.what), ("status", &status), ("kind", &f.kind)],
         ),
         why: f.why.clone(),
         fix: f.fix.clone(),

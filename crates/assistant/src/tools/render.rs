@@ -4,47 +4,31 @@
 use nofxi_domain::{Exchange, Model, Strategy, Trader};
 use nofxi_skills::Lang;
 
-fn yes_no(lang: Lang, v: bool, zh: (&str, &str), en: (&str, &str)) -> String {
-    match (lang, v) {
-        (Lang::Zh, true) => zh.0.into(),
-        (Lang::Zh, false) => zh.1.into(),
-        (Lang::En, true) => en.0.into(),
-        (Lang::En, false) => en.1.into(),
-    }
+use crate::msg;
+
+/// The catalog's word for a yes/no state (`yes` when `v`, else `no`).
+fn on_off(lang: Lang, v: bool, yes: &str, no: &str) -> String {
+    msg(lang, if v { yes } else { no }, &[])
 }
 
 pub fn trader_line(lang: Lang, i: usize, t: &Trader) -> String {
-    let state = yes_no(
+    let state = on_off(lang, t.is_running, "render-running", "render-stopped");
+    msg(
         lang,
-        t.is_running,
-        ("运行中", "已停止"),
-        ("running", "stopped"),
-    );
-    match lang {
-        Lang::Zh => format!(
-            "{}. {}（{state}，每 {} 分钟扫描）",
-            i + 1,
-            t.spec.name,
-            t.spec.scan_interval_minutes
-        ),
-        Lang::En => format!(
-            "{}. {} ({state}, scans every {} min)",
-            i + 1,
-            t.spec.name,
-            t.spec.scan_interval_minutes
-        ),
-    }
+        "render-trader-line",
+        &[
+            ("n", &(i + 1).to_string()),
+            ("name", &t.spec.name),
+            ("state", &state),
+            ("minutes", &t.spec.scan_interval_minutes.to_string()),
+        ],
+    )
 }
 
 pub fn exchange_line(lang: Lang, i: usize, e: &Exchange) -> String {
-    let state = yes_no(
-        lang,
-        e.spec.enabled,
-        ("已启用", "已停用"),
-        ("enabled", "disabled"),
-    );
+    let state = on_off(lang, e.spec.enabled, "render-enabled", "render-disabled");
     let testnet = if e.spec.testnet {
-        yes_no(lang, true, ("，测试网", ""), (", testnet", ""))
+        msg(lang, "render-testnet", &[])
     } else {
         String::new()
     };
@@ -57,12 +41,7 @@ pub fn exchange_line(lang: Lang, i: usize, e: &Exchange) -> String {
 }
 
 pub fn model_line(lang: Lang, i: usize, m: &Model) -> String {
-    let state = yes_no(
-        lang,
-        m.spec.enabled,
-        ("已启用", "已停用"),
-        ("enabled", "disabled"),
-    );
+    let state = on_off(lang, m.spec.enabled, "render-enabled", "render-disabled");
     format!("{}. {} ({}, {state})", i + 1, m.spec.name, m.spec.provider)
 }
 
@@ -73,15 +52,16 @@ pub fn model_detail(lang: Lang, m: &Model) -> String {
     let line = line.trim_start_matches("1. ");
     let model_name = m.spec.effective_model_name().unwrap_or_else(|| "-".into());
     let url = m.spec.effective_base_url().unwrap_or_else(|| "-".into());
-    match lang {
-        Lang::Zh => format!("{line}\n模型名：{model_name}\n接口地址：{url}"),
-        Lang::En => format!("{line}\nmodel name: {model_name}\nbase URL: {url}"),
-    }
+    msg(
+        lang,
+        "render-model-detail",
+        &[("line", line), ("model_name", &model_name), ("url", &url)],
+    )
 }
 
 pub fn strategy_line(lang: Lang, i: usize, s: &Strategy) -> String {
     let active = if s.spec.is_active {
-        yes_no(lang, true, ("，当前激活", ""), (", active", ""))
+        msg(lang, "render-active", &[])
     } else {
         String::new()
     };
@@ -101,33 +81,28 @@ pub fn strategy_detail(lang: Lang, x: &Strategy) -> String {
     } else {
         c.coin_source.excluded_coins.join(", ")
     };
-    let timeframe = c.indicators.klines.primary_timeframe;
-    // Named once, so both languages show the same figures.
-    let (lev_major, lev_alt) = (r.btc_eth_max_leverage, r.altcoin_max_leverage);
-    let (positions, confidence, rr) = (r.max_positions, r.min_confidence, r.min_risk_reward_ratio);
-    let (size_major, size_alt) = (r.btc_eth_min_position_size, r.min_position_size);
-    let (value_ratio, margin) = (r.max_position_value_ratio, r.max_margin_usage);
-    match lang {
-        Lang::Zh => format!(
-            "{line}\n币种：{coins}（排除：{excluded}）；主周期 {timeframe}\n\
-             杠杆上限 BTC/ETH {lev_major}x、山寨币 {lev_alt}x；最多持仓 {positions}；\
-             最低信心度 {confidence}；最低盈亏比 {rr}\n\
-             最小仓位 BTC/ETH {size_major} USDT、山寨币 {size_alt} USDT；\
-             仓位价值上限 {value_ratio} 倍权益；保证金使用上限 {margin}"
-        ),
-        Lang::En => format!(
-            "{line}\ncoins: {coins} (excluded: {excluded}); primary timeframe {timeframe}\n\
-             max leverage BTC/ETH {lev_major}x, altcoins {lev_alt}x; max positions {positions}; \
-             min confidence {confidence}; min risk/reward {rr}\n\
-             min position BTC/ETH {size_major} USDT, altcoins {size_alt} USDT; \
-             position value up to {value_ratio}× equity; margin usage up to {margin}"
-        ),
-    }
+    let timeframe = c.indicators.klines.primary_timeframe.to_string();
+    msg(
+        lang,
+        "render-strategy-detail",
+        &[
+            ("line", line),
+            ("coins", &coins),
+            ("excluded", &excluded),
+            ("timeframe", &timeframe),
+            ("lev_major", &r.btc_eth_max_leverage.to_string()),
+            ("lev_alt", &r.altcoin_max_leverage.to_string()),
+            ("positions", &r.max_positions.to_string()),
+            ("confidence", &r.min_confidence.to_string()),
+            ("rr", &r.min_risk_reward_ratio.to_string()),
+            ("size_major", &r.btc_eth_min_position_size.to_string()),
+            ("size_alt", &r.min_position_size.to_string()),
+            ("value_ratio", &r.max_position_value_ratio.to_string()),
+            ("margin", &r.max_margin_usage.to_string()),
+        ],
+    )
 }
 
 pub fn empty(lang: Lang, kind: &str) -> String {
-    match lang {
-        Lang::Zh => format!("还没有任何{kind}。"),
-        Lang::En => format!("There is no {kind} yet."),
-    }
+    msg(lang, "render-empty", &[("kind", kind)])
 }

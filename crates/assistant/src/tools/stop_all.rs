@@ -9,7 +9,6 @@ use nofxi_store::{Store, StoreError};
 use serde_json::{Map, Value};
 
 use super::ToolOutput;
-use crate::texts;
 
 /// What a stop of every running trader would stop.
 pub(super) enum Running {
@@ -78,7 +77,7 @@ pub(super) async fn stop_listed(
         return Ok(None);
     }
     Ok(Some(ToolOutput {
-        text: Some(stopped.join(&texts::t(lang, "、", ", "))),
+        text: Some(stopped.join(&crate::msg(lang, "list-separator", &[]))),
         mutated: true,
         ..ToolOutput::default()
     }))

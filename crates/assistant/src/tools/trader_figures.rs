@@ -3,7 +3,6 @@
 //! (its paper sub-account, or the live account); only when it cannot be read do the figures
 //! come from the last cycle's record, and the reply says so and why.
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use nofxi_domain::Trader;
@@ -15,6 +14,7 @@ use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis, trades_paper};
 use nofxi_trader::runtime::view::{AccountSource, trader_account};
 
 use crate::compose::facts::{time, time_on};
+use crate::msg;
 
 /// The account block of a trader's detail; `latest` is the newest journalled cycle, if any.
 /// The flag says whether the figures were read from the account now.
@@ -32,28 +32,17 @@ pub async fn account_block(
     let unreadable = match trader_account(store.clone(), user, t).await {
         Ok(Some(view)) => {
             let at = time_on(view.at_ms, view.simulated, zh);
-            let source = match (&view.source, zh) {
-                (AccountSource::PaperSubAccount, false) if view.simulated => {
-                    format!("from its paper sub-account, at {at}")
+            let source = match &view.source {
+                AccountSource::PaperSubAccount if view.simulated => {
+                    msg(lang, "figures-from-paper-simulated", &[("time", &at)])
                 }
-                (AccountSource::PaperSubAccount, true) if view.simulated => {
-                    format!("来自它的模拟子账户，{at}")
-                }
-                (AccountSource::PaperSubAccount, false) => {
-                    format!("from its paper sub-account, now ({at})")
-                }
-                (AccountSource::PaperSubAccount, true) => {
-                    format!("来自它的模拟子账户，当前（{at}）")
-                }
-                (AccountSource::Live { kind }, false) => {
-                    format!("from the {kind} account, now ({at})")
-                }
-                (AccountSource::Live { kind }, true) => {
-                    format!("来自 {kind} 账户，当前（{at}）")
+                AccountSource::PaperSubAccount => msg(lang, "figures-from-paper", &[("time", &at)]),
+                AccountSource::Live { kind } => {
+                    msg(lang, "figures-from-live", &[("kind", kind), ("time", &at)])
                 }
             };
-            write_account(&mut out, zh, &source, basis.as_ref(), &view.account);
-            write_positions(&mut out, zh, &view.positions);
+            write_account(&mut out, lang, &source, basis.as_ref(), &view.account);
+            write_positions(&mut out, lang, &view.positions);
             return (out, true);
         }
         // A paper trader that never started has no sub-account: the journal is all there is.
@@ -61,139 +50,108 @@ pub async fn account_block(
         Err(e) => Some(e.to_string()),
     };
     let Some(c) = latest else {
-        let _ = match (&unreadable, zh) {
-            (Some(e), false) => writeln!(
-                out,
-                "Its account could not be read ({e}), and no cycle has run yet: no equity or position on record."
-            ),
-            (Some(e), true) => writeln!(
-                out,
-                "读取不到它的账户（{e}），也还没有完成过周期，暂无权益和持仓记录。"
-            ),
-            (None, false) => writeln!(
-                out,
-                "No cycle has run yet, so there is no equity or position on record."
-            ),
-            (None, true) => writeln!(out, "还没有完成过一个周期，暂无权益和持仓记录。"),
+        let line = match &unreadable {
+            Some(e) => msg(lang, "figures-unreadable-no-cycle", &[("error", e)]),
+            None => msg(lang, "figures-no-cycle", &[]),
         };
+        out.push_str(&line);
+        out.push('\n');
         return (out, false);
     };
     if let Some(e) = &unreadable {
-        let _ = if zh {
-            writeln!(out, "现在读取不到它的账户（{e}），以下是上一个周期的记录：")
-        } else {
-            writeln!(
-                out,
-                "Its account cannot be read now ({e}); these are the last cycle's records:"
-            )
-        };
+        out.push_str(&msg(lang, "figures-unreadable", &[("error", e)]));
+        out.push('\n');
     }
-    let source = if zh {
-        format!(
-            "第 {} 个周期的记录，{}",
-            c.cycle_number,
-            time_on(c.started_ms, c.simulated, zh)
-        )
-    } else {
-        format!(
-            "as of cycle #{}, {}",
-            c.cycle_number,
-            time_on(c.started_ms, c.simulated, zh)
-        )
-    };
+    let source = msg(
+        lang,
+        "figures-from-cycle",
+        &[
+            ("cycle", &c.cycle_number.to_string()),
+            ("time", &time_on(c.started_ms, c.simulated, zh)),
+        ],
+    );
     if let Some(account) = c.account_after.as_ref().or(c.account_before.as_ref()) {
-        write_account(&mut out, zh, &source, basis.as_ref(), account);
+        write_account(&mut out, lang, &source, basis.as_ref(), account);
     }
-    write_positions(&mut out, zh, &c.positions_after);
+    write_positions(&mut out, lang, &c.positions_after);
     (out, false)
 }
 
 /// `source` says where the figures come from; `basis` what P&L is measured against.
 fn write_account(
     out: &mut String,
-    zh: bool,
+    lang: Lang,
     source: &str,
     basis: Option<&PnlBasis>,
     a: &AccountSnapshot,
 ) {
-    let (equity, margin, available) = (
-        a.equity.round_dp(2),
-        a.margin_used.round_dp(2),
-        a.available.round_dp(2),
-    );
     let pnl = match basis {
         Some(basis) => {
             let (pnl, pct) = basis.pnl(a.equity);
-            let pnl = pnl.round_dp(2);
-            let since = since_words(zh, basis);
-            if zh {
-                format!("{since}盈亏 {pnl} USDT（{pct}%）")
-            } else {
-                format!("P&L {pnl} USDT ({pct}%) {since}")
-            }
+            msg(
+                lang,
+                "figures-pnl",
+                &[
+                    ("pnl", &pnl.round_dp(2).to_string()),
+                    ("pct", &pct.to_string()),
+                    ("since", &since_words(lang, basis)),
+                ],
+            )
         }
-        None if zh => "盈亏未知（没有它启动时的权益记录）".to_string(),
-        None => "P&L unknown (no equity recorded at its start)".to_string(),
+        None => msg(lang, "figures-pnl-unknown", &[]),
     };
-    let _ = if zh {
-        writeln!(
-            out,
-            "［{source}］权益 {equity} USDT，{pnl}，已用保证金 {margin} USDT，可用 {available} USDT"
-        )
-    } else {
-        writeln!(
-            out,
-            "[{source}] equity {equity} USDT, {pnl}, margin used {margin} USDT, available {available} USDT"
-        )
-    };
+    out.push_str(&msg(
+        lang,
+        "figures-account",
+        &[
+            ("source", source),
+            ("equity", &a.equity.round_dp(2).to_string()),
+            ("pnl", &pnl),
+            ("margin", &a.margin_used.round_dp(2).to_string()),
+            ("available", &a.available.round_dp(2).to_string()),
+        ],
+    ));
+    out.push('\n');
 }
 
 /// What the P&L is measured from, as a phrase: the user should know the basis of the number.
-fn since_words(zh: bool, basis: &PnlBasis) -> String {
-    let base = basis.equity().round_dp(2);
-    match (basis, zh) {
-        (PnlBasis::FirstStart(b), false) => {
-            format!(
-                "since its first start ({base} USDT on {})",
-                time(b.recorded_ms)
-            )
+fn since_words(lang: Lang, basis: &PnlBasis) -> String {
+    let base = basis.equity().round_dp(2).to_string();
+    match basis {
+        PnlBasis::FirstStart(b) => msg(
+            lang,
+            "figures-since-first-start",
+            &[("base", &base), ("time", &time(b.recorded_ms))],
+        ),
+        PnlBasis::FirstCycle { at_ms, .. } => msg(
+            lang,
+            "figures-since-first-cycle",
+            &[("base", &base), ("time", &time(*at_ms))],
+        ),
+        PnlBasis::InitialBalance(_) => {
+            msg(lang, "figures-since-initial-balance", &[("base", &base)])
         }
-        (PnlBasis::FirstStart(b), true) => {
-            format!("自首次启动（{}，{base} USDT）以来", time(b.recorded_ms))
-        }
-        (PnlBasis::FirstCycle { at_ms, .. }, false) => {
-            format!("since its first cycle ({base} USDT on {})", time(*at_ms))
-        }
-        (PnlBasis::FirstCycle { at_ms, .. }, true) => {
-            format!("自首个周期（{}，{base} USDT）以来", time(*at_ms))
-        }
-        (PnlBasis::InitialBalance(_), false) => format!("against its initial balance {base}"),
-        (PnlBasis::InitialBalance(_), true) => format!("相对初始资金 {base} "),
     }
 }
 
-fn write_positions(out: &mut String, zh: bool, positions: &[Position]) {
+fn write_positions(out: &mut String, lang: Lang, positions: &[Position]) {
     if positions.is_empty() {
-        out.push_str(if zh {
-            "没有持仓。\n"
-        } else {
-            "No open positions.\n"
-        });
+        out.push_str(&msg(lang, "figures-no-positions", &[]));
+        out.push('\n');
     }
     for p in positions {
-        let side = p.side.as_str().to_lowercase();
-        let (symbol, quantity, entry) = (p.symbol.as_str(), p.quantity, p.entry_price);
-        let (mark, upnl) = (p.mark_price, p.unrealized_pnl.round_dp(2));
-        let _ = if zh {
-            writeln!(
-                out,
-                "持仓 {symbol} {side} {quantity}，开仓价 {entry}，标记价 {mark}，未实现盈亏 {upnl} USDT"
-            )
-        } else {
-            writeln!(
-                out,
-                "position {symbol} {side} {quantity} at {entry}, mark {mark}, unrealized {upnl} USDT"
-            )
-        };
+        out.push_str(&msg(
+            lang,
+            "figures-position",
+            &[
+                ("symbol", p.symbol.as_str()),
+                ("side", &p.side.as_str().to_lowercase()),
+                ("quantity", &p.quantity.to_string()),
+                ("entry", &p.entry_price.to_string()),
+                ("mark", &p.mark_price.to_string()),
+                ("upnl", &p.unrealized_pnl.round_dp(2).to_string()),
+            ],
+        ));
+        out.push('\n');
     }
 }
