@@ -5,6 +5,8 @@
 //! both settings share, and the coins after "for" were read as a new coin list.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use nofxi_skills::{Action, Unit, WordClass};
 use regex::{Captures, Regex};
@@ -34,7 +36,7 @@ pub fn scoped_values<'m>(message: &'m str, action: &Action, lexicon: &Lexicon) -
         .map(|w| regex::escape(w))
         .collect();
     let pattern = SCOPED.replace("{times}", &format!("({})", times.join("|")));
-    let Ok(re) = Regex::new(&pattern) else {
+    let Some(re) = compiled(&pattern) else {
         return Cow::Borrowed(message);
     };
     re.replace_all(message, |c: &Captures| {
@@ -47,6 +49,20 @@ pub fn scoped_values<'m>(message: &'m str, action: &Action, lexicon: &Lexicon) -
             c.get(2).map_or("", |x| x.as_str())
         )
     })
+}
+
+/// `pattern` compiled once per process: a message about leverage comes on most strategy
+/// changes, and compiling the pattern cost more than reading the message. Keyed by the
+/// pattern, as it holds the lexicon's words.
+fn compiled(pattern: &str) -> Option<Regex> {
+    static CACHE: LazyLock<Mutex<HashMap<String, Regex>>> = LazyLock::new(Default::default);
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(re) = cache.get(pattern) {
+        return Some(re.clone());
+    }
+    let re = Regex::new(pattern).ok()?;
+    cache.insert(pattern.to_string(), re.clone());
+    Some(re)
 }
 
 #[cfg(test)]
