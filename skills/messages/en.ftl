@@ -264,3 +264,14 @@ message-too-long = That message is too long ({ $kb } KB; the limit is { $cap } K
 stop-all-unknown-except = No trader is called "{ $name }", so none was stopped
 strategy-copy-name = { $of } copy
 credentials-left-out = { $kind } accounts do not use { $fields }; it was left out.
+
+## A number of the message no setting of the request took (nothing is done until it is placed)
+
+clause-separator = {", "}
+unplaced-one = I have not used { $number } yet: is it the { $setting }? Nothing is done until you say.
+unplaced-some = I have not used { $number } yet: which setting is it, { $settings }? Nothing is done until you say.
+unplaced-none = I have not used { $number }: no setting of this request takes it. Say the request again without it, or with the name of its setting. Nothing is done yet.
+
+## The settings a new resource was created with, beyond those its success text names
+
+task-created-settings = Also set: { $list }.

@@ -255,3 +255,14 @@ message-too-long = 这条消息太长了（{ $kb } KB，上限是 { $cap } KB）
 stop-all-unknown-except = 没有叫「{ $name }」的交易员，所以一个都没有停
 strategy-copy-name = { $of } 副本
 credentials-left-out = { $kind } 账户用不到 { $fields }，已忽略。
+
+## 消息里有个数字没有用到任何设置上（用上之前什么都不做）
+
+clause-separator = ，
+unplaced-one = { $number } 我还没用上：是{ $setting }吗？你确认之前什么都不做。
+unplaced-some = { $number } 我还没用上：是哪一项，{ $settings }？你说之前什么都不做。
+unplaced-none = { $number } 我没用上：这个请求没有能用它的设置。请去掉它再说一次，或带上它是哪一项。还什么都没做。
+
+## 新建资源时设置的值（成功提示里没有提到的）
+
+task-created-settings = 另外设置了：{ $list }。

@@ -41,6 +41,12 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             {
                 top.status = TaskStatus::Collecting;
             }
+            // One option offered ("2.5k: is it the initial balance?"): a yes is that option.
+            if let [only] = options.as_slice() {
+                turn.conv.pending = Some(Pending::Retry {
+                    message: only.clone(),
+                });
+            }
             turn.events.push(Event::Clarification { options });
             turn.say(question);
         }

@@ -2,7 +2,7 @@
 //! offering a fix sub-task, and handing control back to the task below.
 
 use nofxi_protocol::{Event, TaskStatus};
-use nofxi_skills::Action;
+use nofxi_skills::{Action, Lang};
 use serde_json::{Map, Value};
 
 use super::{effective, lookup};
@@ -140,10 +140,13 @@ pub(super) async fn execute(
         }
     }
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
-    let text = action
-        .success_text(&exec_slots, &reported)
-        .render(lang, lookup(lang, &shown, &vars));
-    turn.say(text);
+    let success = action.success_text(&exec_slots, &reported);
+    turn.say(success.render(lang, lookup(lang, &shown, &vars)));
+    if action.risk == nofxi_skills::Risk::Create
+        && let Some(line) = settings_set(action, lang, &shown, &success.placeholders())
+    {
+        turn.say(line);
+    }
     for note in notes {
         turn.say(note);
     }
@@ -154,6 +157,30 @@ pub(super) async fn execute(
         turn.say(msg(lang, "task-credentials-stored", &[]));
     }
     finish(turn, TaskStatus::Completed, None)
+}
+
+/// "Also set: initial balance 2500, scan interval (minutes) 10." What the user set on a new
+/// resource that its success text does not name already: a value said is a value shown,
+/// so a value read wrong is seen at once, not in the first trade.
+fn settings_set(
+    action: &Action,
+    lang: Lang,
+    shown: &Map<String, Value>,
+    named: &[String],
+) -> Option<String> {
+    let list: Vec<String> = action
+        .slots
+        .iter()
+        .filter(|s| !s.is_secret() && !named.contains(&s.name))
+        .filter_map(|s| {
+            let v = shown.get(&s.name)?;
+            Some(format!("{} {}", s.label().get(lang), texts::value(lang, v)))
+        })
+        .collect();
+    (!list.is_empty()).then(|| {
+        let list = list.join(&msg(lang, "list-separator", &[]));
+        msg(lang, "task-created-settings", &[("list", &list)])
+    })
 }
 
 /// Asks the plan's tools whether they would refuse for a reason no confirmation changes

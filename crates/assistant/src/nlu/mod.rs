@@ -16,6 +16,7 @@ pub mod repair;
 pub mod route;
 pub mod typos;
 pub mod unexplained;
+pub mod unplaced;
 pub mod words;
 
 use nofxi_protocol::{AnswerKind, CancelScope, Command, CommandSource, ListEdit, Understanding};

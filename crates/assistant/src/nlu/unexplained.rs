@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
-use nofxi_skills::{Lang, SlotType, WordClass};
+use nofxi_skills::{Lang, Risk, SlotType, WordClass};
 use serde_json::Value;
 
 use super::Context;
@@ -281,10 +281,11 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     };
     let target = slots.get("target").and_then(Value::as_str);
     let found = unexplained(message, Some((skill, action, slots)), cx);
-    let Some(&first) = found.first() else {
-        return u;
-    };
     let lang = Lang::detect(message);
+    let Some(&first) = found.first() else {
+        let reading = (skill.to_string(), action.to_string(), slots.clone());
+        return name_unplaced(u, message, (&reading.0, &reading.1, &reading.2), cx);
+    };
     let act = act_phrase(cx, skill, action, target, lang);
     let other = match first {
         Unexplained::YesBeforeRequest => OtherReading::EarlierQuestion,
@@ -322,6 +323,73 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         source: CommandSource::Rules,
     }
 }
+
+/// The reading, or, when a number of the message is not placed in it ("give it 2.5k" with no
+/// phrase for the balance), one question naming that number and the settings it could be:
+/// the money a user sets is never replaced by a default in silence. Each option is the
+/// message again with the setting said, so a yes to a single option runs it.
+fn name_unplaced(
+    u: Understanding,
+    message: &str,
+    (skill, action, slots): Reading<'_>,
+    cx: &Context<'_>,
+) -> Understanding {
+    let Some(act) = cx.library.action(skill, action) else {
+        return u;
+    };
+    // A change that took no value at all ("set lev leverage to 500", "保守策略改成 3 个")
+    // already asks what to change, listing what can: that says more than one number's guess.
+    if act.risk == Risk::Update && slots.keys().all(|k| k == "target") {
+        return u;
+    }
+    let Some(first) = super::unplaced::unplaced(message, act, slots, cx)
+        .into_iter()
+        .next()
+    else {
+        return u;
+    };
+    let lang = Lang::detect(message);
+    let separator = crate::msg(lang, "clause-separator", &[]);
+    let options: Vec<String> = first
+        .candidates
+        .iter()
+        .filter_map(|slot| super::unplaced::setting_said(act, slot, &first.value, lang))
+        .map(|said| format!("{}{separator}{said}", super::words::trim_punct(message)))
+        .collect();
+    let label = |slot: &String| {
+        act.slot(slot)
+            .map_or(slot.clone(), |s| s.label().get(lang).to_string())
+    };
+    let question = match first.candidates.as_slice() {
+        [one] => crate::msg(
+            lang,
+            "unplaced-one",
+            &[("number", &first.said), ("setting", &label(one))],
+        ),
+        some if (2..=MAX_OFFERED).contains(&some.len()) => {
+            let settings: Vec<String> = some.iter().map(label).collect();
+            let settings = settings.join(&crate::msg(lang, "list-separator", &[]));
+            crate::msg(
+                lang,
+                "unplaced-some",
+                &[("number", &first.said), ("settings", &settings)],
+            )
+        }
+        _ => crate::msg(lang, "unplaced-none", &[("number", &first.said)]),
+    };
+    let options = match options.len() {
+        1..=MAX_OFFERED => options,
+        _ => Vec::new(),
+    };
+    Understanding {
+        commands: vec![Command::Clarify { question, options }],
+        confidence: HELD_BACK.min(u.confidence),
+        source: CommandSource::Rules,
+    }
+}
+
+/// More settings than this for one number are not listed: the user names the one meant.
+const MAX_OFFERED: usize = 4;
 
 /// The reading of a command that would change something: a risky task started, or values
 /// given to the active task when its action is risky ("yes, and start beta" while "start

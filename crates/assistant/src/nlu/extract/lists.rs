@@ -83,8 +83,8 @@ pub fn symbol_lists(
             }
             let from = at + lp.len();
             let mut run = coin_run(scan, lexicon, from, strict);
-            // "the coins of default to BTC, SOL", "币种改成 BTC、SOL": the list follows a
-            // "to" a few words on.
+            // "the coins of default to BTC, SOL", "币种改成 BTC、SOL", "币种为 BTC", "coins:
+            // BTC": the list follows a "to" (or "is", a colon) a few words on.
             let mut set_to = false;
             if run.coins.is_empty() && !strict {
                 let after = scan.text.get(from..).unwrap_or_default();

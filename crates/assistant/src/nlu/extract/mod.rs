@@ -14,6 +14,8 @@ mod scoped;
 pub(crate) mod tokens;
 mod values;
 
+pub use self::values::interval_of_minutes;
+
 use nofxi_skills::{Action, ResourceKind, Slot, SlotType, WordClass};
 use serde_json::{Map, Value};
 

@@ -110,7 +110,7 @@ pub fn intervals(
 }
 
 /// The candle interval a duration in minutes is ("60" → 1h), if it is one.
-fn interval_of_minutes(minutes: &str) -> Option<&'static str> {
+pub fn interval_of_minutes(minutes: &str) -> Option<&'static str> {
     let m: u32 = minutes.parse().ok()?;
     let code = match m {
         1 => "1m",
