@@ -14,7 +14,7 @@ mod slots;
 pub(crate) use self::edits::same_item;
 use self::run::{execute, refused_before_confirming};
 pub use self::run::{finish, resume_below};
-use self::slots::{ask, check_values, resolve_refs};
+use self::slots::{ask, check_values, resolve_refs, take_the_only_one};
 use crate::conversation::PendingConfirmation;
 use crate::nlu::names::Names;
 use crate::turn::Turn;
@@ -82,6 +82,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     else {
         return false;
     };
+    take_the_only_one(turn, &action);
     if !resolve_refs(turn, &action) {
         return false;
     }

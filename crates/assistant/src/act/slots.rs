@@ -14,6 +14,40 @@ use crate::texts;
 use crate::tools::ToolError;
 use crate::turn::Turn;
 
+/// A read that needs one resource the user has only one of ("what's my balance" with one
+/// exchange account) reads that one: asking "which account? (you have: paper)" asks for
+/// what cannot be otherwise. Never for a change, which names what it acts on; never once the
+/// task has asked, so a name the user gave that matched nothing is not replaced.
+pub(super) fn take_the_only_one(turn: &mut Turn<'_>, action: &Action) {
+    if !action.risk.is_read_only() {
+        return;
+    }
+    let Some(task) = turn.conv.top() else {
+        return;
+    };
+    if !task.asked.is_empty() {
+        return;
+    }
+    let fills: Vec<(String, String)> = action
+        .slots
+        .iter()
+        .filter(|s| s.ty == SlotType::Ref && s.required && !task.slots.contains_key(&s.name))
+        .filter_map(|s| {
+            let kind = s.ref_kind?;
+            let mut live = turn.names.of_kind(kind).filter(|e| !e.deleted);
+            match (live.next(), live.next()) {
+                (Some(only), None) => Some((s.name.clone(), only.name.clone())),
+                _ => None,
+            }
+        })
+        .collect();
+    if let Some(task) = turn.conv.top_mut() {
+        for (slot, name) in fills {
+            task.slots.insert(slot, Value::String(name));
+        }
+    }
+}
+
 /// Resolves ref slots not yet resolved; false when the turn must stop (a choice is asked).
 pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
     let lang = turn.lang;

@@ -1296,36 +1296,66 @@ fn read_of(skill: String, action: String, target: Option<String>) -> Command {
 
 /// The read (other than the generic look-up) whose verb the message says, of a resource
 /// talked about: (skill, action, that resource's name). With none talked about, a read that
-/// needs no resource ("我总共亏了多少钱": every trader's P&L) is that read of them all. The
-/// kind "it" stands for wins when two skills could read; none when it stays ambiguous.
+/// needs no resource ("我总共亏了多少钱": every trader's P&L) is that read of them all, and
+/// one that needs a resource ("what's my balance") asks which, as its task does (or takes
+/// the only one). The kind "it" stands for wins when two skills could read; none when it
+/// stays ambiguous.
 fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Option<String>)> {
     let guards = cx.lexicon.verb_guards();
-    let mut found: Vec<(String, String, Option<String>, bool)> = Vec::new();
+    let mut found: Vec<(String, String, Option<String>, bool, bool)> = Vec::new();
     for skill in cx.library.skills() {
         let Some(kind) = ResourceKind::parse(&skill.meta.domain) else {
             continue;
         };
         let current = (cx.current)(kind);
-        let read = skill.actions.iter().find(|a| {
-            a.risk == nofxi_skills::Risk::Query
+        let read = skill.actions.iter().find_map(|a| {
+            let reads = a.risk == nofxi_skills::Risk::Query
                 && a.name != "query"
-                && a.slot("target")
-                    .is_some_and(|t| current.is_some() || !t.required)
-                && cx.lexicon.action_verbs(a).any(|v| {
-                    words::find_verb(lower, &v.to_lowercase(), &guards, Vec::new).is_some()
-                })
+                && a.slot("target").is_some();
+            reads.then_some(())?;
+            cx.lexicon.action_verbs(a).find_map(|v| {
+                let v = v.to_lowercase();
+                words::find_verb(lower, &v, &guards, Vec::new).map(|at| (a, at + v.len()))
+            })
         });
-        if let Some(a) = read {
+        if let Some((a, verb_end)) = read {
             let is_it = current.is_some() && cx.it_kind == Some(kind);
-            found.push((skill.id.clone(), a.name.clone(), current, is_it));
+            let target = named_after(&lower[verb_end..], cx.lexicon).or(current);
+            // Answered as said: the read needs no resource, or has one.
+            let whole = target.is_some() || a.slot("target").is_some_and(|t| !t.required);
+            found.push((skill.id.clone(), a.name.clone(), target, is_it, whole));
         }
+    }
+    // "how much money do I have in total": every trader's P&L needs no resource, an
+    // account's balance would ask which; the read answered as said is meant.
+    if found.len() > 1 && !found.iter().any(|f| f.3) {
+        found.retain(|f| f.4);
     }
     let pick = match found.iter().position(|f| f.3) {
         Some(i) => Some(found.swap_remove(i)),
         None if found.len() == 1 => found.pop(),
         None => None,
     };
-    pick.map(|(skill, action, target, _)| (skill, action, target))
+    pick.map(|(skill, action, target, ..)| (skill, action, target))
+}
+
+/// "balance of ghost", "journal for xyz": a name-shaped word after a read's verb and a lead is
+/// the resource meant, known or not, so the read says it is not found rather than reading
+/// the one talked about (or the only one).
+fn named_after(after_verb: &str, lexicon: &lexicon::Lexicon) -> Option<String> {
+    let leads = lexicon.words(WordClass::NotAName);
+    let mut words = after_verb
+        .split(|c: char| c.is_whitespace() || matches!(c, '?' | '!' | ',' | '.' | '？' | '，'))
+        .filter(|w| !w.is_empty());
+    let lead = words.next()?;
+    let word = words.next()?;
+    let name_shaped = word.len() >= 2
+        && word.chars().any(|c| c.is_ascii_alphabetic())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (leads.iter().any(|l| l == lead) && name_shaped && !leads.iter().any(|l| l == word))
+        .then(|| word.to_string())
 }
 
 /// Whether an understanding sets a value of the open task other than what it acts on ("nah
