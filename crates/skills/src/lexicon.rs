@@ -95,6 +95,9 @@ pub enum WordClass {
     Article,
     /// Sits next to a verb or a noun without naming anything ("stop the …", "激活我的策略").
     NotAName,
+    /// Puts a resource as what another one uses, not what is acted on ("… on paper with
+    /// builtin", "在 paper 上用 builtin"): a create said so makes the one that binds them.
+    BindingLead,
     /// Picks a resource by comparing its data ("the worst bot", "亏得最多的"): the rules match names, they do not rank, so a model is asked.
     Ranking,
     /// Ends a message as a question ("…吗").
@@ -176,7 +179,7 @@ pub enum WordClass {
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 87] = [
+    pub const ALL: [WordClass; 88] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -225,6 +228,7 @@ impl WordClass {
         WordClass::ExistsMarker,
         WordClass::Article,
         WordClass::NotAName,
+        WordClass::BindingLead,
         WordClass::Ranking,
         WordClass::QuestionParticle,
         WordClass::OpenQuestionOpener,
@@ -317,6 +321,7 @@ impl WordClass {
             WordClass::ExistsMarker => "exists_marker",
             WordClass::Article => "article",
             WordClass::NotAName => "not_a_name",
+            WordClass::BindingLead => "binding_lead",
             WordClass::Ranking => "ranking",
             WordClass::QuestionParticle => "question_particle",
             WordClass::OpenQuestionOpener => "open_question_opener",

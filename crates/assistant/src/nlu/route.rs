@@ -42,6 +42,13 @@ pub fn route(
     // "btc price", "看看 BTC 价格": a word that is only part of a name (btc of btc-bot) beside
     // a function skill's subject (price, 行情) is that subject's word, not the resource's name.
     let function_subject = names_function_subject(library, lower);
+    // "create a bott named zeta on paper with builtin": with a create said, a name or kind
+    // after a binding lead is what the new one uses, never what is made.
+    let bound = match says_create(library, lexicon, lower) {
+        true => bound_at(lexicon, lower, &mentioned),
+        false => Vec::new(),
+    };
+    let free = |at: usize| !bound.iter().any(|(_, b)| *b == at);
     // (position of the first noun or name, skill index, by name)
     let mut candidates: Vec<(usize, usize, bool, bool)> = Vec::new();
     for (i, skill) in library.skills().iter().enumerate() {
@@ -57,7 +64,7 @@ pub fn route(
         let kind = ResourceKind::parse(&skill.meta.domain);
         let name_at = mentioned
             .iter()
-            .filter(|(e, _, _)| Some(e.kind) == kind)
+            .filter(|(e, at, _)| Some(e.kind) == kind && free(*at))
             .map(|(_, at, _)| *at)
             .min();
         let name_at = name_at.or_else(|| {
@@ -68,6 +75,7 @@ pub fn route(
         let noun_at = noun_at.or_else(|| {
             kind.and_then(|k| lexicon.class_in(k, lower))
                 .map(|(_, at, _)| at)
+                .filter(|at| free(*at))
         });
         let name_at = name_at.or_else(|| {
             it_kind.and_then(|(k, at)| (Some(k) == kind && noun_at.is_none()).then_some(at))
@@ -122,6 +130,9 @@ pub fn route(
             .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
             .map(|((_, len), name)| (len, name))
     };
+    if candidates.is_empty() {
+        candidates = binder_of(library, &bound);
+    }
     if candidates.is_empty() {
         candidates = unnamed(library, lexicon, lower, &verb_of);
     }
@@ -194,6 +205,84 @@ pub fn route(
         has_noun: noun,
         has_name: name,
     })
+}
+
+/// Whether a create verb of a managed skill is said.
+fn says_create(library: &Library, lexicon: &Lexicon, lower: &str) -> bool {
+    let guards = lexicon.verb_guards();
+    library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+        .filter_map(|s| s.action("create"))
+        .flat_map(|a| lexicon.action_verbs(a))
+        .any(|v| find_verb(lower, &v.to_lowercase(), &guards, Vec::new).is_some())
+}
+
+/// The kinds of the names and kinds said right after a binding lead ("on paper", "用
+/// builtin"), with where each starts.
+fn bound_at(
+    lexicon: &Lexicon,
+    lower: &str,
+    mentioned: &[(&super::names::NameEntry, usize, usize)],
+) -> Vec<(ResourceKind, usize)> {
+    let leads = lexicon.words(WordClass::BindingLead);
+    let after_lead = |at: usize| {
+        let before = lower[..at].trim_end();
+        leads.iter().any(|l| {
+            before.strip_suffix(l.as_str()).is_some_and(|rest| {
+                // An English lead is a word of its own: "on" of "python" is none.
+                !l.is_ascii() || !rest.ends_with(|c: char| c.is_ascii_alphanumeric())
+            })
+        })
+    };
+    let mut bound: Vec<(ResourceKind, usize)> = mentioned
+        .iter()
+        .filter(|(_, at, _)| after_lead(*at))
+        .map(|(e, at, _)| (e.kind, *at))
+        .collect();
+    for kind in [
+        ResourceKind::Exchange,
+        ResourceKind::Model,
+        ResourceKind::Strategy,
+    ] {
+        if let Some((_, at, _)) = lexicon.class_in(kind, lower)
+            && after_lead(at)
+        {
+            bound.push((kind, at));
+        }
+    }
+    bound
+}
+
+/// The one managed skill whose create takes a reference to every kind bound ("zeta on
+/// paper with builtin": exchange and model, so a trader); none when no kind is bound or two
+/// skills could.
+fn binder_of(
+    library: &Library,
+    bound: &[(ResourceKind, usize)],
+) -> Vec<(usize, usize, bool, bool)> {
+    if bound.is_empty() {
+        return Vec::new();
+    }
+    let binders: Vec<usize> = library
+        .skills()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.meta.kind == SkillKind::Management)
+        .filter(|(_, s)| {
+            s.action("create").is_some_and(|a| {
+                bound
+                    .iter()
+                    .all(|(k, _)| a.slots.iter().any(|slot| slot.ref_kind == Some(*k)))
+            })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match binders.as_slice() {
+        [only] => vec![(0, *only, true, false)],
+        _ => Vec::new(),
+    }
 }
 
 /// "把删掉的交易员恢复": a verb joined to a skill's noun by an attributive word (的) says which

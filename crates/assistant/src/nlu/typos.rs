@@ -37,6 +37,11 @@ pub struct Vocabulary {
     /// The last words of a free-text value's phrases ("description", "prompt"): the rest of
     /// the message is the user's text, kept as typed.
     text_leads: BTreeSet<String>,
+    /// The skills' nouns ("trader", "strategy") and the articles before them: after "a", a
+    /// slip that is one edit from a noun and from another word ("tradr": trader, trade) is
+    /// the noun, as a noun is what follows an article.
+    nouns: BTreeSet<String>,
+    articles: BTreeSet<String>,
 }
 
 impl Vocabulary {
@@ -93,6 +98,18 @@ impl Vocabulary {
         for coin in nofxi_domain::market::known_symbols() {
             coin.names.iter().for_each(|n| add(n));
         }
+        let nouns = library
+            .skills()
+            .iter()
+            .flat_map(|s| s.meta.nouns.iter())
+            .map(|n| n.to_lowercase())
+            .filter(|n| known.contains(n))
+            .collect();
+        let articles = words
+            .of(WordClass::Article)
+            .iter()
+            .map(|w| w.text.to_lowercase())
+            .collect();
         let mut by_len: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for w in &known {
             by_len.entry(w.len()).or_default().push(w.clone());
@@ -102,6 +119,8 @@ impl Vocabulary {
             by_len,
             name_leads,
             text_leads,
+            nouns,
+            articles,
         }
     }
 
@@ -117,12 +136,13 @@ impl Vocabulary {
             if lead.as_ref().is_some_and(|p| self.text_leads.contains(p)) {
                 break;
             }
-            let named = lead.is_some_and(|p| self.name_leads.contains(&p));
+            let named = lead.as_ref().is_some_and(|p| self.name_leads.contains(p));
+            let after_article = lead.as_ref().is_some_and(|p| self.articles.contains(p));
             previous = Some(word);
             if named {
                 continue;
             }
-            let Some(fix) = self.fix(message, at, word, names) else {
+            let Some(fix) = self.fix(message, (at, word), after_article, names) else {
                 continue;
             };
             let buf = out.get_or_insert_with(|| String::with_capacity(message.len()));
@@ -139,7 +159,13 @@ impl Vocabulary {
         }
     }
 
-    fn fix(&self, message: &str, at: usize, word: &str, names: &Names) -> Option<String> {
+    fn fix(
+        &self,
+        message: &str,
+        (at, word): (usize, &str),
+        after_article: bool,
+        names: &Names,
+    ) -> Option<String> {
         if !(MIN_LEN..=MAX_LEN).contains(&word.len()) {
             return None;
         }
@@ -155,20 +181,22 @@ impl Vocabulary {
         if self.known.contains(&lower) {
             return None;
         }
-        let mut found = None;
+        let mut found: Vec<&String> = Vec::new();
         for len in word.len() - 1..=word.len() + 1 {
             for candidate in self.by_len.get(&len).into_iter().flatten() {
                 if strsim::osa_distance(&lower, candidate) == 1
                     && !names.entries.iter().any(|e| e.lower == *candidate)
                 {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = Some(candidate);
+                    found.push(candidate);
                 }
             }
         }
-        let fix = found?;
+        if found.len() > 1 && after_article {
+            found.retain(|c| self.nouns.contains(*c));
+        }
+        let [fix] = found.as_slice() else {
+            return None;
+        };
         // Checked last, as it is the costly part with many names: a slip of one of the user's
         // names is theirs to settle ("did you mean alpha?").
         let near_a_name = names.entries.iter().any(|e| {
@@ -239,6 +267,16 @@ mod tests {
             "what's bitcoin trading at"
         );
         assert_eq!(v.correct("Retsore it", &none), "Restore it");
+    }
+
+    #[test]
+    fn after_an_article_a_slip_near_a_noun_and_another_word_is_the_noun() {
+        let v = vocabulary();
+        let none = Names::new(Vec::new());
+        // "tradr" is one edit from "trader" and from "trade": a noun follows "a".
+        assert_eq!(v.correct("creat a tradr", &none), "create a trader");
+        // Without the article the two stay a guess, left as typed.
+        assert_eq!(v.correct("tradr now", &none), "tradr now");
     }
 
     #[test]

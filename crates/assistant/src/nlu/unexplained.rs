@@ -268,6 +268,29 @@ pub fn only_a_yes(message: &str, cx: &Context<'_>) -> bool {
         && !foreign
 }
 
+/// "ok go ahead and delete it", "是的，删掉它吧" while that delete waits for its yes: the
+/// request after the yes is the one waiting, of the same resource and with no value of its
+/// own, so the yes confirms it.
+fn says_what_waits(
+    cx: &Context<'_>,
+    skill: &str,
+    action: &str,
+    slots: &BTreeMap<String, Value>,
+) -> bool {
+    let Some((top_skill, top_action, _, true)) = cx.top else {
+        return false;
+    };
+    let waiting = cx
+        .top_slots
+        .and_then(|m| m.get("target"))
+        .and_then(Value::as_str);
+    let same_target = match slots.get("target").and_then(Value::as_str) {
+        None => true,
+        Some(t) => waiting.is_some_and(|w| w.eq_ignore_ascii_case(t)),
+    };
+    top_skill == skill && top_action == action && same_target && slots.keys().all(|k| k == "target")
+}
+
 /// The reading, or, when it would change something the message leaves in doubt, one question
 /// offering the readings (after the status of the named resource, for a question).
 pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Understanding {
@@ -286,6 +309,13 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         let reading = (skill.to_string(), action.to_string(), slots.clone());
         return name_unplaced(u, message, (&reading.0, &reading.1, &reading.2), cx);
     };
+    if found == [Unexplained::YesBeforeRequest] && says_what_waits(cx, skill, action, slots) {
+        return Understanding {
+            commands: vec![Command::Confirm],
+            confidence: 0.9,
+            source: CommandSource::Rules,
+        };
+    }
     let act = act_phrase(cx, skill, action, target, lang);
     let other = match first {
         Unexplained::YesBeforeRequest => OtherReading::EarlierQuestion,
