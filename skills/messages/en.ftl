@@ -275,3 +275,9 @@ unplaced-none = I have not used { $number }: no setting of this request takes it
 ## The settings a new resource was created with, beyond those its success text names
 
 task-created-settings = Also set: { $list }.
+
+# How an action is done ("how do I add an exchange?"): what it needs, how to say it.
+howto-needs = { $task }: I need { $fields }.
+howto-needs-nothing = { $task }: it needs nothing more than asking.
+howto-say-it = Say it like: “{ $example }”.
+howto-offer = Shall I start it now? Say yes and I ask for each.

@@ -266,3 +266,9 @@ unplaced-none = { $number } 我没用上：这个请求没有能用它的设置�
 ## 新建资源时设置的值（成功提示里没有提到的）
 
 task-created-settings = 另外设置了：{ $list }。
+
+# 一个动作怎么做（“怎么添加交易所？”）：需要什么，怎么说。
+howto-needs = { $task }：需要{ $fields }。
+howto-needs-nothing = { $task }：直接说就可以，不需要别的信息。
+howto-say-it = 可以这样说：“{ $example }”。
+howto-offer = 现在就开始吗？说“好”我会逐项问你。

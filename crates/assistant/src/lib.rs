@@ -18,6 +18,7 @@ pub mod conversation;
 pub mod error;
 pub mod exchange_errors;
 pub mod gateway;
+mod how_to;
 pub mod llm_call;
 mod market_turn;
 pub mod message_limit;

@@ -50,6 +50,10 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             turn.events.push(Event::Clarification { options });
             turn.say(question);
         }
+        Command::AnswerQuestion {
+            kind: AnswerKind::HowTo,
+            topic,
+        } => crate::how_to::answer(turn, &topic),
         Command::AnswerQuestion { kind, topic } => answer(turn, kind, &topic),
         Command::CannotHandle { reason } => {
             let text = if let Some(word) = reason.strip_prefix(NOT_FOUND_REASON) {

@@ -98,7 +98,15 @@ fn lint_step(step: &Step, library: &Library, all_slots: &BTreeSet<&str>) -> Vec<
         }
     }
     if let Some(kind) = &e.answered
-        && !["glossary", "error_explanation", "facts", "open", "market"].contains(&kind.as_str())
+        && ![
+            "glossary",
+            "error_explanation",
+            "facts",
+            "open",
+            "market",
+            "how_to",
+        ]
+        .contains(&kind.as_str())
     {
         out.push(format!("unknown answer kind {kind}"));
     }

@@ -73,6 +73,9 @@ pub enum AnswerKind {
     Open,
     /// A symbol's quote from market data; the topic is the symbol (`BTCUSDT`).
     Market,
+    /// How an action is done ("how do I add an exchange?"): what it needs and how to say
+    /// it, with an offer to start; the topic is `skill.action`.
+    HowTo,
 }
 
 /// Who produced a set of commands; traces and benchmarks count the model's share.

@@ -95,6 +95,9 @@ pub enum WordClass {
     Article,
     /// Sits next to a verb or a noun without naming anything ("stop the …", "激活我的策略").
     NotAName,
+    /// Opens a question about how an action is done, right before its verb ("how do I add
+    /// an exchange", "怎么创建策略"): answered with what it needs, never done.
+    HowTo,
     /// Puts a resource as what another one uses, not what is acted on ("… on paper with
     /// builtin", "在 paper 上用 builtin"): a create said so makes the one that binds them.
     BindingLead,
@@ -179,7 +182,7 @@ pub enum WordClass {
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 88] = [
+    pub const ALL: [WordClass; 89] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -229,6 +232,7 @@ impl WordClass {
         WordClass::Article,
         WordClass::NotAName,
         WordClass::BindingLead,
+        WordClass::HowTo,
         WordClass::Ranking,
         WordClass::QuestionParticle,
         WordClass::OpenQuestionOpener,
@@ -322,6 +326,7 @@ impl WordClass {
             WordClass::Article => "article",
             WordClass::NotAName => "not_a_name",
             WordClass::BindingLead => "binding_lead",
+            WordClass::HowTo => "how_to",
             WordClass::Ranking => "ranking",
             WordClass::QuestionParticle => "question_particle",
             WordClass::OpenQuestionOpener => "open_question_opener",

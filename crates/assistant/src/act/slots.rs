@@ -221,13 +221,13 @@ pub(super) fn check_values(turn: &mut Turn<'_>, action: &Action) -> Vec<String> 
 
 pub(super) fn ask(turn: &mut Turn<'_>, action: &Action, missing: Vec<String>) {
     let lang = turn.lang;
+    let given = super::effective(turn, false);
     let mut lines: Vec<String> = missing
         .iter()
         .filter_map(|m| action.slot(m))
         .map(|s| {
             let question = s
-                .ask
-                .as_ref()
+                .question(&given)
                 .map(|t| t.get(lang).to_string())
                 .unwrap_or_else(|| texts::ask_by_label(lang, s.label().get(lang)));
             // A reference is answered by naming one that exists: list them, so a new user

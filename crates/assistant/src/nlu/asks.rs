@@ -51,6 +51,29 @@ pub fn is_open_question(lower: &str, lexicon: &Lexicon) -> bool {
         || lexicon.opens(WordClass::OpenQuestionOpener, lower)
 }
 
+/// "how do I add an exchange", "怎么创建策略": a how-to lead opening the message right
+/// before a verb of an action of the routed skill; that action as `skill.action`.
+pub fn how_to(r: &super::route::Route, lower: &str, cx: &super::Context<'_>) -> Option<String> {
+    let skill = cx.library.get(&r.skill)?;
+    let t = lower.trim_start();
+    let mut leads: Vec<&String> = cx.lexicon.words(WordClass::HowTo).iter().collect();
+    leads.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    let rest = leads
+        .iter()
+        .find_map(|l| super::words::starts_with_word(t, l).then(|| t[l.len()..].trim_start()))?;
+    skill
+        .actions
+        .iter()
+        .flat_map(|a| {
+            cx.lexicon
+                .action_verbs(a)
+                .map(move |v| (a, v.to_lowercase()))
+        })
+        .filter(|(_, v)| super::words::starts_with_word(rest, v))
+        .max_by_key(|(_, v)| v.len())
+        .map(|(a, _)| format!("{}.{}", skill.id, a.name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

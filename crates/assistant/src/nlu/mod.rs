@@ -800,6 +800,28 @@ impl RuleUnderstander {
             }
             r
         });
+        // "how do I add an exchange?", "怎么创建策略": how it is done, never done; "how do I
+        // get a binance api key?" is no action of ours: the guidance that tells it.
+        if let Some(topic) = routed.as_ref().and_then(|r| asks::how_to(r, &lower, cx)) {
+            return one(
+                Command::AnswerQuestion {
+                    kind: AnswerKind::HowTo,
+                    topic,
+                },
+                0.9,
+            );
+        }
+        if lx.opens(WordClass::HowTo, &lower)
+            && let Some(k) = guidance_for(cx.library, message)
+        {
+            return one(
+                Command::AnswerQuestion {
+                    kind: AnswerKind::Glossary,
+                    topic: k,
+                },
+                0.85,
+            );
+        }
         // "btc price", "比特币多少钱": a quote, answered beside any task; never a request to
         // change something ("create a trader when btc price drops" routes to its verb).
         if routed
@@ -1337,6 +1359,18 @@ fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Opti
         None => None,
     };
     pick.map(|(skill, action, target, ..)| (skill, action, target))
+}
+
+/// The guidance entry whose phrase the message says most specifically.
+fn guidance_for(library: &Library, message: &str) -> Option<String> {
+    let glossary = library
+        .skills()
+        .iter()
+        .find(|s| s.meta.kind == SkillKind::Guidance)?;
+    glossary
+        .knowledge_matching(message)
+        .first()
+        .map(|k| k.id.clone())
 }
 
 /// "balance of ghost", "journal for xyz": a name-shaped word after a read's verb and a lead is

@@ -27,4 +27,4 @@ pub use example::{Example, ExampleCall, ExampleContext, ExampleTask};
 pub use function::Function;
 pub use outcome::{OutcomeCondition, SuccessCase, TOOL_FIELDS, success_text, tool_fields};
 pub use skill::{Knowledge, ResourceKind, Skill, SkillKind, SkillMeta, Source};
-pub use slot::{Condition, EnumValue, Slot, SlotType, Unit};
+pub use slot::{AskWhen, Condition, EnumValue, Slot, SlotType, Unit};

@@ -103,6 +103,14 @@ impl Condition {
     }
 }
 
+/// A question asked for a slot when a condition on the other slots holds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AskWhen {
+    pub when: Condition,
+    pub ask: Text,
+}
+
 /// `true` equals `"true"`, `5` equals `"5"`: YAML authors and users are not type-precise.
 pub(crate) fn loosely_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     fn key(v: &serde_json::Value) -> String {
@@ -164,6 +172,11 @@ pub struct Slot {
     /// The question asked when the slot is missing.
     #[serde(default)]
     pub ask: Option<Text>,
+    /// Questions asked instead of `ask` when their condition holds: a Hyperliquid "API key"
+    /// is an agent-wallet private key, a Binance one is not, and a Binance user must not be
+    /// told about Hyperliquid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ask_when: Vec<AskWhen>,
     #[serde(skip)]
     pub(crate) compiled_pattern: Option<regex::Regex>,
     /// The skill's `labels` entry for this slot, set when the skill is checked.
@@ -179,6 +192,16 @@ impl Slot {
             let spaced = self.name.replace('_', " ");
             Text::new(spaced.clone(), spaced)
         })
+    }
+
+    /// The question for this slot given the other slots' values: the first `ask_when` whose
+    /// condition holds, else `ask`.
+    pub fn question(&self, slots: &serde_json::Map<String, serde_json::Value>) -> Option<&Text> {
+        self.ask_when
+            .iter()
+            .find(|a| a.when.holds(slots))
+            .map(|a| &a.ask)
+            .or(self.ask.as_ref())
     }
 
     pub fn is_secret(&self) -> bool {
