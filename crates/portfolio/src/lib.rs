@@ -8,5 +8,6 @@
 
 pub mod domain;
 pub mod error;
+pub mod lots;
 
 pub use error::{FieldError, PortfolioError};

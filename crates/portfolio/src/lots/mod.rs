@@ -1,0 +1,12 @@
+//! Lots: what a holding cost, piece by piece, and what each sale realized.
+//!
+//! [`LotBook`] keeps one holding's open lots and books buys, sales, splits, dividends and
+//! transfers by the portfolio's [`CostMethod`](crate::domain::CostMethod). [`Ledger`] replays
+//! a portfolio's transactions into books, cash balances and the list of realized events.
+
+pub mod book;
+pub mod ledger;
+mod order;
+
+pub use book::{Consumed, DividendBooking, Lot, LotBook, Sale};
+pub use ledger::{Holding, HoldingKey, Ledger, Realized, RealizedKind};
