@@ -8,6 +8,7 @@
 
 pub mod domain;
 pub mod error;
+pub mod fees;
 pub mod lots;
 
 pub use error::{FieldError, PortfolioError};
