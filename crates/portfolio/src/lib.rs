@@ -10,5 +10,6 @@ pub mod domain;
 pub mod error;
 pub mod fees;
 pub mod lots;
+pub mod performance;
 
 pub use error::{FieldError, PortfolioError};

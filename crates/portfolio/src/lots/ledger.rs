@@ -65,43 +65,56 @@ pub struct Ledger {
 }
 
 impl Ledger {
+    /// An empty ledger booking by `portfolio`'s cost method.
+    pub fn start(portfolio: &Portfolio) -> Self {
+        Ledger {
+            method: portfolio.cost_method,
+            ..Ledger::default()
+        }
+    }
+
     /// Replays `transactions` for `portfolio`. On any refused record nothing is returned, and
     /// every problem names the record by its position in `transactions`.
     pub fn replay(
         portfolio: &Portfolio,
         transactions: &[Transaction],
     ) -> Result<Self, PortfolioError> {
-        let mut ledger = Ledger {
-            method: portfolio.cost_method,
-            ..Ledger::default()
-        };
-        let mut order: Vec<usize> = (0..transactions.len()).collect();
-        order.sort_by_key(|&i| transactions[i].date);
-        for i in order {
-            let tx = &transactions[i];
-            let located = |e: PortfolioError| {
-                PortfolioError(
-                    e.0.into_iter()
-                        .map(|p| FieldError {
-                            field: format!("transactions[{i}].{}", p.field),
-                            problem: format!("{} ({} {})", p.problem, tx.date, tx.kind),
-                            fix: p.fix,
-                        })
-                        .collect(),
-                )
-            };
-            tx.validate().map_err(located)?;
-            let Some(account) = portfolio.account(&tx.account) else {
-                return Err(located(PortfolioError::one(
-                    "account",
-                    format!("`{}` is not an account of {}", tx.account, portfolio.name),
-                    "add the account to the portfolio, or correct the name",
-                )));
-            };
-            let account = account.name.clone();
-            ledger.apply(&account, tx).map_err(located)?;
+        let mut ledger = Ledger::start(portfolio);
+        for i in date_order(transactions) {
+            ledger.record(portfolio, i, &transactions[i])?;
         }
         Ok(ledger)
+    }
+
+    /// Applies one record, `index` being its position in the caller's list (for messages).
+    /// Records must come in date order; [`date_order`] gives it.
+    pub fn record(
+        &mut self,
+        portfolio: &Portfolio,
+        index: usize,
+        tx: &Transaction,
+    ) -> Result<(), PortfolioError> {
+        let located = |e: PortfolioError| {
+            PortfolioError(
+                e.0.into_iter()
+                    .map(|p| FieldError {
+                        field: format!("transactions[{index}].{}", p.field),
+                        problem: format!("{} ({} {})", p.problem, tx.date, tx.kind),
+                        fix: p.fix,
+                    })
+                    .collect(),
+            )
+        };
+        tx.validate().map_err(located)?;
+        let Some(account) = portfolio.account(&tx.account) else {
+            return Err(located(PortfolioError::one(
+                "account",
+                format!("`{}` is not an account of {}", tx.account, portfolio.name),
+                "add the account to the portfolio, or correct the name",
+            )));
+        };
+        let account = account.name.clone();
+        self.apply(&account, tx).map_err(located)
     }
 
     fn apply(&mut self, account: &str, tx: &Transaction) -> Result<(), PortfolioError> {
@@ -222,6 +235,13 @@ impl Ledger {
     pub fn realized(&self) -> &[Realized] {
         &self.realized
     }
+}
+
+/// Positions of `transactions` in date order, records of one date in their given order.
+pub fn date_order(transactions: &[Transaction]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..transactions.len()).collect();
+    order.sort_by_key(|&i| transactions[i].date);
+    order
 }
 
 #[cfg(test)]

@@ -9,4 +9,4 @@ pub mod ledger;
 mod order;
 
 pub use book::{Consumed, DividendBooking, Lot, LotBook, Sale};
-pub use ledger::{Holding, HoldingKey, Ledger, Realized, RealizedKind};
+pub use ledger::{Holding, HoldingKey, Ledger, Realized, RealizedKind, date_order};
