@@ -6,15 +6,18 @@
 //! so the two always describe the same money. P&L and allocation read the replayed
 //! [`Ledger`](crate::lots::Ledger) at one valuation date.
 
-//pub mod allocation;
+pub mod allocation;
 pub mod basis;
-//pub mod pnl;
+pub mod pnl;
+pub mod returns;
 pub mod series;
 pub mod twr;
 pub mod xirr;
 
+pub use allocation::{AllocationBy, CASH, Slice, allocation};
 pub use basis::{Basis, Figure, Period};
-
+pub use pnl::{HoldingPnl, PortfolioPnl, pnl};
+pub use returns::{Returns, returns};
 pub use series::{DayValue, PriceBook, holding_days, portfolio_days};
 pub use twr::time_weighted_return;
 pub use xirr::{Flow, money_weighted_return, xirr};
