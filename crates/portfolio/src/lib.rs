@@ -6,6 +6,7 @@
 //! Exact `Decimal` for every amount and quantity. No IO: callers hand in text and records and
 //! store what comes back. The quotes, the agent and the CLI of issue 28 are other crates' jobs.
 
+pub mod csv_io;
 pub mod domain;
 pub mod error;
 pub mod fees;
