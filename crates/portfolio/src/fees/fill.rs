@@ -3,6 +3,9 @@
 //! A fee given by the user (from a statement, a fill) wins: it is what was actually charged.
 //! Only buys and sells are computed; other records without a fee are taken as free, and the
 //! outcome says so, so a caller can show every fee with where it came from.
+//!
+//! Fill a working copy, not the stored records: a record keeps `fee: None` when the user gave
+//! none, so its import fingerprint stays the same and a corrected schedule corrects its fee.
 
 use rust_decimal::Decimal;
 use serde::Serialize;
