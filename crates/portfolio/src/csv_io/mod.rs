@@ -12,6 +12,7 @@ mod export;
 mod fingerprint;
 mod import;
 mod row;
+mod symbol;
 
 pub use columns::Column;
 pub use export::{to_csv, to_json};
