@@ -24,6 +24,10 @@ pub struct Lot {
     pub quantity: Decimal,
     /// Total cost basis in the instrument's currency, at money precision.
     pub cost: Decimal,
+    /// Dividends received on these units so far: A-share dividend tax is charged on them at
+    /// sale, by how long the lot was held (see [`super::dividend_tax`]).
+    #[serde(default)]
+    pub dividends: Decimal,
 }
 
 impl Lot {
@@ -39,6 +43,9 @@ pub struct Consumed {
     pub opened: Date,
     pub quantity: Decimal,
     pub cost: Decimal,
+    /// The part of the lot's dividends that went with these units.
+    #[serde(default)]
+    pub dividends: Decimal,
 }
 
 /// What one sale realized and which lots it consumed.
@@ -112,6 +119,7 @@ impl LotBook {
             opened: date,
             quantity,
             cost,
+            dividends: Decimal::ZERO,
         });
         id
     }
@@ -186,6 +194,7 @@ impl LotBook {
                 money(net * lot.quantity / held)
             };
             left -= share;
+            lot.dividends += share;
             let reduced = share.min(lot.cost);
             lot.cost -= reduced;
             booking.cost_reduced += reduced;
@@ -213,18 +222,23 @@ impl LotBook {
             let lot = &mut self.lots[index];
             // The whole lot takes its whole cost; a part takes its share rounded to cents and
             // the lot keeps the exact rest.
-            let cost = if units == lot.quantity {
-                lot.cost
+            let (cost, dividends) = if units == lot.quantity {
+                (lot.cost, lot.dividends)
             } else {
-                money(lot.cost * units / lot.quantity)
+                (
+                    money(lot.cost * units / lot.quantity),
+                    money(lot.dividends * units / lot.quantity),
+                )
             };
             lot.quantity -= units;
             lot.cost -= cost;
+            lot.dividends -= dividends;
             consumed.push(Consumed {
                 lot: lot.id.clone(),
                 opened: lot.opened,
                 quantity: units,
                 cost,
+                dividends,
             });
         }
         self.lots.retain(|l| !l.quantity.is_zero());

@@ -5,8 +5,10 @@
 //! a portfolio's transactions into books, cash balances and the list of realized events.
 
 pub mod book;
+pub mod dividend_tax;
 pub mod ledger;
 mod order;
 
 pub use book::{Consumed, DividendBooking, Lot, LotBook, Sale};
+pub use dividend_tax::{DividendTaxLine, DividendTaxRules};
 pub use ledger::{Holding, HoldingKey, Ledger, Realized, RealizedKind, date_order};

@@ -38,6 +38,7 @@ mod tests {
             opened: "2024-01-01".parse().unwrap(),
             quantity,
             cost,
+            dividends: Default::default(),
         }
     }
 
