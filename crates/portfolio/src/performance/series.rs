@@ -39,14 +39,12 @@ pub struct PriceBook {
 }
 
 impl PriceBook {
-    /// A book holding the price of every trade on its date.
+    /// A book holding the price of every buy and sale on its date. Transfers are left out:
+    /// their price is the cost carried in, often years old, not what the units were worth.
     pub fn with_trade_prices(transactions: &[Transaction]) -> Self {
         let mut book = Self::default();
         for tx in transactions {
-            if let (Some(instrument), true) = (
-                &tx.instrument,
-                tx.kind.moves_units() && tx.kind != TxKind::Split,
-            ) {
+            if let (Some(instrument), TxKind::Buy | TxKind::Sell) = (&tx.instrument, tx.kind) {
                 book.insert(instrument, tx.date, tx.price);
             }
         }
@@ -100,8 +98,8 @@ pub fn portfolio_days(
             let external = match tx.kind {
                 TxKind::Deposit => tx.amount,
                 TxKind::Withdrawal => -tx.amount,
-                TxKind::TransferIn => tx.gross(),
-                TxKind::TransferOut => -tx.gross(),
+                TxKind::TransferIn => transfer_value(prices, tx, day)?,
+                TxKind::TransferOut => -transfer_value(prices, tx, day)?,
                 _ => Decimal::ZERO,
             };
             let external = fx.to_base(external, &tx.currency, day)?;
@@ -160,9 +158,10 @@ pub fn holding_days(
             ledger.record(portfolio, i, tx)?;
             let fee = tx.fee_or_zero();
             match tx.kind {
-                TxKind::Buy | TxKind::TransferIn => inflow += tx.gross() + fee,
+                TxKind::Buy => inflow += tx.gross() + fee,
+                TxKind::TransferIn => inflow += transfer_value(prices, tx, day)? + fee,
                 TxKind::Sell => outflow += tx.gross() - fee,
-                TxKind::TransferOut => outflow += tx.gross(),
+                TxKind::TransferOut => outflow += transfer_value(prices, tx, day)?,
                 TxKind::Dividend => outflow += tx.amount - tx.tax - fee,
                 _ => {}
             }
@@ -185,6 +184,19 @@ pub fn holding_days(
         });
     }
     Ok(days)
+}
+
+/// What transferred units were worth on the day they moved: their market price then, not the
+/// cost they carry (counting the cost would show the gap as a gain or loss of the day).
+fn transfer_value(
+    prices: &PriceBook,
+    tx: &Transaction,
+    day: Date,
+) -> Result<Decimal, PortfolioError> {
+    match &tx.instrument {
+        Some(instrument) => Ok(money(tx.quantity * prices.price_on(instrument, day)?)),
+        None => Ok(Decimal::ZERO),
+    }
 }
 
 /// Every day from the first record's date to `to`, both included.

@@ -136,3 +136,36 @@ fn a_missing_price_or_rate_says_what_to_add() {
     .unwrap_err();
     assert_eq!(err.0[0].field, "fx_rate");
 }
+
+#[test]
+fn transfers_count_at_market_value_not_at_the_cost_they_carry() {
+    // 100 units transferred in on 2024-01-02 carrying a cost of 10.00 each; the close that day
+    // is 50.00 and the next day 55.00. The flow is 100 × 50 = 5000 (not 1000), so day one
+    // returns 5000 / 5000 − 1 = 0 and day two 5500 / 5000 − 1 = 0.10: TWR 0.1.
+    let mut transfer = trade(TxKind::TransferIn, "2024-01-02", dec!(100), dec!(10));
+    transfer.fee = Some(dec!(0));
+    let instrument = transfer.instrument.clone().unwrap();
+    let txs = vec![transfer];
+    let mut prices = PriceBook::with_trade_prices(&txs);
+    let fx = FxTable::new(cny());
+    let to = "2024-01-03".parse().unwrap();
+    let err = portfolio_days(&portfolio(), &txs, &prices, &fx, to).unwrap_err();
+    assert_eq!(
+        err.0[0].field, "price",
+        "a transfer's cost is not a market price"
+    );
+    prices.insert(&instrument, "2024-01-02".parse().unwrap(), dec!(50));
+    prices.insert(&instrument, to, dec!(55));
+    let days = portfolio_days(&portfolio(), &txs, &prices, &fx, to).unwrap();
+    assert_eq!(
+        (days[0].inflow, days[0].value, days[1].value),
+        (dec!(5000), dec!(5000), dec!(5500))
+    );
+    assert_eq!(time_weighted_return(dec!(0), &days).unwrap(), dec!(0.1));
+    let key = HoldingKey {
+        account: "main".into(),
+        instrument,
+    };
+    let held = holding_days(&portfolio(), &txs, &key, &prices, to).unwrap();
+    assert_eq!(time_weighted_return(dec!(0), &held).unwrap(), dec!(0.1));
+}
