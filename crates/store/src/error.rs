@@ -130,6 +130,16 @@ pub enum StoreError {
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
 
+    /// A portfolio or transaction the portfolio crate refused; every problem names its field.
+    #[error(transparent)]
+    Portfolio(#[from] nofxi_portfolio::PortfolioError),
+
+    #[error("no portfolio {name:?} for this user: check the name, or create it first")]
+    UnknownPortfolio { name: String },
+
+    #[error("a portfolio called {name:?} already exists: choose another name")]
+    PortfolioExists { name: String },
+
     #[error("stored data is damaged ({what}): {detail}")]
     Corrupt { what: &'static str, detail: String },
 }
@@ -259,6 +269,13 @@ impl StoreError {
             }
             StoreError::SecretCorrupt { field, .. } => {
                 format!("凭证 `{field}` 无法解密（数据不属于这一行或已被篡改）：请重新设置该凭证")
+            }
+            StoreError::Portfolio(e) => format!("组合记录有误：{e}"),
+            StoreError::UnknownPortfolio { name } => {
+                format!("没有名为「{name}」的组合：请检查名称，或先创建它")
+            }
+            StoreError::PortfolioExists { name } => {
+                format!("已有名为「{name}」的组合：请换一个名字")
             }
             other => format!("存储出错：{other}"),
         }

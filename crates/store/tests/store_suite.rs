@@ -9,6 +9,7 @@ mod suite;
 
 use suite::engine::*;
 use suite::isolation::*;
+use suite::portfolios::*;
 use suite::secrets::*;
 use suite::traders::*;
 use suite::trash::*;
@@ -64,6 +65,7 @@ both!(
     users_cannot_touch_each_other,
     cycles_replace_page_and_chart_per_user,
     leases_have_one_owner_until_they_expire,
+    portfolios_store_imports_once_per_user_and_audit,
 );
 
 /// Servers share one store across tasks: the handle must be `Send + Sync` and its futures

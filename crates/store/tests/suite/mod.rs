@@ -4,6 +4,7 @@
 pub mod common;
 pub mod engine;
 pub mod isolation;
+pub mod portfolios;
 pub mod secrets;
 pub mod traders;
 pub mod trash;

@@ -1,0 +1,163 @@
+use super::*;
+use crate::domain::{Account, TxKind};
+use rust_decimal_macros::dec;
+
+fn portfolio() -> Portfolio {
+    let mut p = Portfolio::new("mine", "CNY".parse().unwrap());
+    for (name, ccy) in [("huatai", "CNY"), ("futu", "HKD")] {
+        p.accounts.push(Account {
+            name: name.into(),
+            broker: String::new(),
+            currency: ccy.parse().unwrap(),
+        });
+    }
+    p
+}
+
+const ENGLISH: &str = "\
+Trade Date,Action,Ticker,Shares,Unit Price,Commission,Account,Note,Amount,CCY
+2024-01-02,buy,600519,100,1500.00,5,huatai,first,,
+2024-01-03,SELL,00700.HK,-200,\"1,300.5\",,futu,,
+2024-01-04,deposit,,,,,futu,,\"50,000\",HKD
+";
+
+#[test]
+fn english_aliases_are_read() {
+    let preview = preview(&portfolio(), &[], ENGLISH);
+    assert_eq!(preview.error_report(), "");
+    let rows: Vec<_> = preview
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.line,
+                r.transaction.kind,
+                r.transaction.quantity,
+                r.transaction.price,
+                r.transaction.fee,
+            )
+        })
+        .collect();
+    // The sell's negative quantity is its direction, already given by the type; its empty fee
+    // is left to the schedule (None), not taken as 0.
+    assert_eq!(
+        rows,
+        [
+            (2, TxKind::Buy, dec!(100), dec!(1500.00), Some(dec!(5))),
+            (3, TxKind::Sell, dec!(200), dec!(1300.5), None),
+            (4, TxKind::Deposit, dec!(0), dec!(0), None),
+        ]
+    );
+    assert_eq!(preview.rows[1].transaction.currency.as_str(), "HKD");
+    assert_eq!(preview.rows[0].transaction.note, "first");
+    let deposit = &preview.rows[2].transaction;
+    assert_eq!(
+        (deposit.amount, deposit.instrument.is_none()),
+        (dec!(50000), true)
+    );
+}
+
+#[test]
+fn chinese_headers_and_types_are_read() {
+    let text = "成交日期,买卖方向,证券代码,成交数量,成交价格,手续费,账户,备注\n\
+                2024/01/02,证券买入,600519,100,1500,5.00,huatai,\n\
+                20240105,红利入账,600519,,30.876,,huatai,每股派息\n";
+    let preview = preview(&portfolio(), &[], text);
+    assert_eq!(preview.error_report(), "");
+    let dividend = &preview.rows[1].transaction;
+    // A dividend given as a bare price is its amount.
+    assert_eq!(
+        (dividend.kind, dividend.amount),
+        (TxKind::Dividend, dec!(30.876))
+    );
+    assert_eq!(
+        preview.rows[0].transaction.date,
+        jiff::civil::date(2024, 1, 2)
+    );
+}
+
+#[test]
+fn a_file_imported_twice_writes_once() {
+    let text = "date,type,symbol,quantity,price,fee,account\n\
+                2024-01-02,BUY,600519,100,1500,5,huatai\n\
+                2024-01-02,BUY,600519,100,1500,5,huatai\n\
+                2024-01-03,BUY,000001,200,10.5,5,huatai\n";
+    let mut store = Vec::new();
+    let first = preview(&portfolio(), &store, text);
+    assert_eq!(
+        first.new_rows().count(),
+        3,
+        "two identical fills are both kept the first time"
+    );
+    assert_eq!(commit(&first, &mut store).unwrap(), 3);
+    let second = preview(&portfolio(), &store, text);
+    assert_eq!(
+        (second.new_rows().count(), second.duplicates().count()),
+        (0, 3)
+    );
+    assert_eq!(commit(&second, &mut store).unwrap(), 0);
+    // Committing a stale preview again still writes nothing.
+    assert_eq!(commit(&first, &mut store).unwrap(), 0);
+    assert_eq!(store.len(), 3);
+    // The same trade in another account is another trade.
+    let other = text
+        .replace("huatai", "futu")
+        .replace("600519", "00700.HK")
+        .replace("000001", "00005.HK");
+    assert_eq!(preview(&portfolio(), &store, &other).new_rows().count(), 3);
+}
+
+#[test]
+fn bad_rows_are_reported_by_line_and_nothing_is_written() {
+    let text = "date,type,symbol,quantity,price,fee,account\n\
+                2024-01-02,BUY,600519,100,1500,5,huatai\n\
+                2024-13-02,BUY,600519,100,1500,5,huatai\n\
+                2024-01-03,SHORT,600519,abc,1500,5,nowhere\n\
+                \n\
+                2024-01-04,SELL,600519,0,1500,5,huatai\n";
+    let mut store = Vec::new();
+    let preview = preview(&portfolio(), &store, text);
+    assert_eq!(
+        preview.error_report(),
+        "line 3: date: `2024-13-02` is not a date; write it as YYYY-MM-DD (or YYYY/MM/DD, YYYYMMDD)\n\
+         line 4: type: `SHORT` is not a transaction type; use BUY, SELL, DIVIDEND, FEE, INTEREST, SPLIT, \
+         TRANSFER_IN, TRANSFER_OUT, DEPOSIT or WITHDRAWAL (or 买入, 卖出, 分红…)\n\
+         line 4: quantity: `abc` is not a number; write a plain number such as 1234.56\n\
+         line 4: account: `nowhere` is not an account of mine; use one of: huatai, futu\n\
+         line 6: quantity: must be more than 0, got 0; give the number of units, more than 0 (the type says the direction)"
+    );
+    assert_eq!(preview.new_rows().count(), 1);
+    let err = commit(&preview, &mut store).unwrap_err();
+    assert_eq!(err.0[0].field, "line 3: date");
+    assert!(store.is_empty(), "nothing half-written");
+}
+
+#[test]
+fn header_problems_are_said_once_and_semicolons_are_understood() {
+    let preview = preview(&portfolio(), &[], "symbol,quantity\n600519,100\n");
+    assert_eq!(preview.errors.len(), 1);
+    assert_eq!(preview.errors[0].line, 1);
+    assert_eq!(
+        preview.errors[0].problems.len(),
+        2,
+        "no date and no type, said once for the file"
+    );
+    let text = "Date;Type;Symbol;Quantity;Price;Fee;Account;Broker Ref\n2024-01-02;BUY;AAPL;10;190;0;futu;X1\n";
+    let preview = super::preview(&portfolio(), &[], text);
+    assert_eq!(preview.error_report(), "");
+    assert_eq!(preview.rows[0].transaction.currency.as_str(), "USD");
+    assert_eq!(preview.unknown_columns, ["Broker Ref"]);
+}
+
+#[test]
+fn line_numbers_count_blank_lines_crlf_and_quoted_line_breaks() {
+    // Line 1 header; line 2 a note with a line break inside quotes (lines 2-3); line 4 blank;
+    // line 5 a bad date. CRLF line ends throughout, as Excel writes them.
+    let text = "date,type,symbol,quantity,price,fee,account,note\r\n\
+                2024-01-02,BUY,600519,100,1500,5,huatai,\"two\r\nlines\"\r\n\
+                \r\n\
+                2024-02-30,BUY,600519,100,1500,5,huatai,\r\n";
+    let preview = preview(&portfolio(), &[], text);
+    assert_eq!(preview.rows[0].line, 2);
+    assert_eq!(preview.errors[0].line, 5, "{}", preview.error_report());
+}

@@ -1,0 +1,315 @@
+//! One CSV row into one transaction, or every problem of that row.
+//!
+//! Lenient where exports differ harmlessly (date separators, thousands separators, a currency
+//! sign before a number, a sell written as a negative quantity, `sh600519` or `00700.HK` for a
+//! code), strict where a guess could book the wrong trade: an unknown type, an unknown account,
+//! a code whose market cannot be told all stop the row.
+
+use jiff::civil::Date;
+use rust_decimal::Decimal;
+
+use super::columns::{Column, HeaderMap};
+use super::symbol::instrument;
+use crate::domain::{Currency, LotPick, Market, Portfolio, Transaction, TxKind};
+use crate::error::FieldError;
+
+/// Type words accepted besides the canonical names (`BUY`, `TRANSFER_IN`…), folded to lower case.
+const KIND_WORDS: &[(TxKind, &[&str])] = &[
+    (
+        TxKind::Buy,
+        &["b", "bought", "purchase", "买", "买入", "证券买入"],
+    ),
+    (TxKind::Sell, &["s", "sold", "卖", "卖出", "证券卖出"]),
+    (
+        TxKind::Dividend,
+        &[
+            "div",
+            "dividends",
+            "分红",
+            "红利",
+            "股息",
+            "红利入账",
+            "股息入账",
+        ],
+    ),
+    (TxKind::Fee, &["fees", "charge", "费用", "扣费"]),
+    (TxKind::Interest, &["利息", "利息归本"]),
+    (TxKind::Split, &["拆股", "拆分"]),
+    (TxKind::TransferIn, &["transferin", "转入", "转托管转入"]),
+    (TxKind::TransferOut, &["transferout", "转出", "转托管转出"]),
+    (TxKind::Deposit, &["入金", "存入", "银行转证券", "银证转入"]),
+    (
+        TxKind::Withdrawal,
+        &["withdraw", "出金", "取出", "证券转银行", "银证转出"],
+    ),
+];
+
+/// The cells of one row, by column.
+pub(crate) struct Cells<'a> {
+    pub map: &'a HeaderMap,
+    pub record: &'a csv::StringRecord,
+}
+
+impl Cells<'_> {
+    fn get(&self, column: Column) -> Option<&str> {
+        self.map
+            .position(column)
+            .and_then(|i| self.record.get(i))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+}
+
+/// Parses a row for `portfolio`; every problem of the row at once.
+pub(crate) fn parse_row(
+    cells: &Cells<'_>,
+    portfolio: &Portfolio,
+) -> Result<Transaction, Vec<FieldError>> {
+    let mut problems = Vec::new();
+    let date = required(cells, Column::Date, &mut problems)
+        .and_then(|t| record(parse_date(t), &mut problems));
+    let kind = required(cells, Column::Kind, &mut problems)
+        .and_then(|t| record(parse_kind(t), &mut problems));
+    let mut number = |column: Column| {
+        cells
+            .get(column)
+            .and_then(|t| record(parse_number(column, t), &mut problems))
+    };
+    let quantity = number(Column::Quantity).map(|q| q.abs());
+    let price = number(Column::Price);
+    let amount = number(Column::Amount).map(|a| a.abs());
+    let fee = number(Column::Fee).map(|f| f.abs());
+    let tax = number(Column::Tax).map(|t| t.abs());
+
+    let account = match cells.get(Column::Account) {
+        Some(name) => match portfolio.account(name) {
+            Some(a) => Some(a),
+            None => {
+                problems.push(unknown_account(
+                    portfolio,
+                    &format!("`{name}` is not an account of {}", portfolio.name),
+                ));
+                None
+            }
+        },
+        None if portfolio.accounts.len() == 1 => portfolio.accounts.first(),
+        None => {
+            problems.push(unknown_account(
+                portfolio,
+                "no account given and the portfolio has several",
+            ));
+            None
+        }
+    };
+    let currency = cells
+        .get(Column::Currency)
+        .and_then(|t| record(t.parse::<Currency>(), &mut problems));
+    let market = cells
+        .get(Column::Market)
+        .and_then(|t| record(t.parse::<Market>(), &mut problems));
+    let instrument = cells
+        .get(Column::Symbol)
+        .and_then(|symbol| record(instrument(symbol, market, currency.as_ref()), &mut problems));
+    let lots = cells
+        .get(Column::Lots)
+        .and_then(|t| record(parse_lots(t), &mut problems))
+        .unwrap_or_default();
+
+    let (Some(date), Some(kind), Some(account)) = (date, kind, account) else {
+        return Err(problems);
+    };
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    // A cash row may give its amount as quantity × price (Ghostfolio writes dividends so) or
+    // as a bare price.
+    let amount = match (kind.is_cash(), amount, quantity, price) {
+        (_, Some(a), _, _) => a,
+        (true, None, Some(q), Some(p)) => q * p,
+        (true, None, None, Some(p)) => p.abs(),
+        _ => Decimal::ZERO,
+    };
+    let is_cash_only = kind.is_cash() && kind != TxKind::Dividend;
+    let currency = currency
+        .or_else(|| instrument.as_ref().map(|i| i.currency.clone()))
+        .unwrap_or_else(|| account.currency.clone());
+    let tx = Transaction {
+        account: account.name.clone(),
+        date,
+        kind,
+        instrument: if is_cash_only { None } else { instrument },
+        quantity: if kind.is_cash() {
+            Decimal::ZERO
+        } else {
+            quantity.unwrap_or_default()
+        },
+        price: if kind.is_cash() {
+            Decimal::ZERO
+        } else {
+            price.unwrap_or_default()
+        },
+        amount,
+        fee,
+        tax: tax.unwrap_or_default(),
+        currency,
+        note: cells.get(Column::Note).unwrap_or_default().to_string(),
+        lots,
+    };
+    tx.validate().map_err(|e| e.0)?;
+    Ok(tx)
+}
+
+fn record<T>(result: Result<T, FieldError>, problems: &mut Vec<FieldError>) -> Option<T> {
+    result.map_err(|e| problems.push(e)).ok()
+}
+
+fn required<'a>(
+    cells: &'a Cells<'_>,
+    column: Column,
+    problems: &mut Vec<FieldError>,
+) -> Option<&'a str> {
+    let value = cells.get(column);
+    if value.is_none() {
+        problems.push(FieldError::new(
+            column.canonical(),
+            "is empty",
+            format!("fill in the {}", column.canonical()),
+        ));
+    }
+    value
+}
+
+fn unknown_account(portfolio: &Portfolio, problem: &str) -> FieldError {
+    let names: Vec<_> = portfolio.accounts.iter().map(|a| a.name.as_str()).collect();
+    FieldError::new(
+        "account",
+        problem,
+        if names.is_empty() {
+            "add an account to the portfolio first".to_string()
+        } else {
+            format!("use one of: {}", names.join(", "))
+        },
+    )
+}
+
+/// `2024-01-02`, `2024/1/2`, `20240102`, or any of these followed by a time.
+fn parse_date(text: &str) -> Result<Date, FieldError> {
+    let day = text.split([' ', 'T']).next().unwrap_or(text);
+    let normalised = if day.len() == 8 && day.chars().all(|c| c.is_ascii_digit()) {
+        format!("{}-{}-{}", &day[..4], &day[4..6], &day[6..])
+    } else {
+        let parts: Vec<&str> = day.split(['-', '/', '.']).collect();
+        match parts.as_slice() {
+            [y, m, d] => format!("{y}-{m:0>2}-{d:0>2}"),
+            _ => day.to_string(),
+        }
+    };
+    normalised.parse().map_err(|_| {
+        FieldError::new(
+            "date",
+            format!("`{text}` is not a date"),
+            "write it as YYYY-MM-DD (or YYYY/MM/DD, YYYYMMDD)",
+        )
+    })
+}
+
+fn parse_kind(text: &str) -> Result<TxKind, FieldError> {
+    if let Ok(kind) = text.parse::<TxKind>() {
+        return Ok(kind);
+    }
+    let folded: String = text
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    KIND_WORDS
+        .iter()
+        .find(|(_, words)| words.contains(&folded.as_str()))
+        .map(|(kind, _)| *kind)
+        .ok_or_else(|| {
+            FieldError::new(
+                "type",
+                format!("`{}` is not a transaction type", text.trim()),
+                "use BUY, SELL, DIVIDEND, FEE, INTEREST, SPLIT, TRANSFER_IN, TRANSFER_OUT, DEPOSIT or \
+                 WITHDRAWAL (or 买入, 卖出, 分红…)",
+            )
+        })
+}
+
+/// A number with thousands separators or a currency sign tolerated; never a float parse.
+fn parse_number(column: Column, text: &str) -> Result<Decimal, FieldError> {
+    let cleaned: String = text
+        .trim()
+        .trim_start_matches(['¥', '￥', '$'])
+        .trim_start_matches("HK$")
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' '))
+        .collect();
+    cleaned
+        .parse::<Decimal>()
+        .or_else(|_| Decimal::from_scientific(&cleaned))
+        .map_err(|_| {
+            FieldError::new(
+                column.canonical(),
+                format!("`{text}` is not a number"),
+                "write a plain number such as 1234.56",
+            )
+        })
+}
+
+/// `L1:100;L3:50`.
+fn parse_lots(text: &str) -> Result<Vec<LotPick>, FieldError> {
+    text.split(';')
+        .filter(|p| !p.trim().is_empty())
+        .map(|part| {
+            let (lot, quantity) = part.split_once(':').unwrap_or((part, ""));
+            let quantity = quantity.trim().parse::<Decimal>().map_err(|_| {
+                FieldError::new(
+                    "lots",
+                    format!("`{part}` is not lot:quantity"),
+                    "write lots as L1:100;L3:50",
+                )
+            })?;
+            Ok(LotPick {
+                lot: lot.trim().to_string(),
+                quantity,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn dates_numbers_and_types_as_exports_write_them() {
+        assert_eq!(
+            parse_date("2024/1/2").unwrap(),
+            jiff::civil::date(2024, 1, 2)
+        );
+        assert_eq!(
+            parse_date("20240102").unwrap(),
+            jiff::civil::date(2024, 1, 2)
+        );
+        assert_eq!(
+            parse_date("2024-01-02 09:31:00").unwrap(),
+            jiff::civil::date(2024, 1, 2)
+        );
+        assert_eq!(parse_date("02/01/2024").unwrap_err().field, "date");
+        assert_eq!(
+            parse_number(Column::Price, "¥1,234.50").unwrap(),
+            dec!(1234.50)
+        );
+        assert_eq!(parse_number(Column::Price, "HK$300").unwrap(), dec!(300));
+        assert_eq!(parse_number(Column::Fee, "five").unwrap_err().field, "fee");
+        assert_eq!(parse_kind("证券买入").unwrap(), TxKind::Buy);
+        assert_eq!(parse_kind("Transfer In").unwrap(), TxKind::TransferIn);
+        assert_eq!(parse_kind("sell").unwrap(), TxKind::Sell);
+        assert!(parse_kind("short").is_err());
+        assert_eq!(parse_lots("L1:100; L3:50").unwrap().len(), 2);
+        assert!(parse_lots("L1").is_err());
+    }
+}
