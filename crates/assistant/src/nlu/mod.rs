@@ -1345,6 +1345,14 @@ fn follow_up_read(lower: &str, cx: &Context<'_>) -> Option<(String, String, Opti
             let target = named_after(&lower[verb_end..], cx.lexicon).or(current);
             // Answered as said: the read needs no resource, or has one.
             let whole = target.is_some() || a.slot("target").is_some_and(|t| !t.required);
+            // "我的持仓风险大吗？" asks for a judgement over the read, a model's to answer.
+            let judges = cx.lexicon.ends(
+                WordClass::QuestionParticle,
+                lower.trim_end_matches(['?', '？']),
+            ) || cx.lexicon.opens(WordClass::OpenQuestionOpener, lower);
+            if !whole && judges {
+                continue;
+            }
             found.push((skill.id.clone(), a.name.clone(), target, is_it, whole));
         }
     }
