@@ -37,7 +37,7 @@ fn builtin_library_has_every_management_action() {
             "trader_management",
             &[
                 "create", "update", "start", "stop", "stop_all", "delete", "restore", "query",
-                "journal", "stats",
+                "journal", "diagnose", "stats",
             ],
         ),
         (

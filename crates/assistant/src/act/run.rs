@@ -40,6 +40,7 @@ pub(super) async fn execute(
     }
     let mut texts_out: Vec<String> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    let mut offer: Option<String> = None;
     let stores_secret = stores_secret(action, &exec_slots);
     let mut said_by_steps: Vec<&nofxi_skills::Text> = Vec::new();
     // What the steps reported, for the action's `success_cases`.
@@ -114,6 +115,7 @@ pub(super) async fn execute(
                     texts_out.push(text);
                 }
                 notes.extend(out.notes);
+                offer = out.offer.or(offer);
                 reported.extend(super::reported::reported(&tool, &args));
                 said_by_steps.extend(&step.say);
                 for adj in out.adjustments {
@@ -156,7 +158,12 @@ pub(super) async fn execute(
     if stores_secret {
         turn.say(msg(lang, "task-credentials-stored", &[]));
     }
-    finish(turn, TaskStatus::Completed, None)
+    let resumed = finish(turn, TaskStatus::Completed, None);
+    // The fix a step offered: a yes on the next turn runs it as if the user had said it.
+    if let Some(message) = offer {
+        turn.conv.pending = Some(crate::conversation::Pending::Retry { message });
+    }
+    resumed
 }
 
 /// "Also set: initial balance 2500, scan interval (minutes) 10." What the user set on a new

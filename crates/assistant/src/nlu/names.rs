@@ -165,6 +165,12 @@ impl Names {
         None
     }
 
+    /// Whether a name of `kind` begins with `word` ("bot" begins bot1, not btc-bot).
+    pub fn begins_a_name(&self, word: &str, kind: ResourceKind) -> bool {
+        self.of_kind(kind)
+            .any(|e| !e.deleted && e.lower.starts_with(word))
+    }
+
     /// Resolves what the user said for a resource of `kind`. `class` is the canonical type
     /// or provider the words stand for, when they name one (币安 → binance).
     pub fn resolve(

@@ -40,6 +40,9 @@ pub enum Unexplained {
     Question,
 }
 
+/// The action that finds out why a resource is as it is, where its skill has one.
+const DIAGNOSE: &str = "diagnose";
+
 /// Below [`super::CONFIDENCE_THRESHOLD`]: a model, when set, reads the message instead.
 const HELD_BACK: f32 = 0.3;
 
@@ -327,16 +330,20 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     };
     let mut commands = Vec::new();
     let mut options = vec![act.clone()];
-    // "why did btc-bot stop": the question is answered with the status; only acting waits.
+    // "why did btc-bot stop": the question is answered by the resource's diagnosis where its
+    // skill has one, else with its status; only acting waits.
+    let look = Some(DIAGNOSE)
+        .filter(|a| cx.library.action(skill, a).is_some())
+        .or_else(|| cx.library.action(skill, "query").map(|_| "query"));
     if other == OtherReading::LookFirst
         && cx.top.is_none()
         && let Some(target) = target
-        && cx.library.action(skill, "query").is_some()
+        && let Some(look) = look
     {
         let slots = [("target".to_string(), Value::String(target.to_string()))];
         commands.push(Command::StartTask {
             skill: skill.to_string(),
-            action: "query".into(),
+            action: look.into(),
             slots: slots.into_iter().collect(),
         });
     }
@@ -523,7 +530,8 @@ mod tests {
                 .any(|c| matches!(c, Command::Clarify { .. }))
             && !u.commands.iter().any(|c| {
                 matches!(c, Command::Confirm)
-                    || matches!(c, Command::StartTask { action, .. } if action != "query")
+                    || matches!(c, Command::StartTask { action, .. }
+                        if action != "query" && action != "diagnose")
             })
     }
 
@@ -546,7 +554,7 @@ mod tests {
     }
 
     #[test]
-    fn a_question_is_answered_with_the_status_and_the_action_offered() {
+    fn a_question_is_answered_with_the_diagnosis_and_the_action_offered() {
         let u = read("why did btc-bot stop", false);
         let [
             Command::StartTask { action, slots, .. },
@@ -555,7 +563,7 @@ mod tests {
         else {
             panic!("{u:?}");
         };
-        assert_eq!(action, "query");
+        assert_eq!(action, "diagnose");
         assert_eq!(slots.get("target"), Some(&Value::String("btc-bot".into())));
         assert_eq!(options, &["stop btc-bot", "show btc-bot"]);
     }

@@ -15,6 +15,7 @@ pub mod registry;
 mod render;
 mod stop_all;
 mod trader_detail;
+mod trader_diagnosis;
 mod trader_figures;
 mod trash;
 
@@ -129,6 +130,9 @@ pub struct ToolOutput {
     pub notes: Vec<String>,
     /// Mutated the store (refreshes the name index).
     pub mutated: bool,
+    /// A request in the user's words that a yes to this reply runs (the fix a diagnosis
+    /// found: "set scalper min confidence to 70"); it runs as if said, confirmation and all.
+    pub offer: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -100,6 +100,7 @@ impl Registry {
             r.add(super::account::ExchangePositions);
             r.add(super::trash::TrashList);
             r.add(super::market::MarketPrice);
+            r.add(super::trader_diagnosis::TraderDiagnose);
             r
         })
     }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decider::DeciderOutput;
 use crate::decision::Decision;
-use crate::guard::Approved;
+use crate::guard::{Approved, Refusal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,6 +64,9 @@ pub struct CycleRecord {
 pub struct RefusedDecision {
     pub decision: Decision,
     pub reason: String,
+    /// The guard's refusal, typed (absent in records written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
 }
 
 /// One order the cycle sent (or found already sent, when resuming).

@@ -311,6 +311,7 @@ impl TraderCycle {
             .map(|(decision, why)| RefusedDecision {
                 decision,
                 reason: why.to_string(),
+                refusal: Some(why),
             })
             .collect();
         record.approved = plan.approved;

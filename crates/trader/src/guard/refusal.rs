@@ -1,12 +1,16 @@
 //! Why the guard refused a decision, in words that go into the journal and, through the
 //! assistant, to the user ("why didn't my trader open BTC?"). Amounts are written with
 //! [`Plain`]: the same digits as `Display`, cheaper, since a backtest refuses thousands.
+//! The journal also keeps the refusal itself (tagged by `kind`), so a diagnosis counts
+//! refusals by cause and quotes their numbers without parsing the English sentence.
 
 use nofxi_domain::plain::Plain;
 use nofxi_domain::trading::PositionSide;
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Refusal {
     #[error("symbol is not among this cycle's candidates or open positions")]
     UnknownSymbol,

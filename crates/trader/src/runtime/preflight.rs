@@ -91,6 +91,21 @@ pub async fn preflight(
     trader_ref: &str,
     clock: Arc<dyn Clock>,
 ) -> Result<Ready, PreflightError> {
+    let (ready, equity) = check(store.clone(), user, trader_ref, clock).await?;
+    // Every start passes here: the first one on this account is what P&L is measured from.
+    record_first_start(&store, user, &ready.trader, ready.venue.is_paper(), equity).await?;
+    Ok(ready)
+}
+
+/// The checks of [`preflight`] and nothing else: a diagnosis ("why won't it start?") runs
+/// them without recording a P&L baseline for a start that did not happen. Returns the
+/// account's equity beside what the trader needs.
+pub async fn check(
+    store: Arc<Store>,
+    user: &str,
+    trader_ref: &str,
+    clock: Arc<dyn Clock>,
+) -> Result<(Ready, Decimal), PreflightError> {
     let trader = store.get_trader(user, trader_ref).await?;
     let spec = &trader.spec;
     let model = store.get_model(user, &spec.ai_model_id).await.ok();
@@ -130,15 +145,14 @@ pub async fn preflight(
             equity: snapshot.equity,
         });
     }
-    // Every start passes here: the first one on this account is what P&L is measured from.
-    record_first_start(&store, user, &trader, venue.is_paper(), snapshot.equity).await?;
-    Ok(Ready {
+    let ready = Ready {
         trader,
         strategy,
         model,
         venue,
         decider,
-    })
+    };
+    Ok((ready, snapshot.equity))
 }
 
 /// The decider a model config stands for: the offline rules for `builtin`, otherwise REFERENCE

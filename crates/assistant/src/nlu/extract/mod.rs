@@ -315,8 +315,12 @@ fn refs(
             slots.insert(slot.name.clone(), Value::String(name));
             continue;
         }
+        // A part of a name; the kind's own noun only where a name begins with it: "delete
+        // bot" with bot1 and bot2 asks which, "my bot" with btc-bot names no bot.
         if slot.name == "target"
             && let Some((word, _)) = names.partial(text, kind)
+            && (!nouns.iter().any(|n| n.eq_ignore_ascii_case(&word))
+                || names.begins_a_name(&word, kind))
         {
             slots.insert(slot.name.clone(), Value::String(word));
             continue;

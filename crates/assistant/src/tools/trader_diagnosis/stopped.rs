@@ -1,0 +1,106 @@
+//! The checks of a trader that does not run, and of one marked running that no engine runs:
+//! its configuration, the stop the engine recorded, and a preflight run now.
+
+use std::sync::Arc;
+
+use nofxi_domain::Trader;
+use nofxi_trader::runtime::host::ENGINE_BEAT_TTL_MS;
+use nofxi_trader::runtime::preflight;
+use nofxi_trader::runtime::status::{StopReason, load_status};
+use nofxi_venues::SystemClock;
+
+use super::Finding;
+use crate::compose::facts::time_on;
+use crate::msg;
+use crate::tools::registry::ToolContext;
+
+/// Why `t`, not running, does not run: the first of configuration, recorded stop, preflight.
+pub async fn diagnose(cx: &ToolContext<'_>, t: &Trader) -> Finding {
+    if let Some(finding) = configuration(cx, t).await {
+        return finding;
+    }
+    let status = load_status(cx.store, cx.user, &t.id).await.ok().flatten();
+    if let Some(status) = status.filter(|s| !s.running)
+        && let Some(check) = recorded_check(status.stop_reason)
+    {
+        let when = time_on(
+            status.since_ms,
+            status.simulated,
+            cx.lang == nofxi_skills::Lang::Zh,
+        );
+        let detail = status.detail.unwrap_or_else(|| "-".into());
+        return Finding::new(
+            check,
+            vec![
+                ("name", t.spec.name.clone()),
+                ("when", when),
+                ("detail", detail),
+            ],
+        )
+        .offering(start_request(cx, t));
+    }
+    let clock = Arc::new(SystemClock);
+    match preflight::check(cx.store.clone(), cx.user, &t.id, clock).await {
+        Err(e) => Finding::new(
+            "start-fails",
+            vec![("name", t.spec.name.clone()), ("error", e.to_string())],
+        ),
+        Ok(_) => Finding::new("stopped", vec![("name", t.spec.name.clone())])
+            .offering(start_request(cx, t)),
+    }
+}
+
+/// The check for a stop the engine made; a stop by the user or at shutdown explains nothing.
+fn recorded_check(reason: Option<StopReason>) -> Option<&'static str> {
+    match reason? {
+        StopReason::Error => Some("stopped-error"),
+        StopReason::SafeMode => Some("stopped-safe-mode"),
+        StopReason::LeaseLost => Some("stopped-lease-lost"),
+        StopReason::Preflight => Some("stopped-preflight"),
+        StopReason::User | StopReason::Shutdown => None,
+    }
+}
+
+/// The references and settings a start needs (REFERENCE §1), checked without any network.
+async fn configuration(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> {
+    let spec = &t.spec;
+    let model = cx.store.get_model(cx.user, &spec.ai_model_id).await.ok();
+    let exchange = cx.store.get_exchange(cx.user, &spec.exchange_id).await.ok();
+    let strategy = cx.store.get_strategy(cx.user, &spec.strategy_id).await.ok();
+    let problems = nofxi_domain::trader::start_problems(
+        spec,
+        model.as_ref(),
+        exchange.as_ref(),
+        strategy.as_ref(),
+    )
+    .err()?;
+    Some(Finding::new(
+        "configuration",
+        vec![
+            ("name", spec.name.clone()),
+            ("problems", problems.to_string()),
+        ],
+    ))
+}
+
+/// A trader marked running that no engine process runs: it waits and does not trade.
+pub async fn no_engine(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> {
+    let leased = cx
+        .store
+        .lease(&t.id)
+        .await
+        .ok()
+        .flatten()
+        .is_some_and(|l| l.expires_at > cx.store.now_ms());
+    let engine = cx
+        .store
+        .engine_running(ENGINE_BEAT_TTL_MS)
+        .await
+        .unwrap_or(true);
+    (!leased && !engine).then(|| Finding::new("no-engine", vec![("name", t.spec.name.clone())]))
+}
+
+/// "start <name>" in the user's language: what a yes to the offered fix runs.
+fn start_request(cx: &ToolContext<'_>, t: &Trader) -> String {
+    msg(cx.lang, "diagnose-request-start", &[("name", &t.spec.name)])
+}
