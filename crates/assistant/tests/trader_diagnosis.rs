@@ -76,13 +76,8 @@ async fn unsure_trader(ts: &TestStore, mock: &MockLlm) -> String {
     trader.id
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bot_that_never_trades_is_told_its_confidence_floor_and_the_fix_runs_on_yes() {
-    let mock = MockLlm::start().await;
-    mock.set_default(Reply::Text(UNSURE_ANSWER.into()));
-    let ts = sqlite_store().await.unwrap();
-    let id = unsure_trader(&ts, &mock).await;
-
+/// The real engine, polled until trader `id` has journalled `cycles` cycles (or ten seconds).
+async fn run_cycles(ts: &TestStore, id: &str, cycles: usize) -> Engine {
     let mut config = EngineConfig::new("proc-a".into());
     config.poll = Duration::from_millis(50);
     config.cycle_override_ms = Some(100);
@@ -91,10 +86,21 @@ async fn a_bot_that_never_trades_is_told_its_confidence_floor_and_the_fix_runs_o
     for _ in 0..200 {
         tokio::time::sleep(Duration::from_millis(50)).await;
         engine.poll().await.unwrap();
-        if ts.cycles("default", &id, 10, None).await.unwrap().len() >= 3 {
+        if ts.cycles("default", id, 10, None).await.unwrap().len() >= cycles {
             break;
         }
     }
+    engine
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_never_trades_is_told_its_confidence_floor_and_the_fix_runs_on_yes() {
+    let mock = MockLlm::start().await;
+    mock.set_default(Reply::Text(UNSURE_ANSWER.into()));
+    let ts = sqlite_store().await.unwrap();
+    let id = unsure_trader(&ts, &mock).await;
+
+    let mut engine = run_cycles(&ts, &id, 3).await;
 
     let library = Arc::new(Library::builtin().unwrap());
     let assistant = Assistant::open(ts.store.clone(), library, AssistantOptions::default())
@@ -140,23 +146,7 @@ async fn the_chinese_question_gets_the_same_cause() {
     mock.set_default(Reply::Text(UNSURE_ANSWER.into()));
     let ts = sqlite_store().await.unwrap();
     let id = unsure_trader(&ts, &mock).await;
-    let mut config = EngineConfig::new("proc-b".into());
-    config.poll = Duration::from_millis(50);
-    config.cycle_override_ms = Some(100);
-    let mut engine = Engine::new(ts.store.clone(), Arc::new(SystemClock), config);
-    engine.poll().await.unwrap();
-    for _ in 0..200 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        engine.poll().await.unwrap();
-        if !ts
-            .cycles("default", &id, 10, None)
-            .await
-            .unwrap()
-            .is_empty()
-        {
-            break;
-        }
-    }
+    let mut engine = run_cycles(&ts, &id, 1).await;
     let library = Arc::new(Library::builtin().unwrap());
     let assistant = Assistant::open(ts.store.clone(), library, AssistantOptions::default())
         .await

@@ -17,6 +17,7 @@ mod from_journal;
 mod stopped;
 
 use async_trait::async_trait;
+use nofxi_domain::Trader;
 use nofxi_skills::Lang;
 use nofxi_trader::cycle::CycleRecord;
 use schemars::JsonSchema;
@@ -89,28 +90,12 @@ impl Tool for TraderDiagnose {
             .get_trader(cx.user, &args.target)
             .await
             .map_err(|e| store_error(&e, cx.lang))?;
-        let strategy = cx
-            .store
-            .get_strategy(cx.user, &t.spec.strategy_id)
-            .await
-            .ok();
         let finding = match t.is_running {
             false => stopped::diagnose(cx, &t).await,
-            true => {
-                let rows = cx
-                    .store
-                    .cycles(cx.user, &t.id, CYCLES_READ, None)
-                    .await
-                    .map_err(|e| store_error(&e, cx.lang))?;
-                let cycles: Vec<CycleRecord> = rows
-                    .into_iter()
-                    .filter_map(|r| serde_json::from_value(r.record).ok())
-                    .collect();
-                match stopped::no_engine(cx, &t).await {
-                    Some(finding) => finding,
-                    None => from_journal::diagnose(cx.lang, &t, strategy.as_ref(), &cycles),
-                }
-            }
+            true => match stopped::no_engine(cx, &t).await {
+                Some(finding) => finding,
+                None => running(cx, &t).await?,
+            },
         };
         let mut text = msg(cx.lang, "diagnose-header", &[("name", &t.spec.name)]);
         text.push('\n');
@@ -123,4 +108,29 @@ impl Tool for TraderDiagnose {
             ..ToolOutput::default()
         })
     }
+}
+
+/// The journal checks of a running trader that an engine runs: its last cycles and strategy
+/// are read only here, where a check uses them.
+async fn running(cx: &ToolContext<'_>, t: &Trader) -> Result<Finding, ToolError> {
+    let rows = cx
+        .store
+        .cycles(cx.user, &t.id, CYCLES_READ, None)
+        .await
+        .map_err(|e| store_error(&e, cx.lang))?;
+    let cycles: Vec<CycleRecord> = rows
+        .into_iter()
+        .filter_map(|r| serde_json::from_value(r.record).ok())
+        .collect();
+    let strategy = cx
+        .store
+        .get_strategy(cx.user, &t.spec.strategy_id)
+        .await
+        .ok();
+    Ok(from_journal::diagnose(
+        cx.lang,
+        t,
+        strategy.as_ref(),
+        &cycles,
+    ))
 }
