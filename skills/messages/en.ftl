@@ -113,6 +113,7 @@ http-csrf = This change needs the X-CSRF-Token header from GET /api/session: rel
 http-host = Host { $host } is not this server's address: open the URL `nofxi serve` printed.
 http-login = Log in first: POST /api/login with your user and password (the page shows the form), or send an API token as `Authorization: Bearer …` (create one with `nofxi token create`).
 http-token = That API token is not valid (mistyped, revoked, or its user is disabled): create a new one with `nofxi token create --user NAME --scopes read`.
+http-mcp-token = /mcp needs an API token: create one with `nofxi token create --scopes read,write,trade` and send it as `Authorization: Bearer …`.
 http-scope = This needs the `{ $scope }` scope, which this API token does not have: create a token with it (`nofxi token create --scopes read,write,trade`).
 http-no-login = This server runs in local mode, with no users and no login: use it as it is, or add a user with `nofxi user add NAME` and restart `nofxi serve`.
 http-bad-login = Wrong user name or password. Check both and try again.
@@ -358,3 +359,12 @@ diagnose-no-candidates-fix = Add a coin to { $strategy } or take one off its exc
 diagnose-only-waits-what = In its last { $cycles } cycles { $name } decided to wait or hold every time; nothing was refused and no order failed.
 diagnose-only-waits-why = Its decider ({ $decider }) saw no setup it trades on; it looks again every { $minutes } minutes.
 diagnose-only-waits-fix = Nothing is broken. Wait, or use a strategy or model that trades more often.
+
+## MCP tool calls (crates/mcp): what happened, why, what now.
+mcp-unknown-tool = There is no tool called { $tool }; nothing was done. List the tools (tools/list) and call one of those.
+mcp-invalid-arguments = The arguments of { $tool } do not fit its input schema ({ $problems }); nothing was done. Fix those fields and call again.
+mcp-scope = This token may not call { $tool }: that needs the “{ $scope }” scope, and nothing was done. Create a token that has it (`nofxi token create --scopes read,write,trade`) and connect with that one.
+mcp-confirm-needed = Nothing was done yet. { $summary } Show this to the person you act for; only if they agree, call { $tool } again with the same arguments and "confirm": "{ $pending }" (good for 5 minutes).
+mcp-pending-expired = That confirmation is more than 5 minutes old, so it no longer counts; nothing was done. Call { $tool } again without "confirm" for a new summary, and ask the person again.
+mcp-pending-stale = That confirmation does not fit this call: the arguments differ, or the object changed after the summary was shown; nothing was done. Call { $tool } again without "confirm" for a new summary.
+mcp-failed = nofxi could not finish the call ({ $detail }); nothing more was done. Try again; if it keeps failing, run `nofxi paths` to check the data directory.

@@ -102,6 +102,7 @@ http-csrf = 这个修改需要 GET /api/session 给出的 X-CSRF-Token 请求头
 http-host = { $host } 不是本服务的地址：请打开 `nofxi serve` 打印的网址。
 http-login = 请先登录：用用户名和密码调用 POST /api/login（页面会显示登录表单），或以 `Authorization: Bearer …` 发送 API 令牌（用 `nofxi token create` 创建）。
 http-token = 这个 API 令牌无效（输错、已撤销，或其用户已停用）：用 `nofxi token create --user 名字 --scopes read` 重新创建。
+http-mcp-token = /mcp 需要 API 令牌：用 `nofxi token create --scopes read,write,trade` 创建一个，再以 `Authorization: Bearer …` 发送。
 http-scope = 这个操作需要 `{ $scope }` 权限，这个 API 令牌没有：创建带该权限的令牌（`nofxi token create --scopes read,write,trade`）。
 http-no-login = 本服务运行在本地模式，没有用户也无需登录：直接使用即可；或用 `nofxi user add 名字` 添加用户后重启 `nofxi serve`。
 http-bad-login = 用户名或密码不对，请检查后重试。
@@ -349,3 +350,12 @@ diagnose-no-candidates-fix = 给 { $strategy } 加一个币种，或从排除列
 diagnose-only-waits-what = 最近 { $cycles } 个周期里 { $name } 每次都决定观望或持有；没有被拒绝的开仓，也没有失败的订单。
 diagnose-only-waits-why = 它的决策器（{ $decider }）没看到它会交易的机会；每 { $minutes } 分钟再看一次。
 diagnose-only-waits-fix = 没有出错。可以继续等，或换一个交易更频繁的策略或模型。
+
+## MCP 工具调用（crates/mcp）：发生了什么、为什么、现在怎么办。
+mcp-unknown-tool = 没有叫 { $tool } 的工具，什么都没做。先列出工具（tools/list），再调用其中一个。
+mcp-invalid-arguments = { $tool } 的参数不符合它的输入定义（{ $problems }），什么都没做。改好这些字段后再调用。
+mcp-scope = 这个令牌不能调用 { $tool }：需要“{ $scope }”权限，什么都没做。创建一个带这个权限的令牌（`nofxi token create --scopes read,write,trade`）再连接。
+mcp-confirm-needed = 还什么都没做。{ $summary } 请把这段给你代为操作的人看；只有对方同意后，才用相同参数再调用一次 { $tool }，并带上 "confirm": "{ $pending }"（5 分钟内有效）。
+mcp-pending-expired = 这个确认已超过 5 分钟，不再有效，什么都没做。不带 "confirm" 再调用一次 { $tool } 取得新的摘要，并重新征得同意。
+mcp-pending-stale = 这个确认和这次调用对不上：参数不同，或者摘要给出后对象已经变了，什么都没做。不带 "confirm" 再调用一次 { $tool } 取得新的摘要。
+mcp-failed = nofxi 没能完成这次调用（{ $detail }），没有再做别的。请重试；如果一直失败，运行 `nofxi paths` 检查数据目录。

@@ -14,6 +14,7 @@
 pub mod act;
 pub mod assistant_model;
 pub mod compose;
+pub mod confirm_token;
 pub mod conversation;
 pub mod error;
 pub mod exchange_errors;
@@ -141,12 +142,36 @@ impl Assistant {
         request: TurnRequest,
         on_delta: &(dyn Fn(&str) + Send + Sync),
     ) -> Result<TurnResponse, AssistantError> {
+        self.locked_turn(request, None, on_delta).await
+    }
+
+    /// A turn whose understanding is given as typed commands in `lang` (an MCP client's tool
+    /// call: "start the create action with these slots", "confirm"), not read from a message.
+    /// They pass everything a rule's or a model's commands pass: the dialogue policy, slot
+    /// validation, confirmations, the tool inspectors, redaction, the trace. `request.message`
+    /// is what the trace shows for it.
+    pub async fn command_turn(
+        &self,
+        request: TurnRequest,
+        commands: Vec<Command>,
+        lang: Lang,
+    ) -> Result<TurnResponse, AssistantError> {
+        self.locked_turn(request, Some((commands, lang)), &|_| {})
+            .await
+    }
+
+    async fn locked_turn(
+        &self,
+        request: TurnRequest,
+        given: Option<(Vec<Command>, Lang)>,
+        on_delta: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<TurnResponse, AssistantError> {
         let Some((key, lock)) = self.conversation_lock(&request) else {
-            return self.turn_unlocked(request, on_delta).await;
+            return self.turn_unlocked(request, given, on_delta).await;
         };
         let result = {
             let _guard = lock.lock().await;
-            self.turn_unlocked(request, on_delta).await
+            self.turn_unlocked(request, given, on_delta).await
         };
         self.release_lock(&key, lock);
         result
@@ -155,6 +180,7 @@ impl Assistant {
     async fn turn_unlocked(
         &self,
         request: TurnRequest,
+        given: Option<(Vec<Command>, Lang)>,
         on_delta: &(dyn Fn(&str) + Send + Sync),
     ) -> Result<TurnResponse, AssistantError> {
         let started = Instant::now();
@@ -183,7 +209,9 @@ impl Assistant {
                 || pasted_error(&request.message)
                 || only_names_and_tokens(&request.message, &names))
             && conv.lang.is_some();
-        let lang = if request.message.chars().any(|c| c.is_alphabetic()) && !bare_token {
+        let lang = if let Some((_, lang)) = &given {
+            *lang
+        } else if request.message.chars().any(|c| c.is_alphabetic()) && !bare_token {
             Lang::detect(&request.message)
         } else {
             conv.lang.or(self.options.default_lang).unwrap_or(Lang::Zh)
@@ -191,6 +219,7 @@ impl Assistant {
         let mut turn = Turn {
             engine: &self.engine,
             user,
+            channel: audit_channel(request.channel),
             lang,
             conv,
             names,
@@ -204,15 +233,28 @@ impl Assistant {
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();
         // A yes to "did you mean alpha?" is the request again, with the name put right.
-        let retried = retry(&mut turn, &request.message);
+        let retried = match given {
+            Some(_) => None,
+            None => retry(&mut turn, &request.message),
+        };
         let message = retried.as_deref().unwrap_or(&request.message);
-        let commands = if choose(&mut turn, message) {
+        let commands = if given.is_none() && choose(&mut turn, message) {
             act::advance(&mut turn).await;
             vec![json!({"command": "choose"})]
         } else {
-            let rules = self.rule_understanding(&turn, message);
-            let understanding = self.consult_model(&mut turn, message, rules).await;
-            offer_retry(&mut turn, message, &understanding.commands);
+            let understanding = match given {
+                Some((commands, _)) => Understanding {
+                    commands,
+                    confidence: 1.0,
+                    source: nofxi_protocol::CommandSource::Client,
+                },
+                None => {
+                    let rules = self.rule_understanding(&turn, message);
+                    let understanding = self.consult_model(&mut turn, message, rules).await;
+                    offer_retry(&mut turn, message, &understanding.commands);
+                    understanding
+                }
+            };
             // The message's secrets are registered before anything is recorded.
             for c in &understanding.commands {
                 register_secrets(&mut turn, c);
@@ -375,6 +417,7 @@ impl Assistant {
         let turn = Turn {
             engine: &self.engine,
             user,
+            channel: nofxi_domain::Channel::Chat,
             lang: Lang::detect(message),
             conv: Conversation::new(),
             names,
@@ -517,6 +560,14 @@ impl Assistant {
             .and_then(|c| c.top().and_then(|t| t.confirmation.clone()))
             .map(|c| c.binding)
             .filter(|b| !b.is_empty()))
+    }
+
+    /// `text` as a reply would show it: the user's stored credentials (read again now, so
+    /// one added by another process counts), values typed in any chat, and secret-shaped
+    /// words masked. What a surface showing store data outside a turn passes it through.
+    pub async fn redact_for(&self, user: &str, text: &str) -> Result<String, AssistantError> {
+        self.engine.load_names(user).await?;
+        Ok(scrub::scrub(&self.engine.secrets.redact(text)))
     }
 
     async fn load_conversation(
@@ -733,4 +784,13 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
         task.resolved.insert(slot, id);
     }
     true
+}
+
+/// The audit trail's channel of a turn's changes: an MCP client's are its own; the CLI's and
+/// the web's chats are the chat's.
+fn audit_channel(channel: nofxi_protocol::Channel) -> nofxi_domain::Channel {
+    match channel {
+        nofxi_protocol::Channel::Mcp => nofxi_domain::Channel::Mcp,
+        _ => nofxi_domain::Channel::Chat,
+    }
 }

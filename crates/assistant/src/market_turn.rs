@@ -16,6 +16,7 @@ impl Assistant {
             tool: "market.price",
             args,
             user: turn.user,
+            channel: turn.channel,
             lang: turn.lang,
             scopes: &scopes,
             needs_confirmation: false,

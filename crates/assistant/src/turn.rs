@@ -170,6 +170,8 @@ impl Engine {
 pub struct Turn<'a> {
     pub engine: &'a Engine,
     pub user: &'a str,
+    /// Where the turn came from, as the audit trail records its changes.
+    pub channel: nofxi_domain::Channel,
     pub lang: Lang,
     pub conv: Conversation,
     pub names: Arc<Names>,

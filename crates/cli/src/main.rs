@@ -59,6 +59,8 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     /// The trading engine in the foreground: runs every started trader; Ctrl-C stops it.
     Run(cmd::run::RunArgs),
+    /// An MCP server over stdin/stdout for agents and IDEs (add it to their `mcpServers`).
+    Mcp(cmd::mcp::McpArgs),
     /// Skills: list, show, lint and export the SKILL.md library.
     Skills(cmd::skills::SkillsArgs),
     /// Conversation tests: run YAML cases through the assistant, each on a fresh store.
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Command::Paths => cmd::paths::run(&cli.global),
         Command::Serve(args) => cmd::serve::run(&cli.global, args),
         Command::Run(args) => cmd::run::run(&cli.global, args),
+        Command::Mcp(args) => cmd::mcp::run(&cli.global, args),
         Command::Backtest(args) => cmd::backtest::run(&cli.global, args),
         Command::Model(c) => cmd::model::run(&cli.global, c),
         Command::Exchange(c) => cmd::exchange::run(&cli.global, c),

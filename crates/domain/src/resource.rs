@@ -78,6 +78,8 @@ pub enum Channel {
     Cli,
     Chat,
     Api,
+    /// An MCP client (another agent or an IDE) through `nofxi mcp` or `/mcp`.
+    Mcp,
     /// nofxi itself, e.g. purging the trash after 30 days.
     System,
 }
@@ -88,6 +90,7 @@ impl Channel {
             Channel::Cli => "cli",
             Channel::Chat => "chat",
             Channel::Api => "api",
+            Channel::Mcp => "mcp",
             Channel::System => "system",
         }
     }
@@ -97,10 +100,16 @@ impl FromStr for Channel {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [Channel::Cli, Channel::Chat, Channel::Api, Channel::System]
-            .into_iter()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| format!("unknown channel {s:?}"))
+        [
+            Channel::Cli,
+            Channel::Chat,
+            Channel::Api,
+            Channel::Mcp,
+            Channel::System,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == s)
+        .ok_or_else(|| format!("unknown channel {s:?}"))
     }
 }
 

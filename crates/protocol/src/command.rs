@@ -84,6 +84,8 @@ pub enum AnswerKind {
 pub enum CommandSource {
     Rules,
     Llm,
+    /// A client that speaks in commands (an MCP tool call).
+    Client,
 }
 
 /// The output of understanding one message.

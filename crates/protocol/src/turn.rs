@@ -12,6 +12,8 @@ pub enum Channel {
     Cli,
     Chat,
     Api,
+    /// An MCP client: its tool calls and `nofxi_chat` messages.
+    Mcp,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -8,16 +8,17 @@
 //!   any handler runs, and each route's gate says what the caller must hold;
 //! - [`chat_hub`] runs posted turns to completion on the server and persists their events, so
 //!   a reconnecting client or a second tab replays what it missed;
+//! - [`mcp_route`] serves MCP (streamable HTTP) at `/mcp` to API tokens;
 //! - [`serve`] binds, refuses what is unsafe, and shuts down gracefully.
 
 pub mod access;
 pub mod api;
 mod assets;
 pub mod chat_hub;
-pub mod confirm;
 pub mod error;
 pub mod lang;
 pub mod login_limit;
+pub mod mcp_route;
 pub mod metrics;
 pub mod serve;
 pub mod state;

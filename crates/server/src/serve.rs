@@ -20,10 +20,10 @@ use tokio::sync::watch;
 use crate::access::{self, Access, Mode};
 use crate::api;
 use crate::chat_hub::ChatHub;
-use crate::confirm::Confirmer;
 use crate::error::ApiError;
 use crate::metrics::{self, Metrics};
 use crate::state::AppState;
+use nofxi_assistant::confirm_token::Confirmer;
 
 /// How long a stop waits for chat turns still running.
 const DRAIN_TURNS: Duration = Duration::from_secs(30);
@@ -67,14 +67,23 @@ impl AppState {
         access: Access,
         web_dir: Option<PathBuf>,
     ) -> Result<AppState, ServeError> {
-        let assistant =
-            Assistant::open(store.clone(), library.clone(), AssistantOptions::default()).await?;
+        let assistant = Arc::new(
+            Assistant::open(store.clone(), library.clone(), AssistantOptions::default()).await?,
+        );
         let metrics = Arc::new(Metrics::default());
         let hub = Arc::new(ChatHub::new(
             store.clone(),
-            Arc::new(assistant),
+            assistant.clone(),
             metrics.clone(),
         ));
+        let confirmer = Arc::new(Confirmer::default());
+        let mcp = Arc::new(nofxi_mcp::call::Calls {
+            store: store.clone(),
+            library: library.clone(),
+            assistant,
+            confirmer: confirmer.clone(),
+            lang: nofxi_skills::Lang::En,
+        });
         let (_, stopping) = watch::channel(false);
         Ok(AppState {
             store,
@@ -82,7 +91,8 @@ impl AppState {
             hub,
             metrics,
             access: Arc::new(access),
-            confirmer: Arc::new(Confirmer::default()),
+            confirmer,
+            mcp,
             backtests: Arc::default(),
             web_dir,
             ready: Arc::new(AtomicBool::new(true)),
@@ -101,6 +111,8 @@ pub fn app(state: AppState) -> Router {
             metrics::track,
         ))
         .layer(middleware::from_fn_with_state(state.clone(), access::guard))
+        // `/mcp` has its own door: API tokens only, in either mode (see `mcp_route`).
+        .merge(crate::mcp_route::router(&state))
         .layer(middleware::from_fn(crate::lang::with_reply_lang))
         .with_state(state)
 }

@@ -12,8 +12,8 @@ use tokio::sync::watch;
 use crate::access::Access;
 use crate::api::backtests::Backtests;
 use crate::chat_hub::ChatHub;
-use crate::confirm::Confirmer;
 use crate::metrics::Metrics;
+use nofxi_assistant::confirm_token::Confirmer;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -23,6 +23,8 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     pub access: Arc<Access>,
     pub confirmer: Arc<Confirmer>,
+    /// What `/mcp`'s tool calls run with (the chat's assistant, this confirmer).
+    pub mcp: Arc<nofxi_mcp::call::Calls>,
     pub backtests: Arc<Backtests>,
     /// Serve the web app from this directory instead of the embedded copy (development).
     pub web_dir: Option<PathBuf>,

@@ -60,6 +60,7 @@ pub(super) async fn execute(
                 tool: &tool,
                 args: args.clone(),
                 user: turn.user,
+                channel: turn.channel,
                 lang,
                 scopes: &scopes,
                 needs_confirmation: needs,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use nofxi_domain::trader::INITIAL_BALANCE_DEFAULT;
 use nofxi_domain::{
-    Actor, Channel, ExchangePatch, ExchangeSpec, ModelPatch, ModelSpec, Problem, ResourceKind,
-    Secret, StrategyConfig, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
+    Actor, ExchangePatch, ExchangeSpec, ModelPatch, ModelSpec, Problem, ResourceKind, Secret,
+    StrategyConfig, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
 };
 use nofxi_skills::Lang;
 use nofxi_store::{Store, StoreError};
@@ -132,7 +132,7 @@ impl ToolRunner {
             };
             return tool.call(&cx, call.args).await;
         }
-        let actor = Actor::new(call.user, Channel::Chat, call.confirmed.is_some());
+        let actor = Actor::new(call.user, call.channel, call.confirmed.is_some());
         let lang = call.lang;
         let out = self.run(&call, &actor).await;
         out.map_err(|e| match e {

@@ -103,6 +103,8 @@ pub struct ToolCall<'a> {
     pub tool: &'a str,
     pub args: Map<String, Value>,
     pub user: &'a str,
+    /// Where the request came from, recorded in the audit trail with each change.
+    pub channel: nofxi_domain::Channel,
     pub lang: Lang,
     /// The skill's scopes.
     pub scopes: &'a [String],

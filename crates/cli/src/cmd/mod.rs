@@ -13,6 +13,7 @@ pub mod exchange;
 pub mod exchange_live;
 mod hidden;
 pub mod market;
+pub mod mcp;
 pub mod model;
 pub mod paths;
 pub mod run;

@@ -5,9 +5,9 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use crate::access::Caller;
-use crate::confirm::{Subject, Verdict};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use nofxi_assistant::confirm_token::{Subject, Verdict};
 
 /// The body of a risky call: empty the first time, the token the second.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
