@@ -114,6 +114,7 @@ http-host = Host { $host } is not this server's address: open the URL `nofxi ser
 http-login = Log in first: POST /api/login with your user and password (the page shows the form), or send an API token as `Authorization: Bearer …` (create one with `nofxi token create`).
 http-token = That API token is not valid (mistyped, revoked, or its user is disabled): create a new one with `nofxi token create --user NAME --scopes read`.
 http-mcp-token = /mcp needs an API token: create one with `nofxi token create --scopes read,write,trade` and send it as `Authorization: Bearer …`.
+http-mcp-origin = /mcp does not take requests from web pages (this one came with an Origin header): connect an MCP client (an agent or IDE) to it instead.
 http-scope = This needs the `{ $scope }` scope, which this API token does not have: create a token with it (`nofxi token create --scopes read,write,trade`).
 http-no-login = This server runs in local mode, with no users and no login: use it as it is, or add a user with `nofxi user add NAME` and restart `nofxi serve`.
 http-bad-login = Wrong user name or password. Check both and try again.

@@ -103,6 +103,7 @@ http-host = { $host } 不是本服务的地址：请打开 `nofxi serve` 打印�
 http-login = 请先登录：用用户名和密码调用 POST /api/login（页面会显示登录表单），或以 `Authorization: Bearer …` 发送 API 令牌（用 `nofxi token create` 创建）。
 http-token = 这个 API 令牌无效（输错、已撤销，或其用户已停用）：用 `nofxi token create --user 名字 --scopes read` 重新创建。
 http-mcp-token = /mcp 需要 API 令牌：用 `nofxi token create --scopes read,write,trade` 创建一个，再以 `Authorization: Bearer …` 发送。
+http-mcp-origin = /mcp 不接受来自网页的请求（这个请求带了 Origin 头）：请用 MCP 客户端（智能体或 IDE）连接。
 http-scope = 这个操作需要 `{ $scope }` 权限，这个 API 令牌没有：创建带该权限的令牌（`nofxi token create --scopes read,write,trade`）。
 http-no-login = 本服务运行在本地模式，没有用户也无需登录：直接使用即可；或用 `nofxi user add 名字` 添加用户后重启 `nofxi serve`。
 http-bad-login = 用户名或密码不对，请检查后重试。

@@ -109,7 +109,7 @@ impl Access {
         self.mode
     }
 
-    fn host_allowed(&self, host: &str) -> bool {
+    pub(crate) fn host_allowed(&self, host: &str) -> bool {
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
     }
 }

@@ -1,17 +1,21 @@
-//! `/mcp`: nofxi's MCP server over streamable HTTP, for agents on other machines or in other
-//! processes. Only an API token opens it (`Authorization: Bearer …`, in local mode too): a
-//! browser page cannot send one, so neither a session cookie nor the CSRF token is involved.
-//! The token's user and scopes become the calls' [`Principal`]: a token of one user reaches
-//! only that user's objects, and a read-only token only the read-only tools.
+//! `/mcp`: nofxi's MCP server over streamable HTTP, for agents in other processes or on other
+//! machines. Neither a session cookie nor the CSRF token opens it; who calls is decided as:
+//! - multi-user mode: only an API token (`Authorization: Bearer …`); its user and scopes
+//!   become the calls' [`Principal`], so a token reaches only its user's objects, and a
+//!   read-only token only the read-only tools;
+//! - local mode (no users; loopback only): the single user `local`, as for the rest of the
+//!   API, for a request to one of this server's own Host names that carries no `Origin`. A web
+//!   page always sends an `Origin` with a cross-site request, so no page the user visits can
+//!   drive the tools; an agent does not send one.
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use nofxi_mcp::Principal;
 
-use crate::access::bearer;
+use crate::access::{LOCAL_USER, Mode, bearer};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -30,11 +34,33 @@ pub fn router(state: &AppState) -> Router<AppState> {
     }
     Router::new()
         .route_service(PATH, service)
-        .route_layer(middleware::from_fn_with_state(state.clone(), token_only))
+        .route_layer(middleware::from_fn_with_state(state.clone(), caller_only))
 }
 
-/// Lets a request through with the [`Principal`] of its API token, or refuses it.
-async fn token_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+/// Lets a request through with its caller's [`Principal`], or refuses it.
+async fn caller_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    if state.access.mode() == Mode::Local {
+        let headers = request.headers();
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+        if !state.access.host_allowed(host.unwrap_or_default()) {
+            let host = host.unwrap_or_default().to_string();
+            return ApiError::catalog(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "http-host",
+                &[("host", &host)],
+            )
+            .into_response();
+        }
+        if headers.contains_key(header::ORIGIN) {
+            return ApiError::catalog(StatusCode::FORBIDDEN, "forbidden", "http-mcp-origin", &[])
+                .into_response();
+        }
+        request
+            .extensions_mut()
+            .insert(Principal::local(LOCAL_USER));
+        return next.run(request).await;
+    }
     let Some(text) = bearer(request.headers()) else {
         return ApiError::catalog(
             StatusCode::UNAUTHORIZED,

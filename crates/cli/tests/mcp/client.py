@@ -1,6 +1,7 @@
 """A real MCP client (the official Python SDK, `mcp`) against nofxi.
 
-    python client.py stdio NOFXI_BINARY       # spawns `nofxi mcp` (NOFXI_HOME from the env)
+    python client.py stdio NOFXI_BINARY ARGS… # spawns `NOFXI_BINARY ARGS…` (the README's
+                                              # mcpServers entry; NOFXI_HOME from the env)
     python client.py http URL TOKEN           # a running `nofxi serve`'s /mcp
 
 What an agent does with nofxi, checked step by step: initialize, list the tools, create a
@@ -105,7 +106,7 @@ async def main():
         # directory and the vault key are passed on by name.
         env = {k: v for k, v in os.environ.items() if k.startswith("NOFXI_")}
         params = StdioServerParameters(
-            command=sys.argv[2], args=["mcp", "--cycle-seconds", "1"], env=env)
+            command=sys.argv[2], args=sys.argv[3:], env=env)
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 await scenario(session)
