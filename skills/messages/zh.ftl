@@ -360,3 +360,5 @@ mcp-confirm-needed = 还什么都没做。{ $summary } 请把这段给你代为�
 mcp-pending-expired = 这个确认已超过 5 分钟，不再有效，什么都没做。不带 "confirm" 再调用一次 { $tool } 取得新的摘要，并重新征得同意。
 mcp-pending-stale = 这个确认和这次调用对不上：参数不同，或者摘要给出后对象已经变了，什么都没做。不带 "confirm" 再调用一次 { $tool } 取得新的摘要。
 mcp-failed = nofxi 没能完成这次调用（{ $detail }），没有再做别的。请重试；如果一直失败，运行 `nofxi paths` 检查数据目录。
+mcp-no-resource = 没有资源 { $uri }。先读 nofxi://traders 看交易员，再读 nofxi://traders/名称，或它的 /journal、/equity。
+mcp-instructions = nofxi 管理 AI 交易机器人（交易员）以及它们用的交易所账户、模型配置和策略，数据存在本机。工具就是它的技能动作（trader_management_create、…_query、…_diagnose）和 nofxi_chat。有风险的操作（删除、实盘启动、改变交易员的交易方式）第一次调用只返回 status confirmation_required、摘要和 pending_id：把摘要给本人看，对方同意后才带上 "confirm" 再调用。资源：nofxi://traders，以及每个交易员的 journal 和 equity。

@@ -14,15 +14,7 @@ use std::time::{Duration, Instant};
 use support::*;
 
 fn setup(home: &Path, start: bool) {
-    ok(
-        home,
-        &["exchange", "add", "--type", "paper", "--name", "paper"],
-    );
-    ok(
-        home,
-        &["model", "add", "--name", "rules", "--provider", "builtin"],
-    );
-    ok(home, &["strategy", "add", "--name", "default"]);
+    paper_basics(home, "rules");
     ok(
         home,
         &[

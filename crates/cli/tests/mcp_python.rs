@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use support::{home, nofxi, ok, with_input};
+use support::{home, nofxi, ok, paper_basics, with_input};
 
 const SETUP: &str = "python3 -m venv ~/.cache/nofxi/mcp-venv && ~/.cache/nofxi/mcp-venv/bin/pip install 'mcp==2.3.0' && export NOFXI_MCP_PYTHON=~/.cache/nofxi/mcp-venv/bin/python";
 
@@ -45,18 +45,6 @@ fn client(home: &Path, args: &[&str]) {
     );
 }
 
-fn basics(home: &Path) {
-    ok(
-        home,
-        &["exchange", "add", "--type", "paper", "--name", "paper"],
-    );
-    ok(
-        home,
-        &["model", "add", "--name", "builtin", "--provider", "builtin"],
-    );
-    ok(home, &["strategy", "add", "--name", "default"]);
-}
-
 /// The arguments of the README's `mcpServers` entry for nofxi: the test runs what a user
 /// pastes.
 fn readme_server_args() -> Vec<String> {
@@ -79,7 +67,7 @@ fn readme_server_args() -> Vec<String> {
 #[test]
 fn the_python_sdk_drives_nofxi_over_stdio_as_the_readme_configures_it() {
     let (_guard, home) = home();
-    basics(&home);
+    paper_basics(&home, "builtin");
     let mut args = vec!["stdio".to_string(), env!("CARGO_BIN_EXE_nofxi").to_string()];
     args.extend(readme_server_args());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -89,7 +77,7 @@ fn the_python_sdk_drives_nofxi_over_stdio_as_the_readme_configures_it() {
 #[test]
 fn the_python_sdk_drives_nofxi_over_http_with_a_token() {
     let (_guard, home) = home();
-    basics(&home);
+    paper_basics(&home, "builtin");
     // A user who logs in makes the server multi-user: then only an API token opens /mcp.
     let added = with_input(
         &mut nofxi(&home, &["user", "add", "local"]),

@@ -55,12 +55,13 @@ impl NofxiMcp {
             .and_then(|parts| parts.extensions.get::<Principal>())
             .cloned()
             .ok_or_else(|| {
-                McpError::invalid_request(
-                    "no caller: send an API token as `Authorization: Bearer …`",
-                    None,
-                )
+                McpError::invalid_request(text(self.calls.lang, "http-mcp-token", &[]), None)
             })
     }
+}
+
+fn text(lang: nofxi_skills::Lang, id: &str, args: &[(&str, &str)]) -> String {
+    nofxi_skills::Catalog::builtin().text(lang, id, args)
 }
 
 fn wire<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
@@ -76,15 +77,7 @@ impl ServerHandler for NofxiMcp {
                 "nofxi",
                 env!("CARGO_PKG_VERSION"),
             ))
-            .with_instructions(
-                "nofxi manages AI trading bots (traders) and their exchange accounts, model \
-                 configs and strategies, stored on this machine. Tools are the skill actions \
-                 (`trader_management_create`, `…_query`, `…_diagnose`) and `nofxi_chat`. A risky \
-                 action (delete, a live start) first returns status confirmation_required with \
-                 a summary and a pending_id: show the summary to the person and call again with \
-                 `confirm` only after they agree. Resources: nofxi://traders and each trader's \
-                 journal and equity.",
-            )
+            .with_instructions(text(self.calls.lang, "mcp-instructions", &[]))
     }
 
     async fn list_tools(
@@ -138,14 +131,8 @@ impl ServerHandler for NofxiMcp {
         let text = match read {
             Ok(Some(text)) => text,
             Ok(None) => {
-                return Err(McpError::resource_not_found(
-                    format!(
-                        "no resource {}: read {} for the traders, then nofxi://traders/NAME, …/journal or …/equity",
-                        request.uri,
-                        resources::TRADERS
-                    ),
-                    None,
-                ));
+                let said = text(calls.lang, "mcp-no-resource", &[("uri", &request.uri)]);
+                return Err(McpError::resource_not_found(said, None));
             }
             Err(resources::ReadError::Store(e @ nofxi_store::StoreError::NotFound { .. })) => {
                 return Err(McpError::resource_not_found(e.to_string(), None));

@@ -57,6 +57,20 @@ pub fn with_input(cmd: &mut Command, input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// A paper account `paper`, a builtin model called `model` and a strategy `default`: what a
+/// trader needs, offline.
+pub fn paper_basics(home: &Path, model: &str) {
+    ok(
+        home,
+        &["exchange", "add", "--type", "paper", "--name", "paper"],
+    );
+    ok(
+        home,
+        &["model", "add", "--name", model, "--provider", "builtin"],
+    );
+    ok(home, &["strategy", "add", "--name", "default"]);
+}
+
 /// A fresh home; keep the guard alive for as long as the path is used.
 pub fn home() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

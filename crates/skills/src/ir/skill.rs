@@ -251,8 +251,11 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
     if phrase.is_empty() {
         return false;
     }
+    // Chinese is written with or without spaces around Latin words ("千问 key", "千问的key"):
+    // a phrase with Chinese in it matches with the spaces of both left out.
     if !phrase.is_ascii() {
-        return text.contains(phrase);
+        let unspaced = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        return unspaced(text).contains(&unspaced(phrase));
     }
     let bytes = text.as_bytes();
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
@@ -275,4 +278,18 @@ fn contains_code(text: &str, code: &str) -> bool {
         let edge = |b: Option<u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || b == b'-'));
         edge(before) && edge(after)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_phrase;
+
+    #[test]
+    fn a_chinese_phrase_matches_with_or_without_spaces_around_latin_words() {
+        assert!(contains_phrase("千问的key在哪申请", "千问的 key"));
+        assert!(contains_phrase("千问的 key 在哪申请", "千问的key"));
+        assert!(!contains_phrase("千问在哪申请", "千问的 key"));
+        assert!(contains_phrase("how do i get a key", "get a key"));
+        assert!(!contains_phrase("forget a key", "get a key"));
+    }
 }
