@@ -103,3 +103,52 @@ fn a_broker_file_becomes_lots_pnl_and_returns() {
     assert_eq!(all.time_weighted.value, dec!(0.0078159));
     assert!(all.time_weighted.basis.describe(true).contains("时间加权"));
 }
+
+#[test]
+fn the_snapshot_shows_the_same_figures_and_says_when_prices_are_old() {
+    use nofxi_portfolio::domain::PriceMark;
+    use nofxi_portfolio::performance::{Warning, snapshot};
+
+    let mut portfolio = Portfolio::new("mine", "CNY".parse().unwrap());
+    portfolio.accounts.push(Account {
+        name: "huatai".into(),
+        broker: "华泰".into(),
+        currency: "CNY".parse().unwrap(),
+    });
+    let mut records = Vec::new();
+    commit(&preview(&portfolio, &records, BROKER_FILE), &mut records).unwrap();
+    let mark = |code: &str, price| PriceMark {
+        instrument: Instrument::new(Market::Sh, code).unwrap(),
+        date: "2024-01-05".parse().unwrap(),
+        price,
+        source: "user".into(),
+    };
+    let marks = [mark("600519", dec!(1550)), mark("510300", dec!(3.600))];
+
+    let on = "2024-01-05".parse().unwrap();
+    let shot = snapshot(&portfolio, &records, &marks, &[], on).unwrap();
+    assert_eq!(
+        (shot.value, shot.unrealized.value, shot.realized.value),
+        (dec!(100781.59), dec!(391.91), dec!(389.68))
+    );
+    let held: Vec<_> = shot
+        .holdings
+        .iter()
+        .map(|h| (h.pnl.key.instrument.symbol.as_str(), h.pnl.quantity))
+        .collect();
+    assert_eq!(held, [("600519", dec!(6)), ("510300", dec!(1000))]);
+    assert_eq!(shot.returns.len(), 5);
+    assert!(shot.warnings.is_empty());
+
+    // Three days on with no newer price: the figures stand, and say their prices are old.
+    let later = "2024-01-08".parse().unwrap();
+    let shot = snapshot(&portfolio, &records, &marks, &[], later).unwrap();
+    assert_eq!(shot.value, dec!(100781.59));
+    assert_eq!(
+        shot.warnings.first(),
+        Some(&Warning::OldPrice {
+            instrument: "SH:600519".into(),
+            priced_at: on,
+        })
+    );
+}

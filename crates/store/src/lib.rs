@@ -27,6 +27,7 @@ mod journal;
 mod leases;
 mod models;
 mod open;
+mod portfolio_marks;
 mod portfolios;
 mod resolve;
 mod secrets;

@@ -18,3 +18,4 @@ pub use columns::Column;
 pub use export::{to_csv, to_json};
 pub use fingerprint::Fingerprint;
 pub use import::{ImportPreview, PreviewRow, RowError, RowStatus, commit, preview};
+pub use symbol::instrument;

@@ -6,7 +6,7 @@ use crate::domain::{Currency, Instrument, Market};
 use crate::error::FieldError;
 
 /// The instrument a code names, from the market column or the code's own shape.
-pub(crate) fn instrument(
+pub fn instrument(
     symbol: &str,
     market: Option<Market>,
     currency: Option<&Currency>,

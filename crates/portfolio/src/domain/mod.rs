@@ -5,10 +5,12 @@
 pub mod account;
 pub mod fx;
 pub mod instrument;
+pub mod mark;
 pub mod money;
 pub mod transaction;
 
 pub use account::{Account, CostMethod, Portfolio};
 pub use fx::FxTable;
 pub use instrument::{Currency, Instrument, InstrumentClass, Market};
+pub use mark::{FxMark, PriceMark};
 pub use transaction::{LotPick, Transaction, TxKind};

@@ -11,6 +11,7 @@ pub mod basis;
 pub mod pnl;
 pub mod returns;
 pub mod series;
+pub mod snapshot;
 pub mod twr;
 pub mod xirr;
 
@@ -19,5 +20,9 @@ pub use basis::{Basis, Figure, Period};
 pub use pnl::{HoldingPnl, PortfolioPnl, pnl};
 pub use returns::{Returns, returns};
 pub use series::{DayValue, PriceBook, holding_days, portfolio_days};
+pub use snapshot::{
+    Allocations, CashBalance, PricedHolding, Snapshot, Warning, fx_table, price_book, snapshot,
+    with_fees,
+};
 pub use twr::time_weighted_return;
 pub use xirr::{Flow, money_weighted_return, xirr};

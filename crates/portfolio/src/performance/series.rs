@@ -59,6 +59,14 @@ impl PriceBook {
             .insert(date, price);
     }
 
+    /// The date of the price [`PriceBook::price_on`] would use, if there is one.
+    pub fn priced_on(&self, instrument: &Instrument, date: Date) -> Option<Date> {
+        self.prices
+            .get(instrument)
+            .and_then(|by_date| by_date.range(..=date).next_back())
+            .map(|(d, _)| *d)
+    }
+
     /// The latest price on or before `date`.
     pub fn price_on(&self, instrument: &Instrument, date: Date) -> Result<Decimal, PortfolioError> {
         self.prices

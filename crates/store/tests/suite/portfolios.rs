@@ -137,3 +137,65 @@ pub async fn portfolios_store_imports_once_per_user_and_audit(
         "{details:?}"
     );
 }
+
+pub async fn portfolio_marks_replace_by_date_and_stay_per_user(
+    ts: TestStore,
+    _clock: Arc<ManualClock>,
+) {
+    use nofxi_portfolio::domain::{FxMark, Instrument, Market, PriceMark};
+    use rust_decimal::Decimal;
+
+    let moutai = Instrument::new(Market::Sh, "600519").unwrap();
+    let price = |date: &str, p: &str| PriceMark {
+        instrument: moutai.clone(),
+        date: date.parse().unwrap(),
+        price: p.parse().unwrap(),
+        source: "user".into(),
+    };
+    ts.record_price_marks(
+        "alice",
+        &[price("2024-01-05", "1550.10"), price("2024-01-04", "1540")],
+    )
+    .await
+    .unwrap();
+    // The same date again replaces the price (a corrected close), exactly.
+    ts.record_price_marks("alice", &[price("2024-01-05", "1551.005")])
+        .await
+        .unwrap();
+    let marks = ts.price_marks("alice").await.unwrap();
+    let seen: Vec<_> = marks
+        .iter()
+        .map(|m| (m.date.to_string(), m.price))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("2024-01-04".to_string(), "1540".parse::<Decimal>().unwrap()),
+            ("2024-01-05".to_string(), "1551.005".parse().unwrap())
+        ]
+    );
+    assert!(ts.price_marks("bob").await.unwrap().is_empty());
+
+    // A bad mark names its field and writes nothing, not even the good one beside it.
+    let bad = ts
+        .record_price_marks(
+            "alice",
+            &[price("2024-01-08", "1600"), price("2024-01-09", "0")],
+        )
+        .await
+        .unwrap_err();
+    assert!(bad.to_string().contains("price"), "{bad}");
+    assert_eq!(ts.price_marks("alice").await.unwrap().len(), 2);
+
+    let rate = FxMark {
+        from: "HKD".parse().unwrap(),
+        to: "CNY".parse().unwrap(),
+        date: "2024-01-05".parse().unwrap(),
+        rate: "0.9123".parse().unwrap(),
+        source: "user".into(),
+    };
+    ts.record_fx_marks("alice", std::slice::from_ref(&rate))
+        .await
+        .unwrap();
+    assert_eq!(ts.fx_marks("alice").await.unwrap(), [rate]);
+}
