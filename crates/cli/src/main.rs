@@ -50,6 +50,9 @@ enum Command {
     Trader(cmd::trader::TraderCommand),
     /// The audit trail of every change, newest first.
     Audit(cmd::audit::AuditArgs),
+    /// A personal portfolio: holdings, lots, P&L, returns, CSV import and export, quotes.
+    #[command(subcommand)]
+    Portfolio(cmd::portfolio::PortfolioCommand),
     /// Market data: price, order book, klines (simulated market by default, offline).
     #[command(subcommand)]
     Market(cmd::market::MarketCommand),
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Mcp(args) => cmd::mcp::run(&cli.global, args),
         Command::Backtest(args) => cmd::backtest::run(&cli.global, args),
         Command::Model(c) => cmd::model::run(&cli.global, c),
+        Command::Portfolio(c) => cmd::portfolio::run(&cli.global, c),
         Command::Exchange(c) => cmd::exchange::run(&cli.global, c),
         Command::Strategy(c) => cmd::strategy::run(&cli.global, c),
         Command::Trader(c) => cmd::trader::run(&cli.global, c),

@@ -11,6 +11,7 @@ pub mod domain;
 pub mod error;
 pub mod fees;
 pub mod lots;
+pub mod names;
 pub mod performance;
 
 pub use error::{FieldError, PortfolioError};

@@ -270,6 +270,16 @@ pub fn is_invalid_input(err: &anyhow::Error) -> bool {
             .downcast_ref::<nofxi_store::StoreError>()
             .and_then(|e| e.validation())
             .is_some()
+        // A portfolio record, mark or name the user gave that is wrong, or names nothing.
+        || err.is::<nofxi_portfolio::PortfolioError>()
+        || matches!(
+            err.downcast_ref::<nofxi_store::StoreError>(),
+            Some(
+                nofxi_store::StoreError::Portfolio(_)
+                    | nofxi_store::StoreError::UnknownPortfolio { .. }
+                    | nofxi_store::StoreError::PortfolioExists { .. }
+            )
+        )
 }
 
 /// Input refused outside resource validation (a flag's value, a file a flag names): the

@@ -16,6 +16,7 @@ pub mod market;
 pub mod mcp;
 pub mod model;
 pub mod paths;
+pub mod portfolio;
 pub mod run;
 pub mod serve;
 pub mod skills;

@@ -36,7 +36,8 @@ pub fn instrument(
 fn strip_market(symbol: &str) -> (Option<Market>, String) {
     let symbol = symbol.trim();
     if let Some((code, tag)) = symbol.rsplit_once('.')
-        && let Ok(m @ (Market::Sh | Market::Sz | Market::Bj | Market::Hk)) = tag.parse::<Market>()
+        && let Ok(m @ (Market::Sh | Market::Sz | Market::Bj | Market::Hk | Market::Us)) =
+            tag.parse::<Market>()
     {
         return (Some(m), code.to_string());
     }

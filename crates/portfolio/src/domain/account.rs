@@ -14,7 +14,9 @@ use super::instrument::Currency;
 use crate::error::{FieldError, PortfolioError};
 
 /// How a sale chooses which lots it consumes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum CostMethod {
     /// Oldest lot first: the default, and what tax rules in most places assume.
@@ -75,7 +77,7 @@ impl FromStr for CostMethod {
 }
 
 /// Where trades happen: a broker or exchange account.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Account {
     /// The name transactions and CSV rows refer to it by (unique in the portfolio).
     pub name: String,

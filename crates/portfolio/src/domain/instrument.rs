@@ -12,7 +12,19 @@ use serde::{Deserialize, Serialize};
 use crate::error::{FieldError, PortfolioError};
 
 /// Where an instrument is listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Market {
     /// Shanghai Stock Exchange.
@@ -100,7 +112,9 @@ impl FromStr for Market {
 
 /// An ISO-4217-like currency code (CNY, HKD, USD) or a crypto unit (USDT, BTC): 3 to 5
 /// upper-case letters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(try_from = "String", into = "String")]
 pub struct Currency(String);
 
@@ -158,7 +172,9 @@ pub enum InstrumentClass {
 }
 
 /// A tradable thing: its market, its code on that market, and its currency.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Instrument {
     pub market: Market,
     /// The code as the market writes it: `600519`, `00700`, `AAPL`, `BTC`.

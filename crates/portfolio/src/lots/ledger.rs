@@ -17,7 +17,9 @@ use crate::domain::{CostMethod, Currency, Instrument, Portfolio, Transaction, Tx
 use crate::error::{FieldError, PortfolioError};
 
 /// One holding: an instrument in an account.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct HoldingKey {
     pub account: String,
     pub instrument: Instrument,

@@ -38,7 +38,7 @@ impl AllocationBy {
 }
 
 /// One group's value and its share of the whole.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Slice {
     pub label: String,
     pub value: Decimal,

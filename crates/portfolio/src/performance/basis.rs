@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::domain::{CostMethod, Currency};
 
 /// What a figure means.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "basis", rename_all = "snake_case")]
 pub enum Basis {
     /// Net sale proceeds less the cost of the lots consumed by `method`, fees included, plus
@@ -20,25 +20,31 @@ pub enum Basis {
     Realized {
         method: CostMethod,
         currency: Currency,
+        #[schemars(with = "String")]
         to: Date,
     },
     /// Market value less the remaining cost of open lots, at prices on `priced_on`.
     Unrealized {
         method: CostMethod,
         currency: Currency,
+        #[schemars(with = "String")]
         priced_on: Date,
     },
     /// Daily sub-period returns linked geometrically; external flows at the start of their
     /// day; not annualised.
     TimeWeighted {
+        #[schemars(with = "String")]
         from: Date,
+        #[schemars(with = "String")]
         to: Date,
         currency: Currency,
     },
     /// The annual rate that discounts every external flow and the end value to zero (XIRR,
     /// actual days / 365).
     MoneyWeighted {
+        #[schemars(with = "String")]
         from: Date,
+        #[schemars(with = "String")]
         to: Date,
         currency: Currency,
     },
@@ -46,6 +52,7 @@ pub enum Basis {
     Allocation {
         by: String,
         currency: Currency,
+        #[schemars(with = "String")]
         priced_on: Date,
     },
 }
@@ -133,14 +140,14 @@ impl Basis {
 }
 
 /// A number and what it means.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Figure<T = Decimal> {
     pub value: T,
     pub basis: Basis,
 }
 
 /// The windows performance is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Period {
     Today,

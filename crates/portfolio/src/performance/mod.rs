@@ -8,6 +8,7 @@
 
 pub mod allocation;
 pub mod basis;
+pub mod curve;
 pub mod pnl;
 pub mod returns;
 pub mod series;
@@ -17,6 +18,7 @@ pub mod xirr;
 
 pub use allocation::{AllocationBy, CASH, Slice, allocation};
 pub use basis::{Basis, Figure, Period};
+pub use curve::{CurvePoint, curve, portfolio_curve};
 pub use pnl::{HoldingPnl, PortfolioPnl, pnl};
 pub use returns::{Returns, returns};
 pub use series::{DayValue, PriceBook, holding_days, portfolio_days};

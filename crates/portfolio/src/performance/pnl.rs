@@ -19,7 +19,7 @@ use crate::error::PortfolioError;
 use crate::lots::{HoldingKey, Ledger};
 
 /// One holding's position and P&L, in its own currency.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct HoldingPnl {
     pub key: HoldingKey,
     pub quantity: Decimal,

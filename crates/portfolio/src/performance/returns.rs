@@ -15,7 +15,7 @@ use crate::domain::Currency;
 use crate::error::PortfolioError;
 
 /// A period's time-weighted and money-weighted returns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Returns {
     pub period: Period,
     pub time_weighted: Figure,

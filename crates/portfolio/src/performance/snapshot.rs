@@ -24,16 +24,17 @@ use crate::fees::{FeeSchedules, fill_fees};
 use crate::lots::Ledger;
 
 /// A holding on the day, with the date of the price it was valued at.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PricedHolding {
     #[serde(flatten)]
     pub pnl: HoldingPnl,
     /// `None` for a holding sold out.
+    #[schemars(with = "Option<String>")]
     pub priced_at: Option<Date>,
 }
 
 /// Cash in one account and currency.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CashBalance {
     pub account: String,
     pub currency: Currency,
@@ -41,7 +42,7 @@ pub struct CashBalance {
 }
 
 /// Allocation three ways.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Allocations {
     pub market: Vec<Slice>,
     pub currency: Vec<Slice>,
@@ -49,11 +50,12 @@ pub struct Allocations {
 }
 
 /// Everything shown about a portfolio on `on`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Snapshot {
     pub portfolio: String,
     pub base_currency: Currency,
     pub cost_method: CostMethod,
+    #[schemars(with = "String")]
     pub on: Date,
     pub records: usize,
     /// Open holdings first (largest value first), then those sold out.
@@ -173,11 +175,15 @@ pub fn snapshot(
 }
 
 /// What makes a figure less than it seems; each front end words it in the user's language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "warning", rename_all = "snake_case")]
 pub enum Warning {
     /// The holding is valued at a price older than the valuation date.
-    OldPrice { instrument: String, priced_at: Date },
+    OldPrice {
+        instrument: String,
+        #[schemars(with = "String")]
+        priced_at: Date,
+    },
     /// Cash below zero: trades imported without the deposits that paid for them, which makes
     /// the returns meaningless.
     NegativeCash {

@@ -24,25 +24,43 @@ pub fn time_weighted_return(
     let mut growth = Decimal::ONE;
     let mut previous = opening;
     for day in days {
-        let invested = previous + day.inflow;
-        let ended = day.value + day.outflow;
-        if invested > Decimal::ZERO {
-            growth = growth * ended / invested;
-        } else if !ended.is_zero() {
-            // Nothing was invested, yet something is worth something: a flow is missing, and a
-            // return computed anyway would be infinite or meaningless.
-            return Err(PortfolioError::one(
-                "flows",
-                format!(
-                    "on {} the value is {} with nothing invested",
-                    day.date, day.value
-                ),
-                "record the deposit or transfer in that brought this value in",
-            ));
-        }
+        growth = link_day(growth, previous, day)?;
         previous = day.value;
     }
-    Ok((growth - Decimal::ONE).round_dp(RETURN_DP))
+    Ok(growth_as_return(growth))
+}
+
+/// `growth` (the product of 1 + r so far) carried through `day`, which starts from `previous`,
+/// the value at the end of the day before. One step for every reader of the series (the
+/// period's return, the daily curve), so they agree to the last digit.
+pub(crate) fn link_day(
+    growth: Decimal,
+    previous: Decimal,
+    day: &DayValue,
+) -> Result<Decimal, PortfolioError> {
+    let invested = previous + day.inflow;
+    let ended = day.value + day.outflow;
+    if invested > Decimal::ZERO {
+        Ok(growth * ended / invested)
+    } else if ended.is_zero() {
+        Ok(growth)
+    } else {
+        // Nothing was invested, yet something is worth something: a flow is missing, and a
+        // return computed anyway would be infinite or meaningless.
+        Err(PortfolioError::one(
+            "flows",
+            format!(
+                "on {} the value is {} with nothing invested",
+                day.date, day.value
+            ),
+            "record the deposit or transfer in that brought this value in",
+        ))
+    }
+}
+
+/// Linked growth as a return, rounded to [`RETURN_DP`] places.
+pub(crate) fn growth_as_return(growth: Decimal) -> Decimal {
+    (growth - Decimal::ONE).round_dp(RETURN_DP)
 }
 
 #[cfg(test)]

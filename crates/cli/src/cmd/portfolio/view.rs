@@ -1,0 +1,282 @@
+//! `show`, `lots` and `perf`: the snapshot printed three ways (or as JSON with `--json`).
+
+use anyhow::Result;
+use nofxi_portfolio::domain::{Portfolio, Transaction};
+use nofxi_portfolio::lots::Ledger;
+use nofxi_portfolio::performance::{Figure, Period, Slice, Snapshot, Warning, snapshot, with_fees};
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::{ShowArgs, pick, valuation_day};
+use crate::cmd::common::{block_on, open_store, print_json, print_table};
+use crate::home::GlobalArgs;
+
+/// The portfolio, its records and its snapshot on the asked day.
+async fn load(
+    global: &GlobalArgs,
+    args: &ShowArgs,
+) -> Result<(Portfolio, Vec<Transaction>, Snapshot)> {
+    let on = valuation_day(args.on.as_deref())?;
+    let store = open_store(global).await?;
+    let portfolio = pick(&store, global, args.name.as_deref()).await?;
+    let records = store
+        .portfolio_transactions(&global.user, &portfolio.name)
+        .await?;
+    let prices = store.price_marks(&global.user).await?;
+    let rates = store.fx_marks(&global.user).await?;
+    let shot = snapshot(&portfolio, &records, &prices, &rates, on)?;
+    Ok((portfolio, records, shot))
+}
+
+pub fn show(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
+    block_on(async {
+        let (_, _, shot) = load(global, &args).await?;
+        if global.json {
+            return print_json(&shot);
+        }
+        println!(
+            "{} on {} — {} record(s), cost method {}, totals in {}",
+            shot.portfolio, shot.on, shot.records, shot.cost_method, shot.base_currency
+        );
+        let rows: Vec<Vec<String>> = shot
+            .holdings
+            .iter()
+            .map(|h| {
+                let p = &h.pnl;
+                vec![
+                    p.key.instrument.key(),
+                    p.key.account.clone(),
+                    p.quantity.normalize().to_string(),
+                    p.unit_cost.to_string(),
+                    price_cell(p.price, h.priced_at, shot.on),
+                    amount(p.market_value),
+                    amount(p.unrealized.value),
+                    amount(p.realized.value),
+                    p.key.instrument.currency.to_string(),
+                ]
+            })
+            .collect();
+        print_table(
+            &[
+                "HOLDING",
+                "ACCOUNT",
+                "QTY",
+                "UNIT COST",
+                "PRICE",
+                "VALUE",
+                "UNREALIZED",
+                "REALIZED",
+                "CCY",
+            ],
+            &rows,
+        );
+        for c in &shot.cash {
+            println!("cash {} {} {}", c.account, amount(c.amount), c.currency);
+        }
+        println!(
+            "value {} {}; unrealized {}; realized {}",
+            amount(shot.value),
+            shot.base_currency,
+            amount(shot.unrealized.value),
+            amount(shot.realized.value)
+        );
+        print_basis(&[&shot.unrealized, &shot.realized]);
+        print_warnings(&shot.warnings);
+        Ok(())
+    })?
+}
+
+/// The price, and its date when it is not the valuation day's.
+fn price_cell(price: Decimal, at: Option<jiff::civil::Date>, on: jiff::civil::Date) -> String {
+    match at {
+        Some(at) if at < on => format!("{price} ({at})"),
+        Some(_) => price.to_string(),
+        None => "-".into(),
+    }
+}
+
+#[derive(Serialize)]
+struct LotRow {
+    holding: String,
+    account: String,
+    lot: String,
+    opened: jiff::civil::Date,
+    quantity: Decimal,
+    cost: Decimal,
+    unit_cost: Decimal,
+    currency: String,
+}
+
+pub fn lots(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
+    block_on(async {
+        let (portfolio, records, shot) = load(global, &args).await?;
+        let upto: Vec<Transaction> = with_fees(&records)?
+            .into_iter()
+            .filter(|t| t.date <= shot.on)
+            .collect();
+        let ledger = Ledger::replay(&portfolio, &upto)?;
+        let rows: Vec<LotRow> = ledger
+            .holdings()
+            .flat_map(|h| {
+                h.book.lots().iter().map(move |lot| LotRow {
+                    holding: h.key.instrument.key(),
+                    account: h.key.account.clone(),
+                    lot: lot.id.clone(),
+                    opened: lot.opened,
+                    quantity: lot.quantity,
+                    cost: lot.cost,
+                    unit_cost: lot.unit_cost(),
+                    currency: h.key.instrument.currency.to_string(),
+                })
+            })
+            .collect();
+        if global.json {
+            return print_json(&rows);
+        }
+        println!(
+            "Open lots of {} on {} (cost method {})",
+            shot.portfolio, shot.on, shot.cost_method
+        );
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.holding.clone(),
+                    r.account.clone(),
+                    r.lot.clone(),
+                    r.opened.to_string(),
+                    r.quantity.normalize().to_string(),
+                    amount(r.cost),
+                    r.unit_cost.to_string(),
+                    r.currency.clone(),
+                ]
+            })
+            .collect();
+        print_table(
+            &[
+                "HOLDING",
+                "ACCOUNT",
+                "LOT",
+                "OPENED",
+                "QTY",
+                "COST",
+                "UNIT COST",
+                "CCY",
+            ],
+            &table,
+        );
+        Ok(())
+    })?
+}
+
+pub fn perf(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
+    block_on(async {
+        let (_, _, shot) = load(global, &args).await?;
+        if global.json {
+            return print_json(&serde_json::json!({
+                "portfolio": shot.portfolio,
+                "on": shot.on,
+                "base_currency": shot.base_currency,
+                "value": shot.value,
+                "unrealized": shot.unrealized,
+                "realized": shot.realized,
+                "returns": shot.returns,
+                "allocation": shot.allocation,
+                "warnings": shot.warnings,
+            }));
+        }
+        println!("Returns of {} to {}", shot.portfolio, shot.on);
+        let rows: Vec<Vec<String>> = shot
+            .returns
+            .iter()
+            .map(|r| {
+                vec![
+                    period_name(r.period).to_string(),
+                    percent(r.time_weighted.value),
+                    r.money_weighted
+                        .as_ref()
+                        .map_or("-".into(), |f| percent(f.value)),
+                ]
+            })
+            .collect();
+        print_table(
+            &["PERIOD", "TIME-WEIGHTED", "MONEY-WEIGHTED (YEARLY)"],
+            &rows,
+        );
+        if let Some(all) = shot.returns.last() {
+            let mut figures = vec![&all.time_weighted];
+            figures.extend(all.money_weighted.as_ref());
+            print_basis(&figures);
+        }
+        for (by, slices) in [
+            ("market", &shot.allocation.market),
+            ("currency", &shot.allocation.currency),
+            ("holding", &shot.allocation.holding),
+        ] {
+            println!("\nAllocation by {by} ({})", shot.base_currency);
+            print_table(&["", "VALUE", "WEIGHT"], &slice_rows(slices));
+        }
+        print_warnings(&shot.warnings);
+        Ok(())
+    })?
+}
+
+fn slice_rows(slices: &[Slice]) -> Vec<Vec<String>> {
+    slices
+        .iter()
+        .map(|s| vec![s.label.clone(), amount(s.value), percent(s.weight.value)])
+        .collect()
+}
+
+fn period_name(period: Period) -> &'static str {
+    match period {
+        Period::Today => "today",
+        Period::MonthToDate => "month to date",
+        Period::YearToDate => "year to date",
+        Period::OneYear => "1 year",
+        Period::All => "all",
+    }
+}
+
+/// Money with its two decimals (9300 → 9300.00), as statements print it.
+fn amount(value: Decimal) -> String {
+    let mut value = value;
+    value.rescale(2);
+    value.to_string()
+}
+
+/// A ratio as a percentage with two decimals (0.0078159 → 0.78 %).
+fn percent(ratio: Decimal) -> String {
+    format!(
+        "{} %",
+        (ratio * Decimal::ONE_HUNDRED)
+            .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+    )
+}
+
+fn print_basis(figures: &[&Figure]) {
+    for f in figures {
+        println!("  basis: {}", f.basis.describe(false));
+    }
+}
+
+fn print_warnings(warnings: &[Warning]) {
+    for w in warnings {
+        let text = match w {
+            Warning::OldPrice {
+                instrument,
+                priced_at,
+            } => format!(
+                "{instrument} is valued at its price of {priced_at}: run `nofxi portfolio quote {instrument} --live`, or record a close with `nofxi portfolio price`"
+            ),
+            Warning::NegativeCash {
+                account,
+                currency,
+                amount,
+            } => format!(
+                "cash in {account} is {amount} {currency}: the deposits that paid for the trades are missing, so returns mean little; add them as DEPOSIT rows"
+            ),
+        };
+        eprintln!("warning: {text}");
+    }
+}
