@@ -6,6 +6,7 @@ import * as backtest from './pages/backtest.js';
 import * as chat from './pages/chat.js';
 import * as dashboard from './pages/dashboard.js';
 import * as login from './pages/login.js';
+import * as portfolio from './pages/portfolio.js';
 import * as resources from './pages/resources.js';
 import * as trader from './pages/trader.js';
 
@@ -15,11 +16,14 @@ const ROUTES = [
   { re: /^\/traders\/([^/]+)\/?$/, page: trader, nav: 'resources', title: 'trader.title', params: (m) => ({ id: decodeURIComponent(m[1]) }) },
   { re: /^\/resources\/(exchanges|models|strategies|traders)\/?$/, page: resources, nav: 'resources', title: 'resources.title', params: (m) => ({ kind: m[1] }) },
   { re: /^\/backtest\/?$/, page: backtest, nav: 'backtest', title: 'backtest.title' },
+  { re: /^\/portfolio\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ on: new URLSearchParams(m[1] || '').get('on') }) },
+  { re: /^\/portfolio\/([^/?]+)\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ name: decodeURIComponent(m[1]), on: new URLSearchParams(m[2] || '').get('on') }) },
 ];
 const NAV = [
   ['dashboard', '#/'],
   ['chat', '#/chat'],
   ['resources', '#/resources/traders'],
+  ['portfolio', '#/portfolio'],
   ['backtest', '#/backtest'],
 ];
 

@@ -22,8 +22,10 @@ function niceTicks(min, max, count = 4) {
 }
 
 /**
- * lineChart({ series: [{name, points: [{t, v}]}], className, id, lineClass, height, format, zero, label })
+ * lineChart({ series: [{name, points: [{t, v}]}], className, id, lineClass, height, format, zero, label, timeFormat })
  * Every series gets `<path class="<lineClass> series-<i>">`; one or two points still draw a line.
+ * `timeFormat(ms, spanMs)` labels the time axis and the read-out (default: fmtShortTime, which
+ * shows the time of day over short spans; daily data passes a date-only format).
  */
 export function lineChart(opts) {
   const { className = 'chart', id, height = 200, label = '' } = opts;
@@ -46,7 +48,7 @@ export function lineChart(opts) {
 }
 
 function render(svg, W, H, opts) {
-  const { series = [], lineClass = 'line', format = (v) => String(v), zero = false, area = false } = opts;
+  const { series = [], lineClass = 'line', format = (v) => String(v), zero = false, area = false, timeFormat = fmtShortTime } = opts;
   svg.replaceChildren();
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const all = series.flatMap((se) => se.points).filter((p) => Number.isFinite(toNum(p.v)) && Number.isFinite(+p.t));
@@ -83,8 +85,8 @@ function render(svg, W, H, opts) {
     grid.append(s('text', { x: x0 - 6, y: +y + 4, 'text-anchor': 'end' }, format(tk)));
   }
   const span = tMax - tMin;
-  grid.append(s('text', { x: x0, y: H - 6, 'text-anchor': 'start' }, fmtShortTime(tMin, span)));
-  if (!single) grid.append(s('text', { x: x1, y: H - 6, 'text-anchor': 'end' }, fmtShortTime(tMax, span)));
+  grid.append(s('text', { x: x0, y: H - 6, 'text-anchor': 'start' }, timeFormat(tMin, span)));
+  if (!single) grid.append(s('text', { x: x1, y: H - 6, 'text-anchor': 'end' }, timeFormat(tMax, span)));
   svg.append(grid);
 
   series.forEach((se, i) => {
@@ -137,7 +139,7 @@ function render(svg, W, H, opts) {
     const x = single ? px : X(bestT);
     vline.setAttribute('x1', x);
     vline.setAttribute('x2', x);
-    label.textContent = `${fmtShortTime(bestT, 0)}  ${parts.join('  ')}`;
+    label.textContent = `${timeFormat(bestT, 0)}  ${parts.join('  ')}`;
     const right = x > (x0 + x1) / 2;
     label.setAttribute('x', right ? x - 6 : x + 6);
     label.setAttribute('text-anchor', right ? 'end' : 'start');

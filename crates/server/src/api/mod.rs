@@ -8,6 +8,7 @@ pub mod chat;
 pub mod dashboard;
 mod login;
 mod openapi;
+pub mod portfolios;
 pub mod reads;
 pub mod resources;
 pub mod step;
@@ -112,6 +113,7 @@ pub fn operations() -> Vec<Op> {
     ops.extend(resources::operations());
     ops.extend(traders::operations());
     ops.extend(dashboard::operations());
+    ops.extend(portfolios::operations());
     ops.extend(chat::operations());
     ops.extend(backtests::operations());
     ops.extend(reads::operations());

@@ -53,6 +53,11 @@ impl App {
         })
     }
 
+    /// The store the server serves, for a flow that sets data up as the CLI would.
+    pub fn store(&self) -> &nofxi_store::Store {
+        &self.store.store
+    }
+
     pub async fn latest_conversation(&self) -> TestResult<String> {
         let latest: Value = self
             .http

@@ -29,6 +29,8 @@ mod harness;
 mod support;
 
 use harness::{Browser, TestResult, Viewport, with_app_and_browser};
+use nofxi_server::access::LOCAL_USER;
+use support::portfolio::{SAMPLE_DAY, add_sample_portfolio};
 
 // ---------------------------------------------------------------------------------------------
 // The flows.
@@ -197,6 +199,175 @@ async fn switching_to_chinese_relabels_the_page() -> TestResult {
             "const s = document.getElementById('chat-send'); return s && s.textContent === '发送'",
         )
         .await?;
+        Ok(())
+    })
+    .await
+}
+
+/// A user who imported a broker's export in the terminal opens the portfolio page: first the
+/// empty page says how to import; then, with the sample imported and the closes of 2024-01-05
+/// recorded, `#/portfolio` opens the only portfolio, and on that day the page shows what
+/// `nofxi portfolio show` prints — the holding SH:600519 with 6 left, the value 100781.59, the
+/// basis of each P&L figure, both allocations and the performance curve as charts, and 0.78 %
+/// time-weighted over all of it — and relabels itself in Chinese.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portfolio_shows_holdings_allocation_and_performance() -> TestResult {
+    with_app_and_browser("portfolio", Viewport::DESKTOP, &[], async |app, b| {
+        b.goto("#/portfolio").await?;
+        let guide = b
+            .wait_until(
+                "the empty portfolio page's import guide",
+                "const g = document.querySelector('.portfolio-empty'); return g && g.textContent",
+            )
+            .await?;
+        b.screenshot("portfolio-empty").await?;
+        check!(
+            guide
+                .as_str()
+                .is_some_and(|g| g.contains("nofxi portfolio import mine FILE.csv")),
+            "the empty page does not say how to import: {guide}"
+        );
+        check!(
+            b.eval("return !!document.querySelector('.nav-links a[href=\"#/portfolio\"][aria-current=page]')")
+                .await?
+                == json!(true),
+            "the navigation does not mark the portfolio page"
+        );
+
+        add_sample_portfolio(app.store(), LOCAL_USER, "mine").await?;
+        b.goto(&format!("#/portfolio?on={SAMPLE_DAY}")).await?;
+        b.wait_until(
+            "the list opening the only portfolio",
+            &format!("return location.hash === '#/portfolio/mine?on={SAMPLE_DAY}'"),
+        )
+        .await?;
+        let quantity = b
+            .wait_until(
+                "SH:600519 in the holdings table",
+                "const r = document.querySelector('#holdings-table tr[data-holding=\"SH:600519\"]');\
+                 return r && r.querySelector('td[data-col=quantity]').textContent",
+            )
+            .await?;
+        check!(quantity == json!("6"), "SH:600519's quantity reads {quantity}");
+        let value = b
+            .eval("return document.querySelector('[data-kpi=value] dd').textContent.replace(/,/g, '')")
+            .await?;
+        check!(
+            value.as_str().is_some_and(|v| v.contains("100781.59")),
+            "the value reads {value}"
+        );
+        let basis = b
+            .eval("return document.querySelector('[data-kpi=unrealized] dd').title")
+            .await?;
+        check!(
+            basis
+                .as_str()
+                .is_some_and(|t| t.contains("unrealized at prices of 2024-01-05")),
+            "the unrealized P&L does not say its basis: {basis}"
+        );
+        let bars = b
+            .eval(
+                "return ['market', 'currency'].map(by => \
+                 document.querySelectorAll(`svg#allocation-${by} rect.bar`).length)",
+            )
+            .await?;
+        check!(
+            bars == json!([2, 1]),
+            "allocation bars [by market (cash, SH), by currency (CNY)]: {bars}"
+        );
+        let points = b
+            .wait_until(
+                "the performance curve",
+                "const p = document.querySelector('svg#performance-chart path.equity-line');\
+                 const d = p ? p.getAttribute('d') || '' : '';\
+                 return (d.match(/[ML][-\\d.]+,[-\\d.]+/g) || []).length",
+            )
+            .await?;
+        check!(points == json!(4), "the curve has {points} points, not 2024-01-02 to 05");
+        let all = b
+            .eval("return document.querySelector('#returns-table tr[data-period=all] td[data-col=time_weighted]').textContent")
+            .await?;
+        check!(
+            all.as_str().is_some_and(|a| a.contains("0.78%")),
+            "the all-period time-weighted return reads {all}"
+        );
+        check!(
+            b.eval("return document.querySelector('.portfolio-page').textContent.includes('null')")
+                .await?
+                == json!(false),
+            "the page shows a stray `null`"
+        );
+        b.screenshot("portfolio-en").await?;
+        b.eval("document.getElementById('returns-table').scrollIntoView(); return true")
+            .await?;
+        b.screenshot("portfolio-en-charts").await?;
+
+        // Three days later no newer close is recorded: each holding says the date of its price,
+        // and a notice says so above the figures.
+        b.goto("#/portfolio/mine?on=2024-01-08").await?;
+        let old = b
+            .wait_until(
+                "the old-price notice",
+                "const n = document.querySelectorAll('.portfolio-warnings li[data-warning=old_price]');\
+                 const p = document.querySelector('#holdings-table tr[data-holding=\"SH:600519\"] td[data-col=price]');\
+                 return n.length && p && [n.length, p.textContent, n[0].textContent]",
+            )
+            .await?;
+        check!(
+            old[0] == json!(2)
+                && old[1].as_str().is_some_and(|p| p.contains("(2024-01-05)"))
+                && old[2].as_str().is_some_and(|w| w.contains("2024-01-05")),
+            "on 2024-01-08 the page shows [notices, price, first notice] = {old}"
+        );
+        b.screenshot("portfolio-old-prices").await?;
+        b.goto(&format!("#/portfolio/mine?on={SAMPLE_DAY}")).await?;
+        b.wait_until(
+            "the portfolio back on its day",
+            "return !document.querySelector('.portfolio-warnings') && !!document.getElementById('portfolio-holdings')",
+        )
+        .await?;
+
+        b.wait_for("#lang-switch")
+            .await?
+            .select_by_value("zh")
+            .await?;
+        let heading = b
+            .wait_until(
+                "the holdings heading in Chinese",
+                "const h = document.getElementById('portfolio-holdings');\
+                 return h && h.textContent === '持仓' && h.textContent",
+            )
+            .await?;
+        check!(heading == json!("持仓"), "the holdings heading reads {heading}");
+        let basis = b
+            .wait_until(
+                "the unrealized basis in Chinese",
+                "const p = document.querySelector('[data-kpi=unrealized] .basis');\
+                 return p && p.textContent",
+            )
+            .await?;
+        check!(
+            basis.as_str().is_some_and(|t| t.contains("浮动盈亏（按 2024-01-05 价格）")),
+            "the basis is not said in Chinese: {basis}"
+        );
+        b.screenshot("portfolio-zh").await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The same portfolio on a 375 px phone: the holdings become cards and no part of the page
+/// scrolls sideways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_portfolio_page_fits_a_phone() -> TestResult {
+    with_app_and_browser("portfolio-phone", Viewport::PHONE, &[], async |app, b| {
+        add_sample_portfolio(app.store(), LOCAL_USER, "mine").await?;
+        b.goto(&format!("#/portfolio/mine?on={SAMPLE_DAY}")).await?;
+        b.wait_for("svg#performance-chart path.equity-line").await?;
+        b.wait_for("#holdings-table tr[data-holding=\"SH:600519\"]")
+            .await?;
+        b.screenshot("portfolio").await?;
+        no_sideways_scroll(b, "portfolio").await?;
         Ok(())
     })
     .await
@@ -486,6 +657,7 @@ async fn tour_every_page(b: &Browser, trader: &str, phone: bool) -> TestResult {
         ("strategies", "#/resources/strategies".to_string()),
         ("traders", "#/resources/traders".to_string()),
         ("backtest", "#/backtest".to_string()),
+        ("portfolio", "#/portfolio".to_string()),
     ];
     for lang in ["en", "zh"] {
         b.wait_for("#lang-switch")

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod portfolio;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
