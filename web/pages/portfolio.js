@@ -57,6 +57,7 @@ const labelOf = (label) => (label === 'CASH' ? t('portfolio.cash') : label);
 
 function warningText(w) {
   if (w.warning === 'old_price') return t('portfolio.warning_old_price', { instrument: w.instrument, date: w.priced_at });
+  if (w.warning === 'no_returns') return t('portfolio.warning_no_returns', { reason: w.reason });
   if (w.warning === 'negative_cash') return t('portfolio.warning_negative_cash', { account: w.account, amount: fmtMoney(w.amount), currency: w.currency });
   return tOr(`portfolio.warning_${w.warning}`, w.warning);
 }

@@ -177,6 +177,10 @@ pub struct Conversation {
     /// The last read completed (a journal, stats): what a name alone right after it reads.
     #[serde(default)]
     pub last_read: Option<Done>,
+    /// The security the last completed task was about ("成都银行的成本是多少"): what "它" and
+    /// "it" stand for next. Any other completed task clears it.
+    #[serde(default)]
+    pub focus: Option<String>,
 }
 
 /// A change a turn completed.
@@ -207,6 +211,7 @@ impl Conversation {
             turns: 0,
             just_done: Vec::new(),
             last_read: None,
+            focus: None,
         }
     }
 

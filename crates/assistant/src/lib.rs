@@ -462,6 +462,14 @@ impl Assistant {
             Some(plain) => plain,
             None => surface::sentence_end_only(message),
         };
+        let focused = nlu::instruments::with_focus(
+            message,
+            turn.conv.focus.as_deref(),
+            &self.engine.library,
+            &self.engine.lexicon,
+            &turn.names,
+        );
+        let message = focused.as_deref().unwrap_or(message);
         let current_names = turn.names.clone();
         let current_map = turn.conv.current.clone();
         let current = move |k| {

@@ -247,7 +247,13 @@ fn canonical(
 fn keeps_its_words(ty: SlotType) -> bool {
     matches!(
         ty,
-        SlotType::Ref | SlotType::String | SlotType::Secret | SlotType::Url | SlotType::Interval
+        SlotType::Ref
+            | SlotType::String
+            | SlotType::Secret
+            | SlotType::Url
+            | SlotType::Interval
+            | SlotType::Instrument
+            | SlotType::Date
     )
 }
 

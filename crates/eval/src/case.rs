@@ -130,6 +130,7 @@ pub enum SetupItem {
     Model(ModelSetup),
     Strategy(StrategySetup),
     Trader(TraderSetup),
+    Portfolio(PortfolioSetup),
 }
 
 /// A setup item as written: a one-key map (`exchange: {...}`). yaml_serde reads externally
@@ -141,6 +142,7 @@ struct RawSetupItem {
     model: Option<ModelSetup>,
     strategy: Option<StrategySetup>,
     trader: Option<TraderSetup>,
+    portfolio: Option<PortfolioSetup>,
 }
 
 impl RawSetupItem {
@@ -150,11 +152,41 @@ impl RawSetupItem {
         items.extend(self.model.map(SetupItem::Model));
         items.extend(self.strategy.map(SetupItem::Strategy));
         items.extend(self.trader.map(SetupItem::Trader));
+        items.extend(self.portfolio.map(SetupItem::Portfolio));
         match (items.pop(), items.is_empty()) {
             (Some(item), true) => Ok(item),
-            _ => Err("a setup item is exactly one of exchange, model, strategy, trader".into()),
+            _ => Err(
+                "a setup item is exactly one of exchange, model, strategy, trader, portfolio"
+                    .into(),
+            ),
         }
     }
+}
+
+/// A personal portfolio with accounts in its base currency, and its records as the text of
+/// a broker CSV, imported the way `nofxi portfolio import` does it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortfolioSetup {
+    pub name: String,
+    #[serde(default = "cny")]
+    pub base: String,
+    #[serde(default = "fifo")]
+    pub method: String,
+    #[serde(default = "main_account")]
+    pub accounts: Vec<String>,
+    #[serde(default)]
+    pub csv: String,
+}
+
+fn cny() -> String {
+    "CNY".into()
+}
+fn fifo() -> String {
+    "fifo".into()
+}
+fn main_account() -> Vec<String> {
+    vec!["main".into()]
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -8,10 +8,14 @@ use nofxi_domain::{
     Actor, Channel, CredentialField, Credentials, ExchangeSpec, ModelSpec, ResourceKind, Secret,
     StrategyConfig, StrategySpec, TraderSpec,
 };
+use nofxi_portfolio::csv_io::preview;
+use nofxi_portfolio::domain::{Account, Currency, Portfolio};
 use nofxi_store::{Database, KeySpec, Store, StoreConfig};
 use zeroize::Zeroizing;
 
-use crate::case::{ExchangeSetup, ModelSetup, SetupItem, StrategySetup, TraderSetup};
+use crate::case::{
+    ExchangeSetup, ModelSetup, PortfolioSetup, SetupItem, StrategySetup, TraderSetup,
+};
 use crate::error::EvalError;
 
 /// The user every case talks as.
@@ -59,8 +63,42 @@ pub async fn apply(store: &Store, items: &[SetupItem]) -> Result<(), EvalError> 
             SetupItem::Model(m) => model(store, m).await?,
             SetupItem::Strategy(s) => strategy(store, s).await?,
             SetupItem::Trader(t) => trader(store, t).await?,
+            SetupItem::Portfolio(p) => portfolio(store, p).await?,
         }
     }
+    Ok(())
+}
+
+/// Creates the portfolio and imports its CSV; a row the import refuses fails the setup.
+async fn portfolio(store: &Store, p: &PortfolioSetup) -> Result<(), EvalError> {
+    let fail = |e: &dyn std::fmt::Display| failed("portfolio", &p.name, e);
+    let base: Currency = p.base.parse().map_err(|e| fail(&e))?;
+    let mut portfolio = Portfolio::new(&p.name, base.clone());
+    portfolio.cost_method = p.method.parse().map_err(|e| fail(&e))?;
+    portfolio.accounts = p
+        .accounts
+        .iter()
+        .map(|name| Account {
+            name: name.clone(),
+            broker: String::new(),
+            currency: base.clone(),
+        })
+        .collect();
+    store
+        .create_portfolio(&actor(), &portfolio)
+        .await
+        .map_err(|e| fail(&e))?;
+    if p.csv.trim().is_empty() {
+        return Ok(());
+    }
+    let plan = preview(&portfolio, &[], &p.csv);
+    if !plan.errors.is_empty() {
+        return Err(fail(&plan.error_report()));
+    }
+    store
+        .import_transactions(&actor(), &portfolio.name, &plan)
+        .await
+        .map_err(|e| fail(&e))?;
     Ok(())
 }
 

@@ -170,6 +170,64 @@ impl Directory {
         self.entries.iter().flat_map(Named::names)
     }
 
+    /// Every way the directory's instruments are written in a message, lower-cased: names,
+    /// and codes that cannot be a plain number said for something else (`00700`, `600519`,
+    /// `aapl`, `700.hk`; not `700`).
+    pub fn spellings(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.names().map(fold).collect();
+        out.extend(self.fragments());
+        for named in &self.entries {
+            out.extend(
+                codes_of(&named.instrument)
+                    .into_iter()
+                    .filter(|c| c.len() >= 5 || c.chars().any(|ch| !ch.is_ascii_digit())),
+            );
+        }
+        out.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        out.dedup();
+        out
+    }
+
+    /// Parts of names people say alone (平安 of 平安银行 and 中国平安, "Ping An" of "Ping An
+    /// Bank"): every run of two or more characters inside a Chinese name, the leading two or
+    /// more words of a longer Latin one; unless the part is in the names of three or more
+    /// instruments (银行, 中国), which says what kind a company is, not which one. The ladder
+    /// still decides, and asks between the two 平安.
+    fn fragments(&self) -> Vec<String> {
+        let mut owners: std::collections::BTreeMap<String, Vec<&Instrument>> = Default::default();
+        for named in &self.entries {
+            for name in named.names() {
+                let chars: Vec<char> = name.chars().collect();
+                if chars.iter().any(char::is_ascii) {
+                    // "Ping An" of "Ping An Bank": leading words, two or more, of a longer name.
+                    let words: Vec<&str> = name.split_whitespace().collect();
+                    for n in 2..words.len() {
+                        let part = fold(&words[..n].join(" "));
+                        let list = owners.entry(part).or_default();
+                        if !list.contains(&&named.instrument) {
+                            list.push(&named.instrument);
+                        }
+                    }
+                    continue;
+                }
+                for len in 2..chars.len() {
+                    for start in 0..=chars.len() - len {
+                        let part: String = chars[start..start + len].iter().collect();
+                        let list = owners.entry(part).or_default();
+                        if !list.contains(&&named.instrument) {
+                            list.push(&named.instrument);
+                        }
+                    }
+                }
+            }
+        }
+        owners
+            .into_iter()
+            .filter(|(_, instruments)| instruments.len() <= 2)
+            .map(|(part, _)| part)
+            .collect()
+    }
+
     /// Every instrument the query might mean, best first (ties in file order).
     pub fn candidates(&self, query: &str) -> Vec<Candidate> {
         let mut out: Vec<Candidate> = self
@@ -295,19 +353,28 @@ fn fold(text: &str) -> String {
 /// ("aia" in "my aia shares", not in "malaia"; "700" not in "17000"). Chinese has no spaces, so
 /// a CJK needle matches anywhere.
 fn contains_word(haystack: &str, needle: &str) -> bool {
+    find_word(haystack, needle).is_some()
+}
+
+/// Where `needle` first occurs in `haystack` as a word of its own ([`contains_word`]).
+pub fn find_word(haystack: &str, needle: &str) -> Option<usize> {
     if needle.is_empty() {
-        return false;
+        return None;
     }
-    let latin = |c: char| c.is_ascii_alphanumeric();
-    haystack.match_indices(needle).any(|(at, _)| {
-        let before = haystack[..at].chars().next_back();
-        let after = haystack[at + needle.len()..].chars().next();
-        let starts = needle.chars().next().is_some_and(latin);
-        let ends = needle.chars().next_back().is_some_and(latin);
-        let joined_before = starts && before.is_some_and(latin);
-        let joined_after = ends && after.is_some_and(latin);
-        !joined_before && !joined_after
-    })
+    // `btc-bot` is a name of its own, not the coin: a hyphen or underscore joins words.
+    let latin = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    haystack
+        .match_indices(needle)
+        .map(|(at, _)| at)
+        .find(|&at| {
+            let before = haystack[..at].chars().next_back();
+            let after = haystack[at + needle.len()..].chars().next();
+            let starts = needle.chars().next().is_some_and(latin);
+            let ends = needle.chars().next_back().is_some_and(latin);
+            let joined_before = starts && before.is_some_and(latin);
+            let joined_after = ends && after.is_some_and(latin);
+            !joined_before && !joined_after
+        })
 }
 
 #[cfg(test)]

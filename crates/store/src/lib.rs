@@ -56,7 +56,7 @@ pub use error::{RestoreBlock, StoreError};
 pub use journal::CycleRow;
 pub use leases::{Lease, RunningTrader};
 pub use open::{Backend, DATABASE_URL_ENV, Database, SQLITE_FILE_NAME, StoreConfig, redact_url};
-pub use portfolios::PORTFOLIO_KIND;
+pub use portfolios::{PORTFOLIO_KIND, PortfolioBook};
 pub use traces::{NewTrace, TraceRow};
 pub use trash::Removed;
 pub use vault::key::{KEY_FILE_NAME, KeySpec, MASTER_KEY_ENV, key_file_path};

@@ -10,7 +10,7 @@ use nofxi_domain::Actor;
 use nofxi_domain::validation::name_key;
 use nofxi_portfolio::PortfolioError;
 use nofxi_portfolio::csv_io::{Fingerprint, ImportPreview, commit};
-use nofxi_portfolio::domain::{Portfolio, Transaction};
+use nofxi_portfolio::domain::{FxMark, Portfolio, PriceMark, Transaction};
 use sqlx::{AnyConnection, Row};
 
 use crate::Store;
@@ -27,7 +27,33 @@ fn corrupt(what: &'static str) -> impl Fn(serde_json::Error) -> StoreError {
     }
 }
 
+/// Everything a valuation of one portfolio reads: its records and the user's marks.
+#[derive(Debug, Clone)]
+pub struct PortfolioBook {
+    pub portfolio: Portfolio,
+    pub records: Vec<Transaction>,
+    pub prices: Vec<PriceMark>,
+    pub rates: Vec<FxMark>,
+}
+
 impl Store {
+    /// A portfolio (by name, ignoring case) with its records and the user's price and FX
+    /// marks: what `performance::snapshot` and the curve are computed from.
+    pub async fn portfolio_book(
+        &self,
+        user: &str,
+        name: &str,
+    ) -> Result<PortfolioBook, StoreError> {
+        let portfolio = self.portfolio(user, name).await?;
+        let records = self.portfolio_transactions(user, &portfolio.name).await?;
+        Ok(PortfolioBook {
+            portfolio,
+            records,
+            prices: self.price_marks(user).await?,
+            rates: self.fx_marks(user).await?,
+        })
+    }
+
     /// Creates a portfolio; its name is unique per user, ignoring case.
     pub async fn create_portfolio(
         &self,

@@ -2,7 +2,7 @@
 //! offering a fix sub-task, and handing control back to the task below.
 
 use nofxi_protocol::{Event, TaskStatus};
-use nofxi_skills::{Action, Lang};
+use nofxi_skills::{Action, Lang, SlotType};
 use serde_json::{Map, Value};
 
 use super::{effective, lookup};
@@ -145,8 +145,12 @@ pub(super) async fn execute(
     vars.insert("list".into(), Value::String(texts_out.join("\n")));
     let success = action.success_text(&exec_slots, &reported);
     turn.say(success.render(lang, lookup(lang, &shown, &vars)));
+    // A success that is the tool's own report (`{list}`: "Recorded: buy 100 …") already
+    // says every value it used.
+    let placeholders = success.placeholders();
     if action.risk == nofxi_skills::Risk::Create
-        && let Some(line) = settings_set(action, lang, &shown, &success.placeholders())
+        && !placeholders.iter().any(|p| p == "list")
+        && let Some(line) = settings_set(action, lang, &shown, &placeholders)
     {
         turn.say(line);
     }
@@ -206,7 +210,7 @@ pub(super) async fn refused_before_confirming(
         let checked = turn
             .engine
             .tools
-            .precheck(&tool, &args, turn.user, turn.lang)
+            .precheck(&tool, &args, turn.user, turn.channel, turn.lang)
             .await;
         match checked {
             Ok(fixed) => {
@@ -357,11 +361,18 @@ pub fn finish(turn: &mut Turn<'_>, status: TaskStatus, error: Option<String>) ->
 /// A completed change, for a retraction on the next turn to be told it is done (reads are not
 /// changes).
 fn record_done(turn: &mut Turn<'_>, task: &crate::conversation::Task) {
-    let reads = turn
-        .engine
-        .library
-        .action(&task.skill, &task.action)
-        .is_none_or(|a| a.risk == nofxi_skills::Risk::Query);
+    let action = turn.engine.library.action(&task.skill, &task.action);
+    // "茅台的成本是多少", then "它的盈亏呢": the security this task was about is what "it"
+    // means next; a task about anything else ends that.
+    let about = action.and_then(|a| {
+        let slot = a.slots.iter().find(|s| s.ty == SlotType::Instrument)?;
+        task.slots.get(&slot.name)?.as_str().map(str::to_string)
+    });
+    let takes_one = action.is_some_and(|a| a.slots.iter().any(|s| s.ty == SlotType::Instrument));
+    if about.is_some() || !takes_one {
+        turn.conv.focus = about;
+    }
+    let reads = action.is_none_or(|a| a.risk == nofxi_skills::Risk::Query);
     if reads {
         // "eth-bot journal" then "what about btc-bot": the next name alone is the same read.
         turn.conv.last_read = Some(crate::conversation::Done {

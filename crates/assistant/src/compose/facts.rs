@@ -8,7 +8,7 @@ use std::sync::Arc;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::moment::{Precision, labelled};
 use nofxi_domain::{Interval, indicators};
-use nofxi_skills::ResourceKind;
+use nofxi_skills::{Lang, ResourceKind};
 use nofxi_store::Store;
 use nofxi_trader::cycle::CycleRecord;
 use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis, trades_paper};
@@ -31,6 +31,21 @@ pub struct Fact {
 const RECENT_CYCLES: i64 = 3;
 /// Reasoning is quoted up to this many characters: enough to show the why.
 const REASONING_CHARS: usize = 160;
+
+/// One holding of the personal portfolio: units, cost, price with its date, P&L with their
+/// basis, from that holding's records alone. What cannot be computed is said as missing.
+pub async fn holding(store: &Store, user: &str, said: &str, lang: Lang) -> Option<Fact> {
+    let args = crate::tools::portfolio_show_args(said);
+    let text = match crate::tools::portfolio_answer(store, user, lang, &args).await {
+        Ok(text) => text,
+        Err(e) => format!("missing: {}", e.message),
+    };
+    Some(Fact {
+        label: format!("holding {said}"),
+        text,
+        priority: 3,
+    })
+}
 
 /// A trader's configuration, performance and latest journal entries.
 pub async fn trader(store: &Store, user: &str, names: &Names, id: &str) -> Option<Fact> {

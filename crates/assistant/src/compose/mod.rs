@@ -51,6 +51,7 @@ pub async fn compose(
             Step::Trader(id) => facts::trader(store, user, names, id).await,
             Step::Overview => Some(facts::overview(names)),
             Step::Market(symbol) => facts::market(symbol).await,
+            Step::Holding(said) => facts::holding(store, user, said, lang).await,
         };
         gathered.extend(fact);
     }

@@ -19,6 +19,8 @@ pub enum Step {
     Overview,
     /// Price and indicators for a symbol.
     Market(Symbol),
+    /// One holding of the personal portfolio, as said (茅台, Tencent): its figures alone.
+    Holding(String),
 }
 
 /// Words that make a question about the user's own book: positions, risk, P&L.
@@ -42,6 +44,12 @@ pub fn plan(message: &str, names: &Names) -> Vec<Step> {
         if said && let Ok(symbol) = Symbol::parse(&alias.symbol) {
             push(&mut steps, Step::Market(symbol));
         }
+    }
+    // "茅台最近表现怎么样，要不要加仓": that holding's own figures, never the whole book.
+    if let Some((from, to)) = crate::nlu::instruments::find(&lower)
+        && let Some(said) = message.get(from..to)
+    {
+        push(&mut steps, Step::Holding(said.to_string()));
     }
     let about_book = PORTFOLIO_WORDS.iter().any(|w| lower.contains(w));
     if about_book && !steps.iter().any(|s| matches!(s, Step::Trader(_))) {

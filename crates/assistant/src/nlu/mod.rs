@@ -7,6 +7,7 @@
 
 pub mod asks;
 pub mod extract;
+pub mod instruments;
 pub mod lexicon;
 pub mod market;
 pub mod names;

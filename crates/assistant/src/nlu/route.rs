@@ -130,6 +130,22 @@ pub fn route(
             .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
             .map(|((_, len), name)| (len, name))
     };
+    // "茅台的成本是多少", "sold 10 AAPL at 190": a security said, with a word of a skill that
+    // takes one, is that skill's request; after every noun or name of another skill, so
+    // "btc-bot 的盈亏" stays the trader's.
+    if let Some((at, _)) = super::instruments::find(verb_text) {
+        for (i, skill) in library.skills().iter().enumerate() {
+            let takes_one = skill
+                .actions
+                .iter()
+                .flat_map(|a| a.slots.iter())
+                .any(|slot| slot.ty == SlotType::Instrument);
+            let listed = candidates.iter().any(|c| c.1 == i);
+            if takes_one && !listed && verb_of(i).is_some() {
+                candidates.push((usize::MAX / 2 + at, i, false, true));
+            }
+        }
+    }
     if candidates.is_empty() {
         candidates = binder_of(library, &bound);
     }
@@ -513,8 +529,15 @@ fn unnamed(
         return Vec::new();
     };
     let at = lower.find(&word).unwrap_or(0);
+    // Only a skill whose actions name a resource can be the one the made-up name is of.
     let with_verb: Vec<usize> = managed
         .into_iter()
+        .filter(|i| {
+            library.skills()[*i]
+                .actions
+                .iter()
+                .any(|a| a.slot("target").is_some())
+        })
         .filter(|i| verb_of(*i).is_some())
         .collect();
     match with_verb.as_slice() {

@@ -129,6 +129,8 @@ impl ToolRunner {
                 store: &self.store,
                 user: call.user,
                 lang: call.lang,
+                channel: call.channel,
+                confirmed: call.confirmed.is_some(),
             };
             return tool.call(&cx, call.args).await;
         }
@@ -154,8 +156,19 @@ impl ToolRunner {
         tool: &str,
         args: &Map<String, Value>,
         user: &str,
+        channel: nofxi_domain::Channel,
         lang: Lang,
     ) -> Result<Map<String, Value>, ToolError> {
+        if let Some(typed) = super::registry::Registry::builtin().get(tool) {
+            let cx = super::registry::ToolContext {
+                store: &self.store,
+                user,
+                lang,
+                channel,
+                confirmed: false,
+            };
+            return typed.precheck(&cx, args.clone()).await;
+        }
         let fixed = Map::new();
         if tool == "trader.stop_all" {
             let except: Vec<String> = args

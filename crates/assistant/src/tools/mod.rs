@@ -10,6 +10,7 @@ mod exec;
 mod journal;
 mod market;
 mod performance;
+mod portfolio;
 mod probes;
 pub mod registry;
 mod render;
@@ -23,6 +24,15 @@ use nofxi_skills::Lang;
 use serde_json::{Map, Value};
 
 pub use check::step_problems;
+pub use portfolio::answer as portfolio_answer;
+
+/// The arguments of a question about one holding, as said.
+pub fn portfolio_show_args(said: &str) -> portfolio::ShowArgs {
+    portfolio::ShowArgs {
+        stock: Some(said.to_string()),
+        portfolio: None,
+    }
+}
 pub use exec::ToolRunner;
 
 /// How much harm a tool can do; `High` never runs without a confirmation bound to its task.

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
+use nofxi_domain::{Actor, Channel};
 use nofxi_skills::Lang;
 use nofxi_store::Store;
 use schemars::JsonSchema;
@@ -20,11 +21,21 @@ use serde_json::{Map, Value};
 
 use super::{RiskLevel, ToolError, ToolOutput};
 
-/// What a tool runs with: the store, whose objects, and the reply language.
+/// What a tool runs with: the store, whose objects, the reply language, where the request
+/// came from and whether the user confirmed it (both recorded with every change).
 pub struct ToolContext<'a> {
     pub store: &'a Arc<Store>,
     pub user: &'a str,
     pub lang: Lang,
+    pub channel: Channel,
+    pub confirmed: bool,
+}
+
+impl ToolContext<'_> {
+    /// Who a change is made by, for the audit trail.
+    pub fn actor(&self) -> Actor {
+        Actor::new(self.user, self.channel, self.confirmed)
+    }
 }
 
 #[async_trait]
@@ -38,6 +49,17 @@ pub trait Tool: Send + Sync + 'static {
     const RISK: RiskLevel;
 
     async fn run(&self, cx: &ToolContext<'_>, args: Self::Args) -> Result<ToolOutput, ToolError>;
+
+    /// Asked before the confirmation: an error when the call would be refused whatever the
+    /// user says (an instrument that is two, a portfolio that does not exist), else the values
+    /// to set on the task so the confirmation shows and binds them (the computed fees).
+    async fn precheck(
+        &self,
+        _cx: &ToolContext<'_>,
+        _args: Self::Args,
+    ) -> Result<Map<String, Value>, ToolError> {
+        Ok(Map::new())
+    }
 }
 
 /// A tool behind the registry, its arguments still JSON.
@@ -53,6 +75,12 @@ pub trait RegisteredTool: Send + Sync {
         cx: &ToolContext<'_>,
         args: Map<String, Value>,
     ) -> Result<ToolOutput, ToolError>;
+    /// [`Tool::precheck`] on JSON arguments.
+    async fn precheck(
+        &self,
+        cx: &ToolContext<'_>,
+        args: Map<String, Value>,
+    ) -> Result<Map<String, Value>, ToolError>;
 }
 
 #[async_trait]
@@ -74,11 +102,22 @@ impl<T: Tool> RegisteredTool for T {
         cx: &ToolContext<'_>,
         args: Map<String, Value>,
     ) -> Result<ToolOutput, ToolError> {
-        // A bad argument is the caller's mistake (a skill step or a model), named as such.
-        let args = serde_json::from_value::<T::Args>(Value::Object(args))
-            .map_err(|e| ToolError::new("invalid_arguments", format!("{}: {e}", T::NAME)))?;
-        self.run(cx, args).await
+        self.run(cx, decode::<T>(args)?).await
     }
+    async fn precheck(
+        &self,
+        cx: &ToolContext<'_>,
+        args: Map<String, Value>,
+    ) -> Result<Map<String, Value>, ToolError> {
+        Tool::precheck(self, cx, decode::<T>(args)?).await
+    }
+}
+
+/// A call's arguments as the tool's type. A bad argument is the caller's mistake (a skill step
+/// or a model), named as such.
+fn decode<T: Tool>(args: Map<String, Value>) -> Result<T::Args, ToolError> {
+    serde_json::from_value::<T::Args>(Value::Object(args))
+        .map_err(|e| ToolError::new("invalid_arguments", format!("{}: {e}", T::NAME)))
 }
 
 /// Every typed tool, by name.
@@ -101,6 +140,8 @@ impl Registry {
             r.add(super::trash::TrashList);
             r.add(super::market::MarketPrice);
             r.add(super::trader_diagnosis::TraderDiagnose);
+            r.add(super::portfolio::PortfolioShow);
+            r.add(super::portfolio::PortfolioRecord);
             r
         })
     }

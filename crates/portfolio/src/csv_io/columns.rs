@@ -107,6 +107,7 @@ const ALIASES: &[(Column, &[&str])] = &[
             "操作",
             "业务名称",
             "交易类型",
+            "类型",
         ],
     ),
     (Column::Currency, &["currency", "ccy", "币种", "货币"]),

@@ -23,8 +23,8 @@ pub use pnl::{HoldingPnl, PortfolioPnl, pnl};
 pub use returns::{Returns, returns};
 pub use series::{DayValue, PriceBook, holding_days, portfolio_days};
 pub use snapshot::{
-    Allocations, CashBalance, PricedHolding, Snapshot, Warning, fx_table, price_book, snapshot,
-    with_fees,
+    Allocations, CashBalance, PricedHolding, Snapshot, Warning, fx_table, per_currency, price_book,
+    snapshot, with_fees,
 };
 pub use twr::time_weighted_return;
 pub use xirr::{Flow, money_weighted_return, xirr};

@@ -136,14 +136,17 @@ pub fn snapshot(
             amount: *amount,
         })
         .collect();
-    let returns = if upto.is_empty() {
-        Vec::new()
-    } else {
-        let days = portfolio_days(portfolio, &upto, &book, &fx, on)?;
-        PERIODS
-            .iter()
-            .map(|&period| returns(&days, period, on, &portfolio.base_currency))
-            .collect::<Result<_, _>>()?
+    // Returns need every flow that brought value in; without them the holdings and P&L are
+    // still right, so the snapshot is kept and the returns' absence is a warning saying what
+    // to add, never a refusal of the whole report.
+    let (returns, no_returns) = match all_returns(portfolio, &upto, &book, &fx, on) {
+        Ok(returns) => (returns, None),
+        Err(e) => (
+            Vec::new(),
+            Some(Warning::NoReturns {
+                reason: e.to_string(),
+            }),
+        ),
     };
     let mut holdings: Vec<PricedHolding> = result
         .holdings
@@ -156,7 +159,8 @@ pub fn snapshot(
         })
         .collect();
     holdings.sort_by_key(|h| (h.pnl.quantity.is_zero(), Reverse(h.pnl.market_value)));
-    let warnings = warnings(&holdings, &cash, on);
+    let mut warnings = warnings(&holdings, &cash, on);
+    warnings.extend(no_returns);
     Ok(Snapshot {
         portfolio: portfolio.name.clone(),
         base_currency: portfolio.base_currency.clone(),
@@ -172,6 +176,52 @@ pub fn snapshot(
         allocation,
         warnings,
     })
+}
+
+/// The portfolio split by currency, each part valued in its own currency with no exchange
+/// rate: what can still be shown when a rate to the base currency is missing. A part holds
+/// the records made in its currency (its instruments' trades, its cash).
+pub fn per_currency(
+    portfolio: &Portfolio,
+    records: &[Transaction],
+    prices: &[PriceMark],
+    rates: &[FxMark],
+    on: Date,
+) -> Result<Vec<Snapshot>, PortfolioError> {
+    let mut currencies: Vec<&Currency> = records.iter().map(|t| &t.currency).collect();
+    currencies.sort();
+    currencies.dedup();
+    currencies
+        .into_iter()
+        .map(|currency| {
+            let mut part = portfolio.clone();
+            part.base_currency = currency.clone();
+            let own: Vec<Transaction> = records
+                .iter()
+                .filter(|t| &t.currency == currency)
+                .cloned()
+                .collect();
+            snapshot(&part, &own, prices, rates, on)
+        })
+        .collect()
+}
+
+/// The returns of every period; none with nothing recorded.
+fn all_returns(
+    portfolio: &Portfolio,
+    upto: &[Transaction],
+    book: &PriceBook,
+    fx: &FxTable,
+    on: Date,
+) -> Result<Vec<Returns>, PortfolioError> {
+    if upto.is_empty() {
+        return Ok(Vec::new());
+    }
+    let days = portfolio_days(portfolio, upto, book, fx, on)?;
+    PERIODS
+        .iter()
+        .map(|&period| returns(&days, period, on, &portfolio.base_currency))
+        .collect()
 }
 
 /// What makes a figure less than it seems; each front end words it in the user's language.
@@ -191,6 +241,8 @@ pub enum Warning {
         currency: Currency,
         amount: Decimal,
     },
+    /// No return could be computed (a flow is missing); `reason` names what to add.
+    NoReturns { reason: String },
 }
 
 fn warnings(holdings: &[PricedHolding], cash: &[CashBalance], on: Date) -> Vec<Warning> {

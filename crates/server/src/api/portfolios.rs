@@ -13,13 +13,12 @@ use axum::http::{Method, StatusCode};
 use axum::routing::get;
 use jiff::civil::Date;
 use nofxi_portfolio::PortfolioError;
-use nofxi_portfolio::domain::Transaction;
-use nofxi_portfolio::domain::{Account, CostMethod, Currency, FxMark, Portfolio, PriceMark};
+use nofxi_portfolio::domain::{Account, CostMethod, Currency};
 use nofxi_portfolio::performance::{
     Basis, CurvePoint, Figure, Snapshot, portfolio_curve, snapshot,
 };
 use nofxi_skills::text::Lang;
-use nofxi_store::{Store, StoreError};
+use nofxi_store::StoreError;
 use serde::{Deserialize, Serialize};
 
 use super::resources::Items;
@@ -151,7 +150,11 @@ async fn show(
     Query(query): Query<OnQuery>,
 ) -> ApiResult<Json<PortfolioView>> {
     let on = valuation_day(query.on.as_deref())?;
-    let inputs = Inputs::read(&state.store, &caller.user, &name).await?;
+    let inputs = state
+        .store
+        .portfolio_book(&caller.user, &name)
+        .await
+        .map_err(refused_by_store)?;
     let snapshot = snapshot(
         &inputs.portfolio,
         &inputs.records,
@@ -175,7 +178,11 @@ async fn curve(
     Query(query): Query<OnQuery>,
 ) -> ApiResult<Json<PortfolioCurve>> {
     let on = valuation_day(query.on.as_deref())?;
-    let inputs = Inputs::read(&state.store, &caller.user, &name).await?;
+    let inputs = state
+        .store
+        .portfolio_book(&caller.user, &name)
+        .await
+        .map_err(refused_by_store)?;
     let portfolio = inputs.portfolio;
     let points = portfolio_curve(
         &portfolio,
@@ -203,32 +210,6 @@ async fn curve(
 }
 
 /// What a valuation reads: the portfolio, its records, and the caller's marks.
-struct Inputs {
-    portfolio: Portfolio,
-    records: Vec<Transaction>,
-    prices: Vec<PriceMark>,
-    rates: Vec<FxMark>,
-}
-
-impl Inputs {
-    async fn read(store: &Store, user: &str, name: &str) -> ApiResult<Inputs> {
-        let portfolio = store
-            .portfolio(user, name)
-            .await
-            .map_err(refused_by_store)?;
-        let records = store
-            .portfolio_transactions(user, &portfolio.name)
-            .await
-            .map_err(refused_by_store)?;
-        Ok(Inputs {
-            portfolio,
-            records,
-            prices: store.price_marks(user).await?,
-            rates: store.fx_marks(user).await?,
-        })
-    }
-}
-
 /// `on`, or today on this machine's calendar (as `nofxi portfolio show` takes it). A day that
 /// is not a date is the request's fault, named by its field.
 fn valuation_day(on: Option<&str>) -> ApiResult<Date> {

@@ -98,7 +98,12 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
                 format!("enum slot `{}` lists no `values:`", slot.name),
             ));
         }
-        if !slot.values.is_empty() && !matches!(slot.ty, SlotType::Enum | SlotType::Interval) {
+        if !slot.values.is_empty()
+            && !matches!(
+                slot.ty,
+                SlotType::Enum | SlotType::Interval | SlotType::Date
+            )
+        {
             out.push(loc.diag(
                 &format!("{sp}.values"),
                 DiagnosticKind::InvalidValue,

@@ -26,6 +26,11 @@ pub enum SlotType {
     Url,
     /// A reference to an existing resource by id, name or alias; `ref:` says which kind.
     Ref,
+    /// A security as the user names it (成都银行, Tencent, 600519, AAPL.US); the tool resolves
+    /// it by the portfolio's confidence ladder and asks between close candidates.
+    Instrument,
+    /// A calendar day: `YYYY-MM-DD`, or one of `values` (today, yesterday), said in words.
+    Date,
 }
 
 impl SlotType {
@@ -41,6 +46,8 @@ impl SlotType {
             SlotType::Secret => "secret",
             SlotType::Url => "url",
             SlotType::Ref => "ref",
+            SlotType::Instrument => "instrument",
+            SlotType::Date => "date",
         }
     }
 }
@@ -169,6 +176,10 @@ pub struct Slot {
     /// phrase, spaces and commas included, not one word.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub text: bool,
+    /// A number that no phrase claims fills the first positional slot still empty, in the
+    /// order the slots are declared: "bought 10 AAPL at 190" is a quantity, then a price.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub positional: bool,
     /// The question asked when the slot is missing.
     #[serde(default)]
     pub ask: Option<Text>,

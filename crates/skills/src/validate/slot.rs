@@ -127,6 +127,33 @@ impl Slot {
                 _ => Value::String(text()?),
             },
             SlotType::Symbol => Value::String(text()?.to_uppercase()),
+            SlotType::Instrument => {
+                let s = text()?;
+                if s.is_empty() {
+                    return Err(ArgError::invalid(
+                        name,
+                        format!("「{name}」不能为空"),
+                        format!("`{name}` must not be empty"),
+                    ));
+                }
+                Value::String(s)
+            }
+            SlotType::Date => {
+                let s = text()?;
+                let word = self.canonical_value(&s).map(str::to_string);
+                match word.or_else(|| iso_date(&s)) {
+                    Some(day) => Value::String(day),
+                    None => {
+                        return Err(ArgError::invalid(
+                            name,
+                            format!("「{s}」不是日期：请写成 YYYY-MM-DD，或说“今天”“昨天”"),
+                            format!(
+                                "`{s}` is not a date: write it as YYYY-MM-DD, or say today or yesterday"
+                            ),
+                        ));
+                    }
+                }
+            }
             SlotType::Boolean => Value::Bool(
                 parse_bool(value).ok_or_else(|| ArgError::wrong_type(name, value, "boolean"))?,
             ),
@@ -291,4 +318,19 @@ impl Action {
             Err(InvalidArguments { errors })
         }
     }
+}
+
+/// `2026-03-05`, `2026/3/5`, `2026年3月5日` as `2026-03-05`, when it is a real day.
+fn iso_date(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text
+        .trim_end_matches('日')
+        .split(['-', '/', '年', '月'])
+        .collect();
+    let [y, m, d] = parts.as_slice() else {
+        return None;
+    };
+    let (y, m, d): (i16, i8, i8) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    jiff::civil::Date::new(y, m, d)
+        .ok()
+        .map(|day| day.to_string())
 }

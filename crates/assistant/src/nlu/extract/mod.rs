@@ -8,6 +8,7 @@
 //! booleans, symbol lists), `bare` answers to a question just asked.
 
 mod bare;
+mod dates;
 pub(crate) mod except;
 mod lists;
 mod scoped;
@@ -82,6 +83,8 @@ pub fn extract(
     let message = scoped::scoped_values(message, action, lexicon);
     let mut scan = Scan::new(&message);
     secrets(action, &mut scan, lexicon, &mut slots);
+    instrument(action, &mut scan, &mut slots);
+    dates::dates(action, &mut scan, &mut slots);
     strings(action, nouns, &mut scan, names, lexicon, &mut slots);
     values::intervals(action, &mut scan, lexicon, &mut slots);
     refs(
@@ -129,6 +132,22 @@ fn named_without_value(
             blank(&mut text, at, at + phrase.len());
             slots.insert(slot.to_string(), Value::Null);
         }
+    }
+}
+
+/// "今天买了 100 股成都银行": the security as said, before any number or name is read (the
+/// "600519" of a code is no quantity); the tool resolves it.
+fn instrument(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+    let Some(slot) = action
+        .slots
+        .iter()
+        .find(|s| s.ty == SlotType::Instrument && !slots.contains_key(&s.name))
+    else {
+        return;
+    };
+    if let Some((from, to)) = super::instruments::find(&scan.text) {
+        slots.insert(slot.name.clone(), Value::String(scan.said(from, to)));
+        blank(&mut scan.text, from, to);
     }
 }
 

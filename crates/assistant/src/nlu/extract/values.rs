@@ -211,6 +211,16 @@ pub fn numbers(
             chosen = Some(name);
             chosen_phrase = Some(lp);
         }
+        // "bought 10 AAPL at 190": a number no phrase next to it claims is the next
+        // positional slot's, before a phrase further on ("at 15 with a fee of 1": the fee is
+        // the 1).
+        if chosen.is_none() {
+            chosen = numeric
+                .iter()
+                .filter(fits)
+                .find(|s| s.positional && !slots.contains_key(&s.name))
+                .map(|s| s.name.as_str());
+        }
         if chosen.is_none() {
             chosen = numeric
                 .iter()

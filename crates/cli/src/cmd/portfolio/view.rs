@@ -19,13 +19,9 @@ async fn load(
     let on = valuation_day(args.on.as_deref())?;
     let store = open_store(global).await?;
     let portfolio = pick(&store, global, args.name.as_deref()).await?;
-    let records = store
-        .portfolio_transactions(&global.user, &portfolio.name)
-        .await?;
-    let prices = store.price_marks(&global.user).await?;
-    let rates = store.fx_marks(&global.user).await?;
-    let shot = snapshot(&portfolio, &records, &prices, &rates, on)?;
-    Ok((portfolio, records, shot))
+    let book = store.portfolio_book(&global.user, &portfolio.name).await?;
+    let shot = snapshot(&portfolio, &book.records, &book.prices, &book.rates, on)?;
+    Ok((portfolio, book.records, shot))
 }
 
 pub fn show(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
@@ -276,6 +272,7 @@ fn print_warnings(warnings: &[Warning]) {
             } => format!(
                 "cash in {account} is {amount} {currency}: the deposits that paid for the trades are missing, so returns mean little; add them as DEPOSIT rows"
             ),
+            Warning::NoReturns { reason } => format!("no returns: {reason}"),
         };
         eprintln!("warning: {text}");
     }

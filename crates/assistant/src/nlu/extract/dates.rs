@@ -1,0 +1,58 @@
+//! Calendar days for `date` slots: a date written out (`2026-03-05`, `2026/3/5`,
+//! `2026年3月5日`), else one of the slot's words (今天, yesterday) as its value. Read before
+//! the numbers, so a date's digits are never a quantity or a price.
+
+use std::sync::LazyLock;
+
+use nofxi_skills::{Action, SlotType};
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use super::Scan;
+use super::tokens::blank;
+use crate::nlu::words::find_phrase;
+
+/// Year, month, day separated by `-`, `/` or the Chinese date signs (年 月 日, written as
+/// code points: they are the format's punctuation, not words).
+static WRITTEN_DATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(\d{4})\s*[-/\x{5E74}]\s*(\d{1,2})\s*[-/\x{6708}]\s*(\d{1,2})\s*\x{65E5}?").ok()
+});
+
+pub(super) fn dates(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
+    for slot in action.slots.iter().filter(|s| s.ty == SlotType::Date) {
+        if slots.contains_key(&slot.name) {
+            continue;
+        }
+        let written = WRITTEN_DATE
+            .as_ref()
+            .and_then(|re| re.captures(&scan.text))
+            .and_then(|m| {
+                let whole = m.get(0)?;
+                let day = format!("{}-{:0>2}-{:0>2}", &m[1], &m[2], &m[3]);
+                Some((day, whole.start(), whole.end()))
+            });
+        if let Some((day, from, to)) = written {
+            slots.insert(slot.name.clone(), Value::String(day));
+            blank(&mut scan.text, from, to);
+            continue;
+        }
+        // The longest word first: "day before yesterday" is not "yesterday".
+        let mut words: Vec<(&str, String)> = slot
+            .values
+            .iter()
+            .flat_map(|v| {
+                std::iter::once(v.value.as_str())
+                    .chain(v.aliases.iter().map(String::as_str))
+                    .map(move |w| (v.value.as_str(), w.to_lowercase()))
+            })
+            .collect();
+        words.sort_by_key(|(_, w)| std::cmp::Reverse(w.len()));
+        for (value, word) in words {
+            if let Some(at) = find_phrase(&scan.text, &word) {
+                slots.insert(slot.name.clone(), Value::String(value.to_string()));
+                blank(&mut scan.text, at, at + word.len());
+                break;
+            }
+        }
+    }
+}
