@@ -12,7 +12,7 @@ use std::time::Instant;
 use nofxi_domain::{Actor, Channel};
 use nofxi_portfolio::csv_io::preview;
 use nofxi_portfolio::domain::{Account, Currency, Portfolio};
-use nofxi_store::{Database, KeySpec, Store, StoreConfig};
+use nofxi_store::test_support::sqlite_store;
 
 const USER: &str = "bench";
 
@@ -47,12 +47,8 @@ async fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
-    let dir = tempfile::tempdir().unwrap();
-    let config = StoreConfig {
-        database: Database::SqliteFile(dir.path().join("bench.sqlite")),
-        key: KeySpec::Text(zeroize::Zeroizing::new("22".repeat(32))),
-    };
-    let store = Store::open_with(config).await.unwrap();
+    let test = sqlite_store().await.unwrap();
+    let store = &test.store;
     let actor = Actor::new(USER, Channel::Cli, true);
     let cny: Currency = "CNY".parse().unwrap();
     let mut portfolio = Portfolio::new("big", cny.clone());

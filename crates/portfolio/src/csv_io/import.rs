@@ -148,6 +148,9 @@ pub fn preview(portfolio: &Portfolio, existing: &[Transaction], text: &str) -> I
         }
     }
     result.rows = classify(existing, parsed);
+    if result.errors.is_empty() {
+        result.errors = replayed::refused(portfolio, existing, &result.rows);
+    }
     result
 }
 
@@ -265,5 +268,6 @@ fn sniff_delimiter(text: &str) -> u8 {
         .unwrap_or(b',')
 }
 
+mod replayed;
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,7 @@ Trade Date,Action,Ticker,Shares,Unit Price,Commission,Account,Note,Amount,CCY
 2024-01-02,buy,600519,100,1500.00,5,huatai,first,,
 2024-01-03,SELL,00700.HK,-200,\"1,300.5\",,futu,,
 2024-01-04,deposit,,,,,futu,,\"50,000\",HKD
+2024-01-01,buy,00700.HK,300,1200,,futu,,,
 ";
 
 #[test]
@@ -46,6 +47,7 @@ fn english_aliases_are_read() {
             (2, TxKind::Buy, dec!(100), dec!(1500.00), Some(dec!(5))),
             (3, TxKind::Sell, dec!(200), dec!(1300.5), None),
             (4, TxKind::Deposit, dec!(0), dec!(0), None),
+            (5, TxKind::Buy, dec!(300), dec!(1200), None),
         ]
     );
     assert_eq!(preview.rows[1].transaction.currency.as_str(), "HKD");
@@ -160,4 +162,37 @@ fn line_numbers_count_blank_lines_crlf_and_quoted_line_breaks() {
     let preview = preview(&portfolio(), &[], text);
     assert_eq!(preview.rows[0].line, 2);
     assert_eq!(preview.errors[0].line, 5, "{}", preview.error_report());
+}
+
+#[test]
+fn rows_the_book_cannot_replay_are_refused_by_line_at_import() {
+    // Line 3 sells more than line 2 bought; line 4 sells what was never bought; line 5 is
+    // fine. Each refusal names its line and field, and nothing is half-accepted.
+    let text = "\
+date,code,type,quantity,price,fee,account
+2024-01-02,600519.SH,BUY,100,1500,5,huatai
+2024-01-03,600519.SH,SELL,150,1510,5,huatai
+2024-01-04,601838.SH,SELL,10,15,5,huatai
+2024-01-05,600519.SH,SELL,50,1520,5,huatai
+";
+    let preview = preview(&portfolio(), &[], text);
+    let lines: Vec<u64> = preview.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [3, 4], "{}", preview.error_report());
+    assert!(
+        preview.error_report().contains("line 3: quantity"),
+        "{}",
+        preview.error_report()
+    );
+    // What is stored counts: the same sale is fine once the buy is in the book.
+    let stored: Vec<Transaction> = preview.rows[..1]
+        .iter()
+        .map(|r| r.transaction.clone())
+        .collect();
+    let later =
+        "date,code,type,quantity,price,fee,account\n2024-02-01,600519.SH,SELL,100,1600,5,huatai\n";
+    assert_eq!(preview_errors(&stored, later), "");
+}
+
+fn preview_errors(existing: &[Transaction], text: &str) -> String {
+    preview(&portfolio(), existing, text).error_report()
 }

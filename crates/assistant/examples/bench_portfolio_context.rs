@@ -5,7 +5,7 @@
 //! Tokens are `nofxi_llm::tokens::estimate_tokens` (one per CJK character, one per four bytes
 //! of the rest), the estimate the composer budgets with; the ratio is what matters.
 //!
-//! `cargo bench -p nofxi-assistant --bench portfolio_context`
+//! `cargo run --release -p nofxi-assistant --example bench_portfolio_context`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -19,7 +19,7 @@ use nofxi_llm::tokens::estimate_tokens;
 use nofxi_portfolio::csv_io::preview;
 use nofxi_portfolio::domain::{Account, Currency, Portfolio};
 use nofxi_skills::Lang;
-use nofxi_store::{Database, KeySpec, Store, StoreConfig};
+use nofxi_store::test_support::{TestStore, sqlite_store};
 
 const USER: &str = "bench";
 const HOLDINGS: usize = 30;
@@ -60,12 +60,9 @@ fn records_csv() -> String {
     csv
 }
 
-async fn store_with_book(dir: &std::path::Path) -> Store {
-    let config = StoreConfig {
-        database: Database::SqliteFile(dir.join("bench.sqlite")),
-        key: KeySpec::Text(zeroize::Zeroizing::new("11".repeat(32))),
-    };
-    let store = Store::open_with(config).await.unwrap();
+async fn store_with_book() -> TestStore {
+    let test = sqlite_store().await.unwrap();
+    let store = &test.store;
     let actor = Actor::new(USER, Channel::Cli, true);
     let cny: Currency = "CNY".parse().unwrap();
     let mut portfolio = Portfolio::new("core", cny.clone());
@@ -81,15 +78,15 @@ async fn store_with_book(dir: &std::path::Path) -> Store {
         .import_transactions(&actor, "core", &plan)
         .await
         .unwrap();
-    store
+    test
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = store_with_book(dir.path()).await;
+    let test = store_with_book().await;
+    let store = &test.store;
     let names = Names::default();
-    let composed = compose(&store, USER, &names, &[], QUESTION, Lang::Zh).await;
+    let composed = compose(store, USER, &names, &[], QUESTION, Lang::Zh).await;
     let minimal = estimate_tokens(&composed.system) + estimate_tokens(&composed.user);
 
     // Everything: the same prompt with every holding's figures and every record in it.
@@ -108,7 +105,7 @@ async fn main() {
         .into_iter()
         .collect();
     for code in &codes {
-        let text = portfolio_answer(&store, USER, Lang::Zh, &portfolio_show_args(code))
+        let text = portfolio_answer(store, USER, Lang::Zh, &portfolio_show_args(code))
             .await
             .unwrap();
         everything.push_str(&text);
