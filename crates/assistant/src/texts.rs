@@ -285,8 +285,8 @@ pub fn what_why_fix(
 pub fn cannot_handle(lang: Lang) -> String {
     t(
         lang,
-        "抱歉，这句我没理解。我可以帮你创建、修改、启动、停止、删除和查询交易员、交易所账户、模型和策略，也能解释术语和报错。开放式问题需要先配置一个助手模型。",
-        "Sorry, I did not understand that. I can create, change, start, stop, delete and list traders, exchange accounts, models and strategies, and explain terms and errors. Open questions need an assistant model configured.",
+        "抱歉，这句我没理解。我可以帮你创建、修改、启动、停止、删除和查询交易员、交易所账户、模型和策略，回答投资组合里持仓的问题、记录你已成交的交易（“今天买了 100 股腾讯，380 元”），也能解释术语和报错。开放式问题需要先配置一个助手模型。",
+        "Sorry, I did not understand that. I can create, change, start, stop, delete and list traders, exchange accounts, models and strategies, answer about your portfolio's holdings and record a trade you made (\"bought 100 Tencent at 380\"), and explain terms and errors. Open questions need an assistant model configured.",
     )
 }
 

@@ -173,6 +173,7 @@ pub struct PortfolioSetup {
     pub base: String,
     #[serde(default = "fifo")]
     pub method: String,
+    /// `NAME` (in the base currency) or `NAME:CURRENCY`.
     #[serde(default = "main_account")]
     pub accounts: Vec<String>,
     #[serde(default)]

@@ -75,15 +75,18 @@ async fn portfolio(store: &Store, p: &PortfolioSetup) -> Result<(), EvalError> {
     let base: Currency = p.base.parse().map_err(|e| fail(&e))?;
     let mut portfolio = Portfolio::new(&p.name, base.clone());
     portfolio.cost_method = p.method.parse().map_err(|e| fail(&e))?;
-    portfolio.accounts = p
-        .accounts
-        .iter()
-        .map(|name| Account {
-            name: name.clone(),
+    // `NAME` in the base currency, or `NAME:CURRENCY`, as `nofxi portfolio add --account`.
+    for spec in &p.accounts {
+        let (name, currency) = match spec.split_once(':') {
+            Some((name, ccy)) => (name, ccy.parse().map_err(|e| fail(&e))?),
+            None => (spec.as_str(), base.clone()),
+        };
+        portfolio.accounts.push(Account {
+            name: name.to_string(),
             broker: String::new(),
-            currency: base.clone(),
-        })
-        .collect();
+            currency,
+        });
+    }
     store
         .create_portfolio(&actor(), &portfolio)
         .await

@@ -23,11 +23,49 @@ fn spellings() -> &'static [String] {
     })
 }
 
+/// The nouns of the built-in skills without a security slot (交易员, 交易所, strategy): a
+/// part of a security's name inside one of them ("交易" of 香港交易所 in 交易员) is that
+/// noun's, not the security.
+fn other_nouns() -> &'static [String] {
+    static NOUNS: OnceLock<Vec<String>> = OnceLock::new();
+    NOUNS.get_or_init(|| {
+        let Ok(library) = Library::builtin() else {
+            return Vec::new();
+        };
+        library
+            .skills()
+            .iter()
+            .filter(|s| {
+                !s.actions
+                    .iter()
+                    .flat_map(|a| a.slots.iter())
+                    .any(|slot| slot.ty == SlotType::Instrument)
+            })
+            .flat_map(|s| s.meta.nouns.iter().map(|n| n.to_lowercase()))
+            .collect()
+    })
+}
+
+/// Whether `from..to` lies inside a noun said in `lower` without covering it.
+fn inside_a_noun(lower: &str, from: usize, to: usize) -> bool {
+    other_nouns().iter().any(|noun| {
+        lower.match_indices(noun.as_str()).any(|(at, _)| {
+            let end = at + noun.len();
+            let overlaps = from < end && at < to;
+            let covers = from <= at && end <= to;
+            overlaps && !covers
+        })
+    })
+}
+
 /// The byte span of the first security said in `lower` (lower-cased, other names blanked);
 /// at one position the longest spelling ("贵州茅台" over "茅台").
 pub fn find(lower: &str) -> Option<(usize, usize)> {
     let mut best: Option<(usize, usize)> = None;
     let mut take = |at: usize, end: usize| {
+        if inside_a_noun(lower, at, end) {
+            return;
+        }
         let better = match best {
             None => true,
             Some((b, e)) => at < b || (at == b && end > e),
@@ -132,6 +170,12 @@ mod tests {
         assert_eq!(said("sold 10 AAPL at 190"), Some("AAPL"));
         assert_eq!(said("601838.SH 的成本"), Some("601838.SH"));
         assert_eq!(said("bought 200 of 688001.SH"), Some("688001.SH"));
+    }
+
+    #[test]
+    fn a_part_of_a_name_inside_another_skills_noun_is_not() {
+        assert_eq!(said("所有交易员总收益"), None);
+        assert_eq!(said("香港交易所的成本"), Some("香港交易所"));
     }
 
     #[test]

@@ -130,10 +130,13 @@ pub fn route(
             .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
             .map(|((_, len), name)| (len, name))
     };
-    // "茅台的成本是多少", "sold 10 AAPL at 190": a security said, with a word of a skill that
-    // takes one, is that skill's request; after every noun or name of another skill, so
-    // "btc-bot 的盈亏" stays the trader's.
-    if let Some((at, _)) = super::instruments::find(verb_text) {
+    // "茅台的成本是多少", "sold 10 AAPL at 190", "600519": a security said, alone or with a
+    // word of a skill that takes one, is that skill's request, ranked where it is said. Not
+    // when a resource is named: "btc-bot bought 0.1 BTC", "btc-bot 的盈亏" are the trader's.
+    if mentioned.is_empty()
+        && let Some((at, end)) = super::instruments::find(verb_text)
+    {
+        let alone = verb_text[..at].trim().is_empty() && verb_text[end..].trim().is_empty();
         for (i, skill) in library.skills().iter().enumerate() {
             let takes_one = skill
                 .actions
@@ -141,8 +144,8 @@ pub fn route(
                 .flat_map(|a| a.slots.iter())
                 .any(|slot| slot.ty == SlotType::Instrument);
             let listed = candidates.iter().any(|c| c.1 == i);
-            if takes_one && !listed && verb_of(i).is_some() {
-                candidates.push((usize::MAX / 2 + at, i, false, true));
+            if takes_one && !listed && (alone || verb_of(i).is_some()) {
+                candidates.push((at, i, false, true));
             }
         }
     }

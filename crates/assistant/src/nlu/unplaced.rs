@@ -96,6 +96,7 @@ fn covered_spans(
         .map(|(_, a, b)| (a, b))
         .collect();
     spans.extend(quoted_spans(lower));
+    spans.extend(super::extract::dates::date_spans(lower));
     let texts = slots
         .values()
         .flat_map(|v| match v {

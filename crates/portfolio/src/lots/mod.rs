@@ -8,7 +8,9 @@ pub mod book;
 pub mod dividend_tax;
 pub mod ledger;
 mod order;
+mod refusals;
 
 pub use book::{Consumed, DividendBooking, Lot, LotBook, Sale};
 pub use dividend_tax::{DividendTaxLine, DividendTaxRules};
 pub use ledger::{Holding, HoldingKey, Ledger, Realized, RealizedKind, date_order};
+pub use refusals::refusals;

@@ -40,7 +40,7 @@ pub enum Basis {
         currency: Currency,
     },
     /// The annual rate that discounts every external flow and the end value to zero (XIRR,
-    /// actual days / 365).
+    /// actual days / 365); only for windows of a year or more, never extrapolated from less.
     MoneyWeighted {
         #[schemars(with = "String")]
         from: Date,
@@ -108,10 +108,10 @@ impl Basis {
                 "时间加权收益率（{from} 至 {to}）：逐日收益连乘，资金进出计在当日开始，{currency} 计，未年化"
             ),
             (Basis::MoneyWeighted { from, to, currency }, false) => format!(
-                "money-weighted return {from} to {to}: XIRR of the flows and end value, annualised, in {currency}"
+                "money-weighted return {from} to {to}: XIRR of the flows and end value, annualised (given for a year or more only), in {currency}"
             ),
             (Basis::MoneyWeighted { from, to, currency }, true) => format!(
-                "资金加权收益率（{from} 至 {to}）：按资金流和期末市值计算的 XIRR，年化，{currency} 计"
+                "资金加权收益率（{from} 至 {to}）：按资金流和期末市值计算的 XIRR，年化（只对一年及以上的区间给出），{currency} 计"
             ),
             (
                 Basis::Allocation {

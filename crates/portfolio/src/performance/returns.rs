@@ -57,8 +57,15 @@ pub fn returns(
             currency: currency.clone(),
         },
     };
-    let money_weighted = money_weighted_return(opening, &window)
-        .ok()
+    // An annual rate over less than a year is an extrapolation (a 2 % week reads as 180 % a
+    // year), and over a single day it has no answer at all: like GIPS, nothing under a year
+    // is annualised, so the money-weighted rate is given for windows of a year or more.
+    let spans_a_year = from
+        .checked_add(jiff::Span::new().years(1))
+        .is_ok_and(|year_on| year_on <= today);
+    let money_weighted = spans_a_year
+        .then(|| money_weighted_return(opening, &window).ok())
+        .flatten()
         .map(|value| Figure {
             value,
             basis: Basis::MoneyWeighted {
@@ -114,6 +121,7 @@ mod tests {
         assert!(
             matches!(ytd.time_weighted.basis, Basis::TimeWeighted { from, .. } if from == days[0].date)
         );
-        assert!(ytd.money_weighted.is_some());
+        // Four days are no year: no annual rate is extrapolated from them.
+        assert!(ytd.money_weighted.is_none());
     }
 }

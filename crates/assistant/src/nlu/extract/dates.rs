@@ -12,6 +12,11 @@ use super::Scan;
 use super::tokens::blank;
 use crate::nlu::words::find_phrase;
 
+/// Month and day with the Chinese date signs and no year (3月12日, 3月12号): the last such
+/// day on or before today.
+static MONTH_DAY: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(\d{1,2})\s*\x{6708}\s*(\d{1,2})\s*[\x{65E5}\x{53F7}]").ok());
+
 /// Year, month, day separated by `-`, `/` or the Chinese date signs (年 月 日, written as
 /// code points: they are the format's punctuation, not words).
 static WRITTEN_DATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -31,6 +36,12 @@ pub(super) fn dates(action: &Action, scan: &mut Scan, slots: &mut Map<String, Va
                 let day = format!("{}-{:0>2}-{:0>2}", &m[1], &m[2], &m[3]);
                 Some((day, whole.start(), whole.end()))
             });
+        let written = written.or_else(|| {
+            let m = MONTH_DAY.as_ref()?.captures(&scan.text)?;
+            let whole = m.get(0)?;
+            let day = last_on_or_before(m[1].parse().ok()?, m[2].parse().ok()?)?;
+            Some((day, whole.start(), whole.end()))
+        });
         if let Some((day, from, to)) = written {
             slots.insert(slot.name.clone(), Value::String(day));
             blank(&mut scan.text, from, to);
@@ -55,4 +66,25 @@ pub(super) fn dates(action: &Action, scan: &mut Scan, slots: &mut Map<String, Va
             }
         }
     }
+}
+
+/// `month`/`day` in this year, or last year's when this year's is still to come.
+fn last_on_or_before(month: i8, day: i8) -> Option<String> {
+    let today = jiff::ZonedDateTime::now().date();
+    let this_year = jiff::civil::Date::new(today.year(), month, day).ok()?;
+    let date = match this_year > today {
+        true => jiff::civil::Date::new(today.year() - 1, month, day).ok()?,
+        false => this_year,
+    };
+    Some(date.to_string())
+}
+
+/// Where dates are written in `text` (either form above): their digits are a date's, never
+/// numbers left unplaced.
+pub(crate) fn date_spans(text: &str) -> Vec<(usize, usize)> {
+    [&WRITTEN_DATE, &MONTH_DAY]
+        .into_iter()
+        .filter_map(|re| re.as_ref())
+        .flat_map(|re| re.find_iter(text).map(|m| (m.start(), m.end())))
+        .collect()
 }

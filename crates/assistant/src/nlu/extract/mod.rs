@@ -8,7 +8,7 @@
 //! booleans, symbol lists), `bare` answers to a question just asked.
 
 mod bare;
-mod dates;
+pub(crate) mod dates;
 pub(crate) mod except;
 mod lists;
 mod scoped;

@@ -136,13 +136,7 @@ pub(super) fn signed(value: Decimal) -> String {
     }
 }
 
-/// A number said as a number or as text ("100", 15.2), exact.
-pub(super) fn decimal<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
-    let value = Value::deserialize(d)?;
-    as_decimal(&value).ok_or_else(|| serde::de::Error::custom(format!("{value} is not a number")))
-}
-
-/// [`decimal`] for an optional argument.
+/// An optional number said as a number or as text ("100", 15.2), exact.
 pub(super) fn optional_decimal<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Decimal>, D::Error> {

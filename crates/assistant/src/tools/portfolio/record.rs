@@ -10,7 +10,7 @@ use jiff::ToSpan;
 use jiff::civil::Date;
 use nofxi_portfolio::domain::{Account, Instrument, Transaction, TxKind};
 use nofxi_portfolio::fees::{FeeQuote, FeeSchedules, TradeSide};
-use nofxi_portfolio::lots::Ledger;
+use nofxi_portfolio::lots::{Ledger, refusals};
 use nofxi_portfolio::names::Named;
 use nofxi_portfolio::performance::with_fees;
 use nofxi_skills::Lang;
@@ -20,9 +20,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{
-    book, code, decimal, directory, label, optional_decimal, portfolio_error, resolve, today,
-};
+use super::{book, code, directory, label, optional_decimal, portfolio_error, resolve, today};
 use crate::msg;
 use crate::tools::exec::store_error;
 use crate::tools::registry::{Tool, ToolContext};
@@ -40,14 +38,22 @@ pub struct RecordArgs {
     pub side: Side,
     /// The security as said (成都银行, Tencent, 600519, AAPL.US).
     pub stock: String,
-    /// Units bought or sold, more than 0.
-    #[serde(deserialize_with = "decimal")]
-    #[schemars(with = "String")]
-    pub quantity: Decimal,
-    /// Price per unit, in the security's currency.
-    #[serde(deserialize_with = "decimal")]
-    #[schemars(with = "String")]
-    pub price: Decimal,
+    /// Units bought or sold, more than 0; or `board_lots`.
+    #[serde(default, deserialize_with = "optional_decimal")]
+    #[schemars(with = "Option<String>")]
+    pub quantity: Option<Decimal>,
+    /// Board lots instead of units: 100 shares each for A-shares.
+    #[serde(default, deserialize_with = "optional_decimal")]
+    #[schemars(with = "Option<String>")]
+    pub board_lots: Option<Decimal>,
+    /// Price per unit, in the security's currency; or `total`.
+    #[serde(default, deserialize_with = "optional_decimal")]
+    #[schemars(with = "Option<String>")]
+    pub price: Option<Decimal>,
+    /// The trade's total instead of its price: the price is the total over the quantity.
+    #[serde(default, deserialize_with = "optional_decimal")]
+    #[schemars(with = "Option<String>")]
+    pub total: Option<Decimal>,
     /// `today`, `yesterday`, `day_before_yesterday` or YYYY-MM-DD; today when absent.
     #[serde(default)]
     pub day: Option<String>,
@@ -141,8 +147,24 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
         .filter_map(|t| t.instrument.clone())
         .collect();
     let named = resolve(&directory, &held, &args.stock, lang)?;
-    let account = account(&book.portfolio.accounts, args.account.as_deref(), lang)?;
+    let account = account(
+        &book.portfolio.accounts,
+        args.account.as_deref(),
+        &named.instrument,
+        lang,
+    )?;
     let date = day(args.day.as_deref(), lang)?;
+    let quantity = units(args, &named.instrument, lang)?;
+    let price = match (args.price, args.total) {
+        (Some(price), _) => price,
+        (None, Some(total)) => (total / quantity).round_dp(6).normalize(),
+        (None, None) => {
+            return Err(ToolError::new(
+                "invalid",
+                msg(lang, "portfolio-no-price", &[]),
+            ));
+        }
+    };
     let kind = match args.side {
         Side::Buy => TxKind::Buy,
         Side::Sell => TxKind::Sell,
@@ -152,8 +174,8 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
         date,
         kind,
         instrument: Some(named.instrument.clone()),
-        quantity: args.quantity,
-        price: args.price,
+        quantity,
+        price,
         amount: Decimal::ZERO,
         fee: args.fee,
         tax: Decimal::ZERO,
@@ -172,7 +194,7 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
             let schedules = FeeSchedules::embedded().map_err(portfolio_error)?;
             Some(
                 schedules
-                    .quote(&named.instrument, side, date, args.quantity, args.price)
+                    .quote(&named.instrument, side, date, quantity, price)
                     .map_err(|e| invalid(e, lang))?,
             )
         }
@@ -202,7 +224,47 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
             ));
         }
     }
+    // What the book replayed with this record refuses: a back-dated sale that leaves a later
+    // one short, a fee the schedule cannot charge. Asked before any confirmation.
+    if let Some((_, refusal)) = refusals(
+        &p.book.portfolio,
+        &p.book.records,
+        std::slice::from_ref(&p.record),
+    )
+    .into_iter()
+    .next()
+    {
+        let code = match kind {
+            TxKind::Sell => "not_enough_held",
+            _ => "invalid",
+        };
+        return Err(ToolError::new(
+            code,
+            msg(
+                lang,
+                "portfolio-record-invalid",
+                &[("error", &refusal.to_string())],
+            ),
+        ));
+    }
     Ok(p)
+}
+
+/// Units traded: as said, or board lots of 100 shares on the A-share markets. Elsewhere a
+/// lot's size is the stock's own (Hong Kong), so lots there are refused with what to say.
+fn units(args: &RecordArgs, instrument: &Instrument, lang: Lang) -> Result<Decimal, ToolError> {
+    match (args.quantity, args.board_lots) {
+        (Some(quantity), _) => Ok(quantity),
+        (None, Some(lots)) if instrument.market.is_a_share() => Ok(lots * Decimal::ONE_HUNDRED),
+        _ => Err(ToolError::new(
+            "lots_unknown",
+            msg(
+                lang,
+                "portfolio-lots-unknown",
+                &[("code", &code(instrument))],
+            ),
+        )),
+    }
 }
 
 /// A refusal of the record's own values, every problem said.
@@ -217,10 +279,12 @@ fn invalid(e: nofxi_portfolio::PortfolioError, lang: Lang) -> ToolError {
     )
 }
 
-/// The account named, or the portfolio's only one.
+/// The account named, or the portfolio's only one, or its only one in the security's
+/// currency (成都银行 goes to the CNY account, AAPL to the USD one).
 fn account<'a>(
     accounts: &'a [Account],
     said: Option<&str>,
+    instrument: &Instrument,
     lang: Lang,
 ) -> Result<&'a Account, ToolError> {
     let names = || {
@@ -244,6 +308,13 @@ fn account<'a>(
                     ),
                 )
             });
+    }
+    let in_currency: Vec<&Account> = accounts
+        .iter()
+        .filter(|a| a.currency == instrument.currency)
+        .collect();
+    if let [only] = in_currency.as_slice() {
+        return Ok(only);
     }
     match accounts {
         [only] => Ok(only),
