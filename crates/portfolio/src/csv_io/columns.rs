@@ -19,6 +19,9 @@ pub enum Column {
     Price,
     Amount,
     Fee,
+    /// One more part of a trade's fees (stamp duty, transfer fee): a statement may have
+    /// several such columns, and each is added to the fee.
+    FeePart,
     Tax,
     Kind,
     Currency,
@@ -93,6 +96,25 @@ const ALIASES: &[(Column, &[&str])] = &[
         &["fee", "fees", "commission", "手续费", "佣金", "交易费用"],
     ),
     (
+        Column::FeePart,
+        &[
+            "stampduty",
+            "transferfee",
+            "levy",
+            "tradingfee",
+            "settlementfee",
+            "otherfees",
+            "印花税",
+            "过户费",
+            "经手费",
+            "证管费",
+            "规费",
+            "交易规费",
+            "结算费",
+            "其他费用",
+        ],
+    ),
+    (
         Column::Tax,
         &["tax", "withholding", "withholdingtax", "税费", "预扣税"],
     ),
@@ -147,6 +169,7 @@ impl Column {
             Column::Price => "price",
             Column::Amount => "amount",
             Column::Fee => "fee",
+            Column::FeePart => "fee_part",
             Column::Tax => "tax",
             Column::Kind => "type",
             Column::Currency => "currency",
@@ -173,7 +196,8 @@ impl HeaderMap {
         for (i, header) in headers.iter().enumerate() {
             match Column::from_header(header) {
                 Some(column) => {
-                    if let Some(&(_, first)) = map.positions.iter().find(|(c, _)| *c == column) {
+                    let repeated = map.positions.iter().find(|(c, _)| *c == column);
+                    if let Some(&(_, first)) = repeated.filter(|_| column != Column::FeePart) {
                         problems.push(FieldError::new(
                             "header",
                             format!(
@@ -209,6 +233,14 @@ impl HeaderMap {
         } else {
             Err(problems)
         }
+    }
+
+    /// Every place a column repeats (the parts of a fee).
+    pub fn positions(&self, column: Column) -> impl Iterator<Item = usize> + '_ {
+        self.positions
+            .iter()
+            .filter(move |(c, _)| *c == column)
+            .map(|(_, i)| *i)
     }
 
     pub fn position(&self, column: Column) -> Option<usize> {

@@ -51,6 +51,15 @@ pub(crate) struct Cells<'a> {
 }
 
 impl Cells<'_> {
+    /// Every non-empty cell of a column that may repeat.
+    fn all(&self, column: Column) -> impl Iterator<Item = &str> {
+        self.map
+            .positions(column)
+            .filter_map(|i| self.record.get(i))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
+
     fn get(&self, column: Column) -> Option<&str> {
         self.map
             .position(column)
@@ -80,6 +89,16 @@ pub(crate) fn parse_row(
     let amount = number(Column::Amount).map(|a| a.abs());
     let fee = number(Column::Fee).map(|f| f.abs());
     let tax = number(Column::Tax).map(|t| t.abs());
+    // 印花税, 过户费 beside 佣金: every part given is added to the fee.
+    let parts: Vec<Decimal> = cells
+        .all(Column::FeePart)
+        .filter_map(|t| record(parse_number(Column::Fee, t), &mut problems))
+        .map(|f| f.abs())
+        .collect();
+    let fee = match (fee, parts.is_empty()) {
+        (fee, true) => fee,
+        (fee, false) => Some(fee.unwrap_or_default() + parts.iter().sum::<Decimal>()),
+    };
 
     let account = match cells.get(Column::Account) {
         Some(name) => match portfolio.account(name) {

@@ -3,7 +3,9 @@
 use anyhow::Result;
 use nofxi_portfolio::domain::{Portfolio, Transaction};
 use nofxi_portfolio::lots::Ledger;
-use nofxi_portfolio::performance::{Figure, Period, Slice, Snapshot, Warning, snapshot, with_fees};
+use nofxi_portfolio::performance::{
+    Figure, Period, Slice, Snapshot, Warning, per_currency, snapshot, with_fees,
+};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -26,60 +28,92 @@ async fn load(
 
 pub fn show(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
     block_on(async {
-        let (_, _, shot) = load(global, &args).await?;
+        let shot = match load(global, &args).await {
+            Ok((_, _, shot)) => shot,
+            // A missing exchange rate stops the totals, not the holdings: each currency is
+            // shown on its own after saying which rate to add (not in --json, whose shape
+            // is one snapshot).
+            Err(e) if !global.json && missing_rate(&e) => {
+                let on = valuation_day(args.on.as_deref())?;
+                let store = open_store(global).await?;
+                let portfolio = pick(&store, global, args.name.as_deref()).await?;
+                let book = store.portfolio_book(&global.user, &portfolio.name).await?;
+                eprintln!(
+                    "warning: {e}\nwarning: totals in {} need that rate (`nofxi portfolio fx`); each currency on its own:",
+                    portfolio.base_currency
+                );
+                for part in per_currency(&portfolio, &book.records, &book.prices, &book.rates, on)?
+                {
+                    print_snapshot(&part);
+                }
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
         if global.json {
             return print_json(&shot);
         }
-        println!(
-            "{} on {} — {} record(s), cost method {}, totals in {}",
-            shot.portfolio, shot.on, shot.records, shot.cost_method, shot.base_currency
-        );
-        let rows: Vec<Vec<String>> = shot
-            .holdings
-            .iter()
-            .map(|h| {
-                let p = &h.pnl;
-                vec![
-                    p.key.instrument.key(),
-                    p.key.account.clone(),
-                    p.quantity.normalize().to_string(),
-                    p.unit_cost.to_string(),
-                    price_cell(p.price, h.priced_at, shot.on),
-                    amount(p.market_value),
-                    amount(p.unrealized.value),
-                    amount(p.realized.value),
-                    p.key.instrument.currency.to_string(),
-                ]
-            })
-            .collect();
-        print_table(
-            &[
-                "HOLDING",
-                "ACCOUNT",
-                "QTY",
-                "UNIT COST",
-                "PRICE",
-                "VALUE",
-                "UNREALIZED",
-                "REALIZED",
-                "CCY",
-            ],
-            &rows,
-        );
-        for c in &shot.cash {
-            println!("cash {} {} {}", c.account, amount(c.amount), c.currency);
-        }
-        println!(
-            "value {} {}; unrealized {}; realized {}",
-            amount(shot.value),
-            shot.base_currency,
-            amount(shot.unrealized.value),
-            amount(shot.realized.value)
-        );
-        print_basis(&[&shot.unrealized, &shot.realized]);
-        print_warnings(&shot.warnings);
+        print_snapshot(&shot);
         Ok(())
     })?
+}
+
+/// Whether a refusal is a missing exchange rate.
+fn missing_rate(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<nofxi_portfolio::PortfolioError>()
+        .is_some_and(|p| p.fields().any(|f| f.starts_with("fx_rate")))
+}
+
+/// A snapshot as the terminal shows it: holdings, cash, totals with their basis, warnings.
+fn print_snapshot(shot: &Snapshot) {
+    println!(
+        "{} on {} — {} record(s), cost method {}, totals in {}",
+        shot.portfolio, shot.on, shot.records, shot.cost_method, shot.base_currency
+    );
+    let rows: Vec<Vec<String>> = shot
+        .holdings
+        .iter()
+        .map(|h| {
+            let p = &h.pnl;
+            vec![
+                p.key.instrument.key(),
+                p.key.account.clone(),
+                p.quantity.normalize().to_string(),
+                p.unit_cost.to_string(),
+                price_cell(p.price, h.priced_at, shot.on),
+                amount(p.market_value),
+                amount(p.unrealized.value),
+                amount(p.realized.value),
+                p.key.instrument.currency.to_string(),
+            ]
+        })
+        .collect();
+    print_table(
+        &[
+            "HOLDING",
+            "ACCOUNT",
+            "QTY",
+            "UNIT COST",
+            "PRICE",
+            "VALUE",
+            "UNREALIZED",
+            "REALIZED",
+            "CCY",
+        ],
+        &rows,
+    );
+    for c in &shot.cash {
+        println!("cash {} {} {}", c.account, amount(c.amount), c.currency);
+    }
+    println!(
+        "value {} {}; unrealized {}; realized {}",
+        amount(shot.value),
+        shot.base_currency,
+        amount(shot.unrealized.value),
+        amount(shot.realized.value)
+    );
+    print_basis(&[&shot.unrealized, &shot.realized]);
+    print_warnings(&shot.warnings);
 }
 
 /// The price, and its date when it is not the valuation day's.

@@ -196,3 +196,19 @@ date,code,type,quantity,price,fee,account
 fn preview_errors(existing: &[Transaction], text: &str) -> String {
     preview(&portfolio(), existing, text).error_report()
 }
+
+#[test]
+fn stamp_duty_and_transfer_fee_columns_add_to_the_fee() {
+    let text = "成交日期,买卖方向,证券代码,成交数量,成交价格,佣金,印花税,过户费,账户\n\
+                2024-01-02,证券买入,600519,100,1500,5,,1.5,huatai\n\
+                2024-01-03,证券卖出,600519,100,1600,5,80,1.6,huatai\n";
+    let preview = preview(&portfolio(), &[], text);
+    assert_eq!(preview.error_report(), "");
+    assert!(
+        preview.unknown_columns.is_empty(),
+        "{:?}",
+        preview.unknown_columns
+    );
+    let fees: Vec<_> = preview.rows.iter().map(|r| r.transaction.fee).collect();
+    assert_eq!(fees, [Some(dec!(6.5)), Some(dec!(86.6))]);
+}
