@@ -14,12 +14,9 @@ use std::fmt::Write as _;
 use nofxi_assistant::compose::compose;
 use nofxi_assistant::nlu::names::Names;
 use nofxi_assistant::tools::{portfolio_answer, portfolio_show_args};
-use nofxi_domain::{Actor, Channel};
 use nofxi_llm::tokens::estimate_tokens;
-use nofxi_portfolio::csv_io::preview;
-use nofxi_portfolio::domain::{Account, Currency, Portfolio};
 use nofxi_skills::Lang;
-use nofxi_store::test_support::{TestStore, sqlite_store};
+use nofxi_store::test_support::{TestStore, seed_portfolio, sqlite_store};
 
 const USER: &str = "bench";
 const HOLDINGS: usize = 30;
@@ -62,20 +59,7 @@ fn records_csv() -> String {
 
 async fn store_with_book() -> TestStore {
     let test = sqlite_store().await.unwrap();
-    let store = &test.store;
-    let actor = Actor::new(USER, Channel::Cli, true);
-    let cny: Currency = "CNY".parse().unwrap();
-    let mut portfolio = Portfolio::new("core", cny.clone());
-    portfolio.accounts.push(Account {
-        name: "main".into(),
-        broker: String::new(),
-        currency: cny,
-    });
-    store.create_portfolio(&actor, &portfolio).await.unwrap();
-    let plan = preview(&portfolio, &[], &records_csv());
-    assert!(plan.errors.is_empty(), "{}", plan.error_report());
-    store
-        .import_transactions(&actor, "core", &plan)
+    seed_portfolio(&test.store, USER, "core", &records_csv())
         .await
         .unwrap();
     test

@@ -11,8 +11,7 @@ use std::time::Instant;
 
 use nofxi_domain::{Actor, Channel};
 use nofxi_portfolio::csv_io::preview;
-use nofxi_portfolio::domain::{Account, Currency, Portfolio};
-use nofxi_store::test_support::sqlite_store;
+use nofxi_store::test_support::{seed_portfolio, sqlite_store};
 
 const USER: &str = "bench";
 
@@ -50,14 +49,7 @@ async fn main() {
     let test = sqlite_store().await.unwrap();
     let store = &test.store;
     let actor = Actor::new(USER, Channel::Cli, true);
-    let cny: Currency = "CNY".parse().unwrap();
-    let mut portfolio = Portfolio::new("big", cny.clone());
-    portfolio.accounts.push(Account {
-        name: "main".into(),
-        broker: String::new(),
-        currency: cny,
-    });
-    store.create_portfolio(&actor, &portfolio).await.unwrap();
+    let portfolio = seed_portfolio(store, USER, "big", "").await.unwrap();
     let csv = broker_csv(rows);
     println!("{rows} rows, {} bytes", csv.len());
 

@@ -22,7 +22,9 @@ use crate::open::{Database, StoreConfig};
 use crate::vault::key::KeySpec;
 
 pub mod paper_basics;
+pub mod portfolio_book;
 pub use paper_basics::{PaperBasics, SeededBasics, seed_paper_basics};
+pub use portfolio_book::seed_portfolio;
 
 pub const DEFAULT_PG_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
 pub const PG_ADMIN_URL_ENV: &str = "NOFXI_TEST_PG_ADMIN_URL";

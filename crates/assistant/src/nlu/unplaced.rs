@@ -46,7 +46,7 @@ pub fn unplaced(
     if lower.len() != message.len() {
         return Vec::new();
     }
-    let covered = covered_spans(&lower, slots, cx);
+    let covered = covered_spans(&lower, action, slots, cx);
     let intervals: Vec<&str> = slots.values().filter_map(Value::as_str).collect();
     let held: Vec<Decimal> = slots
         .values()
@@ -86,6 +86,7 @@ pub fn setting_said(action: &Action, slot: &str, value: &str, lang: Lang) -> Opt
 /// Spans the reading explains: the user's names, quoted text and the text values it took.
 fn covered_spans(
     lower: &str,
+    action: &Action,
     slots: &BTreeMap<String, Value>,
     cx: &Context<'_>,
 ) -> Vec<(usize, usize)> {
@@ -96,7 +97,7 @@ fn covered_spans(
         .map(|(_, a, b)| (a, b))
         .collect();
     spans.extend(quoted_spans(lower));
-    spans.extend(super::extract::dates::date_spans(lower));
+    spans.extend(super::extract::dates::day_spans(action, lower));
     let texts = slots
         .values()
         .flat_map(|v| match v {

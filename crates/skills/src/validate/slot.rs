@@ -94,7 +94,7 @@ impl Slot {
             }
         };
         let normalized = match self.ty {
-            SlotType::String | SlotType::Secret => {
+            SlotType::String | SlotType::Secret | SlotType::Instrument => {
                 let s = text()?;
                 if s.is_empty() {
                     return Err(ArgError::invalid(
@@ -127,17 +127,6 @@ impl Slot {
                 _ => Value::String(text()?),
             },
             SlotType::Symbol => Value::String(text()?.to_uppercase()),
-            SlotType::Instrument => {
-                let s = text()?;
-                if s.is_empty() {
-                    return Err(ArgError::invalid(
-                        name,
-                        format!("「{name}」不能为空"),
-                        format!("`{name}` must not be empty"),
-                    ));
-                }
-                Value::String(s)
-            }
             SlotType::Date => {
                 let s = text()?;
                 let word = self.canonical_value(&s).map(str::to_string);

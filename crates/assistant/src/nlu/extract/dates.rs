@@ -65,6 +65,21 @@ pub(super) fn dates(action: &Action, scan: &mut Scan, slots: &mut Map<String, Va
                 break;
             }
         }
+        // "上周五", "last Friday", "March 12": a day said in a way not read here is asked
+        // for, never replaced by the default.
+        if slots.contains_key(&slot.name) {
+            continue;
+        }
+        let said = slot.phrases.iter().find_map(|p| {
+            let p = p.to_lowercase();
+            find_phrase(&scan.text, &p).map(|at| (at, at + p.len()))
+        });
+        if let Some((from, to)) = said {
+            // "March 1", "5号": the number with the word is the day's, never a quantity.
+            let digits = with_its_number(&scan.text, to);
+            blank(&mut scan.text, from, digits);
+            slots.insert(slot.name.clone(), Value::Null);
+        }
     }
 }
 
@@ -79,12 +94,30 @@ fn last_on_or_before(month: i8, day: i8) -> Option<String> {
     Some(date.to_string())
 }
 
-/// Where dates are written in `text` (either form above): their digits are a date's, never
-/// numbers left unplaced.
-pub(crate) fn date_spans(text: &str) -> Vec<(usize, usize)> {
-    [&WRITTEN_DATE, &MONTH_DAY]
+/// Where a day is said in `text`: dates written out (either form above), and for `action`'s
+/// date slots one of their words with its number ("March 1", "5号"). Their digits are the
+/// day's, never numbers left unplaced.
+pub(crate) fn day_spans(action: &Action, text: &str) -> Vec<(usize, usize)> {
+    let mut spans: Vec<(usize, usize)> = [&WRITTEN_DATE, &MONTH_DAY]
         .into_iter()
         .filter_map(|re| re.as_ref())
         .flat_map(|re| re.find_iter(text).map(|m| (m.start(), m.end())))
-        .collect()
+        .collect();
+    for slot in action.slots.iter().filter(|s| s.ty == SlotType::Date) {
+        for phrase in &slot.phrases {
+            let phrase = phrase.to_lowercase();
+            if let Some(at) = find_phrase(text, &phrase) {
+                spans.push((at, with_its_number(text, at + phrase.len())));
+            }
+        }
+    }
+    spans
+}
+
+/// Where the number right after `end` (spaces allowed) ends; `end` when none follows.
+fn with_its_number(text: &str, end: usize) -> usize {
+    text[end..]
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_digit() || *c == ' '))
+        .map_or(text.len(), |(i, _)| end + i)
 }

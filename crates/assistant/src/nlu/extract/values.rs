@@ -211,16 +211,13 @@ pub fn numbers(
             chosen = Some(name);
             chosen_phrase = Some(lp);
         }
-        // "bought 10 AAPL at 190": a number no phrase next to it claims is the next
-        // positional slot's, before a phrase further on ("at 15 with a fee of 1": the fee is
-        // the 1).
-        if chosen.is_none() {
-            chosen = numeric
-                .iter()
-                .filter(fits)
-                .find(|s| s.positional && !slots.contains_key(&s.name))
-                .map(|s| s.name.as_str());
-        }
+        // A phrase a little further on ("3 positions" said as "3 open positions"), unless
+        // it is the next number's own ("at 15 with a fee of 1": the fee is the 1).
+        let next_start = found.get(k + 1).map(|next| next.start);
+        let owned_by_next = |at: usize, len: usize| {
+            let phrase_end = n.end + at + len;
+            next_start.is_some_and(|s| s >= phrase_end && s - phrase_end <= BEFORE)
+        };
         if chosen.is_none() {
             chosen = numeric
                 .iter()
@@ -229,13 +226,25 @@ pub fn numbers(
                 .filter_map(|s| {
                     s.phrases
                         .iter()
-                        .filter_map(|p| find_phrase(after, &p.to_lowercase()))
-                        .filter(|at| *at <= AFTER)
+                        .filter_map(|p| {
+                            let lp = p.to_lowercase();
+                            find_phrase(after, &lp).map(|at| (at, lp.len()))
+                        })
+                        .filter(|&(at, len)| at <= AFTER && !owned_by_next(at, len))
+                        .map(|(at, _)| at)
                         .min()
                         .map(|at| (at, s.name.as_str()))
                 })
                 .min_by_key(|(at, _)| *at)
                 .map(|(_, name)| name);
+        }
+        // "bought 10 AAPL at 190": a number no phrase claims is the next positional slot's.
+        if chosen.is_none() {
+            chosen = numeric
+                .iter()
+                .filter(fits)
+                .find(|s| s.positional && !slots.contains_key(&s.name))
+                .map(|s| s.name.as_str());
         }
         // By unit alone only when one open slot has that unit: "3 个" could be positions or
         // candles, and changing the wrong setting is worse than asking which one. Not when
