@@ -78,7 +78,6 @@ market-source-paper = { $name }'s simulated market (paper, not a live quote)
 market-source-sim = nofxi's simulated market (no exchange account yet; not a live quote)
 market-unknown-symbol = "{ $symbol }" is no symbol I can quote: say a coin (BTC, 比特币) or a pair (BTCUSDT).
 market-unquoted = { $symbol } cannot be quoted from { $source } now: { $error }
-market-no-source = Quotes of { $symbol } (stocks, forex, metals, indices) need a market-data source, which nofxi does not have yet; crypto pairs (BTC, ETH) are quoted from your exchange account's market.
 
 ## Taking back a change the last message already made ("stop btc-bot" → "actually no")
 
@@ -409,3 +408,36 @@ portfolio-which-account = Which account was it in? ({ $list })
 portfolio-no-account = This portfolio has no account to record the trade in: create the portfolio with `--account NAME` (`nofxi portfolio add NAME --account NAME`).
 portfolio-bad-day = "{ $said }" is not a day: say today, yesterday, or a date as YYYY-MM-DD.
 portfolio-future-day = { $date } is after today: a record is of a trade already made.
+portfolio-trades-header = The latest { $count } of { $total } records in { $portfolio }, newest first:
+portfolio-trades-header-of = The latest { $count } of { $total } records of { $name } in { $portfolio }, newest first:
+portfolio-trades-none = { $portfolio } has no records yet: import a broker CSV with `nofxi portfolio import { $portfolio } FILE`, or tell me a trade ("bought 100 shares of Tencent at 380").
+portfolio-trades-none-of = There is no record of { $name } in { $portfolio }.
+portfolio-trades-line = { $date } { $kind } { $what } { $amount }, fee { $fee } ({ $fee_from }), account { $account }
+portfolio-fee-from-given = as given
+portfolio-fee-from-schedule = computed from the schedule
+portfolio-fee-from-none = none charged
+portfolio-kind-dividend = Dividend
+portfolio-kind-fee = Fee
+portfolio-kind-interest = Interest
+portfolio-kind-split = Split
+portfolio-kind-transfer-in = Transfer in
+portfolio-kind-transfer-out = Transfer out
+portfolio-kind-deposit = Deposit
+portfolio-kind-withdrawal = Withdrawal
+clarify-read-which = Which do you mean? Say one of:
+    { $list }
+clarify-read-option = { $noun } { $verb }
+market-no-source = Quotes of { $symbol } (forex, metals, indices) need a market-data source, which nofxi does not have yet; stocks (600519.SH, 00700.HK, AAPL.US) and crypto pairs (BTC, ETH) are quoted.
+market-stock-quote = { $name }: { $last } { $currency } ({ $change } on the previous close { $previous }; open { $open }, high { $high }, low { $low }) at { $time }
+market-stock-simulated = This is nofxi's offline simulated market, not a real price. `nofxi portfolio quote --live { $code }` asks the public feeds (Tencent, Sina, Eastmoney) and keeps the price for your portfolio.
+market-stock-recorded = Your latest recorded price: { $price } { $currency } on { $date } ({ $source }).
+technical-header = { $name }, technical snapshot over { $bars } daily bars up to { $last_day } (nofxi's offline simulated market, not real market data):
+technical-values = close { $close }; MA5 { $ma5 }, MA10 { $ma10 }, MA20 { $ma20 }; EMA12 { $ema12 }, EMA26 { $ema26 }; MACD DIF { $dif }, DEA { $dea }, histogram { $hist }; RSI14 { $rsi }; Bollinger (20, 2σ) upper { $upper }, middle { $middle }, lower { $lower }; ATR14 { $atr }; 20-day support { $support }, resistance { $resistance }
+technical-above-ma20 = The close is above MA20.
+technical-below-ma20 = The close is below MA20.
+technical-rsi-high = RSI14 { $rsi } is 70 or more: overbought by the usual reading.
+technical-rsi-low = RSI14 { $rsi } is 30 or less: oversold by the usual reading.
+technical-rsi-middle = RSI14 { $rsi } is between 30 and 70: neither overbought nor oversold.
+technical-macd-up = The MACD histogram is positive (DIF above DEA).
+technical-macd-down = The MACD histogram is negative (DIF below DEA).
+technical-missing-volume = Missing: volume (the simulated market has none), so no volume ratio. These are readings of figures, not advice.

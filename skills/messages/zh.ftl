@@ -67,7 +67,6 @@ market-source-paper = { $name } 的模拟行情（模拟盘，不是实盘报价
 market-source-sim = nofxi 的模拟行情（还没有交易所账户；不是实盘报价）
 market-unknown-symbol = “{ $symbol }”不是我能报价的品种：请说币种（BTC、比特币）或交易对（BTCUSDT）。
 market-unquoted = 现在无法从 { $source } 获取 { $symbol } 的报价：{ $error }
-market-no-source = { $symbol }（股票、外汇、贵金属、指数）的报价需要行情数据源，nofxi 暂时还没有；数字货币交易对（BTC、ETH）按你的交易所账户的行情报价。
 
 ## 撤回上一条消息已经做完的改动（“停掉 btc-bot” → “算了不停了”）
 
@@ -400,3 +399,36 @@ portfolio-which-account = 是哪个账户的交易？（{ $list }）
 portfolio-no-account = 这个组合还没有账户可以记录交易：新建组合时用 `--account 账户名` 添加（`nofxi portfolio add 名称 --account 账户名`）。
 portfolio-bad-day = “{ $said }”不是日期：请说今天、昨天，或写成 YYYY-MM-DD。
 portfolio-future-day = { $date } 在今天之后：只能记录已经成交的交易。
+portfolio-trades-header = { $portfolio } 最近的 { $count } 条记录（共 { $total } 条），最新的在前：
+portfolio-trades-header-of = { $name } 在 { $portfolio } 最近的 { $count } 条记录（共 { $total } 条），最新的在前：
+portfolio-trades-none = { $portfolio } 还没有记录：用 `nofxi portfolio import { $portfolio } 文件` 导入券商的 CSV，或者直接告诉我一笔交易（“今天买了 100 股腾讯，380 元”）。
+portfolio-trades-none-of = { $portfolio } 里没有 { $name } 的记录。
+portfolio-trades-line = { $date } { $kind } { $what } { $amount }，费用 { $fee }（{ $fee_from }），账户 { $account }
+portfolio-fee-from-given = 按你给的
+portfolio-fee-from-schedule = 按费率表计算
+portfolio-fee-from-none = 不收费
+portfolio-kind-dividend = 分红
+portfolio-kind-fee = 费用
+portfolio-kind-interest = 利息
+portfolio-kind-split = 拆股
+portfolio-kind-transfer-in = 转入
+portfolio-kind-transfer-out = 转出
+portfolio-kind-deposit = 存入资金
+portfolio-kind-withdrawal = 取出资金
+clarify-read-which = 你指的是哪一个？请这样说：
+    { $list }
+clarify-read-option = { $noun }的{ $verb }
+market-no-source = { $symbol }（外汇、贵金属、指数）的报价需要行情数据源，nofxi 暂时还没有；股票（600519.SH、00700.HK、AAPL.US）和数字货币交易对（BTC、ETH）可以报价。
+market-stock-quote = { $name }：{ $last } { $currency }（较昨收 { $previous } { $change }；开 { $open }，高 { $high }，低 { $low }），时间 { $time }
+market-stock-simulated = 这是 nofxi 的离线模拟行情，不是真实价格。`nofxi portfolio quote --live { $code }` 会查询公开行情（腾讯、新浪、东方财富），并把价格记入你的组合。
+market-stock-recorded = 你最近记录的价格：{ $price } { $currency }（{ $date }，来源 { $source }）。
+technical-header = { $name } 的技术快照，截至 { $last_day } 的 { $bars } 根日线（nofxi 离线模拟行情，不是真实市场数据）：
+technical-values = 收盘 { $close }；MA5 { $ma5 }，MA10 { $ma10 }，MA20 { $ma20 }；EMA12 { $ema12 }，EMA26 { $ema26 }；MACD DIF { $dif }，DEA { $dea }，柱 { $hist }；RSI14 { $rsi }；布林带 (20, 2σ) 上轨 { $upper }，中轨 { $middle }，下轨 { $lower }；ATR14 { $atr }；20 日支撑 { $support }，压力 { $resistance }
+technical-above-ma20 = 收盘价在 MA20 之上。
+technical-below-ma20 = 收盘价在 MA20 之下。
+technical-rsi-high = RSI14 为 { $rsi }，不低于 70：按常用读法属于超买。
+technical-rsi-low = RSI14 为 { $rsi }，不高于 30：按常用读法属于超卖。
+technical-rsi-middle = RSI14 为 { $rsi }，在 30 到 70 之间：既不超买也不超卖。
+technical-macd-up = MACD 柱为正（DIF 在 DEA 之上）。
+technical-macd-down = MACD 柱为负（DIF 在 DEA 之下）。
+technical-missing-volume = 缺少：成交量（模拟行情没有），所以没有量比。以上是对数字的解读，不是投资建议。

@@ -36,5 +36,5 @@ pub use fallback::{FallbackOrder, SourcesFileError};
 pub use http::{Feed, HttpSource};
 pub use quote::{Quote, SourceKind};
 pub use quotes::{LiveConfig, Quotes};
-pub use simulated::SimulatedSource;
+pub use simulated::{DailyBar, SimulatedSource};
 pub use source::QuoteSource;

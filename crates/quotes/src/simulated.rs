@@ -85,6 +85,46 @@ impl SimulatedSource {
     }
 }
 
+/// One UTC day of the simulated market: the walk's open, extremes and close.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DailyBar {
+    /// Midnight UTC that starts the day.
+    pub day_start: Timestamp,
+    pub open: Decimal,
+    pub high: Decimal,
+    pub low: Decimal,
+    pub close: Decimal,
+}
+
+impl SimulatedSource {
+    /// The `days` whole UTC days before the one that contains `now`, oldest first: the same
+    /// walk the quotes take, so the last bar's close is today's quote's previous close.
+    pub fn daily_bars(
+        &self,
+        instrument: &Instrument,
+        days: usize,
+        now: Timestamp,
+    ) -> Vec<DailyBar> {
+        let seed = fnv1a(format!("{}:{}", instrument.market, instrument.symbol).as_bytes());
+        let level = level(instrument.market);
+        let today = now.as_second().div_euclid(60 * MINUTES_PER_DAY);
+        let days = i64::try_from(days).unwrap_or(0);
+        (today - days..today)
+            .filter_map(|day| {
+                let walk = Walk::new(seed, &level, day, MINUTES_PER_DAY - 1);
+                let price = |ppm: i64| price(seed, &level, ppm);
+                Some(DailyBar {
+                    day_start: Timestamp::from_second(day * 60 * MINUTES_PER_DAY).ok()?,
+                    open: price(walk.open),
+                    high: price(walk.high),
+                    low: price(walk.low),
+                    close: price(walk.last),
+                })
+            })
+            .collect()
+    }
+}
+
 #[async_trait]
 impl QuoteSource for SimulatedSource {
     fn kind(&self) -> SourceKind {
@@ -209,6 +249,22 @@ mod tests {
         // A small walk: within a few percent over two hours.
         let moved = ((later.last - a.last) / a.last).abs();
         assert!(moved < Decimal::new(5, 2), "{moved}");
+    }
+
+    #[test]
+    fn daily_bars_end_yesterday_and_close_where_today_opens_from() {
+        let aapl = Instrument::new(Market::Us, "AAPL").unwrap();
+        let now = at("2025-01-10T15:00:05Z");
+        let bars = SimulatedSource.daily_bars(&aapl, 30, now);
+        assert_eq!(bars.len(), 30);
+        assert_eq!(bars[29].day_start, at("2025-01-09T00:00:00Z"));
+        assert_eq!(bars[0].day_start, at("2024-12-11T00:00:00Z"));
+        let quote = SimulatedSource.quote_at(&aapl, now);
+        assert_eq!(Some(bars[29].close), quote.previous_close);
+        for bar in &bars {
+            assert!(bar.low <= bar.open && bar.open <= bar.high, "{bar:?}");
+            assert!(bar.low <= bar.close && bar.close <= bar.high, "{bar:?}");
+        }
     }
 
     #[test]

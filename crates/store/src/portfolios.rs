@@ -221,7 +221,7 @@ impl Store {
             }));
         }
         PortfolioError::check(problems)?;
-        insert_records(&mut tx, &actor.user, &id, transactions, now).await?;
+        insert_records(&mut tx, &actor.user, &id, transactions, now, &|_, _| {}).await?;
         let detail = format!(
             "{}: recorded {} transaction(s)",
             spec.name,
@@ -249,6 +249,19 @@ impl Store {
         portfolio: &str,
         preview: &ImportPreview,
     ) -> Result<usize, StoreError> {
+        self.import_transactions_reporting(actor, portfolio, preview, &|_, _| {})
+            .await
+    }
+
+    /// [`Store::import_transactions`], telling `progress(written, to_write)` after each row,
+    /// for a progress bar over a big file.
+    pub async fn import_transactions_reporting(
+        &self,
+        actor: &Actor,
+        portfolio: &str,
+        preview: &ImportPreview,
+        progress: &(dyn Fn(usize, usize) + Send + Sync),
+    ) -> Result<usize, StoreError> {
         let now = self.clock.now_ms();
         let mut tx = self.begin_write().await?;
         let Some((id, spec)) = find(&mut tx, &actor.user, portfolio).await? else {
@@ -259,7 +272,7 @@ impl Store {
         let mut records = load_records(&mut tx, &actor.user, &id).await?;
         let before = records.len();
         let written = commit(preview, &mut records)?;
-        insert_records(&mut tx, &actor.user, &id, &records[before..], now).await?;
+        insert_records(&mut tx, &actor.user, &id, &records[before..], now, progress).await?;
         let skipped = preview.rows.len() - written;
         let detail = format!(
             "{}: imported {written} transaction(s), {skipped} duplicate(s) skipped",
@@ -326,6 +339,7 @@ async fn insert_records(
     portfolio_id: &str,
     records: &[Transaction],
     now: i64,
+    progress: &(dyn Fn(usize, usize) + Send + Sync),
 ) -> Result<(), StoreError> {
     let last: Option<i64> =
         sqlx::query("SELECT MAX(seq) AS last FROM portfolio_transactions WHERE portfolio_id = $1")
@@ -336,7 +350,8 @@ async fn insert_records(
             .try_get("last")
             .ctx("writing transactions")?;
     let mut seq = last.unwrap_or(0);
-    for record in records {
+    for (done, record) in records.iter().enumerate() {
+        progress(done, records.len());
         seq += 1;
         let json = serde_json::to_string(record).map_err(corrupt("portfolio transaction"))?;
         sqlx::query(
@@ -357,5 +372,6 @@ async fn insert_records(
         .await
         .ctx("writing transactions")?;
     }
+    progress(records.len(), records.len());
     Ok(())
 }

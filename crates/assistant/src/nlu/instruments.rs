@@ -23,17 +23,17 @@ fn spellings() -> &'static [String] {
     })
 }
 
-/// The nouns of the built-in skills without a security slot (交易员, 交易所, strategy): a
-/// part of a security's name inside one of them ("交易" of 香港交易所 in 交易员) is that
-/// noun's, not the security.
-fn other_nouns() -> &'static [String] {
-    static NOUNS: OnceLock<Vec<String>> = OnceLock::new();
-    NOUNS.get_or_init(|| {
+/// The words a part of a security's name may sit inside without being one: the nouns of the
+/// built-in skills without a security slot (交易员, 交易所, strategy) and every action's verbs
+/// (交易记录, 成交记录). "交易" of 香港交易所 inside 交易员 or 交易记录 is that word's.
+fn other_words() -> &'static [String] {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
         let Ok(library) = Library::builtin() else {
             return Vec::new();
         };
-        library
-            .skills()
+        let skills = library.skills();
+        let nouns = skills
             .iter()
             .filter(|s| {
                 !s.actions
@@ -41,14 +41,18 @@ fn other_nouns() -> &'static [String] {
                     .flat_map(|a| a.slots.iter())
                     .any(|slot| slot.ty == SlotType::Instrument)
             })
-            .flat_map(|s| s.meta.nouns.iter().map(|n| n.to_lowercase()))
-            .collect()
+            .flat_map(|s| s.meta.nouns.iter());
+        let verbs = skills
+            .iter()
+            .flat_map(|s| s.actions.iter())
+            .flat_map(|a| a.verbs.iter());
+        nouns.chain(verbs).map(|w| w.to_lowercase()).collect()
     })
 }
 
-/// Whether `from..to` lies inside a noun said in `lower` without covering it.
-fn inside_a_noun(lower: &str, from: usize, to: usize) -> bool {
-    other_nouns().iter().any(|noun| {
+/// Whether `from..to` lies inside another word said in `lower` without covering it.
+fn inside_a_word(lower: &str, from: usize, to: usize) -> bool {
+    other_words().iter().any(|noun| {
         lower.match_indices(noun.as_str()).any(|(at, _)| {
             let end = at + noun.len();
             let overlaps = from < end && at < to;
@@ -63,7 +67,7 @@ fn inside_a_noun(lower: &str, from: usize, to: usize) -> bool {
 pub fn find(lower: &str) -> Option<(usize, usize)> {
     let mut best: Option<(usize, usize)> = None;
     let mut take = |at: usize, end: usize| {
-        if inside_a_noun(lower, at, end) {
+        if inside_a_word(lower, at, end) {
             return;
         }
         let better = match best {

@@ -7,6 +7,7 @@ use nofxi_domain::market::known_symbols;
 use nofxi_skills::{Library, SkillKind};
 
 use super::extract::tokens::blank;
+use super::lexicon::Lexicon;
 use super::names::Names;
 use super::route::names_function_subject;
 use super::words::phrase_positions;
@@ -47,6 +48,13 @@ pub fn quoted_symbols(library: &Library, names: &Names, lower: &str) -> Vec<Stri
     for (at, word) in dotted_words(&text) {
         found.push((at, word.to_uppercase()));
     }
+    // A listed security by name or code (成都银行, 600519): the portfolio's names, resolved by
+    // the tool's confidence ladder; unless a symbol above was said in the same place.
+    if let Some((from, to)) = super::instruments::find(&text)
+        && !found.iter().any(|(at, _)| (from..to).contains(at))
+    {
+        found.push((from, text[from..to].to_string()));
+    }
     found.sort();
     let mut symbols: Vec<String> = Vec::new();
     for (_, symbol) in found {
@@ -55,6 +63,33 @@ pub fn quoted_symbols(library: &Library, names: &Names, lower: &str) -> Vec<Stri
         }
     }
     symbols
+}
+
+/// "茅台赚了多少钱", "亏了多少钱": a market subject said right after a verb of the read the
+/// message routes to is that verb's object (how much was made), not a price asked.
+pub fn subject_is_verbs_object(
+    library: &Library,
+    lexicon: &Lexicon,
+    lower: &str,
+    skill: &str,
+    action: &str,
+) -> bool {
+    let Some(action) = library.action(skill, action) else {
+        return false;
+    };
+    let subjects: Vec<String> = library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Function)
+        .flat_map(|s| s.meta.nouns.iter().map(|n| n.to_lowercase()))
+        .collect();
+    lexicon.action_verbs(action).any(|verb| {
+        let verb = verb.to_lowercase();
+        phrase_positions(lower, &verb).any(|at| {
+            let rest = lower[at + verb.len()..].trim_start();
+            subjects.iter().any(|s| rest.starts_with(s.as_str()))
+        })
+    })
 }
 
 /// `code.xx` words: letters or digits, a dot, two letters.

@@ -15,6 +15,7 @@ pub mod new_create;
 pub mod numbers;
 pub mod repair;
 pub mod route;
+pub mod shared_read;
 pub mod typos;
 pub mod unexplained;
 pub mod unplaced;
@@ -787,6 +788,18 @@ impl RuleUnderstander {
             .min();
         let it = cx.it_kind.zip(it_at);
         let routed = route::route(cx.library, &lower, cx.names, cx.lexicon, it);
+        // "我最近的交易记录": a read two skills have, with no noun, name or security saying
+        // whose, is asked back rather than given to whichever the rules met first.
+        let says_whose = route::names_a_subject(cx.library, cx.lexicon, &lower)
+            || it.is_some()
+            || !cx.names.mentioned(&lower).is_empty()
+            || instruments::find(&lower).is_some();
+        if !says_whose
+            && let Some((question, options)) =
+                shared_read::choice(cx.library, cx.lexicon, message, &lower)
+        {
+            return one(Command::Clarify { question, options }, 0.85);
+        }
         // "eth-bot journal", then "what about btc-bot" / "那 btc-bot 的呢": a name with no
         // verb or noun of its own right after a read of its kind is that read again, of this
         // one ("show trader btc-bot" still shows the trader).
@@ -825,10 +838,12 @@ impl RuleUnderstander {
         }
         // "btc price", "比特币多少钱": a quote, answered beside any task; never a request to
         // change something ("create a trader when btc price drops" routes to its verb).
-        if routed
-            .as_ref()
-            .is_none_or(|r| !r.has_verb || is_read(cx.library, r))
-        {
+        if routed.as_ref().is_none_or(|r| {
+            (!r.has_verb || is_read(cx.library, r))
+                && !market::subject_is_verbs_object(
+                    cx.library, cx.lexicon, &lower, &r.skill, &r.action,
+                )
+        }) {
             let symbols = market::quoted_symbols(cx.library, cx.names, &lower);
             if !symbols.is_empty() {
                 let commands = symbols

@@ -30,6 +30,22 @@ pub fn names_function_subject(library: &Library, lower: &str) -> bool {
         .any(|n| find_phrase(lower, &n.to_lowercase()).is_some())
 }
 
+/// Whether a managed skill's noun, or a word of a resource kind ("bot"), is said.
+pub fn names_a_subject(library: &Library, lexicon: &Lexicon, lower: &str) -> bool {
+    library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+        .any(|s| {
+            s.meta
+                .nouns
+                .iter()
+                .any(|n| find_phrase(lower, &n.to_lowercase()).is_some())
+                || ResourceKind::parse(&s.meta.domain)
+                    .is_some_and(|k| lexicon.class_in(k, lower).is_some())
+        })
+}
+
 /// `it_kind`: the kind "it"/"that one" stands for, when the message has such a word.
 pub fn route(
     library: &Library,
@@ -529,12 +545,13 @@ fn unnamed(
         return Vec::new();
     }
     let Some(word) = made_up_name(lower, lexicon) else {
-        return Vec::new();
+        return read_alone(library, &managed, verb_of);
     };
     let at = lower.find(&word).unwrap_or(0);
     // Only a skill whose actions name a resource can be the one the made-up name is of.
     let with_verb: Vec<usize> = managed
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|i| {
             library.skills()[*i]
                 .actions
@@ -545,6 +562,33 @@ fn unnamed(
         .collect();
     match with_verb.as_slice() {
         [only] => vec![(at, *only, false, true)],
+        [] => read_alone(library, &managed, verb_of),
+        _ => Vec::new(),
+    }
+}
+
+/// "最近的交易": a read of something that has no name (the portfolio's records) says what to
+/// read, as a noun would, when one skill has it. A resource's read ("balance of ghost") is
+/// left to the name said, and the general look-up ("看看", "show") never names a read.
+fn read_alone(
+    library: &Library,
+    managed: &[usize],
+    verb_of: &dyn Fn(usize) -> Option<(usize, String)>,
+) -> Vec<(usize, usize, bool, bool)> {
+    let reads: Vec<(usize, usize, bool, bool)> = managed
+        .iter()
+        .filter(|&&i| {
+            verb_of(i).is_some_and(|(_, action)| {
+                action != "query"
+                    && library.skills()[i]
+                        .action(&action)
+                        .is_some_and(|a| a.risk == Risk::Query && a.slot("target").is_none())
+            })
+        })
+        .map(|&i| (0, i, true, false))
+        .collect();
+    match reads.len() {
+        1 => reads,
         _ => Vec::new(),
     }
 }

@@ -1,4 +1,5 @@
-//! `market.price`: a symbol's quote in the chat ("btc price", "比特币多少钱"). The call goes
+//! `market.price`: a symbol's quote in the chat ("btc price", "比特币多少钱"); a listed
+//! security's ("茅台现在多少钱") is the portfolio's simulated quote. A coin's call goes
 //! through the market-data skill's constraints runtime, the one every market call passes: the
 //! arguments against the function's schema before any request, the rate limits, and retries
 //! only on the codes the skill calls retryable. The market is the one the user's own traders
@@ -23,6 +24,7 @@ use super::registry::{Tool, ToolContext};
 use super::{RiskLevel, ToolError, ToolOutput};
 use crate::compose::facts::time_on;
 use crate::tools::exec::store_error;
+use crate::tools::portfolio::stock_quote;
 
 /// The market-data skill's function a quote is.
 const FUNCTION: &str = "get_realtime_price";
@@ -68,13 +70,27 @@ impl Tool for MarketPrice {
     async fn run(&self, cx: &ToolContext<'_>, args: PriceArgs) -> Result<ToolOutput, ToolError> {
         let c = Catalog::builtin();
         let lang = cx.lang;
+        // Forex, metals and indices (`EURUSD.FX`, `SPX.IX`): no source here serves them.
+        if serves_no_source(&args.symbol) {
+            return Ok(said(c.text(
+                lang,
+                "market-no-source",
+                &[("symbol", &args.symbol)],
+            )));
+        }
+        // A listed security (`600519.SH`, `700.HK`, 成都银行), unless it is a coin we know.
+        if Symbol::parse_known(&args.symbol).is_err() {
+            match stock_quote(cx, &args.symbol).await {
+                Err(e) if e.code == "unknown_stock" => {}
+                done => return done,
+            }
+        }
         let Ok(symbol) = Symbol::parse(&args.symbol) else {
-            // `NVDA.US`, `700.HK`: a listed market's code, which no source here serves.
-            let id = match args.symbol.contains('.') {
-                true => "market-no-source",
-                false => "market-unknown-symbol",
-            };
-            return Ok(said(c.text(lang, id, &[("symbol", &args.symbol)])));
+            return Ok(said(c.text(
+                lang,
+                "market-unknown-symbol",
+                &[("symbol", &args.symbol)],
+            )));
         };
         let Some(runtime) = runtime() else {
             return Err(ToolError::new(
@@ -122,6 +138,13 @@ impl Tool for MarketPrice {
         };
         Ok(said(text))
     }
+}
+
+/// `EURUSD.FX`, `XAUUSD.FX`, `SPX.IX`: the market-data skill's forex, metals and indices.
+fn serves_no_source(symbol: &str) -> bool {
+    symbol
+        .rsplit_once('.')
+        .is_some_and(|(_, market)| ["fx", "ix"].contains(&market.to_ascii_lowercase().as_str()))
 }
 
 fn said(text: String) -> ToolOutput {

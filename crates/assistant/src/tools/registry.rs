@@ -142,6 +142,8 @@ impl Registry {
             r.add(super::trader_diagnosis::TraderDiagnose);
             r.add(super::portfolio::PortfolioShow);
             r.add(super::portfolio::PortfolioRecord);
+            r.add(super::portfolio::PortfolioTrades);
+            r.add(super::portfolio::PortfolioTechnical);
             r
         })
     }

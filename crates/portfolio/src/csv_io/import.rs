@@ -108,6 +108,7 @@ pub fn preview(portfolio: &Portfolio, existing: &[Transaction], text: &str) -> I
         }
     };
     result.unknown_columns = map.unknown.clone();
+    let today = jiff::ZonedDateTime::now().date();
     let mut parsed = Vec::new();
     let mut lines = LineCounter::new(text);
     for record in reader.records() {
@@ -143,6 +144,15 @@ pub fn preview(portfolio: &Portfolio, existing: &[Transaction], text: &str) -> I
             },
             portfolio,
         ) {
+            // A record is of a trade already made: a later date is a typo (2062 for 2026).
+            Ok(tx) if tx.date > today => result.errors.push(RowError {
+                line,
+                problems: vec![FieldError::new(
+                    "date",
+                    format!("{} is after today ({today})", tx.date),
+                    "a record is of a trade already made: fix the date",
+                )],
+            }),
             Ok(tx) => parsed.push((line, tx)),
             Err(problems) => result.errors.push(RowError { line, problems }),
         }

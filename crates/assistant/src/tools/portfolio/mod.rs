@@ -1,17 +1,27 @@
 //! The personal portfolio in the chat (seed 001): one holding or the whole portfolio answered
 //! from the stored records with no model (`portfolio.show`), and a trade said in words
-//! prepared with its fees, confirmed, then written (`portfolio.record`).
+//! prepared with its fees, confirmed, then written (`portfolio.record`), and the latest
+//! records listed (`portfolio.trades`); a listed security's quote (through `market.price`)
+//! and its technical snapshot (`portfolio.technical`), both from the offline simulated
+//! market and said to be.
 //!
 //! Which security a message means is the portfolio crate's confidence ladder over the
 //! embedded names plus the codes of the user's own records; two close candidates are asked
 //! about, never guessed between. Every figure is the portfolio crate's `snapshot`, the one
 //! `nofxi portfolio show` and the web app show.
 
+mod quote;
 mod record;
+mod security;
 mod show;
+mod technical;
+mod trades;
 
+pub use quote::stock_quote;
 pub use record::PortfolioRecord;
 pub use show::{PortfolioShow, ShowArgs, answer};
+pub use technical::PortfolioTechnical;
+pub use trades::PortfolioTrades;
 
 use jiff::civil::Date;
 use nofxi_portfolio::PortfolioError;

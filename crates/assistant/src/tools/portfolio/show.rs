@@ -295,7 +295,10 @@ fn warnings(warnings: &[Warning], lang: Lang) -> Vec<String> {
             } => msg(
                 lang,
                 "portfolio-warning-old-price",
-                &[("instrument", instrument), ("date", &priced_at.to_string())],
+                &[
+                    ("instrument", &as_code(instrument)),
+                    ("date", &priced_at.to_string()),
+                ],
             ),
             Warning::NegativeCash {
                 account,
@@ -315,4 +318,12 @@ fn warnings(warnings: &[Warning], lang: Lang) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// `SH:600519` (a holding's key, as the warnings carry it) → `600519.SH`, as replies write codes.
+fn as_code(key: &str) -> String {
+    match key.split_once(':') {
+        Some((market, symbol)) => format!("{symbol}.{market}"),
+        None => key.to_string(),
+    }
 }

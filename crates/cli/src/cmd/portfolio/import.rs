@@ -2,12 +2,14 @@
 //!
 //! Chinese brokers export GBK; a file that is not UTF-8 is read as GBK, and one that is neither
 //! is refused by name. Rows already recorded are reported as duplicates and skipped, so
-//! importing the same file again writes nothing.
+//! importing the same file again writes nothing. A big file shows a progress bar while its
+//! rows are written.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use nofxi_portfolio::csv_io::{ImportPreview, preview};
 use serde::Serialize;
 
@@ -56,9 +58,17 @@ pub fn run(global: &GlobalArgs, args: ImportArgs) -> Result<()> {
         let written = if args.dry_run || !plan.errors.is_empty() {
             0
         } else {
-            store
-                .import_transactions(&actor(global), &portfolio.name, &plan)
-                .await?
+            let bar = progress_bar(global.json, plan.new_rows().count());
+            let written = store
+                .import_transactions_reporting(
+                    &actor(global),
+                    &portfolio.name,
+                    &plan,
+                    &|done, _| bar.set_position(done as u64),
+                )
+                .await?;
+            bar.finish_and_clear();
+            written
         };
         report(global, &args, &plan, written)?;
         if !plan.errors.is_empty() {
@@ -109,6 +119,23 @@ fn report(
         plan.errors.len()
     );
     Ok(())
+}
+
+/// Rows at or above this show a progress bar while they are written (a second or more).
+const BAR_FROM_ROWS: usize = 5_000;
+
+/// A bar on standard error for a big write; hidden for `--json` and small files (indicatif
+/// hides it by itself when standard error is not a terminal).
+fn progress_bar(json: bool, rows: usize) -> ProgressBar {
+    if json || rows < BAR_FROM_ROWS {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(rows as u64);
+    bar.set_style(
+        ProgressStyle::with_template("writing {bar:40} {pos}/{len} rows {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// UTF-8 (with or without a byte-order mark), else GBK; `None` when it is neither.

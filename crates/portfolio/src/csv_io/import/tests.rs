@@ -212,3 +212,25 @@ fn stamp_duty_and_transfer_fee_columns_add_to_the_fee() {
     let fees: Vec<_> = preview.rows.iter().map(|r| r.transaction.fee).collect();
     assert_eq!(fees, [Some(dec!(6.5)), Some(dec!(86.6))]);
 }
+
+#[test]
+fn a_row_dated_after_today_is_refused_by_line() {
+    let tomorrow = jiff::ZonedDateTime::now()
+        .date()
+        .tomorrow()
+        .expect("tomorrow is a date");
+    let text = format!(
+        "date,type,symbol,quantity,price,fee,account\n\
+         2024-01-02,BUY,600519,100,1500,5,huatai\n\
+         {tomorrow},BUY,600519,100,1500,5,huatai\n"
+    );
+    let preview = preview(&portfolio(), &[], &text);
+    assert_eq!(preview.errors.len(), 1, "{}", preview.error_report());
+    assert_eq!(preview.errors[0].line, 3);
+    assert_eq!(preview.errors[0].problems[0].field, "date");
+    assert!(
+        preview.error_report().contains("is after today"),
+        "{}",
+        preview.error_report()
+    );
+}
