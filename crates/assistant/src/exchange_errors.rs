@@ -16,15 +16,24 @@ fn diagnosis_id(diagnosis: Diagnosis) -> Option<&'static str> {
         Diagnosis::BadSignature => "binance_signature",
         Diagnosis::BadKeyFormat => "binance_key_format",
         // -2015 covers an unknown key, a missing whitelist entry and a missing permission.
-        Diagnosis::KeyOrIpRejected | Diagnosis::FuturesPermissionMissing => {
-            "binance_key_ip_permission"
-        }
+        Diagnosis::KeyOrIpRejected => "binance_key_ip_permission",
+        Diagnosis::FuturesPermissionMissing => "binance_futures_permission",
         Diagnosis::NoBalance | Diagnosis::Unreadable | Diagnosis::Other => return None,
     })
 }
 
-/// The exchange's own code first (as for a pasted error), then the check's diagnosis.
+/// The exchange's own code first (as for a pasted error), then the check's diagnosis; but a
+/// cause the check proved (the key's restrictions say futures is off) before the code's
+/// several (-2015: unknown key, IP or permission).
 fn entry<'a>(problem: &Problem, library: &'a Library) -> Option<&'a Knowledge> {
+    let by_diagnosis = || {
+        diagnosis_id(problem.diagnosis).and_then(|id| library.knowledge(SkillKind::Diagnosis, id))
+    };
+    if problem.diagnosis == Diagnosis::FuturesPermissionMissing
+        && let Some(proved) = by_diagnosis()
+    {
+        return Some(proved);
+    }
     let by_code = problem.code.and_then(|code| {
         library
             .skills()
@@ -32,9 +41,7 @@ fn entry<'a>(problem: &Problem, library: &'a Library) -> Option<&'a Knowledge> {
             .filter(|s| s.meta.kind == SkillKind::Diagnosis)
             .find_map(|s| s.knowledge_matching(&code.to_string()).first().copied())
     });
-    by_code.or_else(|| {
-        diagnosis_id(problem.diagnosis).and_then(|id| library.knowledge(SkillKind::Diagnosis, id))
-    })
+    by_code.or_else(by_diagnosis)
 }
 
 pub fn explain(problem: &Problem, library: &Library, lang: Lang) -> Explanation {

@@ -794,17 +794,37 @@ impl RuleUnderstander {
             || it.is_some()
             || !cx.names.mentioned(&lower).is_empty()
             || instruments::find(&lower).is_some();
-        if !says_whose
-            && let Some((question, options)) =
-                shared_read::choice(cx.library, cx.lexicon, message, &lower)
-        {
-            return one(Command::Clarify { question, options }, 0.85);
+        if !says_whose {
+            match shared_read::choice(cx.library, cx.lexicon, cx.names, message, &lower) {
+                Some(shared_read::SharedRead::Ask { question, options }) => {
+                    return one(Command::Clarify { question, options }, 0.85);
+                }
+                Some(shared_read::SharedRead::Only { skill, action }) => {
+                    let slots = self.slots_for(&skill, &action, message, cx);
+                    return one(
+                        Command::StartTask {
+                            skill,
+                            action,
+                            slots: slots.into_iter().collect(),
+                        },
+                        0.85,
+                    );
+                }
+                None => {}
+            }
         }
         // "eth-bot journal", then "what about btc-bot" / "那 btc-bot 的呢": a name with no
         // verb or noun of its own right after a read of its kind is that read again, of this
         // one ("show trader btc-bot" still shows the trader).
         let routed = routed.map(|mut r| {
+            // Resources only: "how many Tencent shares do I have" after a list of records
+            // asks for the holding (a security said is no resource's name).
+            let of_resources = cx
+                .library
+                .get(&r.skill)
+                .is_some_and(|s| ResourceKind::parse(&s.meta.domain).is_some());
             if !r.has_noun
+                && of_resources
                 && r.has_name
                 && r.action == "query"
                 && let Some((skill, action)) = cx.last_read
@@ -934,8 +954,9 @@ impl RuleUnderstander {
                 !r.has_verb
                     || !(r.has_noun || r.has_name)
                     // "币安提示余额不足": the error's own words (余额不足) hold a read's verb
-                    // (余额); an error report is never a request to read.
-                    || (k.phrase_in(&lower) && is_read(cx.library, r))
+                    // (余额); an error report is never a request to read. But "主账户为什么
+                    // 连不上" asks for the check of the account named, which finds the error.
+                    || (k.phrase_in(&lower) && is_read(cx.library, r) && !checks_named(r))
             })
             // "initial balance 500" while a task collects values is a value for it: a bare
             // code there reports an error only with words that say so.
@@ -1312,6 +1333,11 @@ impl Understander for RuleUnderstander {
 }
 
 /// Whether the routed action only reads.
+/// A check of a resource the message names: its connectivity test, a trader's diagnosis.
+fn checks_named(r: &route::Route) -> bool {
+    r.has_name && matches!(r.action.as_str(), "test" | "diagnose")
+}
+
 fn is_read(library: &Library, r: &route::Route) -> bool {
     library
         .get(&r.skill)

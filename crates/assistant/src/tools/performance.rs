@@ -13,6 +13,7 @@ use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::portfolio::{ShowArgs, answer as portfolio_answer};
 use super::registry::{Tool, ToolContext};
 use super::{RiskLevel, ToolError, ToolOutput};
 use crate::tools::exec::store_error;
@@ -126,6 +127,15 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
         .await
         .map_err(|e| store_error(&e, lang))?;
     if traders.is_empty() {
+        // "我的总盈亏是多少" with no trader but a portfolio: the only P&L there is to tell.
+        let whole = ShowArgs {
+            stock: None,
+            portfolio: None,
+        };
+        if let Ok(portfolio) = portfolio_answer(cx.store, cx.user, lang, &whole).await {
+            let note = c.text(lang, "pnl-no-traders-portfolio", &[]);
+            return Ok(format!("{note}\n{portfolio}"));
+        }
         return Ok(c.text(lang, "pnl-no-traders", &[]));
     }
     let mut lines = vec![c.text(lang, "pnl-header", &[])];

@@ -84,6 +84,12 @@ impl Market {
     pub fn is_a_share(self) -> bool {
         matches!(self, Market::Sh | Market::Sz | Market::Bj)
     }
+
+    /// Whether shares here trade in whole units only: the Chinese and Hong Kong exchanges
+    /// (US brokers sell fractions; funds and coins come in any amount).
+    pub fn trades_whole_shares(self) -> bool {
+        self.is_a_share() || self == Market::Hk
+    }
 }
 
 impl fmt::Display for Market {

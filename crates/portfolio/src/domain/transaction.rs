@@ -203,6 +203,25 @@ impl Transaction {
                 fix,
             );
         }
+        let whole_shares = self
+            .instrument
+            .as_ref()
+            .is_some_and(|i| i.market.trades_whole_shares());
+        if whole_shares
+            && self.kind != TxKind::Split
+            && self.kind.moves_units()
+            && self.quantity > Decimal::ZERO
+            && !self.quantity.fract().is_zero()
+        {
+            push(
+                "quantity",
+                &format!(
+                    "{} is not a whole number of shares",
+                    self.quantity.normalize()
+                ),
+                "shares listed in Shanghai, Shenzhen, Beijing and Hong Kong trade in whole shares: give the number of shares",
+            );
+        }
         if matches!(self.kind, TxKind::Buy | TxKind::Sell | TxKind::TransferIn)
             && self.price < Decimal::ZERO
         {

@@ -10,5 +10,5 @@ mod quote;
 mod schedule;
 
 pub use fill::{FeeSource, fill_fees};
-pub use quote::{FeeLine, FeeQuote, TradeSide};
+pub use quote::{FeeBound, FeeLine, FeeQuote, TradeSide};
 pub use schedule::{Basis, FeeRule, FeeSchedule, FeeSchedules, RateVersion, Rounding, Side};

@@ -29,6 +29,20 @@ pub struct FeeLine {
     /// The date the rate took effect.
     pub rate_from: Date,
     pub amount: Decimal,
+    /// The rate is per unit traded (FINRA's per share), not a share of the amount.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_unit: bool,
+    /// The rule's minimum or maximum that set the amount instead of basis × rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<FeeBound>,
+}
+
+/// Which of a rule's limits decided a fee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "amount", rename_all = "snake_case")]
+pub enum FeeBound {
+    Minimum(Decimal),
+    Maximum(Decimal),
 }
 
 /// A trade's fees: every line and their total, in the schedule's currency.
@@ -101,14 +115,22 @@ impl FeeSchedules {
                 Basis::Amount => amount,
                 Basis::Quantity => quantity,
             };
-            let mut fee = version
+            let computed = version
                 .rounding
                 .apply(basis_value * version.rate, version.dp);
-            if let Some(min) = version.min {
-                fee = fee.max(min);
+            let mut fee = computed;
+            let mut bound = None;
+            if let Some(min) = version.min
+                && computed < min
+            {
+                fee = min;
+                bound = Some(FeeBound::Minimum(min));
             }
-            if let Some(max) = version.max {
-                fee = fee.min(max);
+            if let Some(max) = version.max
+                && computed > max
+            {
+                fee = max;
+                bound = Some(FeeBound::Maximum(max));
             }
             lines.push(FeeLine {
                 rule: rule.id.clone(),
@@ -118,6 +140,8 @@ impl FeeSchedules {
                 rate: version.rate,
                 rate_from: version.from,
                 amount: fee,
+                per_unit: rule.basis == Basis::Quantity,
+                bound,
             });
         }
         let total = lines.iter().map(|l| l.amount).sum();

@@ -213,10 +213,11 @@ pub fn numbers(
         }
         // A phrase a little further on ("3 positions" said as "3 open positions"), unless
         // it is the next number's own ("at 15 with a fee of 1": the fee is the 1).
+        // Nor across the next number: "50 Tencent at 400 HKD" prices the 400, not the 50.
         let next_start = found.get(k + 1).map(|next| next.start);
         let owned_by_next = |at: usize, len: usize| {
             let phrase_end = n.end + at + len;
-            next_start.is_some_and(|s| s >= phrase_end && s - phrase_end <= BEFORE)
+            next_start.is_some_and(|s| s < phrase_end || s - phrase_end <= BEFORE)
         };
         if chosen.is_none() {
             chosen = numeric

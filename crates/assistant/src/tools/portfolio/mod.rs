@@ -25,6 +25,7 @@ pub use trades::PortfolioTrades;
 
 use jiff::civil::Date;
 use nofxi_portfolio::PortfolioError;
+use nofxi_portfolio::csv_io::instrument;
 use nofxi_portfolio::domain::{Instrument, Portfolio};
 use nofxi_portfolio::names::{Directory, Named, Resolved};
 use nofxi_skills::Lang;
@@ -103,11 +104,22 @@ pub(super) fn resolve(
                 ),
             ))
         }
-        Resolved::None => Err(ToolError::new(
-            "unknown_stock",
-            msg(lang, "portfolio-unknown-stock", &[("said", said)]),
-        )),
+        // A code written with its market (`BABA.US`, `02020.HK`) names a security whether or
+        // not the names file lists it; a bare unknown word is asked about.
+        Resolved::None => match said.trim().split_once('.') {
+            Some(_) => instrument(said.trim(), None, None)
+                .map(|i| directory.named(&i))
+                .map_err(|_| unknown(said, lang)),
+            None => Err(unknown(said, lang)),
+        },
     }
+}
+
+fn unknown(said: &str, lang: Lang) -> ToolError {
+    ToolError::new(
+        "unknown_stock",
+        msg(lang, "portfolio-unknown-stock", &[("said", said)]),
+    )
 }
 
 /// `600519.SH`, `00700.HK`, `AAPL.US`, `BTC.CRYPTO`: the code as the CSV and the user write it.

@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use jiff::ToSpan;
 use jiff::civil::Date;
 use nofxi_portfolio::domain::{Account, Instrument, Transaction, TxKind};
-use nofxi_portfolio::fees::{FeeQuote, FeeSchedules, TradeSide};
+use nofxi_portfolio::fees::{FeeBound, FeeLine, FeeQuote, FeeSchedules, TradeSide};
 use nofxi_portfolio::lots::{Ledger, refusals};
 use nofxi_portfolio::names::Named;
 use nofxi_portfolio::performance::with_fees;
@@ -254,6 +254,22 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
 /// lot's size is the stock's own (Hong Kong), so lots there are refused with what to say.
 fn units(args: &RecordArgs, instrument: &Instrument, lang: Lang) -> Result<Decimal, ToolError> {
     match (args.quantity, args.board_lots) {
+        // "0.5 股茅台": shares in Shanghai, Shenzhen, Beijing and Hong Kong are whole.
+        (Some(quantity), _)
+            if instrument.market.trades_whole_shares() && !quantity.fract().is_zero() =>
+        {
+            Err(ToolError::new(
+                "whole_shares",
+                msg(
+                    lang,
+                    "portfolio-whole-shares",
+                    &[
+                        ("quantity", &quantity.normalize().to_string()),
+                        ("code", &code(instrument)),
+                    ],
+                ),
+            ))
+        }
         (Some(quantity), _) => Ok(quantity),
         (None, Some(lots)) if instrument.market.is_a_share() => Ok(lots * Decimal::ONE_HUNDRED),
         _ => Err(ToolError::new(
@@ -424,10 +440,7 @@ fn fees_text(p: &Prepared, lang: Lang) -> String {
                 &[
                     ("name", name),
                     ("amount", &format!("{:.2}", l.amount)),
-                    (
-                        "rate",
-                        &(l.rate * Decimal::ONE_HUNDRED).normalize().to_string(),
-                    ),
+                    ("rate", &rate_text(l, lang)),
                     ("from", &l.rate_from.to_string()),
                 ],
             )
@@ -442,4 +455,36 @@ fn fees_text(p: &Prepared, lang: Lang) -> String {
             ("currency", &quote.currency.to_string()),
         ],
     )
+}
+
+/// `0.01%, minimum 5.00 applied` or `0.000166 per share`: how the line's amount came about.
+fn rate_text(line: &FeeLine, lang: Lang) -> String {
+    let rate = match line.per_unit {
+        true => msg(
+            lang,
+            "portfolio-fee-rate-unit",
+            &[("rate", &line.rate.normalize().to_string())],
+        ),
+        false => msg(
+            lang,
+            "portfolio-fee-rate-pct",
+            &[(
+                "rate",
+                &(line.rate * Decimal::ONE_HUNDRED).normalize().to_string(),
+            )],
+        ),
+    };
+    match line.bound {
+        Some(FeeBound::Minimum(min)) => msg(
+            lang,
+            "portfolio-fee-minimum",
+            &[("rate", &rate), ("amount", &format!("{min:.2}"))],
+        ),
+        Some(FeeBound::Maximum(max)) => msg(
+            lang,
+            "portfolio-fee-maximum",
+            &[("rate", &rate), ("amount", &format!("{max:.2}"))],
+        ),
+        None => rate,
+    }
 }
