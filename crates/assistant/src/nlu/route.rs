@@ -116,8 +116,11 @@ pub fn route(
     }
     blank_attributive_verbs(library, lexicon, &mut unnamed_text);
     let verb_text = unnamed_text.as_str();
+    // "why doesn't ds work?", "why can't noip connect": a verb a name is said inside of, read
+    // with the name taken out.
+    let closed: String = verb_text.split_whitespace().collect::<Vec<_>>().join(" ");
     let guards = lexicon.verb_guards();
-    let verb_of = |i: usize| -> Option<(usize, String)> {
+    let verb_in = |i: usize, text: &str| -> Option<(usize, String)> {
         let skill = &library.skills()[i];
         // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
         let terms = || {
@@ -136,7 +139,7 @@ pub fn route(
                 lexicon
                     .action_verbs(a)
                     .filter_map(|v| {
-                        find_verb(verb_text, &v.to_lowercase(), &guards, terms)
+                        find_verb(text, &v.to_lowercase(), &guards, terms)
                             .map(|at| (at, v.chars().count()))
                     })
                     .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
@@ -145,6 +148,18 @@ pub fn route(
             // The earliest verb names the request; at one position the longest ("set up").
             .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
             .map(|((_, len), name)| (len, name))
+    };
+    let verb_of = |i: usize| -> Option<(usize, String)> {
+        let with_names = verb_in(i, verb_text);
+        if closed == verb_text {
+            return with_names;
+        }
+        // The longer verb wins, as at one position ("can't connect" over "connect").
+        match (with_names, verb_in(i, &closed)) {
+            (Some(a), Some(b)) if b.0 > a.0 => Some(b),
+            (None, b) => b,
+            (a, _) => a,
+        }
     };
     // "茅台的成本是多少", "sold 10 AAPL at 190", "600519": a security said, alone or with a
     // word of a skill that takes one, is that skill's request, ranked where it is said. Not

@@ -128,11 +128,7 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
         .map_err(|e| store_error(&e, lang))?;
     if traders.is_empty() {
         // "我的总盈亏是多少" with no trader but a portfolio: the only P&L there is to tell.
-        let whole = ShowArgs {
-            stock: None,
-            portfolio: None,
-        };
-        if let Ok(portfolio) = portfolio_answer(cx.store, cx.user, lang, &whole).await {
+        if let Ok(portfolio) = portfolio_answer(cx.store, cx.user, lang, &whole_portfolio()).await {
             let note = c.text(lang, "pnl-no-traders-portfolio", &[]);
             return Ok(format!("{note}\n{portfolio}"));
         }
@@ -188,7 +184,21 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
             ],
         ));
     }
+    // "总盈亏" is also the personal portfolio's, when there is one: both are said, each
+    // under its own name, rather than one taken for the other.
+    if let Ok(portfolio) = portfolio_answer(cx.store, cx.user, lang, &whole_portfolio()).await {
+        lines.push(c.text(lang, "pnl-portfolio-too", &[]));
+        lines.push(portfolio);
+    }
     Ok(lines.join("\n"))
+}
+
+/// The whole portfolio, the user's only one.
+fn whole_portfolio() -> ShowArgs {
+    ShowArgs {
+        stock: None,
+        portfolio: None,
+    }
 }
 
 /// `part` as a percentage of `whole`, two decimals; `-` of nothing.

@@ -200,7 +200,9 @@ pub fn numbers(
                         let lp = p.to_lowercase();
                         find_phrase(after, &lp).map(|at| (at, std::cmp::Reverse(lp.len()), lp))
                     })
-                    .filter(|(at, ..)| after[..*at].trim().is_empty())
+                    // Right after: a space or two between ("10  shares"), never a word
+                    // blanked out before ("10 MSFT @ 190" is not "10 @").
+                    .filter(|(at, ..)| *at <= RIGHT_AFTER_GAP && after[..*at].trim().is_empty())
                     .min()
                     .map(|(at, _, lp)| (at, s.name.as_str(), lp))
             })
@@ -300,6 +302,9 @@ fn first_other_setting_end(text: &str, lexicon: &Lexicon) -> Option<usize> {
 
 /// How far before a number its slot phrase may end ("leverage 3", "杠杆 设为 3").
 const BEFORE: usize = 24;
+/// The most blank bytes between a number and a phrase that binds right after it: spaces
+/// as typed, not the blanks a word read before (a security, a date) leaves behind.
+const RIGHT_AFTER_GAP: usize = 3;
 /// How far after a number a slot phrase may start ("3 positions", "15m 的 K 线").
 const AFTER: usize = 16;
 
