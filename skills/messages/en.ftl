@@ -448,3 +448,4 @@ portfolio-fee-minimum = { $rate }, minimum { $amount } applied
 portfolio-fee-maximum = { $rate }, capped at { $amount }
 pnl-no-traders-portfolio = There is no trader yet; your portfolio:
 pnl-portfolio-too = Your portfolio (your own holdings, apart from the traders):
+portfolio-currency-mismatch = { $name } trades in { $currency }, but the price was said in { $said }: nothing is recorded. Say the trade again with its price in { $currency }.

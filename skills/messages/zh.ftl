@@ -439,3 +439,4 @@ portfolio-fee-minimum = { $rate }，按最低 { $amount } 收取
 portfolio-fee-maximum = { $rate }，封顶 { $amount }
 pnl-no-traders-portfolio = 还没有交易员；你的投资组合：
 pnl-portfolio-too = 你的投资组合（自己持有的证券，与交易员分开）：
+portfolio-currency-mismatch = { $name } 以 { $currency } 交易，但你说的价格是 { $said }：没有记录。请用 { $currency } 价格再说一遍这笔交易。

@@ -58,18 +58,26 @@ impl App {
         &self.store.store
     }
 
+    /// The latest conversation's id, waiting for one: the page may have sent its turn a
+    /// moment before the server has opened the conversation.
     pub async fn latest_conversation(&self) -> TestResult<String> {
-        let latest: Value = self
-            .http
-            .get(format!("{}/api/chat/latest", self.base))
-            .send()
-            .await?
-            .json()
-            .await?;
-        Ok(latest["conversation_id"]
-            .as_str()
-            .ok_or_else(|| format!("no conversation yet: {latest}"))?
-            .to_string())
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let latest: Value = self
+                .http
+                .get(format!("{}/api/chat/latest", self.base))
+                .send()
+                .await?
+                .json()
+                .await?;
+            if let Some(id) = latest["conversation_id"].as_str() {
+                return Ok(id.to_string());
+            }
+            if Instant::now() >= deadline {
+                return Err(format!("no conversation yet: {latest}").into());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// The conversation's first finished turn as its event stream replays it: (turn id, reply).

@@ -24,6 +24,14 @@ pub(super) fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
 
 /// Enum values by value or alias, the longest said wins; a negated mention is skipped.
 pub fn enums(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Map<String, Value>) {
+    // "1350 港元": a value word that is also a number's phrase stays for the number to bind
+    // to (the currency said, and the price it names).
+    let number_phrases: Vec<String> = action
+        .slots
+        .iter()
+        .filter(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
+        .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
+        .collect();
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Enum) {
         let mut best: Option<(usize, &str, usize, usize)> = None;
         for v in &slot.values {
@@ -41,7 +49,10 @@ pub fn enums(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Ma
         }
         if let Some((_, value, s, t)) = best {
             slots.insert(slot.name.clone(), Value::String(value.to_string()));
-            blank(&mut scan.text, s, t);
+            let word = scan.text.get(s..t).unwrap_or_default().to_string();
+            if !number_phrases.contains(&word) {
+                blank(&mut scan.text, s, t);
+            }
         }
     }
 }

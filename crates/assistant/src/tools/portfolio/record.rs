@@ -61,6 +61,9 @@ pub struct RecordArgs {
     #[serde(default, deserialize_with = "optional_decimal")]
     #[schemars(with = "Option<String>")]
     pub fee: Option<Decimal>,
+    /// The currency the price or total was said in (CNY, HKD, USD), when said.
+    #[serde(default)]
+    pub currency: Option<String>,
     /// Which account; the portfolio's only one when it has one.
     #[serde(default)]
     pub account: Option<String>,
@@ -153,6 +156,24 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
         &named.instrument,
         lang,
     )?;
+    // "苹果 1350 元人民币": a price said in another currency than the security trades in is
+    // never stored as if it were in that one (a 7× error); the trade is said again.
+    if let Some(said) = args.currency.as_deref()
+        && !said.eq_ignore_ascii_case(named.instrument.currency.as_str())
+    {
+        return Err(ToolError::new(
+            "currency_mismatch",
+            msg(
+                lang,
+                "portfolio-currency-mismatch",
+                &[
+                    ("name", &label(&named, lang)),
+                    ("currency", named.instrument.currency.as_str()),
+                    ("said", said),
+                ],
+            ),
+        ));
+    }
     let date = day(args.day.as_deref(), lang)?;
     let quantity = units(args, &named.instrument, lang)?;
     let price = match (args.price, args.total) {
