@@ -82,6 +82,14 @@ pub(super) fn directory(book: &PortfolioBook) -> Result<Directory, ToolError> {
     Ok(embedded.with_codes(book.records.iter().filter_map(|t| t.instrument.as_ref())))
 }
 
+/// The securities the user's records name (the ones a close call prefers).
+pub(super) fn held(book: &PortfolioBook) -> Vec<Instrument> {
+    book.records
+        .iter()
+        .filter_map(|t| t.instrument.clone())
+        .collect()
+}
+
 /// The one security `said` means. Two close candidates are a question back (held ones
 /// first); none is a request for the code.
 pub(super) fn resolve(

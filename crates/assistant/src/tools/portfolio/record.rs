@@ -20,7 +20,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{book, code, directory, label, optional_decimal, portfolio_error, resolve, today};
+use super::{
+    book, code, directory, held, label, optional_decimal, portfolio_error, resolve, today,
+};
 use crate::msg;
 use crate::tools::exec::store_error;
 use crate::tools::registry::{Tool, ToolContext};
@@ -144,11 +146,7 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
     let lang = cx.lang;
     let book = book(cx.store, cx.user, lang, args.portfolio.as_deref()).await?;
     let directory = directory(&book)?;
-    let held: Vec<Instrument> = book
-        .records
-        .iter()
-        .filter_map(|t| t.instrument.clone())
-        .collect();
+    let held = held(&book);
     let named = resolve(&directory, &held, &args.stock, lang)?;
     let account = account(
         &book.portfolio.accounts,

@@ -7,7 +7,7 @@ use nofxi_portfolio::names::{Directory, Named};
 use nofxi_skills::Lang;
 use nofxi_store::{PortfolioBook, Store};
 
-use super::{book, directory, portfolio_error, resolve};
+use super::{book, directory, held, portfolio_error, resolve};
 use crate::tools::ToolError;
 
 /// A security resolved, with the user's book when there is one to read.
@@ -43,13 +43,7 @@ pub(super) async fn security(
         Err(e) => return Err(e),
     };
     let (directory, held): (Directory, Vec<Instrument>) = match &book {
-        Some(book) => (
-            directory(book)?,
-            book.records
-                .iter()
-                .filter_map(|t| t.instrument.clone())
-                .collect(),
-        ),
+        Some(book) => (directory(book)?, held(book)),
         None => (Directory::embedded().map_err(portfolio_error)?, Vec::new()),
     };
     let named = resolve(&directory, &held, said, lang)?;

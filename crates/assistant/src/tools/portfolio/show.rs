@@ -5,7 +5,7 @@
 //! is computed from that holding's records alone, in its own currency.
 
 use async_trait::async_trait;
-use nofxi_portfolio::domain::{Instrument, Transaction};
+use nofxi_portfolio::domain::Transaction;
 use nofxi_portfolio::performance::{
     Period, PricedHolding, Snapshot, Warning, per_currency, snapshot,
 };
@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{book, code, directory, label, portfolio_error, resolve, signed, today};
+use super::{book, code, directory, held, label, portfolio_error, resolve, signed, today};
 use crate::msg;
 use crate::tools::registry::{Tool, ToolContext};
 use crate::tools::{RiskLevel, ToolError, ToolOutput};
@@ -60,11 +60,7 @@ pub async fn answer(
         return whole(&book, lang);
     };
     let directory = directory(&book)?;
-    let held: Vec<Instrument> = book
-        .records
-        .iter()
-        .filter_map(|t| t.instrument.clone())
-        .collect();
+    let held = held(&book);
     let named = resolve(&directory, &held, said, lang)?;
     let shown = label(&named, lang);
     let portfolio = book.portfolio.name.as_str();

@@ -5,14 +5,14 @@
 //! a copy, the way `snapshot` charges it).
 
 use async_trait::async_trait;
-use nofxi_portfolio::domain::{Instrument, Transaction, TxKind};
+use nofxi_portfolio::domain::{Transaction, TxKind};
 use nofxi_portfolio::fees::{FeeSchedules, FeeSource, fill_fees};
 use nofxi_portfolio::names::Directory;
 use nofxi_skills::Lang;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{book, directory, label, portfolio_error, resolve};
+use super::{book, directory, held, label, portfolio_error, resolve};
 use crate::msg;
 use crate::tools::registry::{Tool, ToolContext};
 use crate::tools::{RiskLevel, ToolError, ToolOutput};
@@ -57,11 +57,7 @@ impl Tool for PortfolioTrades {
         let (about, mine): (Option<String>, Vec<Transaction>) = match stock {
             None => (None, book.records),
             Some(said) => {
-                let held: Vec<Instrument> = book
-                    .records
-                    .iter()
-                    .filter_map(|t| t.instrument.clone())
-                    .collect();
+                let held = held(&book);
                 let named = resolve(&directory, &held, said, lang)?;
                 let own = book
                     .records
