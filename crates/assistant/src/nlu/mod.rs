@@ -1332,12 +1332,12 @@ impl Understander for RuleUnderstander {
     }
 }
 
-/// Whether the routed action only reads.
 /// A check of a resource the message names: its connectivity test, a trader's diagnosis.
 fn checks_named(r: &route::Route) -> bool {
     r.has_name && matches!(r.action.as_str(), "test" | "diagnose")
 }
 
+/// Whether the routed action only reads.
 fn is_read(library: &Library, r: &route::Route) -> bool {
     library
         .get(&r.skill)

@@ -38,8 +38,14 @@ pub(super) async fn security(
 ) -> Result<Security, ToolError> {
     let book = match book(store, user, lang, portfolio).await {
         Ok(book) => Some(book),
-        // No portfolio, or several and none named: the names alone still resolve.
-        Err(_) if portfolio.is_none() => None,
+        // No portfolio, or several and none named: the names alone still resolve. Any other
+        // failure (the store's) is said, not taken for an empty book.
+        Err(e)
+            if portfolio.is_none()
+                && matches!(e.code.as_str(), "no_portfolio" | "which_portfolio") =>
+        {
+            None
+        }
         Err(e) => return Err(e),
     };
     let (directory, held): (Directory, Vec<Instrument>) = match &book {

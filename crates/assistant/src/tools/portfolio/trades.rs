@@ -137,7 +137,8 @@ fn listing(
     Ok(lines.join("\n"))
 }
 
-/// `2026-03-02 买入 贵州茅台 (600519.SH) 100 × 1500 CNY，费用 20.00（按费率表），账户 huatai`.
+/// `2026-03-02 买入 贵州茅台 (600519.SH) 100 × 1500 CNY，费用 20.00（按费率表），账户 huatai`;
+/// a cash record has no security: `2026-01-02 存入资金 200000.00 CNY…`.
 fn line(directory: &Directory, t: &Transaction, source: &FeeSource, lang: Lang) -> String {
     let what = t
         .instrument
@@ -166,8 +167,7 @@ fn line(directory: &Directory, t: &Transaction, source: &FeeSource, lang: Lang) 
         "portfolio-trades-line",
         &[
             ("date", &t.date.to_string()),
-            ("kind", &kind(t.kind, lang)),
-            ("what", what.trim()),
+            ("what", [kind(t.kind, lang), what].join(" ").trim()),
             ("amount", &amount),
             ("fee", &format!("{fee:.2}")),
             ("fee_from", &fee_from),
