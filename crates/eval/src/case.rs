@@ -131,6 +131,7 @@ pub enum SetupItem {
     Strategy(StrategySetup),
     Trader(TraderSetup),
     Portfolio(PortfolioSetup),
+    Journal(JournalSetup),
 }
 
 /// A setup item as written: a one-key map (`exchange: {...}`). yaml_serde reads externally
@@ -143,6 +144,7 @@ struct RawSetupItem {
     strategy: Option<StrategySetup>,
     trader: Option<TraderSetup>,
     portfolio: Option<PortfolioSetup>,
+    journal: Option<JournalSetup>,
 }
 
 impl RawSetupItem {
@@ -153,14 +155,50 @@ impl RawSetupItem {
         items.extend(self.strategy.map(SetupItem::Strategy));
         items.extend(self.trader.map(SetupItem::Trader));
         items.extend(self.portfolio.map(SetupItem::Portfolio));
+        items.extend(self.journal.map(SetupItem::Journal));
         match (items.pop(), items.is_empty()) {
             (Some(item), true) => Ok(item),
             _ => Err(
-                "a setup item is exactly one of exchange, model, strategy, trader, portfolio"
+                "a setup item is exactly one of exchange, model, strategy, trader, portfolio, journal"
                     .into(),
             ),
         }
     }
+}
+
+/// Cycles in a trader's journal, as an engine that ran it would have saved them: `cycles`
+/// of them, one per scan interval, the newest starting now, each the engine's record shape
+/// with `cycle` merged over it (`{refused: [...]}`, `{error: "..."}`). An engine beat is
+/// recorded too (unless `engine: false`): the engine that wrote the journal is running.
+/// `stop` is the stop that engine recorded for a trader it stopped.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JournalSetup {
+    pub trader: String,
+    #[serde(default = "ten")]
+    pub cycles: u64,
+    #[serde(default)]
+    pub cycle: Option<serde_json::Value>,
+    /// Merged over one cycle after `cycle`, by its number (`{3: {positions_after: []}}`).
+    #[serde(default)]
+    pub at: BTreeMap<u64, serde_json::Value>,
+    #[serde(default = "yes")]
+    pub engine: bool,
+    #[serde(default)]
+    pub stop: Option<StopSetup>,
+}
+
+/// Why the engine stopped a trader, as its status document says (`{reason: error, detail: …}`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopSetup {
+    pub reason: nofxi_trader::runtime::status::StopReason,
+    #[serde(default)]
+    pub detail: Option<String>,
+}
+
+fn ten() -> u64 {
+    10
 }
 
 /// A personal portfolio with accounts in its base currency, and its records as the text of

@@ -10,13 +10,18 @@ use nofxi_domain::{
 };
 use nofxi_portfolio::csv_io::preview;
 use nofxi_portfolio::domain::{Account, Currency, Portfolio};
-use nofxi_store::{Database, KeySpec, Store, StoreConfig};
+use nofxi_store::{CycleRow, Database, KeySpec, Store, StoreConfig};
+use nofxi_trader::cycle::{CyclePhase, CycleRecord};
+use nofxi_trader::runtime::status::{STATUS_SCOPE, TraderStatus};
 use zeroize::Zeroizing;
 
 use crate::case::{
-    ExchangeSetup, ModelSetup, PortfolioSetup, SetupItem, StrategySetup, TraderSetup,
+    ExchangeSetup, JournalSetup, ModelSetup, PortfolioSetup, SetupItem, StrategySetup, TraderSetup,
 };
 use crate::error::EvalError;
+
+/// The engine process a case's journal says ran its traders.
+const ENGINE: &str = "eval-engine";
 
 /// The user every case talks as.
 pub const EVAL_USER: &str = "eval";
@@ -64,6 +69,7 @@ pub async fn apply(store: &Store, items: &[SetupItem]) -> Result<(), EvalError> 
             SetupItem::Strategy(s) => strategy(store, s).await?,
             SetupItem::Trader(t) => trader(store, t).await?,
             SetupItem::Portfolio(p) => portfolio(store, p).await?,
+            SetupItem::Journal(j) => journal(store, j).await?,
         }
     }
     Ok(())
@@ -200,6 +206,63 @@ async fn trader(store: &Store, t: &TraderSetup) -> Result<(), EvalError> {
             .map_err(|err| failed("trader", &t.name, err))?;
     }
     trash_if(store, t.deleted, ResourceKind::Trader, &t.name).await
+}
+
+/// Saves the cycles of `j` through the engine's own record type and the store's journal call,
+/// so a malformed override fails the setup instead of being skipped by the reader.
+async fn journal(store: &Store, j: &JournalSetup) -> Result<(), EvalError> {
+    let fail = |e: &dyn std::fmt::Display| failed("journal", &j.trader, e);
+    let trader = store
+        .get_trader(EVAL_USER, &j.trader)
+        .await
+        .map_err(|e| fail(&e))?;
+    let model = store
+        .get_model(EVAL_USER, &trader.spec.ai_model_id)
+        .await
+        .map_err(|e| fail(&e))?;
+    let every_ms = trader.spec.scan_interval_minutes * 60_000;
+    let now = store.now_ms();
+    for number in 1..=j.cycles {
+        let back = i64::try_from(j.cycles - number).map_err(|e| fail(&e))?;
+        let started = now - back * every_ms;
+        let decider = format!("llm:{}", model.spec.name);
+        let mut record = CycleRecord::new(&trader.id, number, started, decider);
+        record.phase = CyclePhase::Done;
+        record.finished_ms = Some(started + 1_000);
+        let mut value = serde_json::to_value(&record).map_err(|e| fail(&e))?;
+        for overrides in j.cycle.iter().chain(j.at.get(&number)) {
+            merge(&mut value, overrides);
+        }
+        let record: CycleRecord = serde_json::from_value(value).map_err(|e| fail(&e))?;
+        let row = CycleRow {
+            trader_id: trader.id.clone(),
+            cycle_number: number,
+            phase: "done".into(),
+            started_at: started,
+            equity: record.equity(),
+            record: serde_json::to_value(&record).map_err(|e| fail(&e))?,
+        };
+        store
+            .save_cycle(EVAL_USER, &row)
+            .await
+            .map_err(|e| fail(&e))?;
+    }
+    if let Some(stop) = &j.stop {
+        let status = TraderStatus::running(ENGINE, now - every_ms).stopped(
+            stop.reason,
+            stop.detail.clone(),
+            now,
+        );
+        let value = serde_json::to_value(&status).map_err(|e| fail(&e))?;
+        store
+            .put_state(EVAL_USER, STATUS_SCOPE, &trader.id, &value)
+            .await
+            .map_err(|e| fail(&e))?;
+    }
+    if j.engine {
+        store.engine_beat(ENGINE).await.map_err(|e| fail(&e))?;
+    }
+    Ok(())
 }
 
 async fn trash_if(

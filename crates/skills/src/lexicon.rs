@@ -107,6 +107,9 @@ pub enum WordClass {
     QuestionParticle,
     /// Opens a question that asks for judgement or an explanation ("should I …", "为什么"): answered over the user's facts.
     OpenQuestionOpener,
+    /// Asks for the cause of what happened ("why", "how come", "为什么"): asked of a change
+    /// ("why did alpha stop?"), it is answered by the resource's diagnosis.
+    CauseQuestion,
     /// Puts one resource in place of another's ("use ds for alpha", "move alpha to main", "alpha 改用 ds").
     RebindVerb,
     /// Opens a new value for the task in progress ("make it 4", "actually, 5x", "还是 4 吧"): what follows answers it.
@@ -182,7 +185,7 @@ pub enum WordClass {
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 89] = [
+    pub const ALL: [WordClass; 90] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -236,6 +239,7 @@ impl WordClass {
         WordClass::Ranking,
         WordClass::QuestionParticle,
         WordClass::OpenQuestionOpener,
+        WordClass::CauseQuestion,
         WordClass::RebindVerb,
         WordClass::CorrectionLead,
         WordClass::Descriptor,
@@ -330,6 +334,7 @@ impl WordClass {
             WordClass::Ranking => "ranking",
             WordClass::QuestionParticle => "question_particle",
             WordClass::OpenQuestionOpener => "open_question_opener",
+            WordClass::CauseQuestion => "cause_question",
             WordClass::RebindVerb => "rebind_verb",
             WordClass::CorrectionLead => "correction_lead",
             WordClass::Descriptor => "descriptor",

@@ -36,8 +36,18 @@ fn builtin_library_has_every_management_action() {
         (
             "trader_management",
             &[
-                "create", "update", "start", "stop", "stop_all", "delete", "restore", "query",
-                "journal", "diagnose", "stats",
+                "create",
+                "update",
+                "start",
+                "stop",
+                "stop_all",
+                "delete",
+                "restore",
+                "query",
+                "journal",
+                "diagnose",
+                "reconcile",
+                "stats",
             ],
         ),
         (

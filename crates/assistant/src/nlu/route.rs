@@ -19,6 +19,38 @@ pub struct Route {
     pub has_name: bool,
 }
 
+/// The action that finds out why a resource is as it is, where its skill has one.
+pub(crate) const DIAGNOSE: &str = "diagnose";
+
+/// An action's verb found in a message: where, how long, and whose.
+struct VerbHit<'a> {
+    at: usize,
+    end: usize,
+    chars: usize,
+    action: &'a nofxi_skills::Action,
+}
+
+/// "bot 的收益对不上", "余额 不对劲": a read's verb said right before another read's verb is
+/// what that verb is about — the later one names the request. Only reads are reordered, so
+/// this never picks a change.
+fn read_complained_of<'h, 'a>(
+    text: &str,
+    first: &VerbHit<'a>,
+    hits: &'h [VerbHit<'a>],
+) -> Option<&'h VerbHit<'a>> {
+    if first.action.risk != Risk::Query {
+        return None;
+    }
+    hits.iter().find(|h| {
+        h.at >= first.end
+            && h.action.risk == Risk::Query
+            && h.action.name != first.action.name
+            && text
+                .get(first.end..h.at)
+                .is_some_and(|gap| gap.trim().is_empty())
+    })
+}
+
 /// Whether `lower` names a function skill's subject (price, 行情, K线): market data, which no
 /// management task reads.
 pub fn names_function_subject(library: &Library, lower: &str) -> bool {
@@ -132,22 +164,29 @@ pub fn route(
                 .map(|p| p.to_lowercase())
                 .collect()
         };
-        skill
+        let mut hits: Vec<VerbHit<'_>> = skill
             .actions
             .iter()
             .filter_map(|a| {
                 lexicon
                     .action_verbs(a)
                     .filter_map(|v| {
-                        find_verb(text, &v.to_lowercase(), &guards, terms)
-                            .map(|at| (at, v.chars().count()))
+                        let verb = v.to_lowercase();
+                        find_verb(text, &verb, &guards, terms).map(|at| VerbHit {
+                            at,
+                            end: at + verb.len(),
+                            chars: v.chars().count(),
+                            action: a,
+                        })
                     })
-                    .min_by_key(|(at, len)| (*at, std::cmp::Reverse(*len)))
-                    .map(|(at, len)| ((at, len), a.name.clone()))
+                    .min_by_key(|h| (h.at, std::cmp::Reverse(h.chars)))
             })
-            // The earliest verb names the request; at one position the longest ("set up").
-            .min_by_key(|((at, len), _)| (*at, std::cmp::Reverse(*len)))
-            .map(|((_, len), name)| (len, name))
+            .collect();
+        // The earliest verb names the request; at one position the longest ("set up").
+        hits.sort_by_key(|h| (h.at, std::cmp::Reverse(h.chars)));
+        let first = hits.first()?;
+        let chosen = read_complained_of(text, first, &hits).unwrap_or(first);
+        Some((chosen.chars, chosen.action.name.clone()))
     };
     let verb_of = |i: usize| -> Option<(usize, String)> {
         let with_names = verb_in(i, verb_text);
@@ -228,7 +267,10 @@ pub fn route(
             };
             let reads = |name: &str| skill.action(name).is_some_and(|a| a.risk == Risk::Query);
             if !reads(&action) && asks_only && skill.action("query").is_some() {
-                action = "query".into();
+                // "why did alpha stop?" asks for the cause: the diagnosis, where there is one.
+                let cause = lexicon.any_in(WordClass::CauseQuestion, lower)
+                    && skill.action(DIAGNOSE).is_some();
+                action = if cause { DIAGNOSE } else { "query" }.into();
             }
             // "show btc-bot's journal", "看看 main 的持仓": the look-up verb opens any read;
             // the read's own word (journal, 持仓) says which one.

@@ -15,6 +15,7 @@
 //! one, nothing runs and no confirmation is opened. A question about a named resource is still
 //! answered with its status first (reading is never risky).
 
+use super::route::DIAGNOSE;
 use std::collections::BTreeMap;
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
@@ -39,9 +40,6 @@ pub enum Unexplained {
     Complaint,
     Question,
 }
-
-/// The action that finds out why a resource is as it is, where its skill has one.
-const DIAGNOSE: &str = "diagnose";
 
 /// Below [`super::CONFIDENCE_THRESHOLD`]: a model, when set, reads the message instead.
 const HELD_BACK: f32 = 0.3;

@@ -26,7 +26,8 @@ pub fn step_problems(skills: &[Skill]) -> Vec<Diagnostic> {
                         ),
                     ))
                 } else {
-                    unknown_argument(&tool, &step.with).map(|slot| {
+                    let names = step.with.iter().chain(step.set.keys());
+                    unknown_argument(&tool, names).map(|slot| {
                         (
                             DiagnosticKind::UnknownSlot,
                             format!("{at}: `{tool}` takes no argument `{slot}`"),
@@ -73,13 +74,14 @@ fn known() -> String {
     names.join(", ")
 }
 
-/// The first slot in `with` a typed tool's argument schema lacks; legacy tools take any.
-fn unknown_argument<'a>(tool: &str, with: &'a [String]) -> Option<&'a str> {
+/// The first argument (a `with` slot or a `set` key) a typed tool's argument schema lacks;
+/// legacy tools take any.
+fn unknown_argument<'a>(tool: &str, names: impl Iterator<Item = &'a String>) -> Option<&'a str> {
     let schema = Registry::builtin().get(tool)?.schema();
     let properties = schema.get("properties").and_then(Value::as_object);
-    with.iter()
+    names
         .map(String::as_str)
-        .find(|slot| properties.is_none_or(|p| !p.contains_key(*slot)))
+        .find(|name| properties.is_none_or(|p| !p.contains_key(*name)))
 }
 
 #[cfg(test)]
@@ -102,12 +104,11 @@ mod tests {
 
     #[test]
     fn a_step_naming_no_tool_or_no_argument_is_reported() {
+        let known = ["target".to_string(), "limit".to_string()];
+        assert_eq!(unknown_argument("trader.journal", known.iter()), None);
+        let unknown = ["leverage".to_string()];
         assert_eq!(
-            unknown_argument("trader.journal", &["target".into(), "limit".into()]),
-            None
-        );
-        assert_eq!(
-            unknown_argument("trader.journal", &["leverage".into()]),
+            unknown_argument("trader.journal", unknown.iter()),
             Some("leverage")
         );
         assert!(spec("trader.fly").is_none() && spec("trash.list").is_some());

@@ -1,105 +1,176 @@
-//! The checks of a running trader, read from its last cycles: failing cycles, safe mode,
-//! malformed answers, opens the guard refused (counted by cause, with the numbers), orders
-//! the exchange refused, no candidates, only waits — and, when none explains it, that it
-//! trades.
+//! The checks of a running trader read from its last cycles: no cycle yet, failing cycles,
+//! safe mode, malformed answers, that it trades, opens the guard refused (counted by cause,
+//! with the numbers), orders the exchange refused, and only waits.
 
 use std::collections::BTreeMap;
 
-use nofxi_domain::market::Symbol;
-use nofxi_domain::{Strategy, Trader};
 use nofxi_skills::{Lang, Library, SkillKind};
 use nofxi_trader::Refusal;
 use nofxi_trader::cycle::CycleRecord;
 use rust_decimal::Decimal;
 
-use super::Finding;
+use super::{Facts, Finding};
 use crate::compose::facts::time_on;
 use crate::msg;
 
 /// The lowest minimum confidence a strategy may have (`nofxi_domain::bounds`).
 const CONFIDENCE_FLOOR: u32 = 50;
 
-/// The first check of the running path that explains `cycles` (newest first or not).
-pub fn diagnose(
-    lang: Lang,
-    t: &Trader,
-    strategy: Option<&Strategy>,
-    cycles: &[CycleRecord],
-) -> Finding {
-    let name = || ("name", t.spec.name.clone());
-    let minutes = ("minutes", t.spec.scan_interval_minutes.to_string());
-    let Some(newest) = cycles.iter().max_by_key(|c| c.cycle_number) else {
-        return Finding::new("no-cycles", vec![name(), minutes]);
+/// The error-diagnosis entry of a prompt longer than the model's context window.
+const CONTEXT_TOO_LONG: &str = "context_too_long";
+
+/// More than half of the cycles read (at least one): a pattern, not one bad cycle.
+fn most(count: usize, of: usize) -> bool {
+    count > 0 && count * 2 >= of
+}
+
+fn cycles_read(f: &Facts) -> (&'static str, String) {
+    ("cycles", f.cycles.len().to_string())
+}
+
+fn minutes(f: &Facts) -> (&'static str, String) {
+    ("minutes", f.trader.spec.scan_interval_minutes.to_string())
+}
+
+/// Running, and no cycle finished yet.
+pub fn no_cycles(f: &Facts) -> Option<Finding> {
+    f.cycles
+        .is_empty()
+        .then(|| Finding::new("no-cycles", vec![f.name(), minutes(f)]))
+}
+
+/// Most cycles failed, the newest too; the error is explained when the error-diagnosis
+/// knowledge knows it (a context length, a refused key, a rate limit).
+pub fn cycle_errors(lang: Lang, f: &Facts) -> Option<Finding> {
+    let failed: Vec<&CycleRecord> = f.cycles.iter().filter(|c| c.error.is_some()).collect();
+    let error = f.newest()?.error.as_ref()?;
+    if !most(failed.len(), f.cycles.len()) {
+        return None;
+    }
+    let mut args = vec![
+        f.name(),
+        ("count", failed.len().to_string()),
+        cycles_read(f),
+        ("error", error.clone()),
+    ];
+    let Some(known) = knowledge(error) else {
+        return Some(Finding::new("cycle-errors", args));
     };
-    let total = ("cycles", cycles.len().to_string());
-    let half = |count: usize| count > 0 && count * 2 >= cycles.len();
-    let failed = cycles.iter().filter(|c| c.error.is_some()).count();
-    if let Some(error) = newest.error.as_ref().filter(|_| half(failed)) {
-        let args = vec![
-            name(),
-            ("count", failed.to_string()),
-            total,
-            ("error", error.clone()),
-        ];
-        return Finding::new("cycle-errors", args);
+    let text = |x: Option<&nofxi_skills::Text>| x.map(|x| x.get(lang).to_string());
+    args.extend([
+        ("what", text(known.what.as_ref()).unwrap_or_default()),
+        ("why", text(known.why.as_ref()).unwrap_or_default()),
+        ("fix", text(known.fix.as_ref()).unwrap_or_default()),
+    ]);
+    // A context-length failure is measured against the prompt: its size is the evidence.
+    if known.id == CONTEXT_TOO_LONG {
+        args.push(("size", prompt_size(lang, f)));
+        return Some(Finding::new("context-too-long", args));
     }
-    if newest.safe_mode {
-        return Finding::new("safe-mode", vec![name()]);
+    Some(Finding::new("cycle-errors-known", args))
+}
+
+/// The size of the newest failed cycle's prompt: tokens when the provider counted them, else
+/// characters — what a context-length error is measured against.
+fn prompt_size(lang: Lang, f: &Facts) -> String {
+    let failed = f
+        .cycles
+        .iter()
+        .filter(|c| c.error.is_some())
+        .max_by_key(|c| c.cycle_number);
+    let tokens = failed.and_then(|c| c.prompt_tokens);
+    let chars = failed.map(|c| {
+        let count = |p: &Option<String>| p.as_ref().map_or(0, |p| p.chars().count());
+        count(&c.system_prompt) + count(&c.user_prompt)
+    });
+    match (tokens, chars) {
+        (Some(tokens), _) => msg(
+            lang,
+            "diagnose-prompt-tokens",
+            &[("count", &tokens.to_string())],
+        ),
+        (None, Some(chars)) if chars > 0 => msg(
+            lang,
+            "diagnose-prompt-chars",
+            &[("count", &chars.to_string())],
+        ),
+        _ => msg(lang, "diagnose-prompt-unknown", &[]),
     }
-    let malformed: Vec<&CycleRecord> = cycles
+}
+
+/// The newest cycle ran in safe mode.
+pub fn safe_mode(f: &Facts) -> Option<Finding> {
+    f.newest()?
+        .safe_mode
+        .then(|| Finding::new("safe-mode", vec![f.name()]))
+}
+
+/// Most answers held no valid decision.
+pub fn malformed(f: &Facts) -> Option<Finding> {
+    let malformed: Vec<&CycleRecord> = f
+        .cycles
         .iter()
         .filter(|c| c.decisions.is_empty() && !c.invalid.is_empty())
         .collect();
-    if half(malformed.len()) {
-        let example = malformed[0].invalid[0]
-            .chars()
-            .take(120)
-            .collect::<String>();
-        let args = vec![
-            name(),
-            ("count", malformed.len().to_string()),
-            total,
-            ("example", example),
-        ];
-        return Finding::new("malformed", args);
+    if !most(malformed.len(), f.cycles.len()) {
+        return None;
     }
-    let opened: Vec<&CycleRecord> = cycles
+    let example = malformed[0].invalid[0]
+        .chars()
+        .take(120)
+        .collect::<String>();
+    let args = vec![
+        f.name(),
+        ("count", malformed.len().to_string()),
+        cycles_read(f),
+        ("example", example),
+    ];
+    Some(Finding::new("malformed", args))
+}
+
+/// It opened positions: nothing on its path refuses trades.
+pub fn trading(lang: Lang, f: &Facts) -> Option<Finding> {
+    let opened: Vec<&CycleRecord> = f
+        .cycles
         .iter()
         .filter(|c| c.executions.iter().any(|e| e.what == "open" && e.ok))
         .collect();
-    if let Some(last) = opened.iter().max_by_key(|c| c.cycle_number) {
-        let when = time_on(last.started_ms, last.simulated, lang == Lang::Zh);
-        let args = vec![
-            name(),
-            ("count", opened.len().to_string()),
-            total,
-            ("when", when),
-        ];
-        return Finding::new("trading", args);
-    }
-    if let Some(finding) = refused_opens(lang, t, strategy, cycles) {
-        return finding;
-    }
-    if let Some(finding) = failed_orders(lang, t, cycles) {
-        return finding;
-    }
-    if strategy.is_some_and(no_candidates) {
-        let strategy = strategy.map(|s| s.spec.name.clone()).unwrap_or_default();
-        return Finding::new("no-candidates", vec![name(), ("strategy", strategy)]);
-    }
-    let decider = ("decider", newest.decider.clone());
-    Finding::new("only-waits", vec![name(), total, minutes, decider])
+    let last = opened.iter().max_by_key(|c| c.cycle_number)?;
+    let when = time_on(last.started_ms, last.simulated, lang == Lang::Zh);
+    let args = vec![
+        f.name(),
+        ("count", opened.len().to_string()),
+        cycles_read(f),
+        ("when", when),
+    ];
+    Some(Finding::new("trading", args))
+}
+
+/// The decider only waited: nothing refused, nothing failed.
+pub fn only_waits(f: &Facts) -> Option<Finding> {
+    let decider = ("decider", f.newest()?.decider.clone());
+    Some(Finding::new(
+        "only-waits",
+        vec![f.name(), cycles_read(f), minutes(f), decider],
+    ))
+}
+
+/// The error-diagnosis entry that explains `error` (by code, else by phrase), if any.
+fn knowledge(error: &str) -> Option<nofxi_skills::Knowledge> {
+    let library = Library::builtin().ok()?;
+    library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Diagnosis)
+        .find_map(|s| s.knowledge_matching(error).first().map(|k| (*k).clone()))
 }
 
 /// Opens the model proposed and the guard refused, by cause; the most frequent cause is told
 /// with its numbers, and its fix offered when a setting can make it pass.
-fn refused_opens(
-    lang: Lang,
-    t: &Trader,
-    strategy: Option<&Strategy>,
-    cycles: &[CycleRecord],
-) -> Option<Finding> {
-    let refused: Vec<(&Refusal, Option<u32>)> = cycles
+pub fn refused_opens(lang: Lang, f: &Facts) -> Option<Finding> {
+    let (t, strategy) = (&f.trader, f.strategy.as_ref());
+    let refused: Vec<(&Refusal, Option<u32>)> = f
+        .cycles
         .iter()
         .flat_map(|c| &c.refused)
         .filter(|r| r.decision.action.opens())
@@ -153,16 +224,43 @@ fn refused_opens(
             ]);
             Some(Finding::new("refused-risk-reward", args))
         }
-        "refused-other" => {
-            let reason = of_cause.map(|(why, _)| why.to_string()).next()?;
-            args.push(("reason", reason));
-            Some(Finding::new("refused-other", args))
-        }
         check => {
-            let reason = of_cause.map(|(why, _)| why.to_string()).next()?;
+            let reason = of_cause.map(|(why, _)| refusal_text(lang, why)).next()?;
             args.push(("reason", reason));
             Some(Finding::new(check, args))
         }
+    }
+}
+
+/// A refusal in the user's language: the catalog's `refusal-<kind>` text with the refusal's
+/// own fields (`given`, `min` …) as its arguments; the guard's English words if the catalog
+/// has no text for it.
+fn refusal_text(lang: Lang, why: &Refusal) -> String {
+    let value = serde_json::to_value(why).unwrap_or_default();
+    let Some(fields) = value.as_object() else {
+        return why.to_string();
+    };
+    let kind = fields
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .unwrap_or_default();
+    let plain = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let args: Vec<(&str, String)> = fields
+        .iter()
+        .filter(|(k, _)| k.as_str() != "kind")
+        .map(|(k, v)| match k.as_str() {
+            "side" => (k.as_str(), super::side_word(lang, &plain(v))),
+            _ => (k.as_str(), plain(v)),
+        })
+        .collect();
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let id = format!("refusal-{}", kind.replace('_', "-"));
+    match nofxi_skills::Catalog::builtin().has(&id) {
+        true => msg(lang, &id, &args),
+        false => why.to_string(),
     }
 }
 
@@ -183,27 +281,18 @@ fn cause(why: &Refusal) -> &'static str {
 
 /// Orders sent and refused by the exchange, explained by the error-diagnosis entry of their
 /// code (Binance's -2019 margin, -4061 position side, -4164 notional, -1111 precision).
-fn failed_orders(lang: Lang, t: &Trader, cycles: &[CycleRecord]) -> Option<Finding> {
-    let failed: Vec<_> = cycles
+pub fn failed_orders(lang: Lang, f: &Facts) -> Option<Finding> {
+    let failed: Vec<_> = f
+        .cycles
         .iter()
         .flat_map(|c| &c.executions)
         .filter(|e| !e.ok)
         .collect();
     let first = failed.first()?;
     let error = first.error.clone().unwrap_or_default();
-    let library = Library::builtin().ok();
-    let entry = first.error_code.and_then(|code| {
-        library
-            .as_ref()?
-            .skills()
-            .iter()
-            .filter(|s| s.meta.kind == SkillKind::Diagnosis)
-            .find_map(|s| {
-                s.knowledge_matching(&code.to_string())
-                    .first()
-                    .map(|k| (*k).clone())
-            })
-    });
+    let entry = first
+        .error_code
+        .and_then(|code| knowledge(&code.to_string()));
     let text = |x: Option<&nofxi_skills::Text>| x.map(|x| x.get(lang).to_string());
     let (what, why, fix) = match &entry {
         Some(k) => (
@@ -214,7 +303,7 @@ fn failed_orders(lang: Lang, t: &Trader, cycles: &[CycleRecord]) -> Option<Findi
         None => (None, None, None),
     };
     let args = vec![
-        ("name", t.spec.name.clone()),
+        f.name(),
         ("count", failed.len().to_string()),
         ("error", error.clone()),
         ("what", what.unwrap_or_else(|| error.clone())),
@@ -228,16 +317,4 @@ fn failed_orders(lang: Lang, t: &Trader, cycles: &[CycleRecord]) -> Option<Findi
         ),
     ];
     Some(Finding::new("order-error", args))
-}
-
-/// A strategy whose coin list is empty once its exclusions are taken out.
-fn no_candidates(s: &Strategy) -> bool {
-    let source = &s.spec.config.coin_source;
-    let parsed = |coins: &[String]| -> Vec<Symbol> {
-        coins.iter().filter_map(|c| Symbol::parse(c).ok()).collect()
-    };
-    let excluded = parsed(&source.excluded_coins);
-    parsed(&source.static_coins)
-        .iter()
-        .all(|c| excluded.contains(c))
 }

@@ -14,31 +14,27 @@ use crate::compose::facts::time_on;
 use crate::msg;
 use crate::tools::registry::ToolContext;
 
-/// Why `t`, not running, does not run: the first of configuration, recorded stop, preflight.
-pub async fn diagnose(cx: &ToolContext<'_>, t: &Trader) -> Finding {
-    if let Some(finding) = configuration(cx, t).await {
-        return finding;
-    }
-    let status = load_status(cx.store, cx.user, &t.id).await.ok().flatten();
-    if let Some(status) = status.filter(|s| !s.running)
-        && let Some(check) = recorded_check(status.stop_reason)
-    {
-        let when = time_on(
-            status.since_ms,
-            status.simulated,
-            cx.lang == nofxi_skills::Lang::Zh,
-        );
-        let detail = status.detail.unwrap_or_else(|| "-".into());
-        return Finding::new(
-            check,
-            vec![
-                ("name", t.spec.name.clone()),
-                ("when", when),
-                ("detail", detail),
-            ],
-        )
-        .offering(start_request(cx, t));
-    }
+/// The stop the engine recorded for `t`, if it explains anything (a stop by the user does not).
+pub async fn recorded_stop(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> {
+    let status = load_status(cx.store, cx.user, &t.id).await.ok().flatten()?;
+    let check = recorded_check(status.stop_reason).filter(|_| !status.running)?;
+    let when = time_on(
+        status.since_ms,
+        status.simulated,
+        cx.lang == nofxi_skills::Lang::Zh,
+    );
+    let detail = status.detail.unwrap_or_else(|| "-".into());
+    let args = vec![
+        ("name", t.spec.name.clone()),
+        ("when", when),
+        ("detail", detail),
+    ];
+    Some(Finding::new(check, args).offering(start_request(cx, t)))
+}
+
+/// A preflight run now: the named cause a start would fail with, or that `t` is just stopped
+/// with every check passing (and a start offered).
+pub async fn preflight_now(cx: &ToolContext<'_>, t: &Trader) -> Finding {
     let clock = Arc::new(SystemClock);
     match preflight::check(cx.store.clone(), cx.user, &t.id, clock).await {
         Err(e) => Finding::new(
@@ -62,7 +58,7 @@ fn recorded_check(reason: Option<StopReason>) -> Option<&'static str> {
 }
 
 /// The references and settings a start needs (REFERENCE §1), checked without any network.
-async fn configuration(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> {
+pub async fn configuration(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> {
     let spec = &t.spec;
     let model = cx.store.get_model(cx.user, &spec.ai_model_id).await.ok();
     let exchange = cx.store.get_exchange(cx.user, &spec.exchange_id).await.ok();
