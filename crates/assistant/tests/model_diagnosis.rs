@@ -75,6 +75,9 @@ async fn a_refused_key_is_named_as_the_key() {
     .await;
     has_all(&en, &["ds", "rejected the API key", "What to do now"]);
     has_all(&zh, &["ds", "API Key"]);
+    // The fix is the config's update, offered to be said yes to.
+    has_all(&en, &["Shall I change \"ds\" now"]);
+    has_all(&zh, &["要现在修改「ds」吗"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -105,6 +108,22 @@ async fn an_unknown_model_name_is_named_as_the_model_name() {
     .await;
     has_all(&en, &["ds", "does not know the model name"]);
     has_all(&zh, &["ds", "模型名"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limit_is_named_as_the_rate_limit_with_no_config_change_offered() {
+    let body = r#"{"error":{"message":"Rate limit reached for requests","type":"rate_limit_error","code":"rate_limit_exceeded"}}"#;
+    let [en, zh] = diagnosed(
+        Reply::Error {
+            status: 429,
+            body: body.into(),
+        },
+        ["why doesn't ds work?", "ds 为什么用不了"],
+    )
+    .await;
+    has_all(&en, &["ds", "throttling", "Retry-After"]);
+    has_all(&zh, &["ds", "限流"]);
+    assert!(!en.contains("Shall I change"), "{en}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

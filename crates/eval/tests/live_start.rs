@@ -39,11 +39,13 @@ fn live_start_cases_pass_against_the_mock_binance() {
     );
     // One account per fault the exchange diagnosis must name (tests/conversations/live/
     // exchange_diagnosis_*.yaml): the key is refused from this IP, the key cannot trade
-    // futures, the account is in hedge (dual-side) position mode.
+    // futures, the account is in hedge (dual-side) position mode, the machine using the key
+    // has a clock a minute ahead.
     let faulty = [
         ("AKnoip0123456789", "SKnoip0123456789"),
         ("AKnofutures01234", "SKnofutures01234"),
         ("AKhedge012345678", "SKhedge012345678"),
+        ("AKskew0123456789", "SKskew0123456789"),
     ];
     for (key, secret) in faulty {
         mock.add_account(key, secret, Decimal::from(10_000));
@@ -51,6 +53,7 @@ fn live_start_cases_pass_against_the_mock_binance() {
     mock.set_ip_whitelisted("AKnoip0123456789", false);
     mock.set_futures_enabled("AKnofutures01234", false);
     mock.set_hedge_mode("AKhedge012345678", true);
+    mock.set_client_clock_off_ms("AKskew0123456789", 60_000);
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([CHILD_TEST, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD, "1")

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use nofxi_skills::{Lang, Library};
 use nofxi_venues::SystemClock;
-use nofxi_venues::connectivity::{Check, Problem};
+use nofxi_venues::connectivity::{Check, Diagnosis, Problem};
 
 use super::exec::{Failure, ToolRunner};
 use super::{ToolError, ToolOutput};
@@ -69,8 +69,16 @@ impl ToolRunner {
         };
         let problems = report.problems();
         if !report.ok() {
+            // A refused key or signature is fixed by new credentials: the skill offers that
+            // update for this code; other failures are fixed outside nofxi.
+            let code = match problems.first().map(|p| p.diagnosis) {
+                Some(
+                    Diagnosis::BadSignature | Diagnosis::BadKeyFormat | Diagnosis::KeyOrIpRejected,
+                ) => "credentials_rejected",
+                _ => "test_failed",
+            };
             return Err(Failure::Tool(ToolError {
-                code: "test_failed".into(),
+                code: code.into(),
                 message: explain_all(&problems),
                 resource: Some(name.to_string()),
             }));
@@ -108,8 +116,19 @@ impl ToolRunner {
     ) -> Result<ToolOutput, Failure> {
         let report = probe_model(&self.store, user, target, lang).await?;
         if let Some(failure) = &report.error {
+            // A key, model name or base URL the provider refused is fixed in the config: the
+            // skill offers that update for this code; a balance or a rate limit is not.
+            let in_config = failure
+                .diagnosis
+                .as_deref()
+                .is_some_and(|d| FIXED_IN_CONFIG.contains(&d));
+            let code = if in_config {
+                "config_rejected"
+            } else {
+                "test_failed"
+            };
             return Err(Failure::Tool(ToolError {
-                code: "test_failed".into(),
+                code: code.into(),
                 message: explained(lang, failure),
                 resource: Some(report.model),
             }));
@@ -133,6 +152,14 @@ impl ToolRunner {
         })
     }
 }
+
+/// The error-diagnosis entries of a model probe whose fix is a change to the model config.
+const FIXED_IN_CONFIG: &[&str] = &[
+    "model_auth",
+    "model_not_found",
+    "html_instead_of_json",
+    "connection_failed",
+];
 
 /// One explanation as the chat shows it.
 fn said(lang: Lang, e: &Explanation) -> String {

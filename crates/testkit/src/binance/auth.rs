@@ -79,7 +79,8 @@ pub(crate) fn verify(
     let p = params(query, body);
     let get = |name: &str| p.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     let timestamp: i64 = get("timestamp")
-        .and_then(|t| t.parse().ok())
+        .and_then(|t| t.parse::<i64>().ok())
+        .map(|t| t + account.client_clock_off_ms)
         .ok_or_else(|| Fault::Error {
             http_status: 400,
             code: -1102,

@@ -89,6 +89,7 @@ impl MockBinance {
                     futures_enabled: true,
                     ip_whitelisted: true,
                     dual_side: false,
+                    client_clock_off_ms: 0,
                     leverage: HashMap::new(),
                     isolated: HashMap::new(),
                     positions: HashMap::new(),
@@ -112,6 +113,17 @@ impl MockBinance {
         self.with(|st| {
             if let Some(a) = st.accounts.get_mut(api_key) {
                 a.ip_whitelisted = whitelisted;
+            }
+        });
+    }
+
+    /// Make the machine using `api_key` drift by `off_ms`: its signed requests are judged as
+    /// if their timestamps were that far off (-1021 past the recvWindow), while every other
+    /// key, and the public time endpoint, see the right time.
+    pub fn set_client_clock_off_ms(&self, api_key: &str, off_ms: i64) {
+        self.with(|st| {
+            if let Some(a) = st.accounts.get_mut(api_key) {
+                a.client_clock_off_ms = off_ms;
             }
         });
     }

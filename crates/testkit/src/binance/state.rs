@@ -18,6 +18,9 @@ pub struct MockAccount {
     pub futures_enabled: bool,
     pub ip_whitelisted: bool,
     pub dual_side: bool,
+    /// How far the clock of the machine using this key is off (ms, + ahead): its signed
+    /// requests carry timestamps that far from the server's, as from a drifting host.
+    pub client_clock_off_ms: i64,
     pub leverage: HashMap<String, u32>,
     pub isolated: HashMap<String, bool>,
     /// (symbol, positionSide "BOTH"|"LONG"|"SHORT") → (signed amount, entry price)
