@@ -50,6 +50,9 @@ pub enum WordClass {
     Reported,
     /// Complains that something fails ("keeps failing", "启动不了").
     Complaint,
+    /// Weighs a change rather than asks for it ("maybe I should …", "I think … should",
+    /// "… needs to stop losing money", "我觉得 … 应该"): an opinion, not an order.
+    Deliberation,
     /// Says to make a new one of whatever kind is named ("make me a", "spin up", "建个"):
     /// every create action's verbs, beside the ones its skill lists.
     CreateVerb,
@@ -185,7 +188,7 @@ pub enum WordClass {
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 90] = [
+    pub const ALL: [WordClass; 91] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -213,6 +216,7 @@ impl WordClass {
         WordClass::Condition,
         WordClass::Reported,
         WordClass::Complaint,
+        WordClass::Deliberation,
         WordClass::CreateVerb,
         WordClass::Attributive,
         WordClass::NotValue,
@@ -308,6 +312,7 @@ impl WordClass {
             WordClass::Condition => "condition",
             WordClass::Reported => "reported",
             WordClass::Complaint => "complaint",
+            WordClass::Deliberation => "deliberation",
             WordClass::CreateVerb => "create_verb",
             WordClass::Attributive => "attributive",
             WordClass::NotValue => "not_value",

@@ -39,15 +39,17 @@ pub enum Unexplained {
     Condition,
     Complaint,
     Question,
+    Deliberation,
 }
 
 /// Below [`super::CONFIDENCE_THRESHOLD`]: a model, when set, reads the message instead.
 const HELD_BACK: f32 = 0.3;
 
 /// The classes found anywhere in what the reading leaves, each with its kind.
-const FOUND_ANYWHERE: [(WordClass, Unexplained); 3] = [
+const FOUND_ANYWHERE: [(WordClass, Unexplained); 4] = [
     (WordClass::Condition, Unexplained::Condition),
     (WordClass::Reported, Unexplained::Reported),
+    (WordClass::Deliberation, Unexplained::Deliberation),
     (WordClass::Complaint, Unexplained::Complaint),
 ];
 
@@ -211,7 +213,16 @@ impl<'a> Scan<'a> {
         let text = self.text.as_str();
         let polite = is_request_put_as_question(text, self.cx.lexicon);
         let closing = trim_punct(text);
+        // "can" of "can you stop alpha" is the polite request's, not a question of its own.
+        let polite_spans: Vec<(usize, usize)> = self
+            .words_of(WordClass::PoliteRequest)
+            .map(|(at, w)| (at, at + w.len()))
+            .collect();
+        let in_polite = |at: usize| polite_spans.iter().any(|&(from, to)| from <= at && at < to);
         self.words_of(WordClass::Question).any(|(at, w)| {
+            if in_polite(at) {
+                return false;
+            }
             let mark = w.chars().all(|c| !c.is_alphanumeric());
             let particle_at_end = closing.ends_with(w) && !w.is_ascii();
             // "stop btc-bot? no.": a mark before more words asks, however politely.
@@ -320,7 +331,10 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     let act = act_phrase(cx, skill, action, target, lang);
     let other = match first {
         Unexplained::YesBeforeRequest => OtherReading::EarlierQuestion,
-        Unexplained::Retraction | Unexplained::Negation | Unexplained::Reported => {
+        Unexplained::Retraction
+        | Unexplained::Negation
+        | Unexplained::Reported
+        | Unexplained::Deliberation => {
             OtherReading::LeaveIt
         }
         Unexplained::Condition => OtherReading::NotNow,
