@@ -158,7 +158,7 @@ async fn the_chinese_question_gets_the_same_cause() {
     };
     let reply = chat.say("slow-bot 为什么一直不开仓").await;
     engine.shutdown().await;
-    for said in ["全部被拒绝", "最低要求 90", "最高置信度是 70", "careful"] {
+    for said in ["被拒绝", "最低要求 90", "最高置信度是 70", "careful"] {
         assert!(reply.contains(said), "{said:?} missing from: {reply}");
     }
 }

@@ -958,9 +958,9 @@ impl RuleUnderstander {
                     // 连不上" asks for the check of the account named, which finds the error.
                     || (k.phrase_in(&lower) && is_read(cx.library, r) && !checks_named(r))
             })
-            // "initial balance 500" while a task collects values is a value for it: a bare
-            // code there reports an error only with words that say so.
-            && !(!self.values_for_top(message, cx).is_empty()
+            // "initial balance 500" (or a bare "500") while a task is open is an answer to
+            // it: a bare code there reports an error only with words that say so.
+            && !((cx.top.is_some() || !self.values_for_top(message, cx).is_empty())
                 && !k.phrase_in(&lower)
                 && !lx.any_in(WordClass::ErrorReport, &lower))
         {
@@ -976,11 +976,14 @@ impl RuleUnderstander {
             .words(WordClass::Question)
             .iter()
             .any(|q| lower.contains(q.as_str()));
+        // "which permissions should I tick for the binance key", "kimi的key哪里申请": a read
+        // of a kind the user has none of by that name (binance, kimi) is the guidance asked.
+        let none_named = cx.names.mentioned(&lower).is_empty();
         if questioning
             && routed.as_ref().is_none_or(|r| {
                 let about_resource =
                     r.has_name && repair::names_a_field(cx.library, &r.skill, &lower);
-                !(r.has_verb || about_resource)
+                !(r.has_verb || about_resource) || (none_named && is_read(cx.library, r))
             })
             && let Some(glossary) = cx
                 .library

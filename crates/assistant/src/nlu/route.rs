@@ -30,24 +30,32 @@ struct VerbHit<'a> {
     action: &'a nofxi_skills::Action,
 }
 
-/// "bot 的收益对不上", "余额 不对劲": a read's verb said right before another read's verb is
-/// what that verb is about — the later one names the request. Only reads are reordered, so
-/// this never picks a change.
+/// "bot 的收益对不上", "the pnl on bot looks wrong": a read's verb said right before another
+/// read's verb — at most one word between, not a join — is what that verb is about, so the
+/// later one names the request. Only reads are reordered, so this never picks a change.
 fn read_complained_of<'h, 'a>(
     text: &str,
     first: &VerbHit<'a>,
     hits: &'h [VerbHit<'a>],
+    lexicon: &Lexicon,
 ) -> Option<&'h VerbHit<'a>> {
     if first.action.risk != Risk::Query {
         return None;
     }
+    let joins = lexicon.words(WordClass::RequestJoin);
+    let close = |gap: &str| {
+        let words: Vec<&str> = gap.split_whitespace().collect();
+        let joined = joins.iter().any(|j| {
+            let j = j.trim();
+            !j.is_empty() && words.contains(&j)
+        });
+        words.len() <= 1 && !joined && gap.chars().all(|c| c.is_alphanumeric() || c == ' ')
+    };
     hits.iter().find(|h| {
         h.at >= first.end
             && h.action.risk == Risk::Query
             && h.action.name != first.action.name
-            && text
-                .get(first.end..h.at)
-                .is_some_and(|gap| gap.trim().is_empty())
+            && text.get(first.end..h.at).is_some_and(close)
     })
 }
 
@@ -185,7 +193,7 @@ pub fn route(
         // The earliest verb names the request; at one position the longest ("set up").
         hits.sort_by_key(|h| (h.at, std::cmp::Reverse(h.chars)));
         let first = hits.first()?;
-        let chosen = read_complained_of(text, first, &hits).unwrap_or(first);
+        let chosen = read_complained_of(text, first, &hits, lexicon).unwrap_or(first);
         Some((chosen.chars, chosen.action.name.clone()))
     };
     let verb_of = |i: usize| -> Option<(usize, String)> {

@@ -334,9 +334,7 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         Unexplained::Retraction
         | Unexplained::Negation
         | Unexplained::Reported
-        | Unexplained::Deliberation => {
-            OtherReading::LeaveIt
-        }
+        | Unexplained::Deliberation => OtherReading::LeaveIt,
         Unexplained::Condition => OtherReading::NotNow,
         Unexplained::Complaint | Unexplained::Question => OtherReading::LookFirst,
     };

@@ -136,6 +136,16 @@ pub fn trading(lang: Lang, f: &Facts) -> Option<Finding> {
         .filter(|c| c.executions.iter().any(|e| e.what == "open" && e.ok))
         .collect();
     let last = opened.iter().max_by_key(|c| c.cycle_number)?;
+    // Opens refused since the last one that went through: it traded, but does not now.
+    let refused_since = f
+        .cycles
+        .iter()
+        .filter(|c| c.cycle_number > last.cycle_number)
+        .flat_map(|c| &c.refused)
+        .any(|r| r.decision.action.opens());
+    if refused_since {
+        return None;
+    }
     let when = time_on(last.started_ms, last.simulated, lang == Lang::Zh);
     let args = vec![
         f.name(),
@@ -168,7 +178,6 @@ fn knowledge(error: &str) -> Option<nofxi_skills::Knowledge> {
 /// Opens the model proposed and the guard refused, by cause; the most frequent cause is told
 /// with its numbers, and its fix offered when a setting can make it pass.
 pub fn refused_opens(lang: Lang, f: &Facts) -> Option<Finding> {
-    let (t, strategy) = (&f.trader, f.strategy.as_ref());
     let refused: Vec<(&Refusal, Option<u32>)> = f
         .cycles
         .iter()
@@ -181,6 +190,35 @@ pub fn refused_opens(lang: Lang, f: &Facts) -> Option<Finding> {
         *by_cause.entry(cause(why)).or_default() += 1;
     }
     let (&top, &count) = by_cause.iter().max_by_key(|(_, n)| **n)?;
+    let finding = refused_by(lang, f, top, count, &refused)?;
+    // The other causes, each once with its count: fixing the first alone may not be enough.
+    let others: Vec<String> = by_cause
+        .iter()
+        .filter(|(cause_, _)| **cause_ != top)
+        .filter_map(|(cause_, n)| {
+            let (why, _) = refused.iter().find(|(why, _)| cause(why) == *cause_)?;
+            Some(format!("{n} × {}", refusal_text(lang, why)))
+        })
+        .collect();
+    Some(match others.is_empty() {
+        true => finding,
+        false => {
+            let reasons = others.join(&msg(lang, "list-separator", &[]));
+            finding.noting(msg(lang, "diagnose-also-refused", &[("reasons", &reasons)]))
+        }
+    })
+}
+
+/// The finding of the most frequent refusal cause `top`, with its numbers and, when a
+/// setting can make the refused opens pass, its change offered.
+fn refused_by(
+    lang: Lang,
+    f: &Facts,
+    top: &'static str,
+    count: usize,
+    refused: &[(&Refusal, Option<u32>)],
+) -> Option<Finding> {
+    let (t, strategy) = (&f.trader, f.strategy.as_ref());
     let mut args = vec![
         ("name", t.spec.name.clone()),
         ("count", count.to_string()),
@@ -218,11 +256,21 @@ pub fn refused_opens(lang: Lang, f: &Facts) -> Option<Finding> {
                     }
                     _ => (min, best),
                 });
+            let best = best?.round_dp(2).normalize();
             args.extend([
                 ("min", min?.normalize().to_string()),
-                ("best", best?.round_dp(2).normalize().to_string()),
+                ("best", best.to_string()),
             ]);
-            Some(Finding::new("refused-risk-reward", args))
+            let finding = Finding::new("refused-risk-reward", args);
+            // A ratio below 1 (the strategy's floor) cannot be offered.
+            Some(match (best >= Decimal::ONE, strategy) {
+                (true, Some(s)) => finding.offering(msg(
+                    lang,
+                    "diagnose-request-risk-reward",
+                    &[("strategy", &s.spec.name), ("value", &best.to_string())],
+                )),
+                _ => finding,
+            })
         }
         check => {
             let reason = of_cause.map(|(why, _)| refusal_text(lang, why)).next()?;

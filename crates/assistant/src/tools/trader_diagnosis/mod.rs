@@ -173,6 +173,8 @@ pub struct Finding {
     pub args: Vec<(&'static str, String)>,
     /// The fix, said as the user would ask for it ("set scalper min confidence to 70").
     pub offer: Option<String>,
+    /// What else the check saw, said after the fix (the other refusal causes).
+    pub note: Option<String>,
 }
 
 impl Finding {
@@ -181,7 +183,13 @@ impl Finding {
             check,
             args,
             offer: None,
+            note: None,
         }
+    }
+
+    fn noting(mut self, note: String) -> Finding {
+        self.note = Some(note);
+        self
     }
 
     fn offering(mut self, request: String) -> Finding {
@@ -195,6 +203,10 @@ impl Finding {
         let (what, why, fix) = (part("what"), part("why"), part("fix"));
         let mut text = crate::texts::what_why_fix(lang, Some(&what), Some(&why), Some(&fix))
             .unwrap_or_default();
+        if let Some(note) = &self.note {
+            text.push('\n');
+            text.push_str(note);
+        }
         if self.offer.is_some() {
             text.push('\n');
             text.push_str(&msg(lang, "diagnose-offer", &[]));
@@ -214,15 +226,10 @@ impl Tool for TraderDiagnose {
 
     async fn run(&self, cx: &ToolContext<'_>, args: DiagnoseArgs) -> Result<ToolOutput, ToolError> {
         let facts = Facts::load(cx, &args.target).await?;
-        let mut found = None;
-        for check in &args.checks {
-            found = check.run(cx, &facts).await;
-            if found.is_some() {
-                break;
-            }
-        }
+        let (first, rest) = first_finding(cx, &facts, &args.checks).await;
         // A path that ends with no explaining check says so rather than guess.
-        let finding = found.unwrap_or_else(|| Finding::new("unexplained", vec![facts.name()]));
+        let finding = first.unwrap_or_else(|| Finding::new("unexplained", vec![facts.name()]));
+        let also = also_finding(cx, &facts, &finding, args.symptom, rest).await;
         let t = facts.trader;
         let header = match args.symptom {
             Symptom::NotTrading => "diagnose-header",
@@ -231,13 +238,52 @@ impl Tool for TraderDiagnose {
         let mut text = msg(cx.lang, header, &[("name", &t.spec.name)]);
         text.push('\n');
         text.push_str(&finding.render(cx.lang));
+        if let Some(also) = &also {
+            text.push_str("\n\n");
+            text.push_str(&msg(cx.lang, "diagnose-also", &[]));
+            text.push('\n');
+            text.push_str(&also.render(cx.lang));
+        }
         Ok(ToolOutput {
             resource_id: Some(t.id),
             resource_name: Some(t.spec.name),
             text: Some(text),
-            offer: finding.offer,
+            offer: finding.offer.or(also.and_then(|a| a.offer)),
             ..ToolOutput::default()
         })
+    }
+}
+
+/// The first check of `checks` that explains the symptom, and the checks after it.
+async fn first_finding<'c>(
+    cx: &ToolContext<'_>,
+    facts: &Facts,
+    checks: &'c [Check],
+) -> (Option<Finding>, &'c [Check]) {
+    for (i, check) in checks.iter().enumerate() {
+        if let Some(found) = check.run(cx, facts).await {
+            return (Some(found), &checks[i + 1..]);
+        }
+    }
+    (None, &[])
+}
+
+/// A second finding worth telling beside the first: with no engine running, what the journal
+/// showed while one ran (the cause that will be back when it runs again); for numbers that
+/// look wrong, the P&L's split after whatever explained them.
+async fn also_finding(
+    cx: &ToolContext<'_>,
+    facts: &Facts,
+    first: &Finding,
+    symptom: Symptom,
+    rest: &[Check],
+) -> Option<Finding> {
+    match symptom {
+        Symptom::NotTrading if first.check == "no-engine" && !facts.cycles.is_empty() => {
+            first_finding(cx, facts, rest).await.0
+        }
+        Symptom::Numbers if first.check != "breakdown" => numbers::breakdown(facts),
+        _ => None,
     }
 }
 

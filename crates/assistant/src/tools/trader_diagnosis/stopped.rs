@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use nofxi_domain::Trader;
+use nofxi_domain::validation::Problem;
 use nofxi_trader::runtime::host::ENGINE_BEAT_TTL_MS;
 use nofxi_trader::runtime::preflight;
 use nofxi_trader::runtime::status::{StopReason, load_status};
@@ -57,7 +58,8 @@ fn recorded_check(reason: Option<StopReason>) -> Option<&'static str> {
     }
 }
 
-/// The references and settings a start needs (REFERENCE §1), checked without any network.
+/// The references and settings a start needs (REFERENCE §1), checked without any network;
+/// each problem in the user's language, and enabling a disabled model or account offered.
 pub async fn configuration(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> {
     let spec = &t.spec;
     let model = cx.store.get_model(cx.user, &spec.ai_model_id).await.ok();
@@ -70,13 +72,50 @@ pub async fn configuration(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> 
         strategy.as_ref(),
     )
     .err()?;
-    Some(Finding::new(
+    let said: Vec<String> = problems
+        .problems
+        .iter()
+        .map(|p| problem_text(cx.lang, &p.problem).unwrap_or_else(|| p.to_string()))
+        .collect();
+    let offer = problems.problems.iter().find_map(|p| match &p.problem {
+        Problem::Disabled { kind, name } => Some(msg(
+            cx.lang,
+            &format!("diagnose-request-enable-{kind}"),
+            &[("name", name)],
+        )),
+        _ => None,
+    });
+    let finding = Finding::new(
         "configuration",
-        vec![
-            ("name", spec.name.clone()),
-            ("problems", problems.to_string()),
-        ],
-    ))
+        vec![("name", spec.name.clone()), ("problems", said.join("; "))],
+    );
+    Some(match offer {
+        Some(request) => finding.offering(request),
+        None => finding,
+    })
+}
+
+/// A start problem in the user's language, when the catalog has its kind
+/// (`diagnose-problem-disabled-model` …); the domain's words otherwise.
+fn problem_text(lang: nofxi_skills::Lang, problem: &Problem) -> Option<String> {
+    let catalog = nofxi_skills::Catalog::builtin();
+    let (id, args) = match problem {
+        Problem::Disabled { kind, name } => (
+            format!("diagnose-problem-disabled-{kind}"),
+            vec![("name", name.clone())],
+        ),
+        Problem::UnknownReference { kind, reference } => (
+            format!("diagnose-problem-missing-{kind}"),
+            vec![("name", reference.clone())],
+        ),
+        Problem::IncompleteCredentials { name, missing } => (
+            "diagnose-problem-credentials".to_string(),
+            vec![("name", name.clone()), ("missing", missing.join(", "))],
+        ),
+        _ => return None,
+    };
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    catalog.has(&id).then(|| msg(lang, &id, &args))
 }
 
 /// A trader marked running that no engine process runs: it waits and does not trade.
