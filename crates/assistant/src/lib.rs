@@ -703,9 +703,8 @@ fn retry(turn: &mut Turn<'_>, message: &str) -> Option<String> {
     let Some(Pending::Retry { message: again }) = turn.conv.pending.take() else {
         return None;
     };
-    turn.engine
-        .lexicon
-        .is(WordClass::Confirm, message)
+    let lexicon = &turn.engine.lexicon;
+    (lexicon.is(WordClass::Confirm, message) || lexicon.is(WordClass::AcceptOffer, message))
         .then_some(again)
 }
 

@@ -50,6 +50,9 @@ pub enum WordClass {
     Reported,
     /// Complains that something fails ("keeps failing", "启动不了").
     Complaint,
+    /// Takes up a fix the assistant just offered, as a yes would ("fix it", "帮我改一下"); only
+    /// while an offer waits, and what it runs is confirmed as usual.
+    AcceptOffer,
     /// Weighs a change rather than asks for it ("maybe I should …", "I think … should",
     /// "… needs to stop losing money", "我觉得 … 应该"): an opinion, not an order.
     Deliberation,
@@ -188,7 +191,7 @@ pub enum WordClass {
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 91] = [
+    pub const ALL: [WordClass; 92] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -217,6 +220,7 @@ impl WordClass {
         WordClass::Reported,
         WordClass::Complaint,
         WordClass::Deliberation,
+        WordClass::AcceptOffer,
         WordClass::CreateVerb,
         WordClass::Attributive,
         WordClass::NotValue,
@@ -313,6 +317,7 @@ impl WordClass {
             WordClass::Reported => "reported",
             WordClass::Complaint => "complaint",
             WordClass::Deliberation => "deliberation",
+            WordClass::AcceptOffer => "accept_offer",
             WordClass::CreateVerb => "create_verb",
             WordClass::Attributive => "attributive",
             WordClass::NotValue => "not_value",

@@ -130,7 +130,7 @@ impl Check {
         match (self, t.is_running) {
             (Check::Configuration, _) => stopped::configuration(cx, t).await,
             (Check::NoCandidates, _) => strategy::no_candidates(facts),
-            (Check::SizesUnreachable, _) => strategy::sizes_unreachable(facts),
+            (Check::SizesUnreachable, _) => strategy::sizes_unreachable(lang, facts),
             (Check::Baseline, _) => numbers::baseline(lang, facts),
             (Check::ClosedBetween, _) => numbers::closed_between(lang, facts),
             (Check::OutsidePositions, _) => numbers::outside_positions(lang, facts),

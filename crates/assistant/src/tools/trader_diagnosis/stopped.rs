@@ -77,17 +77,41 @@ pub async fn configuration(cx: &ToolContext<'_>, t: &Trader) -> Option<Finding> 
         .iter()
         .map(|p| problem_text(cx.lang, &p.problem).unwrap_or_else(|| p.to_string()))
         .collect();
-    let offer = problems.problems.iter().find_map(|p| match &p.problem {
-        Problem::Disabled { kind, name } => Some(msg(
-            cx.lang,
-            &format!("diagnose-request-enable-{kind}"),
-            &[("name", name)],
-        )),
+    let disabled = problems.problems.iter().find_map(|p| match &p.problem {
+        Problem::Disabled { kind, name } => Some((kind.as_str(), name.as_str())),
         _ => None,
     });
+    let trader = spec.name.as_str();
+    // The fix names what a yes does: enabling the disabled one; the start stays the user's.
+    let (fix, offer) = match disabled {
+        Some((kind, thing)) => (
+            msg(
+                cx.lang,
+                &format!("diagnose-configuration-fix-enable-{kind}"),
+                &[("name", trader), ("thing", thing)],
+            ),
+            Some(msg(
+                cx.lang,
+                &format!("diagnose-request-enable-{kind}"),
+                &[("name", thing)],
+            )),
+        ),
+        None => (
+            msg(
+                cx.lang,
+                "diagnose-configuration-fix-other",
+                &[("name", trader)],
+            ),
+            None,
+        ),
+    };
     let finding = Finding::new(
         "configuration",
-        vec![("name", spec.name.clone()), ("problems", said.join("; "))],
+        vec![
+            ("name", spec.name.clone()),
+            ("problems", said.join("; ")),
+            ("fix", fix),
+        ],
     );
     Some(match offer {
         Some(request) => finding.offering(request),

@@ -9,6 +9,7 @@ use rust_decimal::Decimal;
 
 use super::{Facts, Finding};
 use crate::compose::facts::time_on;
+use crate::msg;
 
 /// The coins the strategy always considers, less the excluded ones.
 fn candidates(f: &Facts) -> Option<Vec<Symbol>> {
@@ -34,7 +35,7 @@ pub fn no_candidates(f: &Facts) -> Option<Finding> {
 
 /// The smallest open the strategy allows is larger than the largest the account's limits
 /// allow, for every candidate coin: the guard refuses every open however the model sizes it.
-pub fn sizes_unreachable(f: &Facts) -> Option<Finding> {
+pub fn sizes_unreachable(lang: Lang, f: &Facts) -> Option<Finding> {
     let strategy = f.strategy.as_ref()?;
     let risk = &strategy.spec.config.risk_control;
     let equity = f
@@ -61,6 +62,20 @@ pub fn sizes_unreachable(f: &Facts) -> Option<Finding> {
     }
     let (coin, min, max) = limits.into_iter().min_by_key(|(_, min, max)| *min - *max)?;
     let plain = |d: Decimal| d.round_dp(2).normalize().to_string();
+    // BTC and ETH have a minimum of their own: the fix names the one that applies.
+    let class = match is_major(&coin) {
+        true => "major",
+        false => "alt",
+    };
+    let setting = msg(lang, &format!("diagnose-setting-min-size-{class}"), &[]);
+    let request = msg(
+        lang,
+        &format!("diagnose-request-min-size-{class}"),
+        &[
+            ("strategy", &strategy.spec.name),
+            ("value", &plain(max.floor())),
+        ],
+    );
     let args = vec![
         f.name(),
         f.strategy_name(),
@@ -69,22 +84,32 @@ pub fn sizes_unreachable(f: &Facts) -> Option<Finding> {
         ("max", plain(max)),
         ("equity", plain(equity)),
         ("ratio", plain(risk.max_position_value_ratio)),
+        ("setting", setting),
     ];
-    Some(Finding::new("sizes-unreachable", args))
+    let finding = Finding::new("sizes-unreachable", args);
+    // A whole USDT at least, or there is no size to offer.
+    Some(match max.floor() >= Decimal::ONE {
+        true => finding.offering(request),
+        false => finding,
+    })
 }
 
 /// The smallest and the largest open (USDT notional) the guard lets through for `coin` at
 /// `equity`: its minimum size, and the lower of the value cap (equity × ratio) and what the
 /// margin cap buys at the highest leverage (equity × margin use × leverage).
 fn size_bounds(risk: &RiskControl, coin: &Symbol, equity: Decimal) -> (Decimal, Decimal) {
-    let major = matches!(coin.base(), "BTC" | "ETH");
-    let (min, leverage) = match major {
+    let (min, leverage) = match is_major(coin) {
         true => (risk.btc_eth_min_position_size, risk.btc_eth_max_leverage),
         false => (risk.min_position_size, risk.altcoin_max_leverage),
     };
     let by_value = equity * risk.max_position_value_ratio;
     let by_margin = equity * risk.max_margin_usage * Decimal::from(leverage.max(1));
     (min, by_value.min(by_margin).max(Decimal::ZERO))
+}
+
+/// BTC and ETH, whose sizes and leverage the strategy sets apart.
+fn is_major(coin: &Symbol) -> bool {
+    matches!(coin.base(), "BTC" | "ETH")
 }
 
 /// The strategy was changed after the newest cycle began: what the journal shows ran with
