@@ -53,15 +53,10 @@ pub fn cycle_errors(lang: Lang, f: &Facts) -> Option<Finding> {
         cycles_read(f),
         ("error", error.clone()),
     ];
-    let Some(known) = knowledge(error) else {
+    let Some(known) = knowledge(lang, error) else {
         return Some(Finding::new("cycle-errors", args));
     };
-    let text = |x: Option<&nofxi_skills::Text>| x.map(|x| x.get(lang).to_string());
-    args.extend([
-        ("what", text(known.what.as_ref()).unwrap_or_default()),
-        ("why", text(known.why.as_ref()).unwrap_or_default()),
-        ("fix", text(known.fix.as_ref()).unwrap_or_default()),
-    ]);
+    args.extend([("what", known.what), ("why", known.why), ("fix", known.fix)]);
     // A context-length failure is measured against the prompt: its size is the evidence.
     if known.id == CONTEXT_TOO_LONG {
         args.push(("size", prompt_size(lang, f)));
@@ -165,14 +160,29 @@ pub fn only_waits(f: &Facts) -> Option<Finding> {
     ))
 }
 
+/// An error-diagnosis entry as a finding quotes it: its id and texts in the user's language.
+struct Known {
+    id: String,
+    what: String,
+    why: String,
+    fix: String,
+}
+
 /// The error-diagnosis entry that explains `error` (by code, else by phrase), if any.
-fn knowledge(error: &str) -> Option<nofxi_skills::Knowledge> {
+fn knowledge(lang: Lang, error: &str) -> Option<Known> {
     let library = Library::builtin().ok()?;
-    library
+    let k = library
         .skills()
         .iter()
         .filter(|s| s.meta.kind == SkillKind::Diagnosis)
-        .find_map(|s| s.knowledge_matching(error).first().map(|k| (*k).clone()))
+        .find_map(|s| s.knowledge_matching(error).first().copied())?;
+    let text = |x: Option<&nofxi_skills::Text>| x.map(|x| x.get(lang).to_string());
+    Some(Known {
+        id: k.id.clone(),
+        what: text(k.what.as_ref()).unwrap_or_default(),
+        why: text(k.why.as_ref()).unwrap_or_default(),
+        fix: text(k.fix.as_ref()).unwrap_or_default(),
+    })
 }
 
 /// Opens the model proposed and the guard refused, by cause; the most frequent cause is told
@@ -338,31 +348,22 @@ pub fn failed_orders(lang: Lang, f: &Facts) -> Option<Finding> {
         .collect();
     let first = failed.first()?;
     let error = first.error.clone().unwrap_or_default();
-    let entry = first
+    let known = first
         .error_code
-        .and_then(|code| knowledge(&code.to_string()));
-    let text = |x: Option<&nofxi_skills::Text>| x.map(|x| x.get(lang).to_string());
-    let (what, why, fix) = match &entry {
-        Some(k) => (
-            text(k.what.as_ref()),
-            text(k.why.as_ref()),
-            text(k.fix.as_ref()),
-        ),
-        None => (None, None, None),
-    };
+        .and_then(|code| knowledge(lang, &code.to_string()))
+        .unwrap_or_else(|| Known {
+            id: String::new(),
+            what: error.clone(),
+            why: msg(lang, "diagnose-order-error-unknown", &[]),
+            fix: msg(lang, "diagnose-order-error-unknown-fix", &[]),
+        });
     let args = vec![
         f.name(),
         ("count", failed.len().to_string()),
-        ("error", error.clone()),
-        ("what", what.unwrap_or_else(|| error.clone())),
-        (
-            "why",
-            why.unwrap_or_else(|| msg(lang, "diagnose-order-error-unknown", &[])),
-        ),
-        (
-            "fix",
-            fix.unwrap_or_else(|| msg(lang, "diagnose-order-error-unknown-fix", &[])),
-        ),
+        ("error", error),
+        ("what", known.what),
+        ("why", known.why),
+        ("fix", known.fix),
     ];
     Some(Finding::new("order-error", args))
 }

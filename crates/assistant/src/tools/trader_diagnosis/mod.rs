@@ -106,7 +106,8 @@ pub struct Facts {
     pub strategy: Option<Strategy>,
     /// The newest [`CYCLES_READ`] cycles, newest first.
     pub cycles: Vec<CycleRecord>,
-    /// Its first cycle ever, whose account line is where its P&L starts.
+    /// Its first cycle ever, whose account line is where its P&L starts (read for the
+    /// numbers' path only).
     pub first: Option<CycleRecord>,
 }
 
@@ -225,7 +226,7 @@ impl Tool for TraderDiagnose {
     const RISK: RiskLevel = RiskLevel::Read;
 
     async fn run(&self, cx: &ToolContext<'_>, args: DiagnoseArgs) -> Result<ToolOutput, ToolError> {
-        let facts = Facts::load(cx, &args.target).await?;
+        let facts = Facts::load(cx, &args.target, args.symptom).await?;
         let (first, rest) = first_finding(cx, &facts, &args.checks).await;
         // A path that ends with no explaining check says so rather than guess.
         let finding = first.unwrap_or_else(|| Finding::new("unexplained", vec![facts.name()]));
@@ -293,8 +294,12 @@ fn side_word(lang: Lang, side: &str) -> String {
 }
 
 impl Facts {
-    /// The trader, its strategy, and the last cycles of a running one.
-    async fn load(cx: &ToolContext<'_>, target: &str) -> Result<Facts, ToolError> {
+    /// The trader, its strategy, its last cycles, and for the numbers its first one.
+    async fn load(
+        cx: &ToolContext<'_>,
+        target: &str,
+        symptom: Symptom,
+    ) -> Result<Facts, ToolError> {
         let trader = cx
             .store
             .get_trader(cx.user, target)
@@ -321,8 +326,12 @@ impl Facts {
             }
         };
         let cycles = read(CYCLES_READ, None).await?;
-        // Cycle numbers start at 1: the one cycle before 2 is the first.
-        let first = read(1, Some(2)).await?.into_iter().next();
+        // Cycle numbers start at 1: the one cycle before 2 is the first. Only the numbers'
+        // path measures from it.
+        let first = match symptom {
+            Symptom::Numbers => read(1, Some(2)).await?.into_iter().next(),
+            Symptom::NotTrading => None,
+        };
         Ok(Facts {
             trader,
             strategy,
