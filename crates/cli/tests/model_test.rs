@@ -157,3 +157,58 @@ async fn nothing_listening_is_a_connection_failure_with_what_to_check() {
             .contains("base URL")
     );
 }
+
+/// An endpoint (or a proxy in front of it) that quotes the request's credentials back: neither
+/// its refusal nor its answer reaches stdout with the key in it, in any disguise, in the text
+/// form or the `--json` report.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_endpoint_that_echoes_the_key_never_gets_it_printed() {
+    let (_dir, home) = home();
+    let mock = MockLlm::start().await;
+    add_model(&home, &mock).await;
+    let echoed = format!(
+        "OK. Request credentials: authorization: Bearer {}",
+        nofxi_testkit::disguise::disguises(KEY)
+    );
+    let scripts = [
+        Reply::EchoKey { status: 200 },
+        Reply::EchoKey { status: 401 },
+        Reply::Text(echoed.clone()),
+    ];
+    for reply in scripts {
+        for json in [false, true] {
+            mock.push(reply.clone());
+            let mut args = vec!["model", "test", "ds"];
+            if json {
+                args.push("--json");
+            }
+            let out = run_async(&home, &args).await;
+            let shown = text(&out);
+            assert_no_key(&shown);
+            let reversed: String = KEY.chars().rev().collect();
+            let squeezed: String = shown
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect::<String>()
+                .to_lowercase();
+            assert!(
+                !squeezed.contains(&KEY.to_lowercase())
+                    && !squeezed.contains(&reversed.to_lowercase()),
+                "{reply:?} json={json}: the key was shown in disguise: {shown}"
+            );
+            if json {
+                // Still the report: what was said is kept with the key taken out.
+                let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+                assert_eq!(report["model"], "ds", "{shown}");
+                if let Reply::Text(_) = reply {
+                    let said = report["reply"].as_str().unwrap();
+                    assert!(
+                        said.starts_with("OK. Request credentials") && said.contains("[redacted]"),
+                        "{said}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(mock.requests().len(), 6);
+}

@@ -8,7 +8,8 @@
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use nofxi_assistant::model_probe::{ProbeReport, probe_model};
+use nofxi_assistant::model_probe::{ProbeFailure, ProbeReport, probe_model};
+use nofxi_domain::redact::redact;
 use nofxi_domain::{Model, ModelPatch, ModelSpec, PROVIDERS, ResourceKind, Secret, WireFormat};
 use nofxi_skills::Lang;
 use nofxi_store::Store;
@@ -229,6 +230,10 @@ fn providers(global: &GlobalArgs) -> Result<()> {
 
 async fn test(global: &GlobalArgs, store: &Store, reference: &str) -> Result<()> {
     let report = probe_model(store, &global.user, reference, Lang::En).await?;
+    // The report quotes the endpoint (its answer, the model it names, its error), and an
+    // endpoint or a proxy in front of it may echo the request's Authorization header.
+    let key = store.model_api_key(&global.user, reference).await?;
+    let report = redacted(report, key.as_ref());
     if global.json {
         print_json(&report)?;
     } else {
@@ -242,6 +247,58 @@ async fn test(global: &GlobalArgs, store: &Store, reference: &str) -> Result<()>
             f.kind,
             f.fix
         ),
+    }
+}
+
+/// `report` with the key (also cased, reversed, spread out) and anything key-shaped taken out
+/// of every text, by the redactor the model clients apply to their errors. Every field is
+/// named, so a text added to the report cannot skip it.
+fn redacted(report: ProbeReport, key: Option<&Secret>) -> ProbeReport {
+    let text = |s: String| redact(&s, key);
+    let texts = |s: Option<String>| s.map(text);
+    let ProbeReport {
+        ok,
+        model,
+        provider,
+        base_url,
+        model_name,
+        answered_by,
+        latency_ms,
+        reply,
+        note,
+        error,
+    } = report;
+    let error = error.map(|f| {
+        let ProbeFailure {
+            kind,
+            status,
+            diagnosis,
+            what,
+            why,
+            fix,
+            provider_message,
+        } = f;
+        ProbeFailure {
+            kind: text(kind),
+            status,
+            diagnosis: texts(diagnosis),
+            what: text(what),
+            why: text(why),
+            fix: text(fix),
+            provider_message: text(provider_message),
+        }
+    });
+    ProbeReport {
+        ok,
+        model: text(model),
+        provider: text(provider),
+        base_url: texts(base_url),
+        model_name: texts(model_name),
+        answered_by: texts(answered_by),
+        latency_ms,
+        reply: texts(reply),
+        note: texts(note),
+        error,
     }
 }
 
