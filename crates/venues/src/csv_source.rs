@@ -9,7 +9,9 @@
 //! 1600000000000,30000.0,30012.5,29990.1,30005.2,12.5
 //! ```
 //!
-//! `timestamp_ms` is the candle's open time in Unix epoch milliseconds (UTC); prices and volume
+//! `timestamp_ms` is the candle's open time in Unix epoch milliseconds (UTC), from 1973 to
+//! 9999-12-30 ([`nofxi_domain::moment::LATEST_MS`]); a time in seconds, microseconds or
+//! nanoseconds is refused with the multiplication or division that fixes it. Prices and volume
 //! are decimal numbers (`1e-5` style exponents are accepted), kept to 8 decimal places, the
 //! finest precision a venue quotes (a float written out by pandas carries 17 digits, the last
 //! ones noise; dropping them also keeps every price at one scale, which makes comparing them
@@ -33,6 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{BookLevel, Candle, FundingRate, OrderBook, Symbol, Ticker};
+use nofxi_domain::moment::{LATEST_MS, Precision, clock_face};
 use rust_decimal::Decimal;
 use rustc_hash::FxHashMap;
 
@@ -213,14 +216,17 @@ fn read_error(e: &csv::Error, line: u64) -> VenueError {
 /// Open times before this many milliseconds (1973-03-03) are taken for seconds: every
 /// exchange's history starts decades later, and a seconds-resolution timestamp of today
 /// (~1.7e9) falls far below it, where read as milliseconds it would be January 1970.
-const EARLIEST_MS: i64 = 100_000_000_000;
+const SECONDS_BELOW_MS: i64 = 100_000_000_000;
 
 /// A row that cannot be a traded candle, refused with its line rather than replayed: a zero
 /// or negative price, a high under the low, an open or close outside the bar's range, a
-/// negative volume, or a time in seconds.
+/// negative volume, or a time in seconds, microseconds or nanoseconds.
 fn check_candle(c: &Candle, line: u64) -> Result<(), VenueError> {
     let bad = |why: String| Err(VenueError::InvalidRequest(format!("line {line}: {why}")));
-    if c.open_time_ms < EARLIEST_MS {
+    if c.open_time_ms > LATEST_MS {
+        return bad(past_latest(c.open_time_ms));
+    }
+    if c.open_time_ms < SECONDS_BELOW_MS {
         return bad(format!(
             "timestamp_ms {} is before 1973: it looks like seconds (or is not a time); write \
              the open time in epoch milliseconds (seconds × 1000)",
@@ -255,6 +261,23 @@ fn check_candle(c: &Candle, line: u64) -> Result<(), VenueError> {
     Ok(())
 }
 
+/// Why an open time past [`LATEST_MS`] is no time in milliseconds, and the fix. Every `i64`
+/// past it is a time of 1978 or later read in microseconds (÷1000) or, past that, of 1978 to
+/// 2262 in nanoseconds (÷1000000): the unit that brings it into range is named, with the
+/// date it would then be.
+fn past_latest(ms: i64) -> String {
+    let (unit, divisor) = if ms / 1_000 <= LATEST_MS {
+        ("microseconds", 1_000)
+    } else {
+        ("nanoseconds", 1_000_000)
+    };
+    format!(
+        "timestamp_ms {ms} is after 9999-12-30, the latest time nofxi reads: it looks like \
+         {unit} ({} as such); divide by {divisor} for epoch milliseconds",
+        clock_face(ms / divisor, Precision::Minute)
+    )
+}
+
 /// Room for the rows of a `total`-byte text whose first row ended at byte `read` and took
 /// `row` bytes, as if every row were an eighth shorter than the first (rows differ by a digit
 /// or two), so the vector is not grown again. Unused room is address space, never touched.
@@ -286,7 +309,9 @@ impl Series {
     fn closed_by(&self, now: i64, interval: Interval) -> &[Candle] {
         let all = &self.candles;
         let step = interval.millis();
-        let closed = |c: &Candle| c.open_time_ms + step <= now;
+        // Saturating: a candle given at the end of `i64` (not read from a file, which bounds
+        // its times) never closes rather than wrapping round to a close in the past.
+        let closed = |c: &Candle| c.open_time_ms.saturating_add(step) <= now;
         let hint = self.hint.load(Ordering::Relaxed).min(all.len());
         let n = gallop(all, hint, closed);
         self.hint.store(n, Ordering::Relaxed);
@@ -638,6 +663,64 @@ mod tests {
         let long = format!("{head}{}\n", "\0".repeat(200_000));
         let err = parse_candles(long.as_bytes()).unwrap_err().to_string();
         assert!(err.contains("line 2 is longer than"), "{err}");
+    }
+
+    /// A timestamp past 9999 (`i64::MAX` was accepted as year 292 million, and the end one
+    /// candle after it overflowed into a negative date) is refused by its line and column,
+    /// with the unit it looks like and the division that fixes it.
+    #[test]
+    fn timestamps_past_the_year_9999_are_refused_with_their_unit() {
+        const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
+        const OK: &str = "1600000000000,10,12,9,11,5\n";
+        let cases = [
+            ("1600000000000000", "microseconds", "divide by 1000"),
+            ("1600000000000000000", "nanoseconds", "divide by 1000000"),
+            (&i64::MAX.to_string(), "nanoseconds", "divide by 1000000"),
+            ("999999999999999999", "nanoseconds", "divide by 1000000"),
+        ];
+        for (stamp, unit, fix) in cases {
+            let text = format!("{HEAD}{OK}{stamp},10,12,9,11,5\n");
+            let err = parse_candles(text.as_bytes()).unwrap_err().to_string();
+            assert!(
+                err.contains("line 3")
+                    && err.contains(&format!("timestamp_ms {stamp} is after 9999-12-30"))
+                    && err.contains(unit)
+                    && err.contains(fix),
+                "{stamp}: {err}"
+            );
+        }
+        let last = nofxi_domain::moment::LATEST_MS;
+        let text = format!("{HEAD}{last},10,12,9,11,5\n");
+        assert_eq!(
+            parse_candles(text.as_bytes()).unwrap()[0].open_time_ms,
+            last
+        );
+    }
+
+    /// Candles given as they are (not read from a file) at the end of `i64` never close and
+    /// never overflow the close time computed from them.
+    #[tokio::test]
+    async fn candles_at_the_end_of_time_never_overflow() {
+        let btc = Symbol::parse("BTC").unwrap();
+        let candle = |t: i64| Candle {
+            open_time_ms: t,
+            open: Decimal::ONE,
+            high: Decimal::ONE,
+            low: Decimal::ONE,
+            close: Decimal::ONE,
+            volume: Decimal::ONE,
+        };
+        let clock = ManualClock::new(i64::MAX - 1);
+        let m = CsvMarket::new(Arc::new(clock)).with_candles(
+            btc.clone(),
+            Interval::M1,
+            vec![candle(1_600_000_000_000), candle(i64::MAX - 1)],
+        );
+        let seen = m
+            .klines(&btc, Interval::M1, KlineQuery::latest(10))
+            .await
+            .unwrap();
+        assert_eq!(seen.len(), 1);
     }
 
     /// Files that cannot be a market's history are refused with the line and the reason,

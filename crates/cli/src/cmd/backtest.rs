@@ -14,6 +14,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
+use nofxi_domain::moment::{self, MomentError};
 use nofxi_domain::strategy_config::StrategyConfig;
 use nofxi_trader::backtest::{
     BacktestConfig, BacktestError, BacktestReport, MAX_REPLAY_CANDLES, run_backtest,
@@ -156,17 +157,21 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
             .collect::<Result<Vec<_>, _>>()?
     };
     let now = nofxi_venues::SystemClock.now_ms();
+    // Every time here is inside 1970..9999 (the flags and the CSV's rows are refused outside
+    // it), so sums and differences of a few of them cannot overflow; saturating all the same,
+    // and a default start never before the epoch.
     let to = match &args.to {
         Some(t) => parse_time("--to", t)?,
         None => csv_range
-            .map(|(_, last)| last + args.interval.millis())
+            .map(|(_, last)| last.saturating_add(args.interval.millis()))
             .unwrap_or(now),
     };
     let from = match &args.from {
         Some(t) => parse_time("--from", t)?,
-        None => csv_range
-            .map(|(first, _)| first)
-            .unwrap_or(to - 30 * 86_400_000),
+        None => csv_range.map(|(first, _)| first).unwrap_or_else(|| {
+            to.saturating_sub(DEFAULT_DAYS * 86_400_000)
+                .max(moment::EARLIEST_MS)
+        }),
     };
     let (from, to) = match csv_range {
         Some(data) => within_data(from, to, data, args.interval)?,
@@ -312,6 +317,9 @@ fn closed_pnl(report: &BacktestReport) -> Decimal {
     trades_from_fills(&report.fill_log).iter().sum()
 }
 
+/// Days a simulated backtest covers when `--from` is not given.
+const DEFAULT_DAYS: i64 = 30;
+
 type MarketParts = (Arc<dyn MarketData>, Vec<Symbol>, Option<(i64, i64)>);
 
 /// The candle source, the symbols it has (CSV) and the time range it covers (CSV).
@@ -361,7 +369,8 @@ fn check_replay_size(
     symbols: usize,
     simulated: bool,
 ) -> Result<()> {
-    let per_symbol = (to - from).max(0) / interval.millis().max(1);
+    let span = to.saturating_sub(from).max(0);
+    let per_symbol = span / interval.millis().max(1);
     let symbols_n = i64::try_from(symbols).unwrap_or(i64::MAX);
     let total = per_symbol.saturating_mul(symbols_n);
     if total > MAX_REPLAY_CANDLES {
@@ -373,7 +382,7 @@ fn check_replay_size(
     }
     // The simulated market builds every minute of the range, whatever the interval: 130
     // years of 1d candles cost as much as 130 years of 1m ones.
-    let minutes = ((to - from).max(0) / 60_000).saturating_mul(symbols_n);
+    let minutes = (span / 60_000).saturating_mul(symbols_n);
     if simulated && minutes > MAX_REPLAY_CANDLES {
         return Err(usage(format!(
             "--from/--to span {} simulated minutes for {symbols} symbols, more than the \
@@ -390,7 +399,7 @@ fn check_replay_size(
 /// candle the replay used to hold the last price, a flat stretch passed off as market history.
 fn within_data(from: i64, to: i64, data: (i64, i64), interval: Interval) -> Result<(i64, i64)> {
     let (first, last) = data;
-    let end = last + interval.millis();
+    let end = last.saturating_add(interval.millis());
     let shown = super::common::time;
     if to <= first || from >= end {
         return Err(usage(format!(
@@ -475,13 +484,18 @@ async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Resul
     Ok((strategy, replay.decider, Some((replay.cache, file))))
 }
 
-/// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds.
+/// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds, from 1970 to 9999.
 fn parse_time(flag: &str, text: &str) -> Result<i64> {
-    if let Some(ms) = nofxi_domain::moment::parse_moment(text) {
-        return Ok(ms);
+    let shown = text.trim();
+    match moment::read_moment(text) {
+        Ok(ms) => Ok(ms),
+        Err(MomentError::NotATime) => Err(usage(format!(
+            "{flag} {shown:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
+        ))),
+        Err(MomentError::OutOfRange) => Err(usage(format!(
+            "{flag} {shown:?} is outside the times nofxi reads, {}: give a time in that range \
+             (epoch milliseconds, not seconds or microseconds)",
+            moment::RANGE_TEXT
+        ))),
     }
-    let text = text.trim();
-    Err(usage(format!(
-        "{flag} {text:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
-    )))
 }
