@@ -142,6 +142,17 @@ pub enum StoreError {
 
     #[error("stored data is damaged ({what}): {detail}")]
     Corrupt { what: &'static str, detail: String },
+
+    /// A write made under a trader's lease that this engine no longer holds: another engine
+    /// took the trader over (or the lease lapsed), so the write was refused, not interleaved.
+    #[error(
+        "engine {owner} no longer holds the lease of trader {trader_id} (epoch {epoch}): its write was refused; the engine that holds the lease now runs the trader"
+    )]
+    Fenced {
+        trader_id: String,
+        owner: String,
+        epoch: i64,
+    },
 }
 
 /// One thing standing in the way of a restore.

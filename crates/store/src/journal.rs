@@ -22,26 +22,11 @@ pub struct CycleRow {
 }
 
 impl Store {
-    /// Inserts or replaces the record of `(trader, cycle_number)`.
+    /// Inserts or replaces the record of `(trader, cycle_number)`. An engine saves under its
+    /// lease with [`Store::save_cycle_fenced`]; this is for writers that hold none.
     pub async fn save_cycle(&self, user: &str, row: &CycleRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO trader_cycles (trader_id, user_id, cycle_number, phase, started_at, equity, record) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) \
-             ON CONFLICT (trader_id, cycle_number) DO UPDATE SET phase = excluded.phase, \
-             equity = excluded.equity, record = excluded.record \
-             WHERE trader_cycles.user_id = excluded.user_id",
-        )
-        .bind(&row.trader_id)
-        .bind(user)
-        .bind(cycle_i64(row.cycle_number)?)
-        .bind(&row.phase)
-        .bind(row.started_at)
-        .bind(row.equity.map(|e| e.to_string()))
-        .bind(row.record.to_string())
-        .execute(&self.pool)
-        .await
-        .ctx("saving a trader cycle")?;
-        Ok(())
+        let mut conn = self.pool.acquire().await.ctx("saving a trader cycle")?;
+        insert_cycle(&mut conn, user, row).await
     }
 
     /// The newest cycles of a trader, newest first; `before` pages back.
@@ -104,7 +89,7 @@ impl Store {
              (SELECT COUNT(equity) FROM trader_cycles WHERE user_id = $1) AS done, \
              (SELECT COALESCE(MAX(started_at), 0) FROM trader_cycles WHERE user_id = $1) AS last, \
              (SELECT COALESCE(MAX(updated_at), 0) FROM traders WHERE user_id = $1) AS changed, \
-             (SELECT COUNT(*) FROM trader_leases WHERE user_id = $1) AS leases, \
+             (SELECT COUNT(*) FROM trader_leases WHERE user_id = $1 AND owner <> '') AS leases, \
              (SELECT CAST(COALESCE(SUM(generation), 0) AS BIGINT) FROM trader_leases WHERE user_id = $1) AS owners",
         )
         .bind(user)
@@ -124,6 +109,32 @@ impl Store {
             get("owners")?
         ))
     }
+}
+
+/// The upsert of one cycle record, on whatever connection or transaction holds it.
+pub(crate) async fn insert_cycle(
+    conn: &mut sqlx::AnyConnection,
+    user: &str,
+    row: &CycleRow,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO trader_cycles (trader_id, user_id, cycle_number, phase, started_at, equity, record) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         ON CONFLICT (trader_id, cycle_number) DO UPDATE SET phase = excluded.phase, \
+         equity = excluded.equity, record = excluded.record \
+         WHERE trader_cycles.user_id = excluded.user_id",
+    )
+    .bind(&row.trader_id)
+    .bind(user)
+    .bind(cycle_i64(row.cycle_number)?)
+    .bind(&row.phase)
+    .bind(row.started_at)
+    .bind(row.equity.map(|e| e.to_string()))
+    .bind(row.record.to_string())
+    .execute(&mut *conn)
+    .await
+    .ctx("saving a trader cycle")?;
+    Ok(())
 }
 
 fn cycle_row(row: &sqlx::any::AnyRow) -> Result<CycleRow, StoreError> {

@@ -3,7 +3,12 @@
 //! A process runs a trader only while it holds the trader's lease. It takes a lease that is
 //! free, expired or already its own, in one conditional upsert (no read-then-write race), and
 //! renews it with every heartbeat. A process that dies stops renewing; once `expires_at`
-//! passes, another process takes the trader over. `generation` grows with each change of owner.
+//! passes, another process takes the trader over.
+//!
+//! `generation` is the lease's epoch: it grows with every fresh take (another owner, an
+//! expired or a released lease), never with a renewal, and survives a release (the row stays,
+//! ownerless), so one owner and epoch name exactly one unbroken holding. The writes a cycle
+//! makes are fenced by it (see [`crate::fence`]).
 //!
 //! These calls are the engine's, not a user's: a lease names the user it belongs to, but the
 //! engine asks about every running trader of every user.
@@ -57,6 +62,7 @@ impl Store {
              VALUES ($1, $2, $3, 1, $4, $5) \
              ON CONFLICT (trader_id) DO UPDATE SET \
                generation = CASE WHEN trader_leases.owner = excluded.owner \
+                 AND trader_leases.expires_at >= $4 \
                  THEN trader_leases.generation ELSE trader_leases.generation + 1 END, \
                owner = excluded.owner, heartbeat_at = excluded.heartbeat_at, \
                expires_at = excluded.expires_at \
@@ -77,21 +83,25 @@ impl Store {
     }
 
     /// Give a lease up (a trader stopped, a process shutting down cleanly), so another process
-    /// need not wait for it to expire.
+    /// need not wait for it to expire. The row stays, with no owner, to keep its epoch.
     pub async fn release_lease(&self, trader_id: &str, owner: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM trader_leases WHERE trader_id = $1 AND owner = $2")
-            .bind(trader_id)
-            .bind(owner)
-            .execute(&self.pool)
-            .await
-            .ctx("releasing a trader lease")?;
+        sqlx::query(
+            "UPDATE trader_leases SET owner = '', expires_at = 0 \
+             WHERE trader_id = $1 AND owner = $2",
+        )
+        .bind(trader_id)
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .ctx("releasing a trader lease")?;
         Ok(())
     }
 
+    /// The lease of `trader_id`, unless nobody holds it (never taken, or released).
     pub async fn lease(&self, trader_id: &str) -> Result<Option<Lease>, StoreError> {
         let row = sqlx::query(
             "SELECT trader_id, user_id, owner, generation, heartbeat_at, expires_at \
-             FROM trader_leases WHERE trader_id = $1",
+             FROM trader_leases WHERE trader_id = $1 AND owner <> ''",
         )
         .bind(trader_id)
         .fetch_optional(&self.pool)

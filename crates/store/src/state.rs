@@ -80,7 +80,7 @@ impl Store {
 }
 
 /// The upsert of one state document, on whatever connection or transaction holds it.
-async fn upsert(
+pub(crate) async fn upsert(
     conn: &mut AnyConnection,
     user: &str,
     scope: &str,

@@ -89,6 +89,7 @@ impl Rig {
         let journal = StoreJournal {
             store: ts.store.clone(),
             user: "u1".into(),
+            lease: None,
         };
         let settings = ExecutionSettings::new(&id, MarginMode::Cross, PositionMode::OneWay);
         let cycle = TraderCycle::new(&id, "llm-bot", settings);

@@ -186,6 +186,10 @@ pub enum VenueError {
     Unsupported { venue: String, what: String },
     #[error("cannot save or load the paper account: {0}")]
     Storage(String),
+    /// The request was not sent: the engine no longer holds the trader's lease long enough
+    /// (see the trader crate's lease guard), or the store refused its write for that reason.
+    #[error("not sent: {0}")]
+    Fenced(String),
 }
 
 /// The `field` of an [`VenueError::Unreadable`] whose answer is not the JSON array expected.

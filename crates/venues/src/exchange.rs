@@ -19,6 +19,12 @@ pub trait Exchange: Send + Sync {
     /// A short name for messages: `paper`, `binance`, `binance-testnet`.
     fn venue(&self) -> &str;
 
+    /// The longest one request with effects (an order, a cancel, a setting) may take before
+    /// it returns: a leased trader sends one only while its lease outlasts this.
+    fn request_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(10)
+    }
+
     async fn account(&self) -> Result<AccountSnapshot, VenueError>;
 
     /// The venue as a replay steps it through bars, if it is one (the paper exchange quoting

@@ -107,3 +107,97 @@ pub async fn leases_have_one_owner_until_they_expire(ts: TestStore, clock: Arc<M
             .is_some()
     );
 }
+
+/// Writes under a lease (the paper account, the journal) are made only while that holding of
+/// the lease stands: after a takeover, after a release and a retake, or once it expired, the
+/// old holder's writes are refused and change nothing.
+pub async fn fenced_writes_stop_with_the_holding(ts: TestStore, clock: Arc<ManualClock>) {
+    use nofxi_store::{Fence, StoreError};
+    let fence_of = |lease: &nofxi_store::Lease| Fence {
+        trader_id: lease.trader_id.clone(),
+        owner: lease.owner.clone(),
+        epoch: lease.generation,
+    };
+    let refused = |r: Result<(), StoreError>| matches!(r, Err(StoreError::Fenced { .. }));
+    let doc = |n: i64| serde_json::json!({ "n": n });
+    let first = ts
+        .acquire_lease("a", "t1", "proc-1", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    let held = fence_of(&first);
+    ts.put_state_fenced(&held, "a", "paper", "acct", &doc(1))
+        .await
+        .unwrap();
+    ts.save_cycle_fenced(&held, "a", &row("t1", 1, "done", Some("1000")))
+        .await
+        .unwrap();
+    // Renewals keep the holding.
+    clock.advance_ms(20_000);
+    ts.acquire_lease("a", "t1", "proc-1", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(ts.fence_holds(&held).await.unwrap());
+
+    // The lease lapses: even with nobody else holding it, proc-1's writes stop.
+    clock.advance_ms(30_001);
+    assert!(refused(
+        ts.put_state_fenced(&held, "a", "paper", "acct", &doc(2))
+            .await
+    ));
+    // proc-1 taking its own lapsed lease again is a new holding, with a new epoch.
+    let again = ts
+        .acquire_lease("a", "t1", "proc-1", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(again.generation > first.generation);
+    assert!(refused(
+        ts.put_state_fenced(&held, "a", "paper", "acct", &doc(3))
+            .await
+    ));
+
+    // proc-2 takes over after expiry: proc-1's holding writes nothing more.
+    let proc1 = fence_of(&again);
+    clock.advance_ms(30_001);
+    let taken = ts
+        .acquire_lease("a", "t1", "proc-2", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(refused(
+        ts.put_state_fenced(&proc1, "a", "paper", "acct", &doc(4))
+            .await
+    ));
+    assert!(refused(
+        ts.save_cycle_fenced(&proc1, "a", &row("t1", 2, "done", Some("1")))
+            .await
+    ));
+    let proc2 = fence_of(&taken);
+    ts.put_state_fenced(&proc2, "a", "paper", "acct", &doc(5))
+        .await
+        .unwrap();
+
+    // A release keeps the epoch counting: the next holder never reuses one.
+    ts.release_lease("t1", "proc-2").await.unwrap();
+    assert!(ts.lease("t1").await.unwrap().is_none());
+    assert!(refused(
+        ts.put_state_fenced(&proc2, "a", "paper", "acct", &doc(6))
+            .await
+    ));
+    let next = ts
+        .acquire_lease("a", "t1", "proc-2", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(next.generation > taken.generation);
+
+    // Only the holders' own writes are there.
+    assert_eq!(
+        ts.get_state("a", "paper", "acct").await.unwrap(),
+        Some(doc(5))
+    );
+    let journal = ts.cycles("a", "t1", 10, None).await.unwrap();
+    assert_eq!(journal.len(), 1);
+}

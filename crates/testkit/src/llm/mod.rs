@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
 pub use recorded::RecordedRequest;
-pub use reply::Reply;
+pub use reply::{Gate, Reply};
 
 /// What the server and the test share: the script and the log.
 #[derive(Debug, Default)]

@@ -26,8 +26,37 @@ pub enum Reply {
     Html { status: u16 },
     /// Sleep, then answer with `then` (for client timeouts).
     Delay { ms: u64, then: Box<Reply> },
+    /// Wait until the test opens `gate`, then answer with `then`: a caller frozen mid-call for
+    /// as long as the test needs (an engine paused past its lease between decide and execute).
+    Held { gate: Gate, then: Box<Reply> },
     /// Drop the connection without sending a response.
     CloseConnection,
+}
+
+/// What a [`Reply::Held`] waits for.
+#[derive(Clone, Debug)]
+pub struct Gate(std::sync::Arc<tokio::sync::Semaphore>);
+
+impl Default for Gate {
+    fn default() -> Gate {
+        Gate::new()
+    }
+}
+
+impl Gate {
+    pub fn new() -> Gate {
+        Gate(std::sync::Arc::new(tokio::sync::Semaphore::new(0)))
+    }
+
+    /// Lets every request held at this gate, now or later, be answered.
+    pub fn open(&self) {
+        self.0.add_permits(tokio::sync::Semaphore::MAX_PERMITS / 2);
+    }
+
+    pub(crate) async fn passed(&self) {
+        // A closed semaphore also lets the request through: nothing is left to wait for.
+        let _ = self.0.acquire().await;
+    }
 }
 
 /// A successful answer, before a wire format is chosen.

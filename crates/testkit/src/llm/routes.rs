@@ -162,6 +162,10 @@ pub(crate) async fn handle(
                 tokio::time::sleep(Duration::from_millis(ms)).await;
                 reply = *then;
             }
+            Reply::Held { gate, then } => {
+                gate.passed().await;
+                reply = *then;
+            }
             Reply::Error { status, body } => return response::raw_json(status, body),
             Reply::EchoKey { status } => return echo_key(status, &headers, &query),
             Reply::Html { status } => return response::html(status),

@@ -20,6 +20,10 @@ use crate::guard::{Approved, Intent};
 pub struct ExecutionSettings {
     /// Up to 10 characters of the trader id, for client order ids.
     pub id_tag: String,
+    /// The epoch of the lease the orders are sent under (see the runtime's lease guard), in
+    /// client order ids: two engines that ever ran the trader never make the same id for
+    /// different orders. None in backtests.
+    pub epoch: Option<u64>,
     pub margin_mode: MarginMode,
     pub position_mode: PositionMode,
 }
@@ -35,23 +39,43 @@ impl ExecutionSettings {
         let id_tag = alnum[alnum.len().saturating_sub(10)..].iter().collect();
         ExecutionSettings {
             id_tag,
+            epoch: None,
             margin_mode,
             position_mode,
         }
     }
 
-    /// `nx<tag>c<cycle>i<item><leg>`: at most 36 characters of `[A-Za-z0-9]`, Binance's limit.
+    /// The same settings for orders sent under `epoch` (a resumed cycle's own).
+    pub fn with_epoch(&self, epoch: Option<u64>) -> ExecutionSettings {
+        ExecutionSettings {
+            epoch,
+            ..self.clone()
+        }
+    }
+
+    /// `nx<tag>[e<epoch>]c<cycle>i<item><leg>`: at most 36 characters of `[A-Za-z0-9]`,
+    /// Binance's limit.
     /// Built by hand: every order of every cycle needs one, and `format!` cost several times
     /// the rest of the request.
     fn client_id(&self, cycle: u64, item: usize, leg: char) -> String {
         let mut id = String::with_capacity(36);
         id.push_str("nx");
         id.push_str(&self.id_tag);
+        if let Some(epoch) = self.epoch {
+            id.push('e');
+            push_digits(&mut id, epoch);
+        }
         id.push('c');
         push_digits(&mut id, cycle);
         id.push('i');
         push_digits(&mut id, item as u64);
         id.push(leg);
+        // Past 36 (a huge epoch or cycle number), the tag gives way: the numbers after it
+        // are what keeps one trader's ids apart.
+        if let Some(over) = id.len().checked_sub(36).filter(|n| *n > 0) {
+            let tag_end = 2 + self.id_tag.len();
+            id.replace_range(2..tag_end.min(2 + over), "");
+        }
         id
     }
 }
@@ -404,8 +428,30 @@ mod tests {
         let id = s.client_id(123_456, 7, 's');
         assert_eq!(id, "nx1d2e3f4a5bc123456i7s");
         assert_eq!(s.client_id(0, 0, 'o'), "nx1d2e3f4a5bc0i0o");
+        // One character past Binance's 36: the tag's first character gives way.
         let widest = s.client_id(u64::MAX, 10, 't');
-        assert_eq!(widest, format!("nx1d2e3f4a5bc{}i10t", u64::MAX));
+        assert_eq!(widest, format!("nxd2e3f4a5bc{}i10t", u64::MAX));
         assert!(id.len() <= 36 && id.chars().all(|c| c.is_ascii_alphanumeric()));
+    }
+
+    #[test]
+    fn client_ids_under_a_lease_carry_its_epoch() {
+        let s = ExecutionSettings::new(
+            "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+            MarginMode::Cross,
+            PositionMode::OneWay,
+        );
+        let first = s.with_epoch(Some(1)).client_id(42, 0, 'o');
+        let second = s.with_epoch(Some(2)).client_id(42, 0, 'o');
+        assert_eq!(first, "nx1d2e3f4a5be1c42i0o");
+        assert_ne!(first, second);
+        // A million takeovers and ten billion cycles still fit with the whole tag.
+        let wide = s
+            .with_epoch(Some(999_999))
+            .client_id(9_999_999_999, 10, 't');
+        assert_eq!(wide, "nx1d2e3f4a5be999999c9999999999i10t");
+        // Past that the tag gives way, never the numbers.
+        let widest = s.with_epoch(Some(999_999)).client_id(u64::MAX, 10, 't');
+        assert_eq!(widest, format!("nx5be999999c{}i10t", u64::MAX));
     }
 }

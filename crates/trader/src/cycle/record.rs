@@ -34,6 +34,10 @@ pub struct CycleRecord {
     /// The engine process that ran the cycle (lease owner); empty in backtests.
     #[serde(default)]
     pub engine: String,
+    /// The epoch of the engine's lease the cycle ran under; its orders' client ids carry it,
+    /// so a resumed cycle looks up exactly the orders it sent. None in backtests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u64>,
     pub safe_mode: bool,
     pub system_prompt: Option<String>,
     pub user_prompt: Option<String>,
@@ -100,6 +104,7 @@ impl CycleRecord {
             simulated: false,
             decider,
             engine: String::new(),
+            epoch: None,
             safe_mode: false,
             system_prompt: None,
             user_prompt: None,

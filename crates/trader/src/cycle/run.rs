@@ -90,10 +90,11 @@ impl TraderCycle {
             Mode::LookupOnly
         };
         // The planned record holds only what ran before the plan (orphaned orders cancelled).
+        // Its orders carry the epoch it was planned under: they are looked up by those ids.
         let sent = execute(
             &last.approved,
             world.exchange,
-            &self.settings,
+            &self.settings.with_epoch(last.epoch),
             last.cycle_number,
             mode,
         )
@@ -215,6 +216,7 @@ impl TraderCycle {
     fn new_record(&self, now: i64, simulated: bool, decider: &dyn Decider) -> CycleRecord {
         let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
         record.engine = self.engine.clone();
+        record.epoch = self.settings.epoch;
         record.simulated = simulated;
         record.safe_mode = self.safe_mode;
         record

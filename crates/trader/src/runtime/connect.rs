@@ -21,6 +21,8 @@ use nofxi_venues::connectivity::{ConnectivityReport, check_binance};
 use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, Exchange, MarketData, VenueError};
+
+use super::lease_guard::LeaseGuard;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
@@ -93,11 +95,13 @@ pub enum PaperAccount {
 }
 
 /// Whether what happens on a paper account is kept: a trader's venue saves every change, a
-/// reader's view (see [`super::view`]) saves none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// reader's view (see [`super::view`]) saves none, and a trader run by the engine saves only
+/// while its lease holds (a stale engine's fills are refused by the store).
+#[derive(Debug, Clone)]
 pub enum Persistence {
     Save,
     ReadOnly,
+    Fenced(Arc<LeaseGuard>),
 }
 
 pub async fn connect(
@@ -144,7 +148,7 @@ pub async fn connect_with(
             let repo = Arc::new(StorePaperRepo {
                 store,
                 user: user.to_string(),
-                read_only: persistence == Persistence::ReadOnly,
+                persistence,
             });
             let paper =
                 PaperExchange::open(&key, paper_config, market.clone(), clock, repo).await?;
@@ -229,9 +233,9 @@ pub fn sim_seed() -> u64 {
 pub struct StorePaperRepo {
     pub store: Arc<Store>,
     pub user: String,
-    /// Loads but never saves: a reader's view must not race the engine's saves, nor keep
-    /// what working the account's orders at the reader's moment did.
-    pub read_only: bool,
+    /// `ReadOnly` loads but never saves: a reader's view must not race the engine's saves,
+    /// nor keep what working the account's orders at the reader's moment did.
+    pub persistence: Persistence,
 }
 
 #[async_trait]
@@ -244,12 +248,22 @@ impl PaperStateRepo for StorePaperRepo {
     }
 
     async fn save(&self, account: &str, state: &Value) -> Result<(), VenueError> {
-        if self.read_only {
-            return Ok(());
-        }
-        self.store
-            .put_state(&self.user, PAPER_SCOPE, account, state)
-            .await
-            .map_err(|e| VenueError::Storage(e.to_string()))
+        let saved = match &self.persistence {
+            Persistence::ReadOnly => return Ok(()),
+            Persistence::Save => {
+                self.store
+                    .put_state(&self.user, PAPER_SCOPE, account, state)
+                    .await
+            }
+            Persistence::Fenced(guard) => self
+                .store
+                .put_state_fenced(guard.fence(), &self.user, PAPER_SCOPE, account, state)
+                .await
+                .map_err(|e| guard.seen(e)),
+        };
+        saved.map_err(|e| match e {
+            StoreError::Fenced { .. } => VenueError::Fenced(e.to_string()),
+            e => VenueError::Storage(e.to_string()),
+        })
     }
 }

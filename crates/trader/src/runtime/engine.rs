@@ -5,18 +5,20 @@
 //! upsert in the store), and runs one task per leased trader. Renewing a lease is the same
 //! call, made on every poll, so a process that dies stops renewing and its traders are taken
 //! over by another process once the lease expires. A task checks its lease before every cycle
-//! and stops if it lapsed, so two processes never trade one trader.
+//! and before every order, and its writes are fenced by the lease's epoch (see
+//! [`super::lease_guard`] and `nofxi_store::Fence`), so two processes never trade one trader,
+//! not even one that was frozen past its lease mid-cycle.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use nofxi_domain::{Actor, Channel};
-use nofxi_store::{RunningTrader, Store, StoreError};
+use nofxi_store::{Fence, Lease, RunningTrader, Store, StoreError};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use super::lease_guard::{LeaseGuard, Monotonic, ProcessClock};
 use super::status::{StopReason, TraderStatus, load_status, save_status};
 use super::task::{TaskExit, TaskSpec, run_trader};
 use nofxi_venues::Clock;
@@ -29,6 +31,8 @@ pub struct EngineConfig {
     /// How often running traders are polled and leases renewed (well under the TTL).
     pub poll: Duration,
     pub cycle_override_ms: Option<i64>,
+    /// What a lease's remaining time is judged by (a frozen clock in tests).
+    pub monotonic: Arc<dyn Monotonic>,
 }
 
 impl EngineConfig {
@@ -38,14 +42,28 @@ impl EngineConfig {
             lease_ttl_ms: 30_000,
             poll: Duration::from_secs(2),
             cycle_override_ms: None,
+            monotonic: Arc::new(ProcessClock::default()),
         }
     }
+
+    /// Leases of `ttl_ms`, renewed every [`renew_every`] of it.
+    pub fn with_lease(mut self, ttl_ms: i64) -> EngineConfig {
+        self.lease_ttl_ms = ttl_ms;
+        self.poll = renew_every(ttl_ms);
+        self
+    }
+}
+
+/// How often an engine with leases of `ttl_ms` polls and renews them: four times a term,
+/// between 0.2 and 5 seconds.
+pub fn renew_every(ttl_ms: i64) -> Duration {
+    Duration::from_millis(u64::try_from(ttl_ms / 4).unwrap_or(2_000).clamp(200, 5_000))
 }
 
 struct Running {
     user: String,
     stop: watch::Sender<bool>,
-    lease_expires_ms: Arc<AtomicI64>,
+    lease: Arc<LeaseGuard>,
     handle: JoinHandle<TaskExit>,
 }
 
@@ -145,28 +163,53 @@ impl Engine {
 
     async fn hold(&mut self, trader: RunningTrader, report: &mut PollReport) {
         let ttl = self.config.lease_ttl_ms;
+        // Counted from before the request: a slow answer shortens the lease, never lengthens it.
+        let asked = self.config.monotonic.elapsed_ms();
         let lease = self
             .store
             .acquire_lease(&trader.user_id, &trader.trader_id, &self.config.owner, ttl)
             .await;
-        match (lease, self.tasks.get(&trader.trader_id)) {
-            (Ok(Some(lease)), Some(task)) => task
-                .lease_expires_ms
-                .store(lease.expires_at, Ordering::Release),
+        let id = trader.trader_id.clone();
+        match (lease, self.tasks.get(&id)) {
+            (Ok(Some(lease)), Some(task))
+                if lease.generation == task.lease.fence().epoch && !task.lease.is_lost() =>
+            {
+                task.lease.renewed(asked, ttl)
+            }
+            // Held again, but as a new holding (the old one lapsed, or the task found it
+            // short): the task's writes are fenced under the old epoch, so it makes way for
+            // one under the new.
+            (Ok(Some(lease)), Some(_)) => {
+                self.drop_task(&id, report);
+                report.started.push(id);
+                self.spawn(trader, &lease, asked);
+            }
             (Ok(Some(lease)), None) => {
-                report.started.push(trader.trader_id.clone());
-                self.spawn(trader, lease.expires_at);
+                report.started.push(id);
+                self.spawn(trader, &lease, asked);
             }
             // Someone else holds it: if we thought we did, we lost it.
-            (Ok(None), Some(_)) => {
-                self.stop_task(&trader.trader_id, StopReason::LeaseLost, report)
-                    .await
-            }
-            (Ok(None), None) => self.check_wait(&trader.trader_id, report).await,
+            (Ok(None), Some(_)) => self.drop_task(&id, report),
+            (Ok(None), None) => self.check_wait(&id, report).await,
             // The database did not answer: keep running on the lease we have; the task stops
             // by itself if it expires before the database comes back.
             (Err(_), _) => {}
         }
+    }
+
+    /// Ends a task whose holding is over, without waiting for it: its writes and orders are
+    /// refused from now on (it may be stuck in a long call), and what the trader does now is
+    /// for the holder of the lease to record, not this engine.
+    fn drop_task(&mut self, trader_id: &str, report: &mut PollReport) {
+        let Some(task) = self.tasks.remove(trader_id) else {
+            return;
+        };
+        task.lease.lose();
+        let _ = task.stop.send(true);
+        task.handle.abort();
+        report
+            .stopped
+            .push((trader_id.to_string(), StopReason::LeaseLost));
     }
 
     /// Another engine holds the lease: said in the report when that engine stopped
@@ -184,9 +227,19 @@ impl Engine {
         }
     }
 
-    fn spawn(&mut self, trader: RunningTrader, lease_expires_at: i64) {
+    fn spawn(&mut self, trader: RunningTrader, lease: &Lease, asked_at_ms: i64) {
         let (stop, stop_rx) = watch::channel(false);
-        let lease_expires_ms = Arc::new(AtomicI64::new(lease_expires_at));
+        let fence = Fence {
+            trader_id: lease.trader_id.clone(),
+            owner: lease.owner.clone(),
+            epoch: lease.generation,
+        };
+        let lease = Arc::new(LeaseGuard::new(
+            fence,
+            self.config.monotonic.clone(),
+            asked_at_ms,
+            self.config.lease_ttl_ms,
+        ));
         let spec = TaskSpec {
             store: self.store.clone(),
             user: trader.user_id.clone(),
@@ -195,7 +248,8 @@ impl Engine {
             clock: self.clock.clone(),
             wall_clock: self.wall_clock.clone(),
             cycle_override_ms: self.config.cycle_override_ms,
-            lease_expires_ms: lease_expires_ms.clone(),
+            lease: lease.clone(),
+            lease_ttl_ms: self.config.lease_ttl_ms,
         };
         let handle = tokio::spawn(run_trader(spec, stop_rx));
         self.tasks.insert(
@@ -203,18 +257,18 @@ impl Engine {
             Running {
                 user: trader.user_id,
                 stop,
-                lease_expires_ms,
+                lease,
                 handle,
             },
         );
     }
 
     async fn stop_task(&mut self, trader_id: &str, reason: StopReason, report: &mut PollReport) {
-        let Some(task) = self.tasks.remove(trader_id) else {
+        let Some(mut task) = self.tasks.remove(trader_id) else {
             return;
         };
         let _ = task.stop.send(true);
-        let exit = match task.handle.await {
+        let exit = match (&mut task.handle).await {
             Ok(exit) => exit,
             Err(e) if e.is_panic() => crashed(e),
             Err(_) => TaskExit {
@@ -227,8 +281,7 @@ impl Engine {
         } else {
             exit.reason
         };
-        self.finish(trader_id, &task.user, reason, exit.detail)
-            .await;
+        self.finish(&task, reason, exit.detail).await;
         report.stopped.push((trader_id.to_string(), reason));
     }
 
@@ -241,26 +294,31 @@ impl Engine {
             .map(|(id, _)| id.clone())
             .collect();
         for id in done {
-            let Some(task) = self.tasks.remove(&id) else {
+            let Some(mut task) = self.tasks.remove(&id) else {
                 continue;
             };
-            let exit = task.handle.await.unwrap_or_else(crashed);
-            self.finish(&id, &task.user, exit.reason, exit.detail).await;
+            let exit = (&mut task.handle).await.unwrap_or_else(crashed);
+            self.finish(&task, exit.reason, exit.detail).await;
             report.stopped.push((id, exit.reason));
         }
     }
 
-    async fn finish(
-        &self,
-        trader_id: &str,
-        user: &str,
-        reason: StopReason,
-        detail: Option<String>,
-    ) {
+    /// Records why a task ended and gives its lease back, while the task's holding of the
+    /// lease still stands: an engine that lost the trader leaves both to the one that has it.
+    async fn finish(&self, task: &Running, reason: StopReason, detail: Option<String>) {
+        let (trader_id, user) = (task.lease.fence().trader_id.as_str(), task.user.as_str());
+        if reason == StopReason::LeaseLost || task.lease.is_lost() {
+            return;
+        }
         if matches!(
             reason,
             StopReason::Preflight | StopReason::Error | StopReason::SafeMode
-        ) {
+        ) && self
+            .store
+            .fence_holds(task.lease.fence())
+            .await
+            .unwrap_or(false)
+        {
             // The trader cannot run: mark it stopped so no process keeps retrying it. Also
             // when the engine shuts down before its next poll saw the task end.
             let actor = Actor::new(user.to_string(), Channel::System, true);
@@ -286,14 +344,11 @@ impl Engine {
             status.last_cycle_ms = Some(last.started_at);
         }
         status.simulated = self.clock.simulated();
-        let _ = save_status(
-            &self.store,
-            user,
-            trader_id,
-            &status.stopped(reason, detail, now),
-        )
-        .await;
-        if reason != StopReason::LeaseLost {
+        let stopped = status.stopped(reason, detail, now);
+        if save_status(&self.store, user, &stopped, &task.lease)
+            .await
+            .is_ok()
+        {
             let _ = self
                 .store
                 .release_lease(trader_id, &self.config.owner)

@@ -44,13 +44,8 @@ pub async fn host_engine(
         None => Arc::new(SystemClock),
     };
     let timeline = timeline.map(|(keeper, _)| Arc::new(keeper));
-    let mut config = EngineConfig::new(options.owner.clone());
-    config.lease_ttl_ms = i64::try_from(options.lease_seconds.max(3) * 1000).unwrap_or(30_000);
-    config.poll = Duration::from_millis(
-        u64::try_from(config.lease_ttl_ms / 4)
-            .unwrap_or(2_000)
-            .clamp(200, 5_000),
-    );
+    let ttl_ms = i64::try_from(options.lease_seconds.max(3) * 1000).unwrap_or(30_000);
+    let mut config = EngineConfig::new(options.owner.clone()).with_lease(ttl_ms);
     config.cycle_override_ms = options
         .cycle_seconds
         .map(|s| i64::try_from(s.max(1) * 1000).unwrap_or(1000));

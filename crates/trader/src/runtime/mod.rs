@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod connect;
 pub mod engine;
 pub mod host;
+pub mod lease_guard;
 pub mod pace;
 pub mod preflight;
 pub mod report;

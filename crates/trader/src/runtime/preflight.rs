@@ -21,7 +21,7 @@ use nofxi_venues::{Clock, VenueError};
 use rust_decimal::Decimal;
 
 use super::baseline::record_first_start;
-use super::connect::{ConnectError, PaperAccount, Venue, connect};
+use super::connect::{ConnectError, PaperAccount, Persistence, Venue, connect_with};
 use crate::decider::Decider;
 use crate::decider::DeciderError;
 use crate::decider::builtin::{BuiltinDecider, BuiltinParams};
@@ -91,7 +91,19 @@ pub async fn preflight(
     trader_ref: &str,
     clock: Arc<dyn Clock>,
 ) -> Result<Ready, PreflightError> {
-    let (ready, equity) = check(store.clone(), user, trader_ref, clock).await?;
+    preflight_with(store, user, trader_ref, clock, Persistence::Save).await
+}
+
+/// [`preflight`], saying how the paper account's changes are kept (the engine's trader
+/// saves them under its lease).
+pub async fn preflight_with(
+    store: Arc<Store>,
+    user: &str,
+    trader_ref: &str,
+    clock: Arc<dyn Clock>,
+    persistence: Persistence,
+) -> Result<Ready, PreflightError> {
+    let (ready, equity) = check_with(store.clone(), user, trader_ref, clock, persistence).await?;
     // Every start passes here: the first one on this account is what P&L is measured from.
     record_first_start(&store, user, &ready.trader, ready.venue.is_paper(), equity).await?;
     Ok(ready)
@@ -105,6 +117,16 @@ pub async fn check(
     user: &str,
     trader_ref: &str,
     clock: Arc<dyn Clock>,
+) -> Result<(Ready, Decimal), PreflightError> {
+    check_with(store, user, trader_ref, clock, Persistence::Save).await
+}
+
+async fn check_with(
+    store: Arc<Store>,
+    user: &str,
+    trader_ref: &str,
+    clock: Arc<dyn Clock>,
+    persistence: Persistence,
 ) -> Result<(Ready, Decimal), PreflightError> {
     let trader = store.get_trader(user, trader_ref).await?;
     let spec = &trader.spec;
@@ -135,7 +157,15 @@ pub async fn check(
         trader_id: trader.id.clone(),
         initial_balance: spec.initial_balance,
     };
-    let venue = connect(store.clone(), user, &spec.exchange_id, account, clock).await?;
+    let venue = connect_with(
+        store.clone(),
+        user,
+        &spec.exchange_id,
+        account,
+        clock,
+        persistence,
+    )
+    .await?;
     let snapshot = venue.exchange.account().await.map_err(|e| match e.kind() {
         Some(_) => PreflightError::AccountRefused(e),
         None => PreflightError::AccountUnreachable(e),

@@ -5,6 +5,8 @@
 use std::sync::Arc;
 
 use nofxi_store::{Store, StoreError};
+
+use super::lease_guard::LeaseGuard;
 use serde::{Deserialize, Serialize};
 
 pub const STATUS_SCOPE: &str = "trader_status";
@@ -77,17 +79,23 @@ pub async fn load_status(
     Ok(doc.and_then(|v| serde_json::from_value(v).ok()))
 }
 
+/// Saves a trader's status, made only while the engine's `lease` on it holds: an engine that
+/// lost the trader must not overwrite what the engine running it now says.
 pub async fn save_status(
     store: &Arc<Store>,
     user: &str,
-    trader_id: &str,
     status: &TraderStatus,
+    lease: &LeaseGuard,
 ) -> Result<(), StoreError> {
     let value = serde_json::to_value(status).map_err(|e| StoreError::Corrupt {
         what: "trader status",
         detail: e.to_string(),
     })?;
-    store.put_state(user, STATUS_SCOPE, trader_id, &value).await
+    let fence = lease.fence();
+    store
+        .put_state_fenced(fence, user, STATUS_SCOPE, &fence.trader_id, &value)
+        .await
+        .map_err(|e| lease.seen(e))
 }
 
 /// A trader's state as every surface reports it (`trader status`, the web dashboard): what it

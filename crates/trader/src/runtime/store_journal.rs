@@ -6,11 +6,14 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use nofxi_store::{CycleRow, Store};
 
+use super::lease_guard::LeaseGuard;
 use crate::cycle::{CyclePhase, CycleRecord, Journal, JournalError};
 
 pub struct StoreJournal {
     pub store: Arc<Store>,
     pub user: String,
+    /// The lease the engine journals under: a record is saved only while it holds.
+    pub lease: Option<Arc<LeaseGuard>>,
 }
 
 #[async_trait]
@@ -27,10 +30,15 @@ impl Journal for StoreJournal {
             equity: record.equity(),
             record: serde_json::to_value(record).map_err(|e| JournalError(e.to_string()))?,
         };
-        self.store
-            .save_cycle(&self.user, &row)
-            .await
-            .map_err(|e| JournalError(e.to_string()))
+        let saved = match &self.lease {
+            Some(guard) => self
+                .store
+                .save_cycle_fenced(guard.fence(), &self.user, &row)
+                .await
+                .map_err(|e| guard.seen(e)),
+            None => self.store.save_cycle(&self.user, &row).await,
+        };
+        saved.map_err(|e| JournalError(e.to_string()))
     }
 
     async fn last(&self, trader_id: &str) -> Result<Option<CycleRecord>, JournalError> {

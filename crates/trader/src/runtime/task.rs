@@ -5,14 +5,15 @@
 //! next cycle without a restart (the original platform's users hit "config not taking effect").
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 
 use nofxi_domain::trading::{MarginMode, PositionMode};
 use nofxi_store::Store;
 use tokio::sync::watch;
 
-use super::connect::is_live;
-use super::preflight::preflight;
+use super::connect::{Persistence, is_live};
+use super::engine::renew_every;
+use super::lease_guard::{FencedExchange, LeaseGuard, SEND_MARGIN};
+use super::preflight::preflight_with;
 use super::status::{StopReason, TraderStatus, save_status};
 use super::store_journal::StoreJournal;
 use crate::cycle::{CycleWorld, ExecutionSettings, TraderCycle};
@@ -33,8 +34,12 @@ pub struct TaskSpec {
     pub wall_clock: Option<Arc<dyn Clock>>,
     /// Replaces the trader's scan interval (benchmarks and tests run 1-second cycles).
     pub cycle_override_ms: Option<i64>,
-    /// Expiry of this process's lease on the trader, kept fresh by the engine's heartbeat.
-    pub lease_expires_ms: Arc<AtomicI64>,
+    /// This process's holding of the trader's lease, kept fresh by the engine's heartbeat:
+    /// every write and order of the task is made under it.
+    pub lease: Arc<LeaseGuard>,
+    /// How long the engine's leases last: a venue whose requests may take longer than a
+    /// lease has left between renewals is refused at start.
+    pub lease_ttl_ms: i64,
 }
 
 /// Why a trader task ended; the engine records it as the trader's stop reason.
@@ -47,19 +52,25 @@ pub struct TaskExit {
 pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> TaskExit {
     let exit = |reason, detail: Option<String>| TaskExit { reason, detail };
     let clock = trader_clock(&spec).await;
-    let ready = match preflight(
+    let ready = match preflight_with(
         spec.store.clone(),
         &spec.user,
         &spec.trader_id,
         clock.clone(),
+        Persistence::Fenced(spec.lease.clone()),
     )
     .await
     {
         Ok(ready) => ready,
+        Err(_) if spec.lease.is_lost() => return exit(StopReason::LeaseLost, None),
         Err(e) => return exit(StopReason::Preflight, Some(e.to_string())),
     };
     let mut decider = ready.decider;
     let venue = ready.venue;
+    if let Some(problem) = lease_too_short(&spec, venue.exchange.request_timeout()) {
+        return exit(StopReason::Preflight, Some(problem));
+    }
+    let exchange = FencedExchange::new(venue.exchange.clone(), spec.lease.clone());
     let margin = if ready.trader.spec.is_cross_margin {
         MarginMode::Cross
     } else {
@@ -70,15 +81,18 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         .position_mode()
         .await
         .unwrap_or(PositionMode::OneWay);
-    let settings = ExecutionSettings::new(&ready.trader.id, margin, position_mode);
+    let epoch = u64::try_from(spec.lease.fence().epoch).ok();
+    let settings =
+        ExecutionSettings::new(&ready.trader.id, margin, position_mode).with_epoch(epoch);
     let mut cycle = TraderCycle::new(&ready.trader.id, &ready.trader.spec.name, settings);
     cycle.engine = spec.owner.clone();
     let journal = StoreJournal {
         store: spec.store.clone(),
         user: spec.user.clone(),
+        lease: Some(spec.lease.clone()),
     };
     let world = CycleWorld {
-        exchange: venue.exchange.as_ref(),
+        exchange: &exchange,
         market: venue.market.as_ref(),
         clock: clock.as_ref(),
         journal: &journal,
@@ -90,12 +104,15 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         .resume(&world, interval(ready.trader.spec.scan_interval_minutes))
         .await
     {
+        if spec.lease.is_lost() {
+            return exit(StopReason::LeaseLost, None);
+        }
         return exit(
             StopReason::Error,
             Some(format!("could not finish the interrupted cycle: {e}")),
         );
     }
-    let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
+    let _ = save_status(&spec.store, &spec.user, &status, &spec.lease).await;
 
     let mut failed_cycles = 0;
     let mut next_ms = clock.now_ms();
@@ -108,8 +125,9 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
             return exit(StopReason::Shutdown, None);
         }
         let now = clock.now_ms();
-        if spec.lease_expires_ms.load(Ordering::Acquire) <= spec.store.now_ms() {
-            // The heartbeat could not renew the lease: another process may own the trader now.
+        if !spec.lease.valid_now() {
+            // The heartbeat could not renew the lease (or this process was frozen past it):
+            // another process may own the trader now.
             return exit(StopReason::LeaseLost, None);
         }
         // Edits take effect here, on the next cycle.
@@ -151,8 +169,13 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         }
         // The journal already has every cycle; the status document changes only when what a
         // user would be told changes (safe mode, an error appearing or clearing).
+        if spec.lease.is_lost() {
+            // A write or an order of this cycle was refused for the lease: whatever else it
+            // did not do, the engine holding the lease now does.
+            return exit(StopReason::LeaseLost, None);
+        }
         if (status.safe_mode, status.detail.clone()) != seen {
-            let _ = save_status(&spec.store, &spec.user, &spec.trader_id, &status).await;
+            let _ = save_status(&spec.store, &spec.user, &status, &spec.lease).await;
         }
         if cycle.failures_in_a_row >= STOP_AFTER_MODEL_FAILURES {
             return exit(StopReason::SafeMode, status.detail.clone());
@@ -161,6 +184,25 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
             return exit(StopReason::Error, status.detail.clone());
         }
     }
+}
+
+/// Why the engine's lease is too short for a venue whose requests may take `timeout`: a
+/// renewed lease must outlast one request and the margin, or no order is ever sent.
+fn lease_too_short(spec: &TaskSpec, timeout: std::time::Duration) -> Option<String> {
+    let need = i64::try_from((timeout + SEND_MARGIN).as_millis()).unwrap_or(i64::MAX);
+    let left = |ttl_ms: i64| ttl_ms - renew_every(ttl_ms).as_millis() as i64;
+    if left(spec.lease_ttl_ms) > need {
+        return None;
+    }
+    let enough = (1..=3_600).find(|s| left(s * 1000) > need).unwrap_or(3_600);
+    Some(format!(
+        "this trader's exchange may take {} s to answer an order, longer than the engine's \
+         lease has left between renewals ({} of {} s): run the engine with `--lease-seconds \
+         {enough}` or more",
+        timeout.as_secs_f64(),
+        left(spec.lease_ttl_ms).max(0) as f64 / 1000.0,
+        spec.lease_ttl_ms as f64 / 1000.0,
+    ))
 }
 
 /// The clock a trader runs on: the engine's, unless that is a simulated timeline and the

@@ -119,6 +119,11 @@ impl Exchange for BinanceFutures {
         self.client.venue()
     }
 
+    /// One attempt: an order whose outcome is unknown is never retried (see `Retry::Never`).
+    fn request_timeout(&self) -> std::time::Duration {
+        self.client.options().timeout
+    }
+
     async fn symbol_rules(&self, symbol: &Symbol) -> Result<SymbolRules, VenueError> {
         if let Some(r) = self.rules.lock().await.get(symbol) {
             return Ok(r.clone());

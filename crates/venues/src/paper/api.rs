@@ -18,6 +18,11 @@ impl Exchange for PaperExchange {
         VENUE
     }
 
+    /// An order here is one write of the account to the store.
+    fn request_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(500)
+    }
+
     async fn account(&self) -> Result<AccountSnapshot, VenueError> {
         let mut st = self.state.lock().await;
         self.sync_locked(&mut st).await?;
