@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::serve::ListenerExt;
 use nofxi_assistant::{Assistant, AssistantOptions};
@@ -106,6 +107,9 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     api::router(api::operations())
         .fallback(not_found)
+        // Said in the body extractor's 413, so the limit is set here rather than left to
+        // axum's default.
+        .layer(DefaultBodyLimit::max(api::MAX_BODY_BYTES))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             metrics::track,

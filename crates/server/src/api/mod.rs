@@ -25,7 +25,7 @@ use axum::routing::MethodRouter;
 use nofxi_store::Scope;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
-pub use body::Body;
+pub use body::{Body, MAX_BODY_BYTES};
 
 use crate::access::{Gate, require};
 use crate::state::AppState;
