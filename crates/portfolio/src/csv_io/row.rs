@@ -3,7 +3,8 @@
 //! Lenient where exports differ harmlessly (date separators, thousands separators, a currency
 //! sign before a number, a sell written as a negative quantity, `sh600519` or `00700.HK` for a
 //! code), strict where a guess could book the wrong trade: an unknown type, an unknown account,
-//! a code whose market cannot be told all stop the row.
+//! a code whose market cannot be told, a sign that says the opposite of the type (a BUY of
+//! −100) all stop the row.
 
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -79,21 +80,28 @@ pub(crate) fn parse_row(
         .and_then(|t| record(parse_date(t), &mut problems));
     let kind = required(cells, Column::Kind, &mut problems)
         .and_then(|t| record(parse_kind(t), &mut problems));
+    // Each number's size, its sign read against the type (see [`size`]).
     let mut number = |column: Column| {
-        cells
-            .get(column)
-            .and_then(|t| record(parse_number(column, t), &mut problems))
+        cells.get(column).and_then(|t| {
+            let signed = parse_number(column, t);
+            record(signed.and_then(|n| size(column, n, t, kind)), &mut problems)
+        })
     };
-    let quantity = number(Column::Quantity).map(|q| q.abs());
+    let quantity = number(Column::Quantity);
     let price = number(Column::Price);
-    let amount = number(Column::Amount).map(|a| a.abs());
-    let fee = number(Column::Fee).map(|f| f.abs());
-    let tax = number(Column::Tax).map(|t| t.abs());
+    let amount = number(Column::Amount);
+    let fee = number(Column::Fee);
+    let tax = number(Column::Tax);
     // 印花税, 过户费 beside 佣金: every part given is added to the fee.
     let parts: Vec<Decimal> = cells
         .all(Column::FeePart)
-        .filter_map(|t| record(parse_number(Column::Fee, t), &mut problems))
-        .map(|f| f.abs())
+        .filter_map(|t| {
+            let signed = parse_number(Column::Fee, t);
+            record(
+                signed.and_then(|n| size(Column::Fee, n, t, kind)),
+                &mut problems,
+            )
+        })
         .collect();
     let fee = match (fee, parts.is_empty()) {
         (fee, true) => fee,
@@ -145,7 +153,7 @@ pub(crate) fn parse_row(
     let amount = match (kind.is_cash(), amount, quantity, price) {
         (_, Some(a), _, _) => a,
         (true, None, Some(q), Some(p)) => q * p,
-        (true, None, None, Some(p)) => p.abs(),
+        (true, None, None, Some(p)) => p,
         _ => Decimal::ZERO,
     };
     let is_cash_only = kind.is_cash() && kind != TxKind::Dividend;
@@ -176,6 +184,62 @@ pub(crate) fn parse_row(
     };
     tx.validate().map_err(|e| e.0)?;
     Ok(tx)
+}
+
+/// The size of a number read from `column`, its sign taken as a direction: exports write what
+/// leaves the account as negative (a sale's units, a withdrawal, a fee paid), and where the
+/// type says the same the sign adds nothing and is dropped. Where the type says the opposite
+/// (a BUY of −100, a DEPOSIT of −5000, interest charged written as INTEREST) the row is
+/// refused: dropping the sign would book the opposite of what the file says. A price has no
+/// direction and is never negative. With the type unknown (its own problem is said) no sign
+/// is judged.
+fn size(
+    column: Column,
+    value: Decimal,
+    text: &str,
+    kind: Option<TxKind>,
+) -> Result<Decimal, FieldError> {
+    if value >= Decimal::ZERO {
+        return Ok(value);
+    }
+    let said = format!("`{}` is negative", text.trim());
+    if column == Column::Price {
+        return Err(FieldError::new(
+            "price",
+            said,
+            "give the price per unit, 0 or more",
+        ));
+    }
+    let Some(kind) = kind else {
+        return Ok(value.abs());
+    };
+    let field = column.canonical();
+    match column {
+        // Money paid is money out however it is written.
+        Column::Fee | Column::FeePart | Column::Tax => Ok(value.abs()),
+        // A trade's amount is its gross value or its cash flow: exports write either.
+        Column::Amount if !kind.is_cash() => Ok(value.abs()),
+        // Cash records: an amount, or a dividend's units × rate.
+        _ if matches!(kind, TxKind::Withdrawal | TxKind::Fee) => Ok(value.abs()),
+        _ if kind.is_cash() => Err(FieldError::new(
+            field,
+            format!("{said}, but a {kind} brings money in"),
+            "give the amount as a positive number (the type says the direction: money taken \
+             out is WITHDRAWAL, a charge or interest paid is FEE)",
+        )),
+        _ if matches!(kind, TxKind::Sell | TxKind::TransferOut) => Ok(value.abs()),
+        _ if kind == TxKind::Split => Err(FieldError::new(
+            field,
+            format!("{said}, but a SPLIT's quantity is a ratio"),
+            "give the ratio of new units per old unit, e.g. 2 for a 2-for-1 split",
+        )),
+        _ => Err(FieldError::new(
+            field,
+            format!("{said}, but a {kind} adds units"),
+            "give the number of units as a positive number (the type says the direction: a \
+             sale is SELL)",
+        )),
+    }
 }
 
 fn record<T>(result: Result<T, FieldError>, problems: &mut Vec<FieldError>) -> Option<T> {

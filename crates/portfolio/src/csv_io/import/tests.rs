@@ -234,3 +234,88 @@ fn a_row_dated_after_today_is_refused_by_line() {
         preview.error_report()
     );
 }
+
+/// A BUY of −100 was recorded as a BUY of +100: every signed column lost its sign. A sign is
+/// read as a direction now: where the type says the same (a SELL of −200, a WITHDRAWAL of
+/// −5000, a fee written as money out) the size is taken; where it says the opposite the row
+/// is refused by line, naming the column; a price has no direction and is never negative.
+#[test]
+fn a_sign_against_the_type_is_refused_by_line_and_column() {
+    let text = "date,type,symbol,quantity,price,fee,account,amount\n\
+                2024-01-02,BUY,600519,-100,1500,5,huatai,\n\
+                2024-01-02,TRANSFER_IN,600519,-100,1500,5,huatai,\n\
+                2024-01-02,SPLIT,600519,-2,,,huatai,\n\
+                2024-01-02,BUY,600519,100,-1500,5,huatai,\n\
+                2024-01-02,DEPOSIT,,,,,huatai,-5000\n\
+                2024-01-02,INTEREST,,,,,huatai,-3\n\
+                2024-01-02,DIVIDEND,600519,,-30,,huatai,\n\
+                2024-01-02,DIVIDEND,600519,-100,0.3,,huatai,\n";
+    let preview = preview(&portfolio(), &[], text);
+    let said: Vec<(u64, String)> = preview
+        .errors
+        .iter()
+        .flat_map(|e| e.problems.iter().map(move |p| (e.line, p.field.clone())))
+        .collect();
+    let want: Vec<(u64, String)> = [
+        (2, "quantity"),
+        (3, "quantity"),
+        (4, "quantity"),
+        (5, "price"),
+        (6, "amount"),
+        (7, "amount"),
+        (8, "price"),
+        (9, "quantity"),
+    ]
+    .iter()
+    .map(|(l, f)| (*l, f.to_string()))
+    .collect();
+    assert_eq!(said, want, "{}", preview.error_report());
+    assert!(preview.rows.is_empty(), "nothing of a refused row is kept");
+    let report = preview.error_report();
+    assert!(
+        report.contains("line 2: quantity: `-100` is negative, but a BUY adds units; give the number of units as a positive number (the type says the direction: a sale is SELL)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("line 6: amount: `-5000` is negative, but a DEPOSIT brings money in"),
+        "{report}"
+    );
+    assert!(
+        report.contains("line 5: price: `-1500` is negative; give the price per unit, 0 or more"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_sign_that_agrees_with_the_type_is_its_direction() {
+    let text = "date,type,symbol,quantity,price,fee,tax,account,amount\n\
+                2024-01-02,DEPOSIT,,,,,,huatai,200000\n\
+                2024-01-03,BUY,600519,100,1500,-5,,huatai,-150005\n\
+                2024-01-04,SELL,600519,-50,1600,-5,,huatai,79995\n\
+                2024-01-05,TRANSFER_OUT,600519,-10,,,,huatai,\n\
+                2024-01-06,WITHDRAWAL,,,,,,huatai,-1000\n\
+                2024-01-06,FEE,,,,,,huatai,-12\n\
+                2024-01-07,DIVIDEND,600519,,,,-3,huatai,30\n";
+    let preview = preview(&portfolio(), &[], text);
+    assert_eq!(preview.error_report(), "");
+    let got: Vec<_> = preview
+        .rows
+        .iter()
+        .map(|r| {
+            let t = &r.transaction;
+            (t.kind, t.quantity, t.amount, t.fee, t.tax)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (TxKind::Deposit, dec!(0), dec!(200000), None, dec!(0)),
+            (TxKind::Buy, dec!(100), dec!(150005), Some(dec!(5)), dec!(0)),
+            (TxKind::Sell, dec!(50), dec!(79995), Some(dec!(5)), dec!(0)),
+            (TxKind::TransferOut, dec!(10), dec!(0), None, dec!(0)),
+            (TxKind::Withdrawal, dec!(0), dec!(1000), None, dec!(0)),
+            (TxKind::Fee, dec!(0), dec!(12), None, dec!(0)),
+            (TxKind::Dividend, dec!(0), dec!(30), None, dec!(3)),
+        ]
+    );
+}
