@@ -179,7 +179,8 @@ impl IntoResponse for ApiError {
                     .problems
                     .iter()
                     .map(|(field, w)| ProblemBody {
-                        field: field.clone(),
+                        // A field's name is the client's text too (`unknown field`).
+                        field: nofxi_assistant::scrub::scrub(field),
                         message: say(w),
                     })
                     .collect(),

@@ -4,6 +4,7 @@
 
 pub mod backtests;
 mod body;
+mod body_error;
 pub mod chat;
 pub mod dashboard;
 mod login;
