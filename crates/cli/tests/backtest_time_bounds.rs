@@ -1,7 +1,8 @@
 //! Times a backtest reads are bounded (issue 47, item 8): candle timestamps near `i64::MAX`
 //! were accepted as year 292 million, and the end one candle after the last overflowed into a
 //! negative `--from/--to` the user never gave. Times outside 1970..9999 are refused by where
-//! they were given (the file's line and column, or the flag), with the fix.
+//! they were given (the file's line and column, or the flag), with the fix. What such an
+//! error quotes is escaped and cut (item 10).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
 mod support;
@@ -81,4 +82,23 @@ fn a_default_start_before_1970_starts_at_1970() {
     assert!(out.status.success(), "{said}");
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(summary["cycles"], 48, "{said}");
+}
+
+/// A flag's text quoted back is escaped and cut: `--from` of an ESC sequence cannot rewrite
+/// the terminal through the error that repeats it.
+#[test]
+fn a_flag_quoted_back_is_escaped_and_cut() {
+    let (_guard, home) = home();
+    let hostile = format!("2026\u{1b}]0;pwned\u{7}{}", "9".repeat(2000));
+    let err = refused(&home, &["backtest", "--quiet", "--from", &hostile]);
+    assert!(
+        err.contains("--from \"2026\\u{1b}]0;pwned\\u{7}999") && err.contains("…\""),
+        "{err}"
+    );
+    let hidden = |c: char| c != '\n' && nofxi_domain::validation::hidden_character(c);
+    assert!(!err.chars().any(hidden), "{err:?}");
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+    let spec = format!("btc\u{1b}[2J{}", "x".repeat(2000));
+    let err = refused(&home, &["backtest", "--quiet", "--csv", &spec]);
+    assert!(err.contains("btc\\u{1b}[2Jxxx") && err.len() < 400, "{err}");
 }

@@ -328,24 +328,10 @@ impl Problems {
         }
     }
 
-    /// Checks a display name: present after trimming, at most `max` characters, and free of
-    /// characters that hide or rewrite text where a name is shown ([`hidden_character`]).
+    /// Checks a display name by [`name_problem`].
     pub fn name(&mut self, field: &str, value: &str, max: usize) {
-        if value.trim().is_empty() {
-            self.push(field, Problem::Required);
-        } else if value.chars().count() > max {
-            self.push(field, Problem::TooLong { max });
-        } else if let Some(c) = value.chars().find(|&c| hidden_character(c)) {
-            self.push(
-                field,
-                Problem::HiddenCharacter {
-                    code_point: format!("U+{:04X}", u32::from(c)),
-                },
-            );
-        } else if crate::redact::looks_like_key(&name_key(value)) {
-            // Checked on the normalised form, as names are looked up: a full-width key is
-            // still a key.
-            self.push(field, Problem::LooksLikeKey);
+        if let Some(problem) = name_problem(value, max) {
+            self.push(field, problem);
         }
     }
 
@@ -355,6 +341,61 @@ impl Problems {
             self.push(field, problem);
         }
     }
+}
+
+/// The one rule for every name a user gives a resource (a trader, an exchange account, a
+/// model, a strategy, a portfolio and its accounts): present after trimming, at most `max`
+/// characters, free of characters that hide or rewrite text where a name is shown
+/// ([`hidden_character`]), and not shaped like a key. `None` when the name is fine.
+pub fn name_problem(value: &str, max: usize) -> Option<Problem> {
+    if value.trim().is_empty() {
+        Some(Problem::Required)
+    } else if value.chars().count() > max {
+        Some(Problem::TooLong { max })
+    } else if let Some(c) = value.chars().find(|&c| hidden_character(c)) {
+        Some(Problem::HiddenCharacter {
+            code_point: format!("U+{:04X}", u32::from(c)),
+        })
+    } else if crate::redact::looks_like_key(&name_key(value)) {
+        // Checked on the normalised form, as names are looked up: a full-width key is still
+        // a key.
+        Some(Problem::LooksLikeKey)
+    } else {
+        None
+    }
+}
+
+/// Characters of a user's value an error repeats before cutting it short with `…`: as many
+/// as a name may have ([`crate::resource::NAME_MAX`]), so a valid name is never cut.
+pub const SHOWN_INPUT_CHARS: usize = crate::resource::NAME_MAX;
+
+/// A value a user or a file gave (a flag, a CSV field, a name), made safe to repeat in an
+/// error: every character that hides or rewrites text where it is shown ([`hidden_character`]:
+/// controls and so every terminal escape sequence, zero-width and bidi characters) is written
+/// as its escape (`\u{1b}`, `\n`), so a broker's file cannot move the cursor, retitle or
+/// recolour the terminal, or reorder a line, through an error about it; and a value longer
+/// than [`SHOWN_INPUT_CHARS`] characters is cut there with `…`, so one field cannot flood the
+/// screen. The caller puts its own quote marks around it.
+pub fn shown_input(value: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(value.len().min(4 * SHOWN_INPUT_CHARS));
+    for (i, c) in value.chars().enumerate() {
+        if i == SHOWN_INPUT_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            // Writing into a String cannot fail.
+            c if hidden_character(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A value accepted after nofxi changed it, reported so the change is never silent.
@@ -477,6 +518,36 @@ mod tests {
             assert_eq!(err.problems[0].problem, Problem::LooksLikeKey, "{bad:?}");
             assert!(!err.to_string().contains(bad), "{err}");
         }
+    }
+
+    /// Errors quoted broker-file fields raw: an ESC sequence in a CSV cell rewrote the
+    /// terminal the import's errors were printed on.
+    #[test]
+    fn shown_input_escapes_what_hides_or_rewrites_text_and_cuts_long_values() {
+        for (given, shown) in [
+            ("600519", "600519"),
+            ("贵州茅台 A", "贵州茅台 A"),
+            ("red\u{1b}[31m", "red\\u{1b}[31m"),
+            ("\u{1b}]0;pwned\u{7}", "\\u{1b}]0;pwned\\u{7}"),
+            ("a\nb\r\tc", "a\\nb\\r\\tc"),
+            ("zero\u{200b}width", "zero\\u{200b}width"),
+            ("evil\u{202e}txt", "evil\\u{202e}txt"),
+            ("c1\u{9b}31m", "c1\\u{9b}31m"),
+            ("bom\u{feff}", "bom\\u{feff}"),
+        ] {
+            assert_eq!(shown_input(given), shown, "{given:?}");
+        }
+        let long = "x".repeat(1024);
+        let cut = shown_input(&long);
+        assert_eq!(cut, format!("{}…", "x".repeat(SHOWN_INPUT_CHARS)));
+        let exact = "y".repeat(SHOWN_INPUT_CHARS);
+        assert_eq!(shown_input(&exact), exact);
+        // Escapes are counted as the one character they stand for, and nothing hidden is
+        // left whole or cut in half.
+        let escapes = "\u{1b}".repeat(1024);
+        let shown = shown_input(&escapes);
+        assert!(shown.ends_with('…') && !shown.contains('\u{1b}'), "{shown}");
+        assert_eq!(shown.matches("\\u{1b}").count(), SHOWN_INPUT_CHARS);
     }
 
     #[test]

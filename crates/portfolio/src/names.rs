@@ -7,6 +7,7 @@
 //! or more) 0.72. The best candidate is taken only when no other comes within 0.2 of it: two
 //! close candidates are asked about, never guessed between.
 
+use nofxi_domain::validation::shown_input;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{Instrument, Market};
@@ -294,7 +295,7 @@ fn parse_code(code: &str) -> Result<Instrument, FieldError> {
     let Some((symbol, tag)) = code.trim().rsplit_once('.') else {
         return Err(FieldError::new(
             "code",
-            format!("`{code}` has no market"),
+            format!("`{}` has no market", shown_input(code)),
             "write it as CODE.MARKET, e.g. 600519.SH or AAPL.US",
         ));
     };

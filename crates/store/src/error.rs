@@ -134,7 +134,11 @@ pub enum StoreError {
     #[error(transparent)]
     Portfolio(#[from] nofxi_portfolio::PortfolioError),
 
-    #[error("no portfolio {name:?} for this user: check the name, or create it first")]
+    /// The name is the one looked up, not a stored one: shown escaped and cut.
+    #[error(
+        "no portfolio \"{}\" for this user: check the name, or create it first",
+        nofxi_domain::validation::shown_input(.name)
+    )]
     UnknownPortfolio { name: String },
 
     #[error("a portfolio called {name:?} already exists: choose another name")]
@@ -283,7 +287,10 @@ impl StoreError {
             }
             StoreError::Portfolio(e) => format!("组合记录有误：{e}"),
             StoreError::UnknownPortfolio { name } => {
-                format!("没有名为「{name}」的组合：请检查名称，或先创建它")
+                format!(
+                    "没有名为「{}」的组合：请检查名称，或先创建它",
+                    nofxi_domain::validation::shown_input(name)
+                )
             }
             StoreError::PortfolioExists { name } => {
                 format!("已有名为「{name}」的组合：请换一个名字")

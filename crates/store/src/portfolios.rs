@@ -7,7 +7,7 @@
 //! rows inside the write transaction, so two imports of one file racing still write it once.
 
 use nofxi_domain::Actor;
-use nofxi_domain::validation::name_key;
+use nofxi_domain::validation::{name_key, shown_input};
 use nofxi_portfolio::PortfolioError;
 use nofxi_portfolio::csv_io::{Fingerprint, ImportPreview, commit};
 use nofxi_portfolio::domain::{FxMark, Portfolio, PriceMark, Transaction};
@@ -120,7 +120,10 @@ impl Store {
         if let Some(account) = orphans.first() {
             return Err(PortfolioError::one(
                 "accounts",
-                format!("account `{account}` has transactions and would be removed"),
+                format!(
+                    "account `{}` has transactions and would be removed",
+                    shown_input(account)
+                ),
                 "keep the account, or delete its transactions first",
             )
             .into());
@@ -211,7 +214,11 @@ impl Store {
             if spec.account(&record.account).is_none() {
                 check.push(nofxi_portfolio::FieldError::new(
                     "account",
-                    format!("`{}` is not an account of {}", record.account, spec.name),
+                    format!(
+                        "`{}` is not an account of {}",
+                        shown_input(&record.account),
+                        shown_input(&spec.name)
+                    ),
                     "add the account to the portfolio, or correct the name",
                 ));
             }

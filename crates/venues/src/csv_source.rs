@@ -36,6 +36,7 @@ use async_trait::async_trait;
 use nofxi_domain::Interval;
 use nofxi_domain::market::{BookLevel, Candle, FundingRate, OrderBook, Symbol, Ticker};
 use nofxi_domain::moment::{LATEST_MS, Precision, clock_face};
+use nofxi_domain::validation::shown_input;
 use rust_decimal::Decimal;
 use rustc_hash::FxHashMap;
 
@@ -60,10 +61,12 @@ fn decimal(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
     match value.parse::<f64>() {
         Ok(f) if f.is_finite() && f.abs() < 1.0 => Ok(Decimal::ZERO),
         Ok(f) if f.is_finite() => Err(VenueError::InvalidRequest(format!(
-            "line {line}: {field} {value:?} is too large: nofxi keeps numbers up to about 7.9e28"
+            "line {line}: {field} \"{}\" is too large: nofxi keeps numbers up to about 7.9e28",
+            shown_input(value)
         ))),
         _ => Err(VenueError::InvalidRequest(format!(
-            "line {line}: {field} {value:?} is not a number"
+            "line {line}: {field} \"{}\" is not a number",
+            shown_input(value)
         ))),
     }
 }
@@ -75,8 +78,8 @@ fn price(field: &str, value: &str, line: u64) -> Result<Decimal, VenueError> {
     let positive = value.trim().parse::<f64>().is_ok_and(|f| f > 0.0);
     if d.is_zero() && positive {
         return Err(VenueError::InvalidRequest(format!(
-            "line {line}: {field} {:?} is below the smallest price nofxi keeps (0.00000001)",
-            value.trim()
+            "line {line}: {field} \"{}\" is below the smallest price nofxi keeps (0.00000001)",
+            shown_input(value.trim())
         )));
     }
     Ok(d)
@@ -170,7 +173,8 @@ fn parse_candles_sized(reader: impl std::io::Read, bytes: u64) -> Result<Vec<Can
         let timestamp = field(0).trim();
         let open_time_ms = timestamp.parse::<i64>().map_err(|_| {
             VenueError::InvalidRequest(format!(
-                "line {line}: timestamp_ms {timestamp:?} is not whole milliseconds"
+                "line {line}: timestamp_ms \"{}\" is not whole milliseconds",
+                shown_input(timestamp)
             ))
         })?;
         let candle = Candle {
@@ -695,6 +699,34 @@ mod tests {
             parse_candles(text.as_bytes()).unwrap()[0].open_time_ms,
             last
         );
+    }
+
+    /// A cell an error quotes is escaped and cut: a candle file cannot rewrite the terminal
+    /// through the error about it, nor flood it.
+    #[test]
+    fn errors_quote_cells_escaped_and_cut() {
+        const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
+        let esc = "\u{1b}]0;pwned\u{7}\u{1b}[2J";
+        let long = "7".repeat(5000);
+        for row in [
+            format!("16000000{esc}00000,1,1,1,1,1\n"),
+            format!("1600000000000,1{esc},1,1,1,1\n"),
+            format!("1600000000000,1,1,1,1,{long}x\n"),
+        ] {
+            let err = parse_candles(format!("{HEAD}{row}").as_bytes())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("line 2")
+                    && !err.chars().any(nofxi_domain::validation::hidden_character)
+                    && err.len() < 300,
+                "{err:?}"
+            );
+        }
+        let err = parse_candles(format!("{HEAD}1600000000000,1{esc},1,1,1,1\n").as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("open \"1\\u{1b}]0;pwned\\u{7}"), "{err}");
     }
 
     /// Candles given as they are (not read from a file) at the end of `i64` never close and

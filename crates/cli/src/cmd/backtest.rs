@@ -16,6 +16,7 @@ use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::moment::{self, MomentError};
 use nofxi_domain::strategy_config::StrategyConfig;
+use nofxi_domain::validation::shown_input;
 use nofxi_trader::backtest::{
     BacktestConfig, BacktestError, BacktestReport, MAX_REPLAY_CANDLES, run_backtest,
 };
@@ -335,22 +336,24 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     let mut symbols = Vec::new();
     let mut range: Option<(i64, i64)> = None;
     for spec in &args.csv {
+        // What the flag said, escaped and cut as every value an error repeats.
+        let said = shown_input(spec);
         let Some((symbol, path)) = spec.split_once('=') else {
             return Err(usage(format!(
-                "--csv {spec:?} needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv"
+                "--csv \"{said}\" needs the form SYMBOL=PATH, e.g. --csv BTCUSDT=candles.csv"
             )));
         };
         let symbol =
-            Symbol::parse_known(symbol).map_err(|e| usage(format!("--csv {spec}: {e}")))?;
+            Symbol::parse_known(symbol).map_err(|e| usage(format!("--csv {said}: {e}")))?;
         // One series per symbol: a second file would silently replace the first.
         if symbols.contains(&symbol) {
             return Err(usage(format!(
-                "--csv {spec}: {symbol} is given twice: give one file per symbol (join the \
+                "--csv {said}: {symbol} is given twice: give one file per symbol (join the \
                  files first if they hold parts of one history)"
             )));
         }
         let candles = nofxi_venues::csv_source::read_candles_file(Path::new(path))
-            .map_err(|e| usage(format!("--csv {spec}: {e}: fix the file or leave it out")))?;
+            .map_err(|e| usage(format!("--csv {said}: {e}: fix the file or leave it out")))?;
         warn_gaps(spec, &candles, args.interval);
         if let (Some(first), Some(last)) = (candles.first(), candles.last()) {
             let (lo, hi) = range.unwrap_or((first.open_time_ms, last.open_time_ms));
@@ -433,6 +436,7 @@ fn warn_gaps(spec: &str, candles: &[nofxi_domain::market::Candle], interval: Int
     use nofxi_venues::gaps::{REPORTED_AFTER_MISSING, gaps};
     const SHOWN: usize = 3;
     let found = gaps(candles, interval, REPORTED_AFTER_MISSING);
+    let spec = shown_input(spec);
     for g in found.iter().take(SHOWN) {
         eprintln!(
             "warning: --csv {spec}: {} {interval} candles missing after line {} ({} to {}): \
@@ -486,14 +490,14 @@ async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Resul
 
 /// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds, from 1970 to 9999.
 fn parse_time(flag: &str, text: &str) -> Result<i64> {
-    let shown = text.trim();
+    let shown = shown_input(text.trim());
     match moment::read_moment(text) {
         Ok(ms) => Ok(ms),
         Err(MomentError::NotATime) => Err(usage(format!(
-            "{flag} {shown:?} is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
+            "{flag} \"{shown}\" is not a time: use a date (2026-01-01), RFC 3339 (2026-01-01T00:00:00Z) or epoch milliseconds"
         ))),
         Err(MomentError::OutOfRange) => Err(usage(format!(
-            "{flag} {shown:?} is outside the times nofxi reads, {}: give a time in that range \
+            "{flag} \"{shown}\" is outside the times nofxi reads, {}: give a time in that range \
              (epoch milliseconds, not seconds or microseconds)",
             moment::RANGE_TEXT
         ))),

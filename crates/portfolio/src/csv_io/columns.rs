@@ -4,6 +4,7 @@
 //! column names of A-share broker statements). Headers are compared after trimming, lower-casing
 //! and dropping spaces, `_` and `-`, so `Trade Date`, `trade_date` and `TRADEDATE` are one name.
 
+use nofxi_domain::validation::shown_input;
 use serde::Serialize;
 
 use crate::error::FieldError;
@@ -202,8 +203,8 @@ impl HeaderMap {
                             "header",
                             format!(
                                 "`{}` and `{}` both mean {}",
-                                headers[first].trim(),
-                                header.trim(),
+                                shown_input(headers[first].trim()),
+                                shown_input(header.trim()),
                                 column.canonical()
                             ),
                             "keep one of the two columns, or rename the other",

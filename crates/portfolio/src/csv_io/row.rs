@@ -7,6 +7,7 @@
 //! −100) all stop the row.
 
 use jiff::civil::Date;
+use nofxi_domain::validation::shown_input;
 use rust_decimal::Decimal;
 
 use super::columns::{Column, HeaderMap};
@@ -114,7 +115,11 @@ pub(crate) fn parse_row(
             None => {
                 problems.push(unknown_account(
                     portfolio,
-                    &format!("`{name}` is not an account of {}", portfolio.name),
+                    &format!(
+                        "`{}` is not an account of {}",
+                        shown_input(name),
+                        shown_input(&portfolio.name)
+                    ),
                 ));
                 None
             }
@@ -202,7 +207,7 @@ fn size(
     if value >= Decimal::ZERO {
         return Ok(value);
     }
-    let said = format!("`{}` is negative", text.trim());
+    let said = format!("`{}` is negative", shown_input(text.trim()));
     if column == Column::Price {
         return Err(FieldError::new(
             "price",
@@ -290,7 +295,7 @@ fn parse_date(text: &str) -> Result<Date, FieldError> {
     normalised.parse().map_err(|_| {
         FieldError::new(
             "date",
-            format!("`{text}` is not a date"),
+            format!("`{}` is not a date", shown_input(text)),
             "write it as YYYY-MM-DD (or YYYY/MM/DD, YYYYMMDD)",
         )
     })
@@ -313,7 +318,7 @@ fn parse_kind(text: &str) -> Result<TxKind, FieldError> {
         .ok_or_else(|| {
             FieldError::new(
                 "type",
-                format!("`{}` is not a transaction type", text.trim()),
+                format!("`{}` is not a transaction type", shown_input(text.trim())),
                 "use BUY, SELL, DIVIDEND, FEE, INTEREST, SPLIT, TRANSFER_IN, TRANSFER_OUT, DEPOSIT or \
                  WITHDRAWAL (or 买入, 卖出, 分红…)",
             )
@@ -335,7 +340,7 @@ fn parse_number(column: Column, text: &str) -> Result<Decimal, FieldError> {
         .map_err(|_| {
             FieldError::new(
                 column.canonical(),
-                format!("`{text}` is not a number"),
+                format!("`{}` is not a number", shown_input(text)),
                 "write a plain number such as 1234.56",
             )
         })
@@ -350,7 +355,7 @@ fn parse_lots(text: &str) -> Result<Vec<LotPick>, FieldError> {
             let quantity = quantity.trim().parse::<Decimal>().map_err(|_| {
                 FieldError::new(
                     "lots",
-                    format!("`{part}` is not lot:quantity"),
+                    format!("`{}` is not lot:quantity", shown_input(part)),
                     "write lots as L1:100;L3:50",
                 )
             })?;

@@ -4,6 +4,7 @@
 
 use crate::domain::{Currency, Instrument, Market};
 use crate::error::FieldError;
+use nofxi_domain::validation::shown_input;
 
 /// The instrument a code names, from the market column or the code's own shape.
 pub fn instrument(
@@ -18,7 +19,7 @@ pub fn instrument(
             let market = tagged.or_else(|| infer_market(&code, currency)).ok_or_else(|| {
                 FieldError::new(
                     "market",
-                    format!("cannot tell the market of `{symbol}`"),
+                    format!("cannot tell the market of `{}`", shown_input(symbol)),
                     "add a market column (SH, SZ, BJ, HK, US, FUND, CRYPTO) or write the code as 600519.SH",
                 )
             })?;

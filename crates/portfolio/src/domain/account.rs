@@ -5,6 +5,8 @@
 //! booked by the portfolio's cost method, which the user chooses once for the whole portfolio
 //! so that a holding's P&L does not change meaning between accounts.
 
+use nofxi_domain::resource::NAME_MAX;
+use nofxi_domain::validation::{FieldProblem, Problem, name_problem, shown_input};
 use std::fmt;
 use std::str::FromStr;
 
@@ -69,7 +71,7 @@ impl FromStr for CostMethod {
             .ok_or_else(|| {
                 FieldError::new(
                     "cost_method",
-                    format!("`{}` is not a cost method", text.trim()),
+                    format!("`{}` is not a cost method", shown_input(text.trim())),
                     "use fifo, average, lifo, hifo or specific",
                 )
             })
@@ -110,34 +112,41 @@ impl Portfolio {
         }
     }
 
-    /// Checks the name and that account names are present and unique (case-insensitively,
+    /// Checks the portfolio's name and its accounts' names by the rule every resource's
+    /// names follow ([`name_problem`]), and that account names are unique (case-insensitively,
     /// since a CSV's `account` column is typed by hand).
     pub fn validate(&self) -> Result<(), PortfolioError> {
         let mut problems = Vec::new();
-        if self.name.trim().is_empty() {
-            problems.push(FieldError::new(
-                "name",
-                "is empty",
-                "give the portfolio a name",
-            ));
-        }
+        problems.extend(name_error("name", &self.name, "give the portfolio a name"));
         let mut seen: Vec<String> = Vec::new();
         for (i, account) in self.accounts.iter().enumerate() {
             let key = account.name.trim().to_lowercase();
-            if key.is_empty() {
-                problems.push(FieldError::new(
-                    format!("accounts[{i}].name"),
-                    "is empty",
-                    "name the account (e.g. the broker's name)",
-                ));
+            let field = format!("accounts[{i}].name");
+            if let Some(bad) = name_error(
+                &field,
+                &account.name,
+                "name the account (e.g. the broker's name)",
+            ) {
+                problems.push(bad);
             } else if seen.contains(&key) {
                 problems.push(FieldError::new(
                     format!("accounts[{i}].name"),
-                    format!("`{}` is already used by another account", account.name),
+                    format!(
+                        "`{}` is already used by another account",
+                        shown_input(&account.name)
+                    ),
                     "give each account its own name",
                 ));
             } else {
                 seen.push(key);
+            }
+            // The broker is optional, and shown beside the name wherever the name is.
+            if !account.broker.is_empty() {
+                problems.extend(name_error(
+                    &format!("accounts[{i}].broker"),
+                    &account.broker,
+                    "leave the broker empty or name it",
+                ));
             }
         }
         PortfolioError::check(problems)
@@ -150,6 +159,35 @@ impl Portfolio {
             .iter()
             .find(|a| a.name.trim().eq_ignore_ascii_case(name))
     }
+}
+
+/// `name`'s problem under the one rule for names ([`name_problem`]), said as the portfolio
+/// crate says problems; `required` is the fix for a name left empty.
+fn name_error(field: &str, name: &str, required: &str) -> Option<FieldError> {
+    let (problem, fix) = match name_problem(name, NAME_MAX)? {
+        Problem::Required => ("is empty".to_string(), required.to_string()),
+        Problem::TooLong { max } => (
+            format!("is longer than {max} characters"),
+            "shorten it".to_string(),
+        ),
+        Problem::HiddenCharacter { code_point } => (
+            format!(
+                "contains the invisible or control character {code_point}, which hides or \
+                 rewrites text where the name is shown (terminals, logs, chats)"
+            ),
+            "remove it".to_string(),
+        ),
+        Problem::LooksLikeKey => (
+            "looks like an API key or private key, and a name is shown in every list and reply"
+                .to_string(),
+            "choose a name that is not a key".to_string(),
+        ),
+        other => (
+            FieldProblem::new(field, other).fix(),
+            "choose another name".to_string(),
+        ),
+    };
+    Some(FieldError::new(field, problem, fix))
 }
 
 #[cfg(test)]
@@ -175,6 +213,62 @@ mod tests {
                 .fix
                 .contains("average")
         );
+    }
+
+    /// Portfolio names took ESC and OSC sequences, control and zero-width characters and a
+    /// kilobyte of text, which every other resource's name refuses: the one name rule holds
+    /// for a portfolio and for each of its accounts.
+    #[test]
+    fn names_that_hide_or_rewrite_text_or_flood_are_refused() {
+        let long = "n".repeat(1024);
+        for bad in [
+            "red\u{1b}[31m",
+            "\u{1b}]0;pwned\u{7}",
+            "tab\there",
+            "zero\u{200b}width",
+            "evil\u{202e}txt",
+            long.as_str(),
+        ] {
+            let p = Portfolio::new(bad, "CNY".parse().unwrap());
+            let err = p.validate().unwrap_err();
+            assert_eq!(err.fields().collect::<Vec<_>>(), ["name"], "{bad:?}");
+            let said = err.to_string();
+            assert!(
+                !said.chars().any(nofxi_domain::validation::hidden_character) && said.len() < 400,
+                "{bad:?}: {said}"
+            );
+            let mut p = Portfolio::new("mine", "CNY".parse().unwrap());
+            p.accounts = vec![account("huatai"), account(bad)];
+            let err = p.validate().unwrap_err();
+            assert_eq!(
+                err.fields().collect::<Vec<_>>(),
+                ["accounts[1].name"],
+                "{bad:?}"
+            );
+            p.accounts[1].name = "futu".into();
+            p.accounts[1].broker = bad.into();
+            let err = p.validate().unwrap_err();
+            assert_eq!(
+                err.fields().collect::<Vec<_>>(),
+                ["accounts[1].broker"],
+                "{bad:?}"
+            );
+        }
+        let err = Portfolio::new("a\u{1b}b", "CNY".parse().unwrap())
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("U+001B"), "{err}");
+        let err = Portfolio::new(&long, "CNY".parse().unwrap())
+            .validate()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("longer than 64 characters"), "{err}");
+        for good in ["mine", "我的组合", "IRA 2024", "Ünïcödé"] {
+            let mut p = Portfolio::new(good, "CNY".parse().unwrap());
+            p.accounts = vec![account(good)];
+            assert!(p.validate().is_ok(), "{good:?}");
+        }
     }
 
     #[test]

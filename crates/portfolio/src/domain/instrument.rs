@@ -4,6 +4,7 @@
 //! trades in (unless told otherwise), the shape of a valid code, and which fee schedule applies.
 //! A-share codes also say whether a listing is a fund (ETF / LOF), which pays no stamp duty.
 
+use nofxi_domain::validation::shown_input;
 use std::fmt;
 use std::str::FromStr;
 
@@ -109,7 +110,7 @@ impl FromStr for Market {
             .ok_or_else(|| {
                 FieldError::new(
                     "market",
-                    format!("`{}` is not a market", text.trim()),
+                    format!("`{}` is not a market", shown_input(text.trim())),
                     "use one of SH, SZ, BJ, HK, US, FUND, CRYPTO",
                 )
             })
@@ -154,7 +155,7 @@ impl FromStr for Currency {
         } else {
             Err(FieldError::new(
                 "currency",
-                format!("`{}` is not a currency code", text.trim()),
+                format!("`{}` is not a currency code", shown_input(text.trim())),
                 "use a 3 to 5 letter code such as CNY, HKD, USD or USDT",
             ))
         }
@@ -272,7 +273,7 @@ fn normalise_symbol(market: Market, symbol: &str) -> Result<String, FieldError> 
         };
         FieldError::new(
             "instrument.symbol",
-            format!("`{symbol}` is not a {market} code"),
+            format!("`{}` is not a {market} code", shown_input(symbol)),
             format!("write the code as {shape}, or check the market"),
         )
     })

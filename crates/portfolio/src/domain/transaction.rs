@@ -6,6 +6,7 @@
 //! Portfolio Performance keeps these two families apart too; here they share one record so an
 //! import file can hold both, and [`Transaction::validate`] says which fields each needs.
 
+use nofxi_domain::validation::shown_input;
 use std::fmt;
 use std::str::FromStr;
 
@@ -104,7 +105,7 @@ impl FromStr for TxKind {
             .ok_or_else(|| {
                 FieldError::new(
                     "type",
-                    format!("`{}` is not a transaction type", text.trim()),
+                    format!("`{}` is not a transaction type", shown_input(text.trim())),
                     "use BUY, SELL, DIVIDEND, FEE, INTEREST, SPLIT, TRANSFER_IN, TRANSFER_OUT, \
                  DEPOSIT or WITHDRAWAL",
                 )

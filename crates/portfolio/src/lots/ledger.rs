@@ -6,6 +6,7 @@
 //! Every trade's fee must be known before replay: a missing fee is computed from the market's
 //! schedule by [`crate::fees`] first, never taken as zero here without saying so.
 
+use nofxi_domain::validation::shown_input;
 use std::collections::BTreeMap;
 
 use jiff::civil::Date;
@@ -111,7 +112,11 @@ impl Ledger {
         let Some(account) = portfolio.account(&tx.account) else {
             return Err(located(PortfolioError::one(
                 "account",
-                format!("`{}` is not an account of {}", tx.account, portfolio.name),
+                format!(
+                    "`{}` is not an account of {}",
+                    shown_input(&tx.account),
+                    shown_input(&portfolio.name)
+                ),
                 "add the account to the portfolio, or correct the name",
             )));
         };

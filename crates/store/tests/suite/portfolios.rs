@@ -136,6 +136,35 @@ pub async fn portfolios_store_imports_once_per_user_and_audit(
         details.contains(&"Mine: recorded 1 transaction(s)".to_string()),
         "{details:?}"
     );
+
+    // Names follow the one rule for names, and what an error quotes is escaped and cut:
+    // neither a name nor a lookup can rewrite the terminal the error is shown on.
+    let hidden = |text: &str| text.chars().any(nofxi_domain::validation::hidden_character);
+    let osc = "evil\u{1b}]0;pwned\u{7}";
+    let refused = ts.create_portfolio(&alice, &mine(osc)).await.unwrap_err();
+    assert!(
+        matches!(&refused, StoreError::Portfolio(e) if e.fields().eq(["name"])),
+        "{refused}"
+    );
+    assert!(!hidden(&refused.to_string()), "{refused}");
+    let lookup = format!("\u{1b}[2J{}", "x".repeat(1024));
+    let unknown = ts.portfolio("alice", &lookup).await.unwrap_err();
+    assert!(
+        matches!(unknown, StoreError::UnknownPortfolio { .. }),
+        "{unknown}"
+    );
+    for said in [unknown.to_string(), unknown.to_zh()] {
+        assert!(!hidden(&said) && said.contains('…'), "{said}");
+        assert!(said.chars().count() < 200, "{said}");
+    }
+    let mut stray = records[0].clone();
+    stray.account = "hua\u{202e}tai".into();
+    let err = ts
+        .record_transactions(&alice, "mine", &[stray])
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(!hidden(&err) && err.contains("hua\\u{202e}tai"), "{err}");
 }
 
 pub async fn portfolio_marks_replace_by_date_and_stay_per_user(

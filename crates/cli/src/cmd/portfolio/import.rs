@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use nofxi_domain::validation::shown_input;
 use nofxi_portfolio::csv_io::{ImportPreview, preview};
 use serde::Serialize;
 
@@ -100,10 +101,13 @@ fn report(
         return print_json(&outcome);
     }
     if !plan.unknown_columns.is_empty() {
-        eprintln!(
-            "note: columns not read: {}",
-            plan.unknown_columns.join(", ")
-        );
+        // Headers are the file's text: escaped and cut like every value an error quotes.
+        let shown: Vec<String> = plan
+            .unknown_columns
+            .iter()
+            .map(|c| shown_input(c))
+            .collect();
+        eprintln!("note: columns not read: {}", shown.join(", "));
     }
     let report = plan.error_report();
     if !report.is_empty() {

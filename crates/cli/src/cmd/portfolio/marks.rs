@@ -6,6 +6,7 @@
 use anyhow::Result;
 use clap::Args;
 use jiff::civil::Date;
+use nofxi_domain::validation::shown_input;
 use nofxi_portfolio::csv_io::instrument;
 use nofxi_portfolio::domain::{Currency, FxMark, Instrument, Market, PriceMark};
 use nofxi_quotes::{LiveConfig, Quotes};
@@ -54,18 +55,19 @@ pub struct FxArgs {
 
 /// A code as the user types it: `MARKET:CODE`, or anything a CSV's code column accepts.
 pub fn parse_code(text: &str) -> Result<Instrument> {
+    let refused = |e: nofxi_portfolio::FieldError| usage(format!("{}: {e}", shown_input(text)));
     if let Some((market, code)) = text.split_once(':') {
-        let market: Market = market.parse().map_err(|e| usage(format!("{text}: {e}")))?;
-        return instrument(code, Some(market), None).map_err(|e| usage(format!("{text}: {e}")));
+        let market: Market = market.parse().map_err(refused)?;
+        return instrument(code, Some(market), None).map_err(refused);
     }
-    instrument(text, None, None).map_err(|e| usage(format!("{text}: {e}")))
+    instrument(text, None, None).map_err(refused)
 }
 
 fn day(date: Option<&str>) -> Result<Date> {
     valuation_day(date).map_err(|_| {
         usage(format!(
             "--date: `{}` is not a date; use YYYY-MM-DD",
-            date.unwrap_or_default()
+            shown_input(date.unwrap_or_default())
         ))
     })
 }

@@ -12,6 +12,7 @@ mod view;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use jiff::civil::Date;
+use nofxi_domain::validation::shown_input;
 use nofxi_portfolio::domain::{Account, CostMethod, Currency, Portfolio};
 
 use super::common::{actor, block_on, open_store, print_json, print_table, usage};
@@ -145,7 +146,7 @@ fn account(spec: &str, base: &Currency) -> Result<Account> {
         Some((name, ccy)) => (
             name,
             ccy.parse()
-                .map_err(|e| usage(format!("--account {spec}: {e}")))?,
+                .map_err(|e| usage(format!("--account {}: {e}", shown_input(spec))))?,
         ),
         None => (spec, base.clone()),
     };
@@ -201,7 +202,8 @@ fn export(global: &GlobalArgs, args: ExportArgs) -> Result<()> {
             "json" => nofxi_portfolio::csv_io::to_json(&records)?,
             other => {
                 return Err(usage(format!(
-                    "--format: `{other}` is not a format; use csv or json"
+                    "--format: `{}` is not a format; use csv or json",
+                    shown_input(other)
                 )));
             }
         };
@@ -245,9 +247,10 @@ async fn pick(
 /// `--on DATE`, or today on this machine's calendar.
 fn valuation_day(on: Option<&str>) -> Result<Date> {
     match on {
-        Some(text) => text.trim().parse().map_err(|e| {
+        Some(text) => text.trim().parse().map_err(|e: jiff::Error| {
             usage(format!(
-                "--on: `{text}` is not a date ({e}); use YYYY-MM-DD"
+                "--on: `{}` is not a date ({e}); use YYYY-MM-DD",
+                shown_input(text)
             ))
         }),
         None => Ok(jiff::ZonedDateTime::now().date()),

@@ -319,3 +319,33 @@ fn a_sign_that_agrees_with_the_type_is_its_direction() {
         ]
     );
 }
+
+/// Import errors repeated the file's fields raw: an ESC or OSC sequence in a cell rewrote the
+/// terminal the errors were printed on, and a long cell flooded it. Every field an error
+/// quotes is escaped and cut.
+#[test]
+fn errors_quote_the_file_escaped_and_cut() {
+    let esc = "\u{1b}]0;pwned\u{7}\u{1b}[2J";
+    let long = "9".repeat(5000);
+    let text = format!(
+        "date,type,symbol,quantity,price,fee,account,lots,market,currency\n\
+         2024-01-02{esc},BUY{esc},600519,1{esc},1500,5,huatai,,,\n\
+         2024-01-02,BUY,600519,{long}x,1500,5,hua\u{202e}tai,,,\n\
+         2024-01-02,SELL,60\u{200b}0519,100,1500,5,huatai,L1{esc},,\n\
+         2024-01-02,BUY,600519,-1{esc},1500,5,huatai,,SH{esc},\n\
+         2024-01-02,BUY,600519,100,1500,5,huatai,,,CNY{esc}\n"
+    );
+    let preview = preview(&portfolio(), &[], &text);
+    assert_eq!(preview.errors.len(), 5, "{}", preview.error_report());
+    let report = preview.error_report();
+    let hidden: Vec<char> = report
+        .chars()
+        .filter(|&c| c != '\n' && nofxi_domain::validation::hidden_character(c))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?} in {report:?}");
+    assert!(report.contains("\\u{1b}]0;pwned\\u{7}"), "{report}");
+    assert!(report.contains("hua\\u{202e}tai"), "{report}");
+    assert!(report.contains("60\\u{200b}0519"), "{report}");
+    assert!(report.contains("99999…` is not a number"), "{report}");
+    assert!(report.len() < 4000, "{} bytes: {report}", report.len());
+}
