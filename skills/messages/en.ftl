@@ -136,6 +136,10 @@ button-no = no
 ## The dialogue's own replies: confirming, cancelling, going back to a task ("yes", "cancel", "continue")
 
 dialogue-confirmation-not-shown = This confirmation was not shown here yet, so nothing was done. What would happen:
+dialogue-object-renamed = { $old } was renamed to { $new } since I asked, so nothing was done.
+dialogue-object-changed = { $name } was changed since I asked, so nothing was done.
+dialogue-object-gone = { $name } no longer exists, so nothing was done.
+dialogue-confirm-by-tool-call = This confirmation belongs to the { $tool } call that asked for it: nothing was done. The client confirms it by calling { $tool } again with its pending_id.
 dialogue-nothing-to-resume = There is no earlier task to go back to.
 dialogue-value-is-key = That value looks like a key; it cannot be a name or a setting. Please use another.
 dialogue-parent-cancelled = OK, the earlier task is cancelled too.

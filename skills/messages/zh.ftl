@@ -125,6 +125,10 @@ button-no = 不要
 ## 对话本身的回复：确认、取消、回到任务（“确认”、“取消”、“继续”）
 
 dialogue-confirmation-not-shown = 这条确认还没有在这里显示过，所以没有执行。要执行的是：
+dialogue-object-renamed = 在我请你确认之后，「{ $old }」已被改名为「{ $new }」，所以没有执行。
+dialogue-object-changed = 在我请你确认之后，「{ $name }」已被修改，所以没有执行。
+dialogue-object-gone = 「{ $name }」已经不存在了，所以没有执行。
+dialogue-confirm-by-tool-call = 这条确认属于发起它的 { $tool } 调用，所以没有执行。请由该客户端带上 pending_id 再次调用 { $tool } 来确认。
 dialogue-nothing-to-resume = 没有可以回去的任务。
 dialogue-value-is-key = 这个值看起来是一个密钥，不能用作名称或设置，换一个吧。
 dialogue-parent-cancelled = 好的，之前的任务也取消了。

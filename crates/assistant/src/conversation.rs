@@ -34,6 +34,24 @@ pub struct PendingConfirmation {
     /// shows the confirmation again, with a binding).
     #[serde(default)]
     pub binding: String,
+    /// The objects the summary named, as they were when it was shown: a yes acts only if
+    /// each still is (see `act::bound`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<BoundObject>,
+    /// Asked for a tool client's call (MCP): only that call's second step, with its pending
+    /// id, confirms it — not a "yes" typed in any chat on the conversation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_tool_call: bool,
+}
+
+/// One object a confirmation is bound to: its id and its version when the summary was shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundObject {
+    pub slot: String,
+    pub kind: ResourceKind,
+    pub id: String,
+    pub name: String,
+    pub version: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -229,6 +229,7 @@ impl Assistant {
             llm_calls: Vec::new(),
             model: None,
             seen_confirmation: request.seen_confirmation.clone(),
+            tool_call: given.is_some(),
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();
@@ -427,6 +428,7 @@ impl Assistant {
             llm_calls: Vec::new(),
             model: None,
             seen_confirmation: None,
+            tool_call: false,
         };
         Ok(self.rule_understanding(&turn, message))
     }

@@ -387,6 +387,20 @@ async fn confirm(turn: &mut Turn<'_>) {
         advance(turn).await;
         return;
     }
+    // A confirmation a tool call asked for is that call's to confirm, with its pending id:
+    // a yes typed anywhere else (`nofxi_chat`, the web chat) does nothing.
+    if let Some(c) = &task.confirmation
+        && c.by_tool_call
+        && !turn.tool_call
+    {
+        let tool = nofxi_skills::export::action_tool_name(&task.skill, &task.action);
+        turn.say(msg(
+            turn.lang,
+            "dialogue-confirm-by-tool-call",
+            &[("tool", &tool)],
+        ));
+        return;
+    }
     match (&task.confirmation, task.status) {
         // A yes from a client that was not shown this confirmation (another chat on the same
         // conversation asked it) confirms nothing: the confirmation is shown here, with its
@@ -397,6 +411,16 @@ async fn confirm(turn: &mut Turn<'_>) {
             show_confirmation_again(turn);
         }
         (Some(c), TaskStatus::AwaitingConfirmation) => {
+            // The objects the summary named must still be as they were shown.
+            let changed = crate::act::changed_since(turn, &c.objects).await;
+            if !changed.is_empty() {
+                crate::act::set_aside(turn, changed).await;
+                advance(turn).await;
+                return;
+            }
+            let Some(c) = turn.conv.top().and_then(|t| t.confirmation.as_ref()) else {
+                return;
+            };
             let bound = crate::act::pending_binding(turn, &c.fingerprint)
                 .unwrap_or_else(|| format!("{}\u{0}{}", c.summary, c.fingerprint));
             let id = task.id.clone();

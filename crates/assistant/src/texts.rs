@@ -94,7 +94,7 @@ pub fn did_you_mean(lang: Lang, name: &str) -> String {
 /// What a reply calls a resource kind: 交易员, exchange …
 pub fn kind_word(lang: Lang, kind: nofxi_skills::ResourceKind) -> String {
     match lang {
-        Lang::Zh => crate::act::to_domain(kind).zh().to_string(),
+        Lang::Zh => nofxi_domain::ResourceKind::from(kind).zh().to_string(),
         Lang::En => kind.as_str().to_string(),
     }
 }

@@ -186,6 +186,8 @@ pub struct Turn<'a> {
     /// The confirmation binding the client says it was shown last (see
     /// [`crate::policy`]'s confirm): a yes confirms only that one.
     pub seen_confirmation: Option<String>,
+    /// The turn's commands came from a tool client's call (MCP), not from a message.
+    pub tool_call: bool,
 }
 
 impl<'a> Turn<'a> {

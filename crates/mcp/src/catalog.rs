@@ -133,7 +133,7 @@ fn chat_tool(output: &Value) -> Option<Tool> {
     serde_json::from_value(json!({
         "name": CHAT_TOOL,
         "title": "Chat with nofxi",
-        "description": "Send one message to the nofxi assistant, as a person would type it (any language), and get its reply. Continue a conversation with its conversation_id. A risky action it leads to is asked for confirmation in a reply of its own; answer it only with the person's own yes.",
+        "description": "Send one message to the nofxi assistant, as a person would type it (any language), and get its reply. Continue a conversation with its conversation_id. A risky action it leads to is asked for confirmation in a reply of its own; answer it only with the person's own yes. It cannot confirm what another tool call asked: that one is confirmed by calling the same tool again with its pending_id.",
         "inputSchema": {
             "type": "object",
             "properties": {

@@ -96,24 +96,10 @@ pub async fn object_versions(
         let Some(reference) = args.get(slot).and_then(Value::as_str) else {
             continue;
         };
-        let version = match kind {
-            ResourceKind::Trader => store
-                .get_trader(user, reference)
-                .await
-                .map(|t| format!("{}:{}:{}", t.id, t.updated_at, t.is_running)),
-            ResourceKind::Exchange => store
-                .get_exchange(user, reference)
-                .await
-                .map(|e| format!("{}:{}", e.id, e.updated_at)),
-            ResourceKind::Model => store
-                .get_model(user, reference)
-                .await
-                .map(|m| format!("{}:{}", m.id, m.updated_at)),
-            ResourceKind::Strategy => store
-                .get_strategy(user, reference)
-                .await
-                .map(|s| format!("{}:{}", s.id, s.updated_at)),
-        };
+        let version = store
+            .resource_version(user, (*kind).into(), reference)
+            .await
+            .map(|v| format!("{}:{}", v.id, v.version));
         out.push(format!(
             "{slot}={}",
             version.unwrap_or_else(|_| format!("missing:{reference}"))

@@ -199,6 +199,42 @@ async fn a_delete_acts_only_on_the_confirmed_second_call() {
     );
 }
 
+/// A confirmation a tool call asked for is confirmed only by that tool's second call with its
+/// pending id: a "yes" sent through `nofxi_chat` on the same conversation does nothing.
+#[tokio::test]
+async fn nofxi_chat_cannot_confirm_what_a_tool_call_asked() {
+    let c = connect(&Scope::ALL).await;
+    c.basics().await;
+    let (_, first) = c
+        .call("trader_management_delete", json!({"target": "bot"}))
+        .await;
+    assert_eq!(first["status"], "confirmation_required", "{first}");
+    let pending = first["pending_id"].as_str().unwrap().to_string();
+    let conversation = first["conversation_id"].as_str().unwrap().to_string();
+    for yes in ["yes", "确认", "yes, delete it"] {
+        let (_, said) = c
+            .call(
+                "nofxi_chat",
+                json!({"message": yes, "conversation_id": conversation}),
+            )
+            .await;
+        assert!(
+            c.store.get_trader("local", "bot").await.is_ok(),
+            "nofxi_chat {yes:?} deleted the trader: {said}"
+        );
+        assert_ne!(said["status"], "done", "{said}");
+    }
+    // The tool's own second call still confirms it.
+    let (result, second) = c
+        .call(
+            "trader_management_delete",
+            json!({"target": "bot", "confirm": pending}),
+        )
+        .await;
+    done(&result, &second);
+    assert!(c.store.get_trader("local", "bot").await.is_err());
+}
+
 #[tokio::test]
 async fn a_pending_id_expires_after_five_minutes_and_goes_stale_when_the_object_changes() {
     let c = connect(&Scope::ALL).await;

@@ -40,6 +40,7 @@ mod traces;
 mod traders;
 mod trash;
 pub mod vault;
+mod versions;
 
 use std::sync::Arc;
 
@@ -62,6 +63,7 @@ pub use portfolios::{PORTFOLIO_KIND, PortfolioBook};
 pub use traces::{NewTrace, TraceRow};
 pub use trash::Removed;
 pub use vault::key::{KEY_FILE_NAME, KeySpec, MASTER_KEY_ENV, key_file_path};
+pub use versions::ResourceVersion;
 
 /// A handle to the database and the vault. Cheap to share behind an `Arc`; the pool inside
 /// is already shared and thread-safe.

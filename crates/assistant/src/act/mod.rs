@@ -6,11 +6,13 @@ use nofxi_protocol::{Event, TaskStatus};
 use nofxi_skills::{Action, Lang, ResourceKind, Risk, SlotType};
 use serde_json::{Map, Value};
 
+mod bound;
 mod edits;
 mod reported;
 mod run;
 mod slots;
 
+pub(crate) use self::bound::{changed_since, set_aside};
 pub(crate) use self::edits::same_item;
 use self::run::{execute, refused_before_confirming};
 pub use self::run::{finish, resume_below};
@@ -197,6 +199,11 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         return false;
     }
     if unconfirmed {
+        let objects = bound::bind_objects(turn, &action).await;
+        let by_tool_call = turn.tool_call;
+        let Some(task) = turn.conv.top() else {
+            return false;
+        };
         let id = task.id.clone();
         let binding_id = uuid::Uuid::now_v7().to_string();
         // "no, 4", "不对，改成 4 个" before the yes: a bare number corrects the one number the
@@ -224,6 +231,8 @@ async fn step(turn: &mut Turn<'_>) -> bool {
                 summary: summary_text.clone(),
                 fingerprint,
                 binding: binding_id.clone(),
+                objects,
+                by_tool_call,
             });
         }
         turn.events.push(Event::ConfirmationRequested {
@@ -235,30 +244,40 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         return false;
     }
     // Liveness: a remembered reference must still exist before anything runs on it (a
-    // restore's target is in the trash, so it is checked by the restore itself).
+    // restore's target is in the trash, so it is checked by the restore itself), and the
+    // reply names it as it is called now.
     for (slot, id) in resolved.iter().filter(|_| !restores(&action)) {
-        let kind = action.slot(slot).and_then(|s| s.ref_kind);
-        if let Some(kind) = kind
-            && turn
-                .engine
-                .store
-                .resolve_id(turn.user, to_domain(kind), id)
-                .await
-                .is_err()
+        let Some(kind) = action.slot(slot).and_then(|s| s.ref_kind) else {
+            continue;
+        };
+        match turn
+            .engine
+            .store
+            .resource_version(turn.user, kind.into(), id)
+            .await
         {
-            let name = slots
-                .get(slot)
-                .and_then(Value::as_str)
-                .unwrap_or(id)
-                .to_string();
-            turn.say(texts::gone(lang, &name));
-            if let Some(task) = turn.conv.top_mut() {
-                task.slots.remove(slot);
-                task.resolved.remove(slot);
-                task.confirmed = None;
+            Ok(now) => {
+                if let Some(task) = turn.conv.top_mut()
+                    && task.slots.get(slot).and_then(Value::as_str) != Some(now.name.as_str())
+                {
+                    task.slots.insert(slot.clone(), Value::String(now.name));
+                }
             }
-            turn.refresh_names().await;
-            return true;
+            Err(_) => {
+                let name = slots
+                    .get(slot)
+                    .and_then(Value::as_str)
+                    .unwrap_or(id)
+                    .to_string();
+                turn.say(texts::gone(lang, &name));
+                if let Some(task) = turn.conv.top_mut() {
+                    task.slots.remove(slot);
+                    task.resolved.remove(slot);
+                    task.confirmed = None;
+                }
+                turn.refresh_names().await;
+                return true;
+            }
         }
     }
     execute(turn, &action, needs, bound).await
@@ -308,15 +327,6 @@ fn live_refs(turn: &Turn<'_>, action: &Action, task: &crate::conversation::Task)
 /// A restore works on resources in the trash.
 pub(crate) fn restores(action: &Action) -> bool {
     action.steps.iter().any(|s| s.tool.verb == "restore")
-}
-
-pub(crate) fn to_domain(kind: ResourceKind) -> nofxi_domain::ResourceKind {
-    match kind {
-        ResourceKind::Trader => nofxi_domain::ResourceKind::Trader,
-        ResourceKind::Exchange => nofxi_domain::ResourceKind::Exchange,
-        ResourceKind::Model => nofxi_domain::ResourceKind::Model,
-        ResourceKind::Strategy => nofxi_domain::ResourceKind::Strategy,
-    }
 }
 
 /// What a confirmation is bound to: the summary as rendered in one fixed language (so "确认"

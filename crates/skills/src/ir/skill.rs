@@ -18,6 +18,18 @@ pub enum ResourceKind {
     Strategy,
 }
 
+/// The same four resources as the store names them.
+impl From<ResourceKind> for nofxi_domain::ResourceKind {
+    fn from(kind: ResourceKind) -> nofxi_domain::ResourceKind {
+        match kind {
+            ResourceKind::Trader => nofxi_domain::ResourceKind::Trader,
+            ResourceKind::Exchange => nofxi_domain::ResourceKind::Exchange,
+            ResourceKind::Model => nofxi_domain::ResourceKind::Model,
+            ResourceKind::Strategy => nofxi_domain::ResourceKind::Strategy,
+        }
+    }
+}
+
 impl ResourceKind {
     pub const ALL: [ResourceKind; 4] = [
         ResourceKind::Trader,
