@@ -2,10 +2,25 @@
 //!
 //! No variant carries a secret: vault errors name the field and the row, never the bytes, and
 //! database errors come from statements whose secret parameters are ciphertext.
+//!
+//! Names, references and ids in these messages are what a user typed or a row holds: each is
+//! shown through [`shown_input`] in both languages (hidden characters as escapes, a long
+//! value cut), so a reference like `$'\e]0;pwned\a'` cannot retitle the terminal it is
+//! refused on and a 1 MB one is not echoed whole.
 
 use std::path::PathBuf;
 
+use nofxi_domain::validation::shown_input;
 use nofxi_domain::{ResourceKind, ValidationError};
+
+/// Names or ids in a sentence, each shown by [`shown_input`].
+fn listed(items: &[String], separator: &str) -> String {
+    items
+        .iter()
+        .map(|i| shown_input(i))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -14,7 +29,8 @@ pub enum StoreError {
     Invalid(#[from] ValidationError),
 
     #[error(
-        "no {kind} {reference:?} for this user: check the name or id with `nofxi {kind} list` (deleted ones: `nofxi {kind} list --deleted`)"
+        "no {kind} \"{}\" for this user: check the name or id with `nofxi {kind} list` (deleted ones: `nofxi {kind} list --deleted`)",
+        shown_input(.reference)
     )]
     NotFound {
         kind: ResourceKind,
@@ -22,9 +38,10 @@ pub enum StoreError {
     },
 
     #[error(
-        "{kind} {reference:?} matches {} resources ({}): use the id instead of the name",
+        "{kind} \"{}\" matches {} resources ({}): use the id instead of the name",
+        shown_input(.reference),
         ids.len(),
-        ids.join(", ")
+        listed(.ids, ", ")
     )]
     Ambiguous {
         kind: ResourceKind,
@@ -33,8 +50,9 @@ pub enum StoreError {
     },
 
     #[error(
-        "{kind} {name:?} is used by trader(s) {}: delete those traders or point them at another {kind} first",
-        traders.join(", ")
+        "{kind} \"{}\" is used by trader(s) {}: delete those traders or point them at another {kind} first",
+        shown_input(.name),
+        listed(.traders, ", ")
     )]
     InUse {
         kind: ResourceKind,
@@ -45,7 +63,8 @@ pub enum StoreError {
     /// A restore that cannot happen yet; each reason says what to do first. Not a
     /// validation error: those name flags, and `restore` takes none.
     #[error(
-        "{kind} {name:?} cannot be restored yet: {}",
+        "{kind} \"{}\" cannot be restored yet: {}",
+        shown_input(.name),
         reasons.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
     )]
     RestoreBlocked {
@@ -55,23 +74,32 @@ pub enum StoreError {
     },
 
     #[error(
-        "no user {name:?} (or the user is disabled): see `nofxi user list`, add one with `nofxi user add NAME`"
+        "no user \"{}\" (or the user is disabled): see `nofxi user list`, add one with `nofxi user add NAME`",
+        shown_input(.name)
     )]
     UnknownUser { name: String },
 
-    #[error("no API token {id:?} for this user: see `nofxi token list --user NAME`")]
+    #[error(
+        "no API token \"{}\" for this user: see `nofxi token list --user NAME`",
+        shown_input(.id)
+    )]
     UnknownToken { id: String },
 
-    #[error("trader {name:?} is running: stop it before deleting it")]
+    #[error(
+        "trader \"{}\" is running: stop it before deleting it",
+        shown_input(.name)
+    )]
     Running { name: String },
 
     #[error(
-        "trader {name:?} is running: stop it before moving it to another exchange account (its open positions stay on the current one)"
+        "trader \"{}\" is running: stop it before moving it to another exchange account (its open positions stay on the current one)",
+        shown_input(.name)
     )]
     RunningMove { name: String },
 
     #[error(
-        "{kind} {name:?} was deleted more than 30 days ago and has been purged: it cannot be restored, create it again"
+        "{kind} \"{}\" was deleted more than 30 days ago and has been purged: it cannot be restored, create it again",
+        shown_input(.name)
     )]
     Expired { kind: ResourceKind, name: String },
 
@@ -134,14 +162,16 @@ pub enum StoreError {
     #[error(transparent)]
     Portfolio(#[from] nofxi_portfolio::PortfolioError),
 
-    /// The name is the one looked up, not a stored one: shown escaped and cut.
     #[error(
         "no portfolio \"{}\" for this user: check the name, or create it first",
-        nofxi_domain::validation::shown_input(.name)
+        shown_input(.name)
     )]
     UnknownPortfolio { name: String },
 
-    #[error("a portfolio called {name:?} already exists: choose another name")]
+    #[error(
+        "a portfolio called \"{}\" already exists: choose another name",
+        shown_input(.name)
+    )]
     PortfolioExists { name: String },
 
     #[error("stored data is damaged ({what}): {detail}")]
@@ -173,14 +203,20 @@ pub enum RestoreBlock {
 impl std::fmt::Display for RestoreBlock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RestoreBlock::NameTaken { kind, name } => write!(
-                f,
-                "another {kind} is now called {name:?}: rename it (`nofxi {kind} update {name:?} --name NEW`) or delete it first"
-            ),
-            RestoreBlock::Trashed { kind, name } => write!(
-                f,
-                "its {kind} {name:?} is in the trash: restore {kind} {name} first (`nofxi {kind} restore {name:?}`)"
-            ),
+            RestoreBlock::NameTaken { kind, name } => {
+                let name = shown_input(name);
+                write!(
+                    f,
+                    "another {kind} is now called \"{name}\": rename it (`nofxi {kind} update \"{name}\" --name NEW`) or delete it first"
+                )
+            }
+            RestoreBlock::Trashed { kind, name } => {
+                let name = shown_input(name);
+                write!(
+                    f,
+                    "its {kind} \"{name}\" is in the trash: restore {kind} {name} first (`nofxi {kind} restore \"{name}\"`)"
+                )
+            }
             RestoreBlock::Purged { kind, id } => write!(
                 f,
                 "its {kind} ({id}) was purged and cannot come back: create the trader again with another {kind}"
@@ -193,9 +229,11 @@ impl RestoreBlock {
     fn to_zh(&self) -> String {
         match self {
             RestoreBlock::NameTaken { kind, name } => {
+                let name = shown_input(name);
                 format!("已有另一个{}叫「{name}」：请先给它改名或删除它", kind.zh())
             }
             RestoreBlock::Trashed { kind, name } => {
+                let name = shown_input(name);
                 format!(
                     "它使用的{}「{name}」在回收站里：请先恢复{}「{name}」",
                     kind.zh(),
@@ -228,26 +266,32 @@ impl StoreError {
         match self {
             StoreError::Invalid(v) => v.to_zh(),
             StoreError::NotFound { kind, reference } => {
-                format!("找不到{} {reference:?}：请检查名称或 ID", kind.zh())
+                format!(
+                    "找不到{}「{}」：请检查名称或 ID",
+                    kind.zh(),
+                    shown_input(reference)
+                )
             }
             StoreError::Ambiguous {
                 kind,
                 reference,
                 ids,
             } => format!(
-                "有 {} 个{}都叫 {reference:?}（{}）：请改用 ID",
+                "有 {} 个{}都叫「{}」（{}）：请改用 ID",
                 ids.len(),
                 kind.zh(),
-                ids.join("、")
+                shown_input(reference),
+                listed(ids, "、")
             ),
             StoreError::InUse {
                 kind,
                 name,
                 traders,
             } => format!(
-                "{}「{name}」正被交易员 {} 使用：请先删除这些交易员或改用其他{}",
+                "{}「{}」正被交易员 {} 使用：请先删除这些交易员或改用其他{}",
                 kind.zh(),
-                traders.join("、"),
+                shown_input(name),
+                listed(traders, "、"),
                 kind.zh()
             ),
             StoreError::RestoreBlocked {
@@ -255,8 +299,9 @@ impl StoreError {
                 name,
                 reasons,
             } => format!(
-                "{}「{name}」暂时无法恢复：{}",
+                "{}「{}」暂时无法恢复：{}",
                 kind.zh(),
+                shown_input(name),
                 reasons
                     .iter()
                     .map(RestoreBlock::to_zh)
@@ -264,18 +309,24 @@ impl StoreError {
                     .join("；")
             ),
             StoreError::UnknownUser { name } => format!(
-                "没有用户「{name}」（或已停用）：用 `nofxi user list` 查看，用 `nofxi user add 名字` 添加"
+                "没有用户「{}」（或已停用）：用 `nofxi user list` 查看，用 `nofxi user add 名字` 添加",
+                shown_input(name)
             ),
-            StoreError::UnknownToken { id } => {
-                format!("没有 API 令牌「{id}」：用 `nofxi token list --user 名字` 查看")
+            StoreError::UnknownToken { id } => format!(
+                "没有 API 令牌「{}」：用 `nofxi token list --user 名字` 查看",
+                shown_input(id)
+            ),
+            StoreError::Running { name } => {
+                format!("交易员「{}」正在运行：请先停止再删除", shown_input(name))
             }
-            StoreError::Running { name } => format!("交易员「{name}」正在运行：请先停止再删除"),
             StoreError::RunningMove { name } => format!(
-                "交易员「{name}」正在运行：请先停止，再换到别的交易所账户（现有持仓留在原账户上）"
+                "交易员「{}」正在运行：请先停止，再换到别的交易所账户（现有持仓留在原账户上）",
+                shown_input(name)
             ),
             StoreError::Expired { kind, name } => format!(
-                "{}「{name}」删除已超过 30 天并已永久清除，无法恢复：请重新创建",
-                kind.zh()
+                "{}「{}」删除已超过 30 天并已永久清除，无法恢复：请重新创建",
+                kind.zh(),
+                shown_input(name)
             ),
             StoreError::VaultKeyMismatch { .. }
             | StoreError::VaultKeyMissing { .. }
@@ -289,11 +340,11 @@ impl StoreError {
             StoreError::UnknownPortfolio { name } => {
                 format!(
                     "没有名为「{}」的组合：请检查名称，或先创建它",
-                    nofxi_domain::validation::shown_input(name)
+                    shown_input(name)
                 )
             }
             StoreError::PortfolioExists { name } => {
-                format!("已有名为「{name}」的组合：请换一个名字")
+                format!("已有名为「{}」的组合：请换一个名字", shown_input(name))
             }
             other => format!("存储出错：{other}"),
         }
@@ -330,5 +381,69 @@ mod tests {
         };
         assert!(err.to_zh().contains("交易所账户"));
         assert!(err.to_string().contains("nofxi exchange list"));
+    }
+
+    /// Whether `text` holds a character that hides or rewrites text where it is shown.
+    fn rewrites(text: &str) -> bool {
+        text.chars().any(nofxi_domain::validation::hidden_character)
+    }
+
+    /// A reference is what the user typed (`nofxi trader show $'\e]0;pwned\a'`): the Chinese
+    /// forms put it raw between 「」, so an OSC sequence retitled the terminal, and both
+    /// languages repeated a 10 KB reference whole. Every variant that shows a reference or a
+    /// name shows it escaped and cut, in English and in Chinese.
+    #[test]
+    fn user_given_text_is_escaped_and_cut_in_both_languages() {
+        let hostile = format!(
+            "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{200b}\u{202e}{}",
+            "x".repeat(10 * 1024)
+        );
+        let h = || hostile.clone();
+        let kind = ResourceKind::Trader;
+        let errors = [
+            StoreError::NotFound {
+                kind,
+                reference: h(),
+            },
+            StoreError::Ambiguous {
+                kind,
+                reference: h(),
+                ids: vec!["id1".into(), "id2".into()],
+            },
+            StoreError::InUse {
+                kind: ResourceKind::Model,
+                name: h(),
+                traders: vec![h()],
+            },
+            StoreError::RestoreBlocked {
+                kind,
+                name: h(),
+                reasons: vec![
+                    RestoreBlock::NameTaken { kind, name: h() },
+                    RestoreBlock::Trashed {
+                        kind: ResourceKind::Strategy,
+                        name: h(),
+                    },
+                ],
+            },
+            StoreError::UnknownUser { name: h() },
+            StoreError::UnknownToken { id: h() },
+            StoreError::Running { name: h() },
+            StoreError::RunningMove { name: h() },
+            StoreError::Expired { kind, name: h() },
+            StoreError::UnknownPortfolio { name: h() },
+            StoreError::PortfolioExists { name: h() },
+        ];
+        for err in &errors {
+            for said in [err.to_string(), err.to_zh()] {
+                let head: String = said.chars().take(300).collect();
+                assert!(!rewrites(&said), "{head:?}");
+                assert!(said.len() < 2000, "{} bytes: {head:?}", said.len());
+                assert!(
+                    said.contains("\\u{1b}]0;pwned") && said.contains('…'),
+                    "{head}"
+                );
+            }
+        }
     }
 }
