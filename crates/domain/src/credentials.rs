@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::secret::Secret;
+use crate::validation::shown_input;
 
 /// A credential field. Every one is secret and encrypted at rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -96,7 +97,7 @@ impl FromStr for CredentialField {
         CredentialField::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown credential field {s:?}"))
+            .ok_or_else(|| format!("unknown credential field \"{}\"", shown_input(s)))
     }
 }
 
@@ -219,7 +220,7 @@ impl FromStr for ExchangeType {
         ExchangeType::ALL
             .into_iter()
             .find(|t| t.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown exchange type {s:?}"))
+            .ok_or_else(|| format!("unknown exchange type \"{}\"", shown_input(s)))
     }
 }
 

@@ -109,7 +109,10 @@ impl fmt::Display for Interval {
 
 /// The error names what was given and lists what is allowed, so a user can fix it in one go.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown interval {given:?}: use one of 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d, 1w")]
+#[error(
+    "unknown interval \"{}\": use one of 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d, 1w",
+    crate::validation::shown_input(.given)
+)]
 pub struct UnknownInterval {
     pub given: String,
 }

@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::validation::shown_input;
+
 /// The four user-managed resources.
 #[derive(
     Debug,
@@ -67,7 +69,7 @@ impl FromStr for ResourceKind {
         ResourceKind::ALL
             .into_iter()
             .find(|k| k.as_str() == s)
-            .ok_or_else(|| format!("unknown resource kind {s:?}"))
+            .ok_or_else(|| format!("unknown resource kind \"{}\"", shown_input(s)))
     }
 }
 
@@ -109,7 +111,7 @@ impl FromStr for Channel {
         ]
         .into_iter()
         .find(|c| c.as_str() == s)
-        .ok_or_else(|| format!("unknown channel {s:?}"))
+        .ok_or_else(|| format!("unknown channel \"{}\"", shown_input(s)))
     }
 }
 

@@ -40,7 +40,11 @@ struct AliasFile {
 /// The error says what was typed and how to write it instead: the known coins nearest to it
 /// when there are some ("did you mean FIL, OP?"), else every coin nofxi knows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown coin {given:?}; {}", hint(nearest))]
+#[error(
+    "unknown coin \"{}\"; {}",
+    crate::validation::shown_input(.given),
+    hint(nearest)
+)]
 pub struct UnknownSymbol {
     pub given: String,
     /// Known base assets close to what was typed, nearest first.
