@@ -11,25 +11,29 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+use nofxi_domain::validation::shown_input;
+
 use crate::VenueError;
 
 /// Longest line accepted, in bytes: far above a candle row with a few extra columns.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Opens `path` for reading if it is a regular file (checked before the open, which would
-/// block on a FIFO), with its size for reserving room.
+/// block on a FIFO), with its size for reserving room. A refusal repeats the path through
+/// [`shown_input`]: it is the user's own, but a file name can hold an escape sequence.
 pub fn open_regular(path: &Path) -> Result<(File, u64), VenueError> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| VenueError::InvalidRequest(format!("cannot open {}: {e}", path.display())))?;
+    let shown = || shown_input(&path.display().to_string());
+    let cannot_open =
+        |e: io::Error| VenueError::InvalidRequest(format!("cannot open {}: {e}", shown()));
+    let meta = std::fs::metadata(path).map_err(cannot_open)?;
     if !meta.is_file() {
         return Err(VenueError::InvalidRequest(format!(
             "{} is not a regular file ({}): give the path of a CSV file",
-            path.display(),
+            shown(),
             kind(&meta)
         )));
     }
-    let file = File::open(path)
-        .map_err(|e| VenueError::InvalidRequest(format!("cannot open {}: {e}", path.display())))?;
+    let file = File::open(path).map_err(cannot_open)?;
     Ok((file, meta.len()))
 }
 
@@ -151,6 +155,30 @@ mod tests {
         let mut sink = Vec::new();
         assert!(zeros.read_to_end(&mut sink).is_err());
         assert!(sink.len() <= 64 * 1024, "held {} bytes", sink.len());
+    }
+
+    /// The path is the user's own, but it was printed raw: a name holding an OSC sequence
+    /// retitled the terminal the refusal was printed on, and a 10 KB one filled it.
+    #[test]
+    fn a_path_is_repeated_escaped_and_cut() {
+        let dir = std::env::temp_dir().join(format!("csv-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let hostile = [
+            dir.join("candles\u{1b}]0;pwned\u{7}\u{200b}.csv"),
+            dir.join("y".repeat(10 * 1024)),
+        ];
+        let sub = dir.join("sub\u{1b}[2J");
+        std::fs::create_dir_all(&sub).unwrap();
+        for path in hostile.iter().chain([&sub]) {
+            let said = open_regular(path).unwrap_err().to_string();
+            let head: String = said.chars().take(300).collect();
+            assert!(
+                !said.chars().any(nofxi_domain::validation::hidden_character),
+                "{head:?}"
+            );
+            assert!(said.len() < 1000, "{} bytes: {head:?}", said.len());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[cfg(unix)]
