@@ -80,6 +80,22 @@ impl Store {
             .collect()
     }
 
+    /// When the newest cycle of any trader an engine ever leased started (each trader's last
+    /// cycle, found by the journal's key): where a simulated timeline stands once the engine
+    /// moving it died. The engine's, not a user's: it looks across every user.
+    pub async fn newest_leased_cycle_start(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "SELECT MAX(last.started_at) AS newest FROM (SELECT (SELECT c.started_at \
+             FROM trader_cycles c WHERE c.trader_id = l.trader_id \
+             ORDER BY c.cycle_number DESC LIMIT 1) AS started_at FROM trader_leases l) last",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .ctx("reading the newest cycle")?;
+        row.try_get::<Option<i64>, _>("newest")
+            .ctx("reading the newest cycle")
+    }
+
     /// A mark that changes whenever one of the user's traders changes, journals a cycle
     /// (started, finished), or is taken up or let go by an engine (a stop is "stopping" until
     /// the engine gives the trader up): what a live view compares to know it must read again.

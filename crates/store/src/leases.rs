@@ -29,13 +29,22 @@ pub struct Lease {
     pub expires_at: i64,
 }
 
+/// How often an owner renews a lease of `term_ms`: four times a term, between 0.2 and 5
+/// seconds. The engine polls at this pace; readers judge its silence by it.
+pub fn renew_every_ms(term_ms: i64) -> i64 {
+    (term_ms / 4).clamp(200, 5_000)
+}
+
 impl Lease {
-    /// Whether the lease has gone unrenewed for over half its term: its owner renews it
-    /// several times a term (each poll), so an owner that stopped doing that has stopped (a
-    /// kill -9, a lost machine) and the lease is only waiting to expire.
+    /// Whether the owner missed two renewals in a row and a second more (or half the term,
+    /// if sooner): it renews every [`renew_every_ms`], so an owner that stopped doing that has
+    /// stopped (a kill -9, a frozen process, a lost machine) and the lease is only waiting to
+    /// expire. Said as soon as that is likely, not after most of the term: until then a
+    /// reader is told the trader is running.
     pub fn unrenewed(&self, now_ms: i64) -> bool {
         let term = self.expires_at - self.heartbeat_at;
-        self.expires_at > now_ms && now_ms - self.heartbeat_at > term / 2
+        let silence = (2 * renew_every_ms(term) + 1_000).min(term / 2);
+        self.expires_at > now_ms && now_ms - self.heartbeat_at > silence
     }
 }
 
@@ -212,3 +221,33 @@ impl Store {
 /// user names start with a letter or digit).
 const ENGINE_USER: &str = "-";
 const ENGINE_SCOPE: &str = "engine";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lease(heartbeat_at: i64, term: i64) -> Lease {
+        Lease {
+            trader_id: "t".into(),
+            user_id: "u".into(),
+            owner: "e".into(),
+            generation: 1,
+            heartbeat_at,
+            expires_at: heartbeat_at + term,
+        }
+    }
+
+    #[test]
+    fn an_owner_is_silent_after_two_missed_renewals_not_half_the_term() {
+        // A 30 s lease is renewed every 5 s: 12 s without a renewal is a stopped engine,
+        // 18 s before its lease lets another engine in.
+        let l = lease(0, 30_000);
+        assert!(!l.unrenewed(6_000));
+        assert!(l.unrenewed(12_000));
+        assert!(!l.unrenewed(30_001), "an expired lease waits for nobody");
+        // A 4 s lease, renewed every second: half the term comes first.
+        let l = lease(0, 4_000);
+        assert!(!l.unrenewed(1_500));
+        assert!(l.unrenewed(2_100));
+    }
+}

@@ -57,7 +57,7 @@ pub use conversations::ConversationRow;
 pub use error::{RestoreBlock, StoreError};
 pub use fence::Fence;
 pub use journal::CycleRow;
-pub use leases::{Lease, RunningTrader};
+pub use leases::{Lease, RunningTrader, renew_every_ms};
 pub use open::{Backend, DATABASE_URL_ENV, Database, SQLITE_FILE_NAME, StoreConfig, redact_url};
 pub use portfolios::{PORTFOLIO_KIND, PortfolioBook};
 pub use traces::{NewTrace, TraceRow};

@@ -66,6 +66,7 @@ both!(
     cycles_replace_page_and_chart_per_user,
     leases_have_one_owner_until_they_expire,
     fenced_writes_stop_with_the_holding,
+    newest_leased_cycle_is_each_traders_last,
     portfolios_store_imports_once_per_user_and_audit,
     portfolio_marks_replace_by_date_and_stay_per_user,
 );

@@ -122,7 +122,8 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
     println!("trader     {} ({})", view.name, view.id);
     let state = match (&view.marked_running, &view.lease_owner) {
         (true, Some(owner)) if let Some(left) = view.lease_wait_seconds => format!(
-            "waiting for the lease of a stopped engine ({owner}), {left} s left: a running `nofxi run` takes the trader over then"
+            "not trading: engine {owner} stopped renewing its lease {} s ago (killed or frozen); a running `nofxi run` takes the trader over when the lease expires, in {left} s",
+            view.engine_silent_seconds.unwrap_or(0)
         ),
         (true, Some(owner)) => format!("running in engine {owner}"),
         (true, None) => "started, waiting for an engine: run `nofxi run`".into(),

@@ -201,3 +201,24 @@ pub async fn fenced_writes_stop_with_the_holding(ts: TestStore, clock: Arc<Manua
     let journal = ts.cycles("a", "t1", 10, None).await.unwrap();
     assert_eq!(journal.len(), 1);
 }
+
+/// The newest cycle any leased trader journalled, found by each trader's last cycle.
+pub async fn newest_leased_cycle_is_each_traders_last(ts: TestStore, _clock: Arc<ManualClock>) {
+    assert_eq!(ts.newest_leased_cycle_start().await.unwrap(), None);
+    for (trader, n, phase) in [("t1", 1, "done"), ("t1", 2, "done"), ("t2", 1, "planned")] {
+        ts.save_cycle("a", &row(trader, n, phase, None))
+            .await
+            .unwrap();
+    }
+    // Journals of traders no engine leased do not count.
+    assert_eq!(ts.newest_leased_cycle_start().await.unwrap(), None);
+    ts.acquire_lease("a", "t1", "proc-1", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    ts.acquire_lease("a", "t2", "proc-1", 30_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(ts.newest_leased_cycle_start().await.unwrap(), Some(2_000));
+}

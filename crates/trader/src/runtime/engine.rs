@@ -54,10 +54,10 @@ impl EngineConfig {
     }
 }
 
-/// How often an engine with leases of `ttl_ms` polls and renews them: four times a term,
-/// between 0.2 and 5 seconds.
+/// How often an engine with leases of `ttl_ms` polls and renews them (the store's pace, which
+/// readers judge a silent engine by).
 pub fn renew_every(ttl_ms: i64) -> Duration {
-    Duration::from_millis(u64::try_from(ttl_ms / 4).unwrap_or(2_000).clamp(200, 5_000))
+    Duration::from_millis(u64::try_from(nofxi_store::renew_every_ms(ttl_ms)).unwrap_or(2_000))
 }
 
 struct Running {

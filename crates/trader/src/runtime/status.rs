@@ -109,6 +109,9 @@ pub struct StatusView {
     pub lease_owner: Option<String>,
     /// Seconds until the lease of an engine that stopped renewing it expires.
     pub lease_wait_seconds: Option<i64>,
+    /// Seconds since that engine last renewed the lease (only when it stopped renewing it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_silent_seconds: Option<i64>,
 }
 
 /// Reads a trader's [`StatusView`]: the status document, corrected by the journal's newest
@@ -145,10 +148,11 @@ pub async fn status_view_after(
         .await?
         .filter(|l| l.expires_at > now);
     // A lease its engine no longer renews (killed): the trader waits for it to expire.
-    let waiting_ms = lease
+    let silent = lease
         .as_ref()
-        .filter(|l| trader.is_running && l.unrenewed(now))
-        .map(|l| l.expires_at - now);
+        .filter(|l| trader.is_running && l.unrenewed(now));
+    let waiting_ms = silent.map(|l| l.expires_at - now);
+    let silent_ms = silent.map(|l| now - l.heartbeat_at);
     Ok(StatusView {
         name: trader.spec.name.clone(),
         id: trader.id.clone(),
@@ -156,5 +160,6 @@ pub async fn status_view_after(
         engine,
         lease_owner: lease.map(|l| l.owner),
         lease_wait_seconds: waiting_ms.map(|ms| (ms + 999) / 1000),
+        engine_silent_seconds: silent_ms.map(|ms| ms / 1000),
     })
 }
