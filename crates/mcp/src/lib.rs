@@ -12,7 +12,8 @@
 //!   and a pending id bound to the user, the exact arguments, the summary and the objects'
 //!   versions, good for five minutes; only a call with it acts;
 //! - [`resources`] serves the traders, their journals and equity curves as resources;
-//! - [`handler`] is the `rmcp` server over all of it.
+//! - [`handler`] is the `rmcp` server over all of it;
+//! - [`stdio`] carries it over stdin and stdout, a parse error for every line that is not JSON.
 
 pub mod call;
 pub mod catalog;
@@ -20,6 +21,7 @@ pub mod handler;
 pub mod outcome;
 pub mod pending;
 pub mod resources;
+pub mod stdio;
 
 use nofxi_store::Scope;
 
@@ -44,16 +46,11 @@ impl Principal {
     }
 }
 
-/// Serves MCP over this process's stdin and stdout until the client closes them. Logs must go
-/// to stderr: stdout carries the protocol.
+/// Serves MCP over this process's stdin and stdout until the client closes them, answering
+/// every line that is not JSON ([`stdio`]). Logs must go to stderr: stdout carries the
+/// protocol.
 pub async fn serve_stdio(server: NofxiMcp) -> Result<(), std::io::Error> {
-    use rmcp::ServiceExt;
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(std::io::Error::other)?;
-    running.waiting().await.map_err(std::io::Error::other)?;
-    Ok(())
+    stdio::serve_lines(server, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// The streamable HTTP transport, for `/mcp` in `nofxi serve`. Each request's caller is the
