@@ -32,7 +32,7 @@ use nofxi_venues::{Clock, ManualClock, MarketData};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::common::{block_on, decimal_arg, open_store, print_json, usage};
+use super::common::{block_on, decimal_arg, open_store, print_json, shown_path, usage};
 use super::trader_live::print_stats;
 use crate::home::GlobalArgs;
 
@@ -213,11 +213,11 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
 
     if let Some(path) = &args.equity_csv {
         std::fs::write(path, report.equity_csv())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .with_context(|| format!("cannot write {}", shown_path(path)))?;
     }
     if let Some(path) = &args.equity_svg {
         std::fs::write(path, report.equity_svg())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .with_context(|| format!("cannot write {}", shown_path(path)))?;
     }
     let simulated = args.csv.is_empty();
     let data_source = if simulated {

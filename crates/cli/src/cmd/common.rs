@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Read};
 
 use anyhow::{Context, Result, bail};
 use nofxi_domain::moment::{Precision, labelled};
+use nofxi_domain::validation::shown_input;
 use nofxi_domain::{Actor, Adjustment, Channel, Secret};
 use nofxi_store::Store;
 use serde::Serialize;
@@ -307,7 +308,8 @@ pub fn decimal_arg(text: &str) -> std::result::Result<rust_decimal::Decimal, Str
     let bare = lower.trim_start_matches(['-', '+']);
     if matches!(bare, "inf" | "infinity" | "nan") {
         return Err(format!(
-            "{t:?} is not a finite number: give an amount such as 1000 or 12.5"
+            "\"{}\" is not a finite number: give an amount such as 1000 or 12.5",
+            shown_input(t)
         ));
     }
     if let Ok(d) = rust_decimal::Decimal::from_str(t) {
@@ -317,13 +319,21 @@ pub fn decimal_arg(text: &str) -> std::result::Result<rust_decimal::Decimal, Str
     match rust_decimal::Decimal::from_scientific(t) {
         Ok(d) if scientific => Ok(d),
         _ if scientific || t.len() > 28 => Err(format!(
-            "{t:?} is outside what nofxi keeps exactly (at most 28 digits, from 1e-28 up to \
-             about 7.9e28): give an amount such as 1000 or 12.5"
+            "\"{}\" is outside what nofxi keeps exactly (at most 28 digits, from 1e-28 up to \
+             about 7.9e28): give an amount such as 1000 or 12.5",
+            shown_input(t)
         )),
         _ => Err(format!(
-            "{t:?} is not a number: give a decimal amount such as 1000 or 12.5"
+            "\"{}\" is not a number: give a decimal amount such as 1000 or 12.5",
+            shown_input(t)
         )),
     }
+}
+
+/// A path the user gave, for an error about it: their own, but a file name can hold an
+/// escape sequence that would rewrite the terminal the error is printed on.
+pub fn shown_path(path: &std::path::Path) -> String {
+    shown_input(&path.display().to_string())
 }
 
 /// A [`Usage`] error, for `return Err(usage(..))` and `.map_err(|e| usage(..))`.

@@ -11,6 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use nofxi_domain::Interval;
 use nofxi_domain::market::{Candle, Symbol};
+use nofxi_domain::validation::shown_input;
 use nofxi_trader::runtime::connect::{DEFAULT_SIM_SEED, binance_endpoints};
 use nofxi_venues::binance::{BinanceClient, BinanceMarket, BinanceOptions};
 use nofxi_venues::csv_source::CsvMarket;
@@ -85,10 +86,13 @@ fn source(args: &MarketArgs, symbol: &Symbol, interval: Interval) -> Result<Arc<
             Some(path) => Arc::new(
                 CsvMarket::new(clock)
                     .with_file(symbol.clone(), interval, &PathBuf::from(path))
-                    .map_err(|e| usage(format!("--source csv:{path}: {e}")))?,
+                    .map_err(|e| usage(format!("--source csv:{}: {e}", shown_input(path))))?,
             ),
             None => {
-                bail!("unknown source {other:?}: use sim, binance, binance-testnet or csv:PATH")
+                bail!(
+                    "unknown source \"{}\": use sim, binance, binance-testnet or csv:PATH",
+                    shown_input(other)
+                )
             }
         },
     })
@@ -111,10 +115,12 @@ fn parse_time(text: &str) -> Result<i64> {
     if let Ok(ms) = text.trim().parse::<i64>() {
         return Ok(ms);
     }
-    let ts: jiff::Timestamp = text
-        .trim()
-        .parse()
-        .with_context(|| format!("cannot read time {text:?}: use epoch milliseconds or RFC 3339 like 2026-01-01T00:00:00Z"))?;
+    let ts: jiff::Timestamp = text.trim().parse().with_context(|| {
+        format!(
+            "cannot read time \"{}\": use epoch milliseconds or RFC 3339 like 2026-01-01T00:00:00Z",
+            shown_input(text)
+        )
+    })?;
     Ok(ts.as_millisecond())
 }
 

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_assistant::confirm_token::Confirmer;
 use nofxi_assistant::{Assistant, AssistantOptions};
+use nofxi_domain::validation::shown_input;
 use nofxi_mcp::call::Calls;
 use nofxi_mcp::{NofxiMcp, Principal};
 use nofxi_skills::Lang;
@@ -38,7 +39,8 @@ fn parse_lang(text: &str) -> Result<Lang, String> {
         "en" => Ok(Lang::En),
         "zh" => Ok(Lang::Zh),
         other => Err(format!(
-            "{other:?} is not a language nofxi speaks: use en or zh"
+            "\"{}\" is not a language nofxi speaks: use en or zh",
+            shown_input(other)
         )),
     }
 }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use nofxi_skills::export::{Format, export};
 use nofxi_skills::{ConfirmRule, Diagnostic, Lang, Library, LoadError, Skill};
 
-use crate::cmd::common::{print_json, print_table};
+use crate::cmd::common::{print_json, print_table, shown_path};
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Args)]
@@ -148,7 +148,7 @@ fn lint(global: &GlobalArgs, extra: &[PathBuf], dir: Option<PathBuf>) -> Result<
     let (count, shadowed, lexicon_files, message_files) = match &dir {
         Some(dir) => {
             if !dir.is_dir() {
-                return Err(anyhow!("{} is not a directory", dir.display()));
+                return Err(anyhow!("{} is not a directory", shown_path(dir)));
             }
             Library::lint_dir(dir).and_then(|l| {
                 steps_checked(&l.skills)?;

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use nofxi_domain::validation::shown_input;
 use nofxi_domain::{Interval, ResourceKind, Strategy, StrategyConfig, StrategyPatch, StrategySpec};
 use rust_decimal::Decimal;
 
@@ -103,8 +104,9 @@ impl StrategyFields {
                     std::io::read_to_string(std::io::stdin())
                         .context("cannot read the config from standard input")?
                 } else {
-                    std::fs::read_to_string(source)
-                        .with_context(|| format!("cannot read the config file {source}"))?
+                    std::fs::read_to_string(source).with_context(|| {
+                        format!("cannot read the config file {}", shown_input(source))
+                    })?
                 };
                 serde_json::from_str(&text).context(
                     "the config is not valid strategy JSON: see `nofxi strategy show NAME --json` for the shape",

@@ -4,6 +4,8 @@
 use anyhow::{Result, bail};
 use clap::Subcommand;
 
+use nofxi_domain::validation::shown_input;
+
 use super::common::{block_on, open_store, print_json, print_table, time};
 use crate::home::GlobalArgs;
 
@@ -79,7 +81,10 @@ pub fn run(global: &GlobalArgs, command: TraceCommand) -> Result<()> {
             }
             TraceCommand::Show { id } => {
                 let Some(row) = store.get_trace(&global.user, &id).await? else {
-                    bail!("no trace {id:?} for this user: see `nofxi trace list`");
+                    bail!(
+                        "no trace \"{}\" for this user: see `nofxi trace list`",
+                        shown_input(&id)
+                    );
                 };
                 print_json(
                     &serde_json::json!({"id": row.id, "conversation_id": row.conversation_id, "at": row.at, "message": row.message, "record": row.record}),

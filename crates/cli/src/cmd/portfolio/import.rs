@@ -15,7 +15,7 @@ use nofxi_portfolio::csv_io::{ImportPreview, preview};
 use serde::Serialize;
 
 use super::pick;
-use crate::cmd::common::{actor, block_on, open_store, print_json, usage};
+use crate::cmd::common::{actor, block_on, open_store, print_json, shown_path, usage};
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Args)]
@@ -42,11 +42,11 @@ struct Outcome<'a> {
 
 pub fn run(global: &GlobalArgs, args: ImportArgs) -> Result<()> {
     let bytes = std::fs::read(&args.file)
-        .map_err(|e| usage(format!("cannot read {}: {e}", args.file.display())))?;
+        .map_err(|e| usage(format!("cannot read {}: {e}", shown_path(&args.file))))?;
     let text = decode(&bytes).ok_or_else(|| {
         usage(format!(
             "{} is neither UTF-8 nor GBK text: export it from your broker as CSV",
-            args.file.display()
+            shown_path(&args.file)
         ))
     })?;
     block_on(async {

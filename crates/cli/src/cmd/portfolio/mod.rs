@@ -15,7 +15,7 @@ use jiff::civil::Date;
 use nofxi_domain::validation::shown_input;
 use nofxi_portfolio::domain::{Account, CostMethod, Currency, Portfolio};
 
-use super::common::{actor, block_on, open_store, print_json, print_table, usage};
+use super::common::{actor, block_on, open_store, print_json, print_table, shown_path, usage};
 use crate::home::GlobalArgs;
 
 #[derive(Debug, Subcommand)]
@@ -210,7 +210,7 @@ fn export(global: &GlobalArgs, args: ExportArgs) -> Result<()> {
         match &args.out {
             Some(path) => {
                 std::fs::write(path, text)
-                    .map_err(|e| usage(format!("--out: cannot write {}: {e}", path.display())))?;
+                    .map_err(|e| usage(format!("--out: cannot write {}: {e}", shown_path(path))))?;
                 eprintln!("Wrote {} record(s) to {}", records.len(), path.display());
             }
             None => print!("{text}"),
