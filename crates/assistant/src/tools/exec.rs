@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use nofxi_domain::trader::INITIAL_BALANCE_DEFAULT;
+use nofxi_domain::validation::shown_input;
 use nofxi_domain::{
     Actor, ExchangePatch, ExchangeSpec, ModelPatch, ModelSpec, Problem, ResourceKind, Secret,
     StrategyConfig, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
@@ -187,7 +188,11 @@ impl ToolRunner {
                 Ok(Running::None) => Err(ToolError::new("not_running", "no trader is running")),
                 Ok(Running::UnknownExcept(name)) => Err(ToolError::new(
                     "unknown_except",
-                    crate::msg(lang, "stop-all-unknown-except", &[("name", &name)]),
+                    crate::msg(
+                        lang,
+                        "stop-all-unknown-except",
+                        &[("name", &shown_input(&name))],
+                    ),
                 )),
                 Err(e) => Err(store_error(&e, lang)),
             };

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
+use nofxi_domain::validation::shown_input;
 use nofxi_skills::runtime::{CallError, CallFailure, SkillRuntime};
 use nofxi_skills::{Catalog, Lang, Library};
 use nofxi_trader::runtime::connect::{DEFAULT_SIM_SEED, PaperAccount, is_live};
@@ -75,7 +76,7 @@ impl Tool for MarketPrice {
             return Ok(said(c.text(
                 lang,
                 "market-no-source",
-                &[("symbol", &args.symbol)],
+                &[("symbol", &shown_input(&args.symbol))],
             )));
         }
         // A listed security (`600519.SH`, `700.HK`, 成都银行), unless it is a coin we know.
@@ -89,7 +90,7 @@ impl Tool for MarketPrice {
             return Ok(said(c.text(
                 lang,
                 "market-unknown-symbol",
-                &[("symbol", &args.symbol)],
+                &[("symbol", &shown_input(&args.symbol))],
             )));
         };
         let Some(runtime) = runtime() else {

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
+use nofxi_domain::validation::shown_input;
 use nofxi_domain::{Actor, Channel};
 use nofxi_skills::Lang;
 use nofxi_store::Store;
@@ -172,10 +173,8 @@ pub fn count_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::
     match Option::<Either>::deserialize(d)? {
         None => Ok(None),
         Some(Either::Number(n)) => Ok(Some(n)),
-        Some(Either::Text(t)) => t
-            .trim()
-            .parse()
-            .map(Some)
-            .map_err(|_| serde::de::Error::custom(format!("{t:?} is not a whole number"))),
+        Some(Either::Text(t)) => t.trim().parse().map(Some).map_err(|_| {
+            serde::de::Error::custom(format!("\"{}\" is not a whole number", shown_input(&t)))
+        }),
     }
 }

@@ -24,6 +24,7 @@ pub use technical::PortfolioTechnical;
 pub use trades::PortfolioTrades;
 
 use jiff::civil::Date;
+use nofxi_domain::validation::shown_input;
 use nofxi_portfolio::PortfolioError;
 use nofxi_portfolio::csv_io::instrument;
 use nofxi_portfolio::domain::{Instrument, Portfolio};
@@ -108,7 +109,7 @@ pub(super) fn resolve(
                 msg(
                     lang,
                     "portfolio-which-stock",
-                    &[("said", said), ("list", &list.join(" / "))],
+                    &[("said", &shown_input(said)), ("list", &list.join(" / "))],
                 ),
             ))
         }
@@ -126,7 +127,11 @@ pub(super) fn resolve(
 fn unknown(said: &str, lang: Lang) -> ToolError {
     ToolError::new(
         "unknown_stock",
-        msg(lang, "portfolio-unknown-stock", &[("said", said)]),
+        msg(
+            lang,
+            "portfolio-unknown-stock",
+            &[("said", &shown_input(said))],
+        ),
     )
 }
 
@@ -172,9 +177,12 @@ pub(super) fn optional_decimal<'de, D: Deserializer<'de>>(
 ) -> Result<Option<Decimal>, D::Error> {
     match Option::<Value>::deserialize(d)? {
         None | Some(Value::Null) => Ok(None),
-        Some(value) => as_decimal(&value)
-            .map(Some)
-            .ok_or_else(|| serde::de::Error::custom(format!("{value} is not a number"))),
+        Some(value) => as_decimal(&value).map(Some).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "{} is not a number",
+                shown_input(&value.to_string())
+            ))
+        }),
     }
 }
 

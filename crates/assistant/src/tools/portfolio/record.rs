@@ -8,6 +8,7 @@
 use async_trait::async_trait;
 use jiff::ToSpan;
 use jiff::civil::Date;
+use nofxi_domain::validation::shown_input;
 use nofxi_portfolio::domain::{Account, Instrument, Transaction, TxKind};
 use nofxi_portfolio::fees::{FeeBound, FeeLine, FeeQuote, FeeSchedules, TradeSide};
 use nofxi_portfolio::lots::{Ledger, refusals};
@@ -167,7 +168,7 @@ async fn prepare(cx: &ToolContext<'_>, args: &RecordArgs) -> Result<Prepared, To
                 &[
                     ("name", &label(&named, lang)),
                     ("currency", named.instrument.currency.as_str()),
-                    ("said", said),
+                    ("said", &shown_input(said)),
                 ],
             ),
         ));
@@ -339,7 +340,7 @@ fn account<'a>(
                     msg(
                         lang,
                         "portfolio-unknown-account",
-                        &[("said", said), ("list", &names())],
+                        &[("said", &shown_input(said)), ("list", &names())],
                     ),
                 )
             });
@@ -373,7 +374,10 @@ fn day(said: Option<&str>, lang: Lang) -> Result<Date, ToolError> {
         Some("yesterday") => today.saturating_sub(1.day()),
         Some("day_before_yesterday") => today.saturating_sub(2.days()),
         Some(text) => text.parse().map_err(|_| {
-            ToolError::new("invalid", msg(lang, "portfolio-bad-day", &[("said", text)]))
+            ToolError::new(
+                "invalid",
+                msg(lang, "portfolio-bad-day", &[("said", &shown_input(text))]),
+            )
         })?,
     };
     if date > today {
