@@ -10,6 +10,7 @@ use nofxi_protocol::{AnswerKind, Command, CommandSource, Event, Understanding};
 use crate::gateway::prompt::GatewayPrompt;
 use crate::gateway::{self, lists, trigger};
 use crate::llm_call::LlmCallRecord;
+use crate::secrets::RedactedStream;
 use crate::turn::Turn;
 use crate::{Assistant, assistant_model, compose, model_errors, policy, texts_llm};
 
@@ -123,12 +124,18 @@ impl Assistant {
             temperature: Some(0.2),
             ..ChatRequest::default()
         };
+        let stream = RedactedStream::new(secrets);
         let sink = |d: StreamDelta| {
-            if let StreamDelta::Text(text) = d {
-                on_delta(&secrets.redact(&text));
+            if let StreamDelta::Text(text) = d
+                && let Some(shown) = stream.push(&text)
+            {
+                on_delta(&shown);
             }
         };
         let result = provider.stream(&request, &sink).await;
+        if let Some(rest) = stream.finish() {
+            on_delta(&rest);
+        }
         let call = LlmCallRecord::new("answer", provider.as_ref(), &request, &result);
         match result {
             Ok(completion) => {

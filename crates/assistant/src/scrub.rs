@@ -3,20 +3,21 @@
 //! The secret cache masks the values it was told about (credential slots). This catches the
 //! rest: a key pasted into a message the rules did not read as a credential ("帮我加一个币安账户
 //! api key AKIA… secret …" routed elsewhere), or a key that landed in a non-secret slot. It is
-//! applied to everything persisted or shown — replies, events, conversation state, traces — so a
-//! misunderstanding can cost a question, never a leak.
+//! applied to everything persisted or shown — replies, events, conversation state, traces, the
+//! prompt an assistant model is sent — so a misunderstanding can cost a question, never a leak.
 //!
-//! What counts as secret-shaped:
-//! - the word after a credential cue (api key, secret, passphrase, private key, token, 密钥,
-//!   私钥, 密码 …), when it looks like a credential (ASCII, a digit, ≥ 8 chars) — or any word
-//!   of 4+ chars after a password/passphrase cue;
-//! - `sk-…` and `ak-…` style keys;
-//! - a run of 20+ letters/digits with both letters and digits (API keys, private keys);
-//! - a wallet seed phrase: 12+ consecutive BIP-39 words (`nofxi_domain::seed_phrase`);
-//! - what a URL carries as credentials: `user:password@`, `?token=…` (the domain's rule).
+//! What counts as secret-shaped is the domain's one detector (`nofxi_domain::redact`): values
+//! after a credential field (`{"api_key":"…"}`, `BYBIT_API_SECRET=…`), tokens shaped like the
+//! keys every supported exchange and provider issues (with or without a prefix, a version-4
+//! UUID, `0x` keys and addresses, random runs of key length), a wallet seed phrase, and what a
+//! URL carries as credentials. The chat adds what its sentences say: the word after a
+//! credential cue (api key, secret, passphrase, private key, token, 密钥, 私钥, 密码短语 …), when it
+//! looks like a credential (ASCII, a digit, ≥ 8 chars) — or any word of 4+ chars after a
+//! password/passphrase cue.
 //!
-//! Resource ids (UUIDs contain hyphens) and the rest of a URL are left alone.
+//! nofxi's resource ids (UUID v7), names, numbers and the rest of a URL are left alone.
 
+use std::cell::RefCell;
 use std::sync::LazyLock;
 
 use nofxi_domain::Secret;
@@ -24,22 +25,25 @@ use regex::{Captures, Regex};
 
 static CUE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(api[ _-]?key|apikey|secret(?:[ _-]?key)?|pass(?:phrase|word)|private[ _-]?key|access[ _-]?token|token|key|密钥|私钥|秘钥|密码|口令)((?:\s+(?:of|on|for)\s+\S+)?\s*(?:[:：=]|is|to|as|是|为|改成|换成|改为|设为)?\s*)([A-Za-z0-9][^\s,，;；。、)）]*)",
+        r"(?i)(api[ _-]?key|apikey|secret(?:[ _-]?key)?|pass(?:phrase|word)|private[ _-]?key|access[ _-]?token|token|key|密码短语|助记词|密钥|私钥|秘钥|密码|口令)((?:\s+(?:of|on|for)\s+\S+)?\s*(?:[:：=]|is|to|as|是|为|改成|换成|改为|设为)?\s*)([A-Za-z0-9!@#$%^&*+_~][^\s,，;；。、)）]*)",
     )
     .ok()
 });
 
-/// `sk-…` (model providers) and `ak-…` (access keys) with 8+ characters after the prefix.
-static SK_KEY: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"\b(?:sk|ak)-[A-Za-z0-9_\-]{8,}").ok());
-
-/// Key-like runs: letters and digits (base64's `+/` and `=` padding allowed), no `_`, so
-/// identifiers such as `scan_interval_minutes=5` in a reply are not mistaken for keys.
-static LONG_TOKEN: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"\b[A-Za-z0-9+/]{20,}={0,2}").ok());
-
 /// `text` with every secret-shaped token replaced by its mask.
 pub fn scrub(text: &str) -> String {
+    scrub_found(text).0
+}
+
+/// [`scrub`], and each value it masked with its mask: a credential recognised once, by its
+/// label or its shape, can then be recognised wherever it shows up again without either
+/// ("passphrase: Tr4de!now" … later "is Tr4de!now right?").
+pub fn scrub_found(text: &str) -> (String, Vec<(String, String)>) {
+    let found = RefCell::new(Vec::new());
+    let masked = |value: &str, shown: String| {
+        found.borrow_mut().push((value.to_string(), shown.clone()));
+        shown
+    };
     let mut out = nofxi_domain::hide_seed_phrases(text).into_owned();
     out = nofxi_domain::redact::hide_url_credentials(&out);
     if let Some(re) = CUE.as_ref() {
@@ -53,33 +57,27 @@ pub fn scrub(text: &str) -> String {
                 let handed_over =
                     !sep.trim().is_empty() && value.chars().count() >= 6 && !is_plain_word(value);
                 if (handed_over && !is_mask(value)) || looks_secret(cue, value) {
-                    format!("{cue}{sep}{}", mask(value))
+                    format!("{cue}{sep}{}", masked(value, mask(value)))
                 } else {
                     c[0].to_string()
                 }
             })
             .into_owned();
     }
-    if let Some(re) = SK_KEY.as_ref() {
-        out = re
-            .replace_all(&out, |c: &Captures| mask(&c[0]))
-            .into_owned();
-    }
-    if let Some(re) = LONG_TOKEN.as_ref() {
-        out = re
-            .replace_all(&out, |c: &Captures| {
-                let token = &c[0];
-                let has_digit = token.chars().any(|ch| ch.is_ascii_digit());
-                let has_letter = token.chars().any(|ch| ch.is_ascii_alphabetic());
-                if has_digit && has_letter && !is_mask(token) {
-                    mask(token)
-                } else {
-                    token.to_string()
-                }
-            })
-            .into_owned();
-    }
-    out
+    // Signing material (a secret, a passphrase) shows only that it is set, as everywhere.
+    let out = nofxi_domain::redact::replace_credentials(
+        &out,
+        |value, signing| {
+            let shown = if signing {
+                Secret::new("").mask()
+            } else {
+                mask(value)
+            };
+            masked(value, shown)
+        },
+        |value| masked(value, mask(value)),
+    );
+    (out, found.into_inner())
 }
 
 /// Whether `text` speaks of a credential (api key, secret, 密钥 …): it may hold one that no
@@ -93,7 +91,9 @@ fn looks_secret(cue: &str, value: &str) -> bool {
         return false;
     }
     let cue = cue.to_lowercase();
-    let password_like = ["pass", "密码", "口令"].iter().any(|c| cue.contains(c));
+    let password_like = ["pass", "密码", "口令", "助记词"]
+        .iter()
+        .any(|c| cue.contains(c));
     if password_like {
         return value.chars().count() >= 4;
     }
@@ -170,8 +170,43 @@ mod tests {
             "请提供 API Key（Hyperliquid 为 agent 钱包私钥）。它会加密保存，不会再显示。",
             "Give the API key (for Hyperliquid, the agent wallet's private key).",
             "其余使用默认值（initial_balance=1000, scan_interval_minutes=5, is_cross_margin=true）",
+            "btc-bot-2 bought 0.5 BTC at 2500.5 on 2026-12-07 10:30, order 8389765512345678901",
+            "trace 0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b of conversation 0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c",
+            "模型 claude-3-5-sonnet-20241022 和 gemini-2.5-flash-preview-05-20 都可以",
+            "{\"label\": \"main\", \"has_api_key\": true, \"max_tokens\": 700}",
         ] {
             assert_eq!(scrub(text), text);
+        }
+    }
+
+    /// The probe's leaks: a JSON field kept 16 of 28 characters, an 18-character Bybit key
+    /// and a UUID-shaped OKX key were kept whole, a Gemini key kept 17 of 39.
+    #[test]
+    fn keys_pasted_without_a_sentence_label_are_masked() {
+        for (text, key) in [
+            (
+                r#"{"api_key":"Zx81-Qm2vLr7Tn4_Wp9Ks3Hd6Yb0"}"#,
+                "Zx81-Qm2vLr7Tn4_Wp9Ks3Hd6Yb0",
+            ),
+            ("XbG7kL2mN9pQ4rS1tU", "XbG7kL2mN9pQ4rS1tU"),
+            ("我的是 XbG7kL2mN9pQ4rS1tU，谢谢", "XbG7kL2mN9pQ4rS1tU"),
+            (
+                "a3f1c2d4-5b6e-4f70-8a9b-0c1d2e3f4a5b",
+                "a3f1c2d4-5b6e-4f70-8a9b-0c1d2e3f4a5b",
+            ),
+            (
+                "用这个AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY试试",
+                "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+            ),
+            ("{\"passphrase\": 8675309424242}", "8675309424242"),
+            ("密码短语是 !Tr4de#now", "!Tr4de#now"),
+        ] {
+            let out = scrub(text);
+            let chars: Vec<char> = key.chars().collect();
+            for piece in chars.windows(6) {
+                let piece: String = piece.iter().collect();
+                assert!(!out.contains(&piece), "{text} → {out} shows {piece}");
+            }
         }
     }
 }

@@ -86,16 +86,22 @@ impl SecretCache {
     }
 
     /// `text` with every secret seen so far replaced by its mask, and anything else that is
-    /// shaped like a secret too ([`crate::scrub`]).
+    /// shaped like a secret too ([`crate::scrub`]). A credential found here is seen from now
+    /// on: said again without its label (or repeated by a model), it is still masked.
     pub fn redact(&self, text: &str) -> String {
-        let Ok(known) = self.known.lock() else {
-            return crate::scrub::scrub(text);
-        };
         let mut out = text.to_string();
-        for (value, mask) in known.iter().filter(|(v, _)| v.len() >= 4) {
-            out = replace_ignoring_case(&out, value, mask);
+        if let Ok(known) = self.known.lock() {
+            for (value, mask) in known.iter().filter(|(v, _)| v.len() >= 4) {
+                out = replace_ignoring_case(&out, value, mask);
+            }
         }
-        crate::scrub::scrub(&out)
+        let (mut out, found) = crate::scrub::scrub_found(&out);
+        for (value, mask) in found.iter().filter(|(v, _)| worth_knowing(v)) {
+            // Where the same text said it before its label ("X — that is my passphrase: X").
+            out = replace_ignoring_case(&out, value, mask);
+            self.know(value, mask);
+        }
+        out
     }
 
     /// A JSON value with every string redacted.
@@ -112,6 +118,51 @@ impl SecretCache {
             ),
             other => other.clone(),
         }
+    }
+}
+
+/// Text streamed to a client, redacted as it arrives. Redacting each piece alone lets a
+/// credential cut in two by the stream through a piece at a time, so text is let out only up
+/// to its last blank (no key holds one), and a line that names a credential ("passphrase:
+/// my pass phrase") is held to its end, so its value is read with its label. What is held
+/// comes out with [`RedactedStream::finish`].
+pub struct RedactedStream<'a> {
+    cache: &'a SecretCache,
+    held: Mutex<String>,
+}
+
+impl<'a> RedactedStream<'a> {
+    pub fn new(cache: &'a SecretCache) -> RedactedStream<'a> {
+        RedactedStream {
+            cache,
+            held: Mutex::new(String::new()),
+        }
+    }
+
+    /// Takes the next piece; returns what may be shown now, redacted.
+    pub fn push(&self, piece: &str) -> Option<String> {
+        let mut held = self.held.lock().ok()?;
+        held.push_str(piece);
+        let line_start = held.rfind('\n').map_or(0, |i| i + 1);
+        let cut = if crate::secret_message::names_credential(&held[line_start..]) {
+            line_start
+        } else {
+            held.rfind(char::is_whitespace).map_or(0, |i| {
+                i + held[i..].chars().next().map_or(1, char::len_utf8)
+            })
+        };
+        if cut == 0 {
+            return None;
+        }
+        let ready: String = held.drain(..cut).collect();
+        Some(self.cache.redact(&ready))
+    }
+
+    /// What is still held, redacted, once the stream has ended.
+    pub fn finish(&self) -> Option<String> {
+        let mut held = self.held.lock().ok()?;
+        let rest = std::mem::take(&mut *held);
+        (!rest.is_empty()).then(|| self.cache.redact(&rest))
     }
 }
 
@@ -138,6 +189,17 @@ pub fn account_type(
         .iter()
         .find(|e| e.kind == ResourceKind::Exchange && (e.lower == target || e.id == target))
         .and_then(|e| e.class.as_deref()?.parse().ok())
+}
+
+/// Whether a value the scrubber masked is kept as a known secret: long enough, and not a word
+/// of the language ("passphrase: required" in a reply masks a word, which must not be masked
+/// everywhere after) — it holds a digit, a symbol or a capital past its first letter.
+fn worth_knowing(value: &str) -> bool {
+    let value = value.trim();
+    let shaped = value.chars().enumerate().any(|(i, c)| {
+        c.is_ascii_digit() || c.is_ascii_punctuation() || (i > 0 && c.is_ascii_uppercase())
+    });
+    value.chars().count() >= 8 && shaped && !value.contains('…') && !value.contains('•')
 }
 
 /// `text` with every occurrence of `value` replaced by `mask`, whatever the case of its ASCII
@@ -181,5 +243,30 @@ mod tests {
         assert_eq!(mask, "••••");
         let mask = cache.put("c", "t2", "api_key", key, Some(ExchangeType::Binance));
         assert!(mask.ends_with("3f36"), "{mask}");
+    }
+
+    /// A key cut in two by the stream is never let out a piece at a time, and a labelled
+    /// value is read with its label.
+    #[test]
+    fn a_streamed_key_is_redacted_whole() {
+        use super::RedactedStream;
+        let cache = SecretCache::default();
+        let stream = RedactedStream::new(&cache);
+        let mut shown = String::new();
+        for piece in [
+            "You sent 0f1e2d3c4b5a",
+            "69788796a5b4c3d2e1f0 and passph",
+            "rase: hunt",
+            "er2pw, fine\nok",
+        ] {
+            shown.extend(stream.push(piece));
+        }
+        shown.extend(stream.finish());
+        assert!(!shown.contains("0f1e2d3c"), "{shown}");
+        assert!(!shown.contains("hunt"), "{shown}");
+        assert!(
+            shown.starts_with("You sent ") && shown.ends_with("\nok"),
+            "{shown}"
+        );
     }
 }

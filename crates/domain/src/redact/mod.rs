@@ -1,43 +1,42 @@
-//! Keys out of every error message a model provider or a venue sends back.
+//! Keys out of every error message a model provider or a venue sends back, and out of
+//! everything the chat stores or shows: the one detector of credential-shaped text.
 //!
 //! Providers echo keys back in their errors, whole or in part ("Incorrect API key provided:
 //! sk-abc***xyz"), a venue or a proxy in front of it may quote the request (its `X-MBX-APIKEY`
 //! header, its signed query string), and transport errors carry the URL, where a user may have
 //! pasted a key. So every such message is passed through this one redactor where the error is
 //! made, by the client that holds the credentials (nofxi-llm for models, the venue clients for
-//! exchanges): the exact credentials go first, then anything shaped like a key.
+//! exchanges): the exact credentials go first, then anything shaped like a key. The chat's
+//! scrubber (`nofxi_assistant::scrub`) finds credentials with the same functions
+//! ([`replace_credentials`]), adding only what the user's sentence says ("my api key is …").
 //!
-//! Model names (`gemini-2.5-flash-preview-05-20`), URLs and ordinary words survive: a run is
-//! only taken for a key when it is long and mixes letters with digits, or carries a known key
-//! prefix, or is a partial key with `***` in it.
+//! What is found: values after a field named like a credential ([`labelled`]: JSON, env
+//! lines, headers), tokens shaped like the keys the supported exchanges and providers issue
+//! ([`shapes`]), partial keys with `***` in them, and credentials inside URLs. Model names
+//! (`gemini-2.5-flash-preview-05-20`), nofxi's own ids (UUID v7), numbers, URLs and ordinary
+//! words survive.
 
 mod disguised;
+pub mod labelled;
+pub mod shapes;
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::Secret;
 
+pub use labelled::{Labelled, labelled_values};
+pub use shapes::key_spans;
+
 /// What a removed key is replaced with.
 pub const REDACTED: &str = "[redacted]";
-
-/// `sk-…`, `sk-ant-…`, `sk-proj-…`, xAI's `xai-…`, Groq's `gsk_…`, Google's `AIza…`.
-static PREFIXED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"\b(?:(?:sk|pk|rk|xai)-[A-Za-z0-9_\-*]{6,}|gsk_[A-Za-z0-9_\-]{8,}|AIza[A-Za-z0-9_\-]{16,})")
-        .ok()
-});
 
 /// A key shown with its middle starred out: `abc***xyz`, `***wxyz`, `sk-pro****1234`.
 static STARRED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"[A-Za-z0-9_\-]+\*{3,}[A-Za-z0-9_\-]*|\*{3,}[A-Za-z0-9_\-]+").ok()
 });
-
-/// Base64- or hex-like runs of 20+ characters; only taken for keys when letters and digits mix.
-/// No `_` or `-`, so identifiers and model names are left alone, and no `/`, so a URL's port
-/// and path (`37411/chat/completions`) are not one run.
-static LONG_RUN: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+]{20,}={0,2}").ok());
 
 /// A URL's user info (`https://user:password@host`, also typed with backslashes), which is a
 /// credential wherever it is.
@@ -69,27 +68,49 @@ pub fn redact_values(text: &str, values: &[&str]) -> String {
     for (from, to) in disguised::disguised_spans(&out, &values).into_iter().rev() {
         out.replace_range(from..to, REDACTED);
     }
-    for re in [&PREFIXED_KEY, &STARRED_KEY]
-        .into_iter()
-        .flat_map(|r| r.as_ref())
-    {
+    if let Some(re) = STARRED_KEY.as_ref() {
         out = re.replace_all(&out, REDACTED).into_owned();
     }
     out = hide_url_credentials(&out);
-    if let Some(re) = LONG_RUN.as_ref() {
-        out = re
-            .replace_all(&out, |c: &regex::Captures| {
-                let run = &c[0];
-                let digits = run.chars().any(|ch| ch.is_ascii_digit());
-                let letters = run.chars().any(|ch| ch.is_ascii_alphabetic());
-                if digits && letters {
-                    REDACTED.to_string()
-                } else {
-                    run.to_string()
-                }
-            })
-            .into_owned();
+    replace_credentials(&out, |_, _| REDACTED.to_string(), |_| REDACTED.to_string())
+}
+
+/// `text` with every credential the detector finds replaced: each value after a credential
+/// field by `labelled(value, signing)` (`signing`: a secret, passphrase or private key, not
+/// an identifier such as an API key), then each key-shaped token by `bare(token)`. Linear in
+/// the text.
+pub fn replace_credentials(
+    text: &str,
+    labelled: impl Fn(&str, bool) -> String,
+    bare: impl Fn(&str) -> String,
+) -> String {
+    let found = labelled_values(text);
+    let out = replace_spans(
+        text,
+        found.iter().map(|l| (l.span.clone(), l.signing)),
+        |v, s| labelled(v, s),
+    );
+    replace_spans(
+        &out,
+        key_spans(&out).into_iter().map(|r| (r, false)),
+        |v, _| bare(v),
+    )
+}
+
+/// `text` with each span (in order, not overlapping) replaced by what `with` makes of it.
+fn replace_spans<T>(
+    text: &str,
+    spans: impl IntoIterator<Item = (Range<usize>, T)>,
+    with: impl Fn(&str, T) -> String,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (span, tag) in spans {
+        out.push_str(&text[at..span.start]);
+        out.push_str(&with(&text[span.clone()], tag));
+        at = span.end;
     }
+    out.push_str(&text[at..]);
     out
 }
 
