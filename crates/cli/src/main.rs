@@ -1,9 +1,10 @@
 //! `nofxi`: one binary for the whole product.
 //!
 //! Each command group lives in its own module under `cmd/`; this file only parses the command
-//! line, resolves where data lives, and maps failures to exit codes (0 success, 1 failure,
-//! 2 usage — clap already exits 2 on a usage error).
+//! line ([`args`]), resolves where data lives, and maps failures to exit codes (0 success,
+//! 1 failure, 2 usage — clap's usage errors exit 2 too).
 
+mod args;
 mod cmd;
 mod home;
 
@@ -88,7 +89,10 @@ fn main() -> ExitCode {
     // Die quietly on a closed pipe (`nofxi trader journal x | head`) as Unix tools do, instead
     // of panicking in println!.
     sigpipe::reset();
-    let cli = Cli::parse();
+    let cli = match args::parse::<Cli>() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Command::Paths => cmd::paths::run(&cli.global),
         Command::Serve(args) => cmd::serve::run(&cli.global, args),

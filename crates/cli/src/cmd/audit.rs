@@ -11,13 +11,13 @@ use crate::home::GlobalArgs;
 pub struct AuditArgs {
     /// How many entries to show.
     #[arg(long, default_value_t = 50)]
-    pub limit: i64,
+    pub limit: u32,
 }
 
 pub fn run(global: &GlobalArgs, args: AuditArgs) -> Result<()> {
     block_on(async {
         let store = open_store(global).await?;
-        let entries = store.audit_log(&global.user, args.limit).await?;
+        let entries = store.audit_log(&global.user, i64::from(args.limit)).await?;
         if global.json {
             return print_json(&entries);
         }

@@ -17,7 +17,7 @@ pub struct RunArgs {
     /// Fast-forward: simulated time runs this many times faster than real time (paper
     /// trading only makes sense with it; 600 = ten minutes a second). Simulated time moves only
     /// while an engine runs: a restart continues from where the last run stopped. 1 = real time.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = speed_arg)]
     pub sim_speed: f64,
     /// Run every trader every N seconds of (simulated) time instead of its scan interval.
     #[arg(long, value_name = "N")]
@@ -28,6 +28,18 @@ pub struct RunArgs {
     /// Seconds a lease lasts without a heartbeat before another engine may take the trader.
     #[arg(long, default_value_t = 30)]
     pub lease_seconds: u64,
+}
+
+/// `--sim-speed`: 1 (real time) or faster. The clock would take a slower or negative speed
+/// as 1 without a word.
+fn speed_arg(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(speed) if speed.is_finite() && speed >= 1.0 => Ok(speed),
+        _ => Err(format!(
+            "the speed must be at least 1 (1 = real time, 600 = ten minutes a second), not {}",
+            nofxi_domain::validation::shown_input(text)
+        )),
+    }
 }
 
 pub fn run(global: &GlobalArgs, args: RunArgs) -> Result<()> {

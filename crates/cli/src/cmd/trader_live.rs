@@ -36,7 +36,7 @@ pub struct JournalArgs {
     pub target: RefArg,
     /// How many cycles, newest first.
     #[arg(long, default_value_t = 20)]
-    pub limit: i64,
+    pub limit: u32,
 }
 
 pub async fn start(global: &GlobalArgs, store: Arc<Store>, args: StartArgs) -> Result<()> {
@@ -161,7 +161,12 @@ pub async fn journal(global: &GlobalArgs, store: Arc<Store>, args: JournalArgs) 
         .get_trader(&global.user, &args.target.reference)
         .await?;
     let rows = store
-        .cycles(&global.user, &trader.id, args.limit.clamp(1, 10_000), None)
+        .cycles(
+            &global.user,
+            &trader.id,
+            i64::from(args.limit.clamp(1, 10_000)),
+            None,
+        )
         .await?;
     if global.json {
         let records: Vec<&serde_json::Value> = rows.iter().map(|r| &r.record).collect();
