@@ -85,16 +85,17 @@ fn ids_flag_values_and_paths_are_quoted_escaped_and_cut() {
     }
 }
 
-/// A flag's own parser quotes the value escaped and cut too. (clap puts its own
-/// `invalid value '…'` before that message; that part is clap's rendering.)
+/// A flag's own parser does not repeat the value: clap's "invalid value '…' for '--flag'"
+/// quotes it once (escaped, or masked when it could be a secret), and the parser's words
+/// after it repeated it again whole, 10 KB and all.
 #[test]
-fn a_flag_parser_quotes_the_value_escaped_and_cut() {
+fn a_flag_parser_does_not_repeat_the_value() {
     let (_dir, home) = home();
     let h = hostile();
     for (args, says) in [
         (
             vec!["mcp", "--lang", h.as_str()],
-            "…\" is not a language nofxi speaks",
+            "not a language nofxi speaks: use en or zh",
         ),
         (
             vec![
@@ -105,14 +106,20 @@ fn a_flag_parser_quotes_the_value_escaped_and_cut() {
                 "--initial-balance",
                 h.as_str(),
             ],
-            "…\" is outside what nofxi keeps exactly",
+            "outside what nofxi keeps exactly",
+        ),
+        (
+            vec!["trader", "add", "--name", "t", "--initial-balance", "12abc"],
+            "not a number: give a decimal amount",
         ),
     ] {
         let err = refused(&home, &args);
         let (_, ours) = err.split_once("': ").expect("clap's invalid value error");
         let head: String = ours.chars().take(300).collect();
-        assert!(ours.contains(says), "{head}");
-        assert!(ours.starts_with("\"\\u{1b}]0;pwned\\u{7}"), "{head}");
-        assert!(ours.len() < 1000, "{} bytes: {head}", ours.len());
+        assert!(ours.starts_with(says), "{head}");
+        assert!(
+            !ours.contains("pwned") && !ours.contains("xxxx") && !ours.contains("12abc"),
+            "{head}"
+        );
     }
 }

@@ -300,17 +300,16 @@ impl std::error::Error for Usage {}
 /// that says what is wrong with it: clap's own parse of a `Decimal` said "Scale exceeds the
 /// maximum precision" for `1e-30`, and a flag with `-inf` read it as the flag `-i`. Take it
 /// with `allow_hyphen_values` so a negative or `-inf` value reaches this parser and the
-/// command's range check names the flag.
+/// command's range check names the flag. The value is not repeated: clap's "invalid value
+/// '…' for '--flag'" before this message quotes it once, where the CLI escapes it or masks a
+/// secret, and a second copy here, cut, would slip past that masking.
 pub fn decimal_arg(text: &str) -> std::result::Result<rust_decimal::Decimal, String> {
     use std::str::FromStr;
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     let bare = lower.trim_start_matches(['-', '+']);
     if matches!(bare, "inf" | "infinity" | "nan") {
-        return Err(format!(
-            "\"{}\" is not a finite number: give an amount such as 1000 or 12.5",
-            shown_input(t)
-        ));
+        return Err("not a finite number: give an amount such as 1000 or 12.5".to_string());
     }
     if let Ok(d) = rust_decimal::Decimal::from_str(t) {
         return Ok(d);
@@ -318,15 +317,12 @@ pub fn decimal_arg(text: &str) -> std::result::Result<rust_decimal::Decimal, Str
     let scientific = t.contains(['e', 'E']);
     match rust_decimal::Decimal::from_scientific(t) {
         Ok(d) if scientific => Ok(d),
-        _ if scientific || t.len() > 28 => Err(format!(
-            "\"{}\" is outside what nofxi keeps exactly (at most 28 digits, from 1e-28 up to \
-             about 7.9e28): give an amount such as 1000 or 12.5",
-            shown_input(t)
-        )),
-        _ => Err(format!(
-            "\"{}\" is not a number: give a decimal amount such as 1000 or 12.5",
-            shown_input(t)
-        )),
+        _ if scientific || t.len() > 28 => Err(
+            "outside what nofxi keeps exactly (at most 28 digits, from 1e-28 up to about 7.9e28): \
+             give an amount such as 1000 or 12.5"
+                .to_string(),
+        ),
+        _ => Err("not a number: give a decimal amount such as 1000 or 12.5".to_string()),
     }
 }
 

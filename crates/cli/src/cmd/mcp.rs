@@ -9,7 +9,6 @@ use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_assistant::confirm_token::Confirmer;
 use nofxi_assistant::{Assistant, AssistantOptions};
-use nofxi_domain::validation::shown_input;
 use nofxi_mcp::call::Calls;
 use nofxi_mcp::{NofxiMcp, Principal};
 use nofxi_skills::Lang;
@@ -38,10 +37,8 @@ fn parse_lang(text: &str) -> Result<Lang, String> {
     match text {
         "en" => Ok(Lang::En),
         "zh" => Ok(Lang::Zh),
-        other => Err(format!(
-            "\"{}\" is not a language nofxi speaks: use en or zh",
-            shown_input(other)
-        )),
+        // Not repeated: clap's "invalid value '…' for '--lang'" quotes it, escaped.
+        _ => Err("not a language nofxi speaks: use en or zh".to_string()),
     }
 }
 
