@@ -35,10 +35,10 @@ pub struct RunArgs {
 fn speed_arg(text: &str) -> std::result::Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(speed) if speed.is_finite() && speed >= 1.0 => Ok(speed),
-        _ => Err(format!(
-            "the speed must be at least 1 (1 = real time, 600 = ten minutes a second), not {}",
-            nofxi_domain::validation::shown_input(text)
-        )),
+        // Not repeated: clap's "invalid value '…' for '--sim-speed'" quotes it, escaped.
+        _ => Err(
+            "the speed must be at least 1 (1 = real time, 600 = ten minutes a second)".to_string(),
+        ),
     }
 }
 
