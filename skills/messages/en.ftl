@@ -78,6 +78,8 @@ market-source-paper = { $name }'s simulated market (paper, not a live quote)
 market-source-sim = nofxi's simulated market (no exchange account yet; not a live quote)
 market-unknown-symbol = "{ $symbol }" is no symbol I can quote: say a coin (BTC, 比特币) or a pair (BTCUSDT).
 market-unquoted = { $symbol } cannot be quoted from { $source } now: { $error }
+market-rate-limited = { $symbol } was not quoted: nofxi keeps to { $limit } market-data requests a minute to { $source }, and this minute's are used. Ask again in { $seconds } s.
+market-rate-limited-source = { $source } is limiting requests ({ $error }), so { $symbol } was not quoted. Ask again in { $seconds } s.
 
 ## Taking back a change the last message already made ("stop btc-bot" → "actually no")
 

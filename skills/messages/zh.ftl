@@ -67,6 +67,8 @@ market-source-paper = { $name } 的模拟行情（模拟盘，不是实盘报价
 market-source-sim = nofxi 的模拟行情（还没有交易所账户；不是实盘报价）
 market-unknown-symbol = “{ $symbol }”不是我能报价的品种：请说币种（BTC、比特币）或交易对（BTCUSDT）。
 market-unquoted = 现在无法从 { $source } 获取 { $symbol } 的报价：{ $error }
+market-rate-limited = { $symbol } 这次没有报价：nofxi 对 { $source } 每分钟最多发 { $limit } 次行情请求，这一分钟已经用完。请 { $seconds } 秒后再问。
+market-rate-limited-source = { $source } 正在限制请求频率（{ $error }），所以 { $symbol } 这次没有报价。请 { $seconds } 秒后再问。
 
 ## 撤回上一条消息已经做完的改动（“停掉 btc-bot” → “算了不停了”）
 

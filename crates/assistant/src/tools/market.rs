@@ -5,18 +5,25 @@
 //! only on the codes the skill calls retryable. The market is the one the user's own traders
 //! see: a live account's venue when there is one, else the paper account's simulated market
 //! (labelled simulated, so it is never passed off as a live quote).
+//!
+//! The skill's rate limits are a live source's budget: a quote from the simulated market sends
+//! nothing anywhere and is never held by them. A chat turn does not wait a limit out either:
+//! when the budget or the venue says "not now", the reply says so and when to ask again.
 
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::validation::shown_input;
-use nofxi_skills::runtime::{CallError, CallFailure, SkillRuntime};
+use nofxi_skills::runtime::{
+    CallError, CallFailure, Clock, LimitedBy, Reach, Reference, SkillRuntime,
+};
 use nofxi_skills::{Catalog, Lang, Library};
 use nofxi_trader::runtime::connect::{DEFAULT_SIM_SEED, PaperAccount, is_live};
 use nofxi_trader::runtime::view::open_view;
 use nofxi_venues::sim::SimMarket;
-use nofxi_venues::{MarketData, SystemClock};
+use nofxi_venues::{MarketData, RejectKind, SystemClock, VenueError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -33,6 +40,8 @@ const FUNCTION: &str = "get_realtime_price";
 /// codes, so the runtime retries it; anything else is given up at once.
 const RETRYABLE: i64 = 5000;
 const NOT_RETRYABLE: i64 = 0;
+/// The longest a chat turn waits for a rate limit: beyond it the reply says when to ask again.
+const CHAT_MAX_WAIT: Duration = Duration::from_secs(1);
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PriceArgs {
@@ -49,9 +58,18 @@ fn runtime() -> Option<&'static SkillRuntime> {
         .get_or_init(|| {
             let library = Library::builtin().ok()?;
             let skill = library.skills().iter().find(|s| s.name == "market-data")?;
-            Some(SkillRuntime::new(skill))
+            Some(for_chat(SkillRuntime::new(skill)))
         })
         .as_ref()
+}
+
+/// The runtime as a chat turn uses it: no long waits.
+fn for_chat<C>(runtime: SkillRuntime<C>) -> SkillRuntime<C>
+where
+    C: Clock + Clone,
+    C::Instant: Reference,
+{
+    runtime.with_max_wait(CHAT_MAX_WAIT)
 }
 
 /// Where the quote comes from, as the reply names it.
@@ -59,6 +77,8 @@ struct Source {
     market: Arc<dyn MarketData>,
     label: String,
     simulated: bool,
+    /// A live venue's market leaves the machine; a simulated one is computed here.
+    reach: Reach,
 }
 
 #[async_trait]
@@ -100,44 +120,74 @@ impl Tool for MarketPrice {
             ));
         };
         let source = source(cx).await?;
-        let market = source.market.clone();
-        let quoted = runtime
-            .invoke(FUNCTION, &json!({"symbol": symbol.as_str()}), |_, _| {
+        Ok(said(quote(runtime, &source, &symbol, lang).await))
+    }
+}
+
+/// The reply to a quote of `symbol` from `source`, the call made through the market-data
+/// skill's runtime.
+async fn quote<C>(runtime: &SkillRuntime<C>, source: &Source, symbol: &Symbol, lang: Lang) -> String
+where
+    C: Clock + Clone,
+    C::Instant: Reference,
+{
+    let c = Catalog::builtin();
+    let market = source.market.clone();
+    let limit_code = runtime.limit_code().unwrap_or(RETRYABLE);
+    let quoted = runtime
+        .invoke_on(
+            source.reach,
+            FUNCTION,
+            &json!({"symbol": symbol.as_str()}),
+            |_, _| {
                 let market = market.clone();
                 let symbol = symbol.clone();
                 async move {
-                    market.ticker(&symbol).await.map_err(|e| CallFailure {
-                        code: if e.is_retryable() {
-                            RETRYABLE
-                        } else {
-                            NOT_RETRYABLE
-                        },
-                        message: e.to_string(),
-                        retry_after: None,
-                    })
+                    market
+                        .ticker(&symbol)
+                        .await
+                        .map_err(|e| failure(&e, limit_code))
                 }
-            })
-            .await;
-        let text = match quoted {
-            Ok(t) => c.text(
-                lang,
-                "market-quote",
-                &[
-                    ("symbol", t.symbol.as_str()),
-                    ("source", &source.label),
-                    ("last", &t.last.to_string()),
-                    ("bid", &t.bid.to_string()),
-                    ("ask", &t.ask.to_string()),
-                    ("volume", &t.volume_24h.round_dp(2).to_string()),
-                    (
-                        "time",
-                        &time_on(t.time_ms, source.simulated, lang == Lang::Zh),
-                    ),
-                ],
-            ),
-            Err(e) => unquoted(lang, symbol.as_str(), &source.label, &e),
-        };
-        Ok(said(text))
+            },
+        )
+        .await;
+    match quoted {
+        Ok(t) => c.text(
+            lang,
+            "market-quote",
+            &[
+                ("symbol", t.symbol.as_str()),
+                ("source", &source.label),
+                ("last", &t.last.to_string()),
+                ("bid", &t.bid.to_string()),
+                ("ask", &t.ask.to_string()),
+                ("volume", &t.volume_24h.round_dp(2).to_string()),
+                (
+                    "time",
+                    &time_on(t.time_ms, source.simulated, lang == Lang::Zh),
+                ),
+            ],
+        ),
+        Err(e) => unquoted(lang, symbol.as_str(), &source.label, &e),
+    }
+}
+
+/// A venue's error as the runtime reads it: its rate limit (with the wait it asked for) under
+/// the skill's rate-limit code, anything else that may pass retryable, the rest not.
+fn failure(e: &VenueError, limit_code: i64) -> CallFailure {
+    let (code, retry_after) = match e {
+        VenueError::Rejected {
+            kind: RejectKind::RateLimited,
+            retry_after,
+            ..
+        } => (limit_code, *retry_after),
+        _ if e.is_retryable() => (RETRYABLE, None),
+        _ => (NOT_RETRYABLE, None),
+    };
+    CallFailure {
+        code,
+        message: e.to_string(),
+        retry_after,
     }
 }
 
@@ -193,20 +243,58 @@ async fn source(cx: &ToolContext<'_>) -> Result<Source, ToolError> {
             market: venue.market.clone(),
             label,
             simulated,
+            reach: if simulated {
+                Reach::Local
+            } else {
+                Reach::Remote
+            },
         });
     }
-    Ok(Source {
+    Ok(simulated_market(cx.lang))
+}
+
+/// nofxi's simulated market on the wall clock: the source when the user has no account.
+fn simulated_market(lang: Lang) -> Source {
+    Source {
         market: Arc::new(SimMarket::new(DEFAULT_SIM_SEED, Arc::new(SystemClock))),
-        label: c.text(cx.lang, "market-source-sim", &[]),
+        label: Catalog::builtin().text(lang, "market-source-sim", &[]),
         simulated: false,
-    })
+        reach: Reach::Local,
+    }
 }
 
 fn unquoted(lang: Lang, symbol: &str, source: &str, e: &CallError) -> String {
     let c = Catalog::builtin();
-    // The venue's own words: the codes here only steer the retries, so the skill's meaning
-    // of a code would name the wrong cause.
     let why = match e {
+        CallError::RateLimited { by, retry_in } => {
+            // Whole seconds, rounded up: "ask again in 0 s" would be asked again too soon.
+            let seconds = retry_in.as_secs() + u64::from(retry_in.subsec_nanos() > 0);
+            let seconds = seconds.max(1).to_string();
+            return match by {
+                LimitedBy::Budget { per_minute, .. } => c.text(
+                    lang,
+                    "market-rate-limited",
+                    &[
+                        ("symbol", symbol),
+                        ("source", source),
+                        ("limit", &per_minute.to_string()),
+                        ("seconds", &seconds),
+                    ],
+                ),
+                LimitedBy::Source { message, .. } => c.text(
+                    lang,
+                    "market-rate-limited-source",
+                    &[
+                        ("symbol", symbol),
+                        ("source", source),
+                        ("error", message),
+                        ("seconds", &seconds),
+                    ],
+                ),
+            };
+        }
+        // The venue's own words: the codes here only steer the retries, so the skill's
+        // meaning of a code would name the wrong cause.
         CallError::Failed { message, .. } => message.clone(),
         other => other.to_string(),
     };
@@ -215,4 +303,218 @@ fn unquoted(lang: Lang, symbol: &str, source: &str, e: &CallError) -> String {
         "market-unquoted",
         &[("symbol", symbol), ("source", source), ("error", &why)],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use nofxi_domain::Interval;
+    use nofxi_domain::market::{Candle, FundingRate, OrderBook, Ticker};
+    use nofxi_skills::runtime::{FakeRelativeClock, Sleeper};
+    use nofxi_venues::KlineQuery;
+
+    use super::*;
+
+    /// Records every wait and moves the fake clock on by it: nothing really sleeps.
+    #[derive(Clone, Default)]
+    struct RecordingSleeper {
+        waits: Arc<Mutex<Vec<Duration>>>,
+        clock: FakeRelativeClock,
+    }
+
+    impl Sleeper for RecordingSleeper {
+        fn sleep(&self, d: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+            self.waits.lock().unwrap().push(d);
+            self.clock.advance(d);
+            Box::pin(async {})
+        }
+    }
+
+    fn runtime_on(sleeper: &RecordingSleeper) -> SkillRuntime<FakeRelativeClock> {
+        let library = Library::builtin().unwrap();
+        let skill = library.get("market_data").unwrap();
+        for_chat(SkillRuntime::with_clock(
+            skill,
+            sleeper.clock.clone(),
+            Arc::new(sleeper.clone()),
+            7,
+        ))
+    }
+
+    /// A live venue's market: the simulated prices, each request counted, or the venue's
+    /// rate-limit answer with the wait it asks for.
+    struct LiveVenue {
+        prices: SimMarket,
+        requests: AtomicUsize,
+        limited: Option<Duration>,
+    }
+
+    #[async_trait]
+    impl MarketData for LiveVenue {
+        fn source(&self) -> &str {
+            "binance"
+        }
+        async fn ticker(&self, symbol: &Symbol) -> Result<Ticker, VenueError> {
+            self.requests.fetch_add(1, Ordering::SeqCst);
+            if let Some(wait) = self.limited {
+                return Err(VenueError::Rejected {
+                    venue: "binance".into(),
+                    kind: RejectKind::RateLimited,
+                    code: -1003,
+                    message: "Too many requests; current limit is 2400 requests per minute.".into(),
+                    http_status: 429,
+                    retry_after: Some(wait),
+                });
+            }
+            self.prices.ticker(symbol).await
+        }
+        async fn order_book(&self, symbol: &Symbol, depth: usize) -> Result<OrderBook, VenueError> {
+            self.prices.order_book(symbol, depth).await
+        }
+        async fn klines(
+            &self,
+            symbol: &Symbol,
+            interval: Interval,
+            query: KlineQuery,
+        ) -> Result<Vec<Candle>, VenueError> {
+            self.prices.klines(symbol, interval, query).await
+        }
+        async fn funding_rate(&self, symbol: &Symbol) -> Result<Option<FundingRate>, VenueError> {
+            self.prices.funding_rate(symbol).await
+        }
+    }
+
+    fn live(limited: Option<Duration>) -> (Arc<LiveVenue>, Source) {
+        let venue = Arc::new(LiveVenue {
+            prices: SimMarket::new(DEFAULT_SIM_SEED, Arc::new(SystemClock)),
+            requests: AtomicUsize::new(0),
+            limited,
+        });
+        let source = Source {
+            market: venue.clone(),
+            label: "main (binance), live".into(),
+            simulated: false,
+            reach: Reach::Remote,
+        };
+        (venue, source)
+    }
+
+    /// A long chat of "btc price" against the simulated market: it makes no request, so no
+    /// rate limit holds it up (the 31st turn used to wait 2 s, and every one after it).
+    #[tokio::test]
+    async fn the_simulated_market_is_never_rate_limited() {
+        let sleeper = RecordingSleeper::default();
+        let rt = runtime_on(&sleeper);
+        let source = simulated_market(Lang::En);
+        let btc = Symbol::parse("BTC").unwrap();
+        for turn in 0..100 {
+            let reply = quote(&rt, &source, &btc, Lang::En).await;
+            assert!(
+                reply.contains("BTCUSDT") && reply.contains("last"),
+                "{turn}: {reply}"
+            );
+        }
+        assert!(
+            sleeper.waits.lock().unwrap().is_empty(),
+            "{:?}",
+            sleeper.waits
+        );
+    }
+
+    /// Where a quote comes from decides whether the budget applies: a paper account's and
+    /// the fallback's simulated market are local, a live account's venue is not.
+    #[tokio::test]
+    async fn only_a_live_accounts_market_is_remote() {
+        use nofxi_domain::{Actor, Channel, CredentialField, Credentials, ExchangeSpec};
+        let ts = nofxi_store::test_support::sqlite_store().await.unwrap();
+        let actor = Actor::new("default", Channel::Cli, true);
+        let cx = ToolContext {
+            store: &ts.store,
+            user: "default",
+            lang: Lang::En,
+            channel: Channel::Cli,
+            confirmed: false,
+        };
+        assert_eq!(source(&cx).await.unwrap().reach, Reach::Local, "no account");
+        let spec = |kind: &str, name: &str| ExchangeSpec {
+            exchange_type: kind.into(),
+            account_name: name.into(),
+            enabled: true,
+            testnet: false,
+        };
+        ts.store
+            .create_exchange(&actor, spec("paper", "sandbox"), Credentials::new())
+            .await
+            .unwrap();
+        assert_eq!(source(&cx).await.unwrap().reach, Reach::Local, "paper");
+        let keys = Credentials::new()
+            .with(CredentialField::ApiKey, "AKlive0123456789")
+            .with(CredentialField::SecretKey, "SKlive0123456789");
+        ts.store
+            .create_exchange(&actor, spec("binance", "main"), keys)
+            .await
+            .unwrap();
+        assert_eq!(source(&cx).await.unwrap().reach, Reach::Remote, "live");
+    }
+
+    /// A live venue keeps to the skill's budget (30 quotes a minute); the quote over it is
+    /// not waited for inside the turn but answered: the limit, and when to ask again.
+    #[tokio::test]
+    async fn a_live_source_over_its_budget_says_so_instead_of_waiting() {
+        let sleeper = RecordingSleeper::default();
+        let rt = runtime_on(&sleeper);
+        let (venue, source) = live(None);
+        let btc = Symbol::parse("BTC").unwrap();
+        for _ in 0..30 {
+            let reply = quote(&rt, &source, &btc, Lang::En).await;
+            assert!(reply.contains("last"), "{reply}");
+        }
+        let reply = quote(&rt, &source, &btc, Lang::En).await;
+        assert!(
+            reply.contains("30") && reply.contains("main (binance)") && reply.contains("2 s"),
+            "{reply}"
+        );
+        let reply = quote(&rt, &source, &btc, Lang::Zh).await;
+        assert!(reply.contains("30") && reply.contains("2 秒"), "{reply}");
+        assert_eq!(
+            venue.requests.load(Ordering::SeqCst),
+            30,
+            "nothing sent over it"
+        );
+        assert!(
+            sleeper.waits.lock().unwrap().is_empty(),
+            "{:?}",
+            sleeper.waits
+        );
+        // Once the wait has passed, the next quote goes through.
+        sleeper.clock.advance(Duration::from_secs(2));
+        assert!(quote(&rt, &source, &btc, Lang::En).await.contains("last"));
+    }
+
+    /// The venue's own rate limit (429 with a Retry-After of 30 s) is said with the venue's
+    /// words and the wait, not slept through.
+    #[tokio::test]
+    async fn a_venues_rate_limit_is_said_with_its_wait() {
+        let sleeper = RecordingSleeper::default();
+        let rt = runtime_on(&sleeper);
+        let (venue, source) = live(Some(Duration::from_secs(30)));
+        let btc = Symbol::parse("BTC").unwrap();
+        let reply = quote(&rt, &source, &btc, Lang::En).await;
+        assert!(
+            reply.contains("Too many requests") && reply.contains("30 s"),
+            "{reply}"
+        );
+        assert_eq!(venue.requests.load(Ordering::SeqCst), 1);
+        assert!(
+            sleeper.waits.lock().unwrap().is_empty(),
+            "{:?}",
+            sleeper.waits
+        );
+    }
 }
