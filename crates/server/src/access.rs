@@ -78,7 +78,8 @@ pub struct Access {
     csrf_token: String,
     /// `host:port` forms the `Host` header may take in local mode.
     hosts: Vec<String>,
-    pub logins: crate::login_limit::LoginLimiter,
+    /// Whose address a request comes from, for the login limit (`serve --behind-proxy`).
+    pub proxy: crate::client_addr::ProxyTrust,
 }
 
 impl Access {
@@ -101,8 +102,14 @@ impl Access {
             mode,
             csrf_token: hex::encode(bytes),
             hosts,
-            logins: crate::login_limit::LoginLimiter::default(),
+            proxy: crate::client_addr::ProxyTrust::default(),
         }
+    }
+
+    /// Behind the proxy `proxy` describes (the login limit keys on the address it forwards).
+    pub fn behind(mut self, proxy: crate::client_addr::ProxyTrust) -> Access {
+        self.proxy = proxy;
+        self
     }
 
     pub fn mode(&self) -> Mode {

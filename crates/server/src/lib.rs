@@ -15,6 +15,7 @@ pub mod access;
 pub mod api;
 mod assets;
 pub mod chat_hub;
+pub mod client_addr;
 pub mod error;
 pub mod lang;
 pub mod login_limit;
@@ -23,5 +24,6 @@ pub mod metrics;
 pub mod serve;
 pub mod state;
 
+pub use client_addr::{Cidr, ForwardedHeader, ProxyTrust};
 pub use serve::{ServeOptions, serve};
 pub use state::AppState;

@@ -21,6 +21,7 @@ use tokio::sync::watch;
 use crate::access::{self, Access, Mode};
 use crate::api;
 use crate::chat_hub::ChatHub;
+use crate::client_addr::ProxyTrust;
 use crate::error::ApiError;
 use crate::metrics::{self, Metrics};
 use crate::state::AppState;
@@ -36,6 +37,9 @@ pub struct ServeOptions {
     pub engine: Option<HostOptions>,
     /// Serve the web app from this directory instead of the embedded copy.
     pub web_dir: Option<PathBuf>,
+    /// Behind a reverse proxy: where the client's address is forwarded (default: nowhere,
+    /// the peer is the client).
+    pub proxy: ProxyTrust,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -157,7 +161,7 @@ pub async fn serve(
             source,
         })?;
     let addr = listener.local_addr()?;
-    let access = Access::new(mode, addr);
+    let access = Access::new(mode, addr).behind(options.proxy.clone());
     let mut state = AppState::open(store.clone(), library, access, options.web_dir.clone()).await?;
     let (stop_streams, stopping) = watch::channel(false);
     state.stopping = stopping;

@@ -500,6 +500,7 @@ async fn a_non_loopback_address_is_refused_with_the_fix() -> TestResult {
         addr: SocketAddr::from(([0, 0, 0, 0], 0)),
         engine: None,
         web_dir: None,
+        proxy: Default::default(),
     };
     let library = Arc::new(Library::builtin()?);
     let result = serve(ts.store.clone(), library, options, async {}, |_, _| {}).await;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 use nofxi_server::access::Mode;
-use nofxi_server::{ServeOptions, serve};
+use nofxi_server::{Cidr, ForwardedHeader, ProxyTrust, ServeOptions, serve};
 
 use super::chat::chat_library;
 use super::common::open_store;
@@ -29,8 +29,38 @@ pub struct ServeArgs {
     /// binary (for working on the pages).
     #[arg(long, env = "NOFXI_WEB_DIR", value_name = "DIR")]
     pub web_dir: Option<std::path::PathBuf>,
+    /// Behind a reverse proxy (reached only through it: listen on loopback or a private
+    /// address): the login limit counts per client address as the proxy forwards it, the
+    /// right-most entry of X-Forwarded-For (or with `=forwarded`, of the Forwarded header), not
+    /// per the proxy's own address, which would lock every user out together. Without it
+    /// those headers are ignored: any client can write them.
+    #[arg(
+        long,
+        value_name = "HEADER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "x-forwarded-for",
+        value_enum
+    )]
+    pub behind_proxy: Option<ForwardedVia>,
+    /// A proxy in front of that one (a CDN, a load balancer), by address or block
+    /// (203.0.113.7, 10.0.0.0/8); repeat for several. Its entries in the forwarded header are
+    /// skipped to reach the client's.
+    #[arg(long = "trusted-proxy", value_name = "ADDR[/BITS]", requires = "behind_proxy", value_parser = parse_cidr)]
+    pub trusted_proxies: Vec<Cidr>,
     #[command(flatten)]
     pub engine: RunArgs,
+}
+
+/// The header `--behind-proxy` reads the client's address from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedVia {
+    XForwardedFor,
+    Forwarded,
+}
+
+fn parse_cidr(text: &str) -> std::result::Result<Cidr, String> {
+    text.parse()
 }
 
 pub fn run(global: &GlobalArgs, args: ServeArgs) -> Result<()> {
@@ -49,6 +79,13 @@ async fn run_server(global: &GlobalArgs, args: ServeArgs) -> Result<()> {
         addr: args.addr,
         engine: (!args.no_engine).then(|| args.engine.host_options()),
         web_dir: args.web_dir,
+        proxy: ProxyTrust {
+            header: args.behind_proxy.map(|via| match via {
+                ForwardedVia::XForwardedFor => ForwardedHeader::XForwardedFor,
+                ForwardedVia::Forwarded => ForwardedHeader::Forwarded,
+            }),
+            trusted: args.trusted_proxies,
+        },
     };
     serve(store, library, options, wait_for_signal(), |addr, mode| {
         println!("nofxi is serving on http://{addr}/ — open it in a browser (Ctrl-C stops it)");

@@ -10,16 +10,19 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use nofxi_domain::Secret;
+use nofxi_store::LoginGate;
 
 use super::Body;
 use super::system::{Login, Session};
 use crate::access::{Caller, Mode, SESSION_COOKIE, cookie};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use crate::{client_addr, login_limit};
 
 pub async fn login(
     State(state): State<AppState>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
     Body(body): Body<Login>,
 ) -> ApiResult<Response> {
     if state.access.mode() == Mode::Local {
@@ -31,16 +34,26 @@ pub async fn login(
         ));
     }
     let user = body.user.trim().to_lowercase();
-    let mut keys = vec![format!("user:{user}")];
-    if let Some(Extension(ConnectInfo(addr))) = peer {
-        keys.push(format!("ip:{}", addr.ip()));
-    }
-    if let Err(wait) = state.access.logins.check(&keys) {
-        return Ok(too_many(wait));
+    let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let user_key = login_limit::user_key(&user);
+    let client_keys: Vec<String> = client_addr::client(peer, &headers, &state.access.proxy)
+        .map(|client| login_limit::client_key(&client))
+        .into_iter()
+        .collect();
+    let client_keys: Vec<&str> = client_keys.iter().map(String::as_str).collect();
+    let keys: Vec<&str> = std::iter::once(user_key.as_str())
+        .chain(client_keys.iter().copied())
+        .collect();
+    // Counted before the password is checked: guesses sent at once cannot all get through.
+    if let LoginGate::Closed { wait_ms } = state
+        .store
+        .begin_login(&keys, login_limit::budget())
+        .await?
+    {
+        return Ok(too_many(login_limit::wait_seconds(wait_ms)));
     }
     let password = Secret::new(body.password);
     let Some(user) = state.store.check_login(&user, &password).await? else {
-        state.access.logins.failed(&keys);
         return Err(ApiError::catalog(
             StatusCode::UNAUTHORIZED,
             "unauthorized",
@@ -48,7 +61,7 @@ pub async fn login(
             &[],
         ));
     };
-    state.access.logins.succeeded(&keys[0]);
+    state.store.login_succeeded(&user_key, &client_keys).await?;
     let (id, session) = state.store.open_session(&user).await?;
     let max_age = (session.expires_at - state.store.now_ms()) / 1000;
     let cookie = format!(

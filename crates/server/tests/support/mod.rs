@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use nofxi_server::access::Mode;
 use nofxi_server::serve::ServeError;
-use nofxi_server::{ServeOptions, serve};
+use nofxi_server::{ProxyTrust, ServeOptions, serve};
 use nofxi_skills::Library;
 use nofxi_store::Store;
 use nofxi_trader::runtime::host::HostOptions;
@@ -51,14 +51,20 @@ pub async fn start_on(
     engine: Option<HostOptions>,
     addr: SocketAddr,
 ) -> TestResult<Running> {
-    let library = Arc::new(Library::builtin()?);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let (bound, listening) = oneshot::channel::<(SocketAddr, Mode)>();
     let options = ServeOptions {
         addr,
         engine,
         web_dir: None,
+        proxy: ProxyTrust::default(),
     };
+    start_with(store, options).await
+}
+
+/// Serves `store` as `options` say.
+pub async fn start_with(store: Arc<Store>, options: ServeOptions) -> TestResult<Running> {
+    let library = Arc::new(Library::builtin()?);
+    let (stop, stopped) = oneshot::channel::<()>();
+    let (bound, listening) = oneshot::channel::<(SocketAddr, Mode)>();
     let done = tokio::spawn(serve(
         store,
         library,
