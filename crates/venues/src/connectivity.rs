@@ -1,5 +1,6 @@
 //! The connectivity check of one exchange config, for `nofxi exchange test` and the diagnosis
-//! skill.
+//! skill: Binance's here, OKX's in [`okx`](check_okx); every venue's fills the same typed
+//! [`ConnectivityReport`], which the CLI prints and the assistant explains.
 //!
 //! Checks run in the order REFERENCE §3 recommends (clock → key and secret → IP whitelist →
 //! permissions), then read the position mode and the balance. Each result is typed, so the
@@ -10,7 +11,10 @@
 //! not Binance, a proxy answering `{}`) makes the check [`Check::Unreadable`], naming the field
 //! and the endpoint, never passed: nothing is inferred from an answer nofxi could not read.
 
+mod okx;
+
 use std::fmt;
+use std::sync::Arc;
 
 use nofxi_domain::trading::{AccountSnapshot, PositionMode};
 use reqwest::Method;
@@ -18,7 +22,27 @@ use serde::Serialize;
 
 use crate::binance::{Base, BinanceFutures, Retry};
 use crate::error::WHOLE_ANSWER;
+use crate::okx::OkxSwap;
 use crate::{Exchange, RejectKind, VenueError};
+
+pub use okx::check_okx;
+
+/// An exchange account the full check runs against, by venue (a paper account has no network
+/// to check: see [`ConnectivityReport::for_exchange`]).
+#[derive(Debug, Clone)]
+pub enum LiveAccount {
+    Binance(Arc<BinanceFutures>),
+    Okx(Arc<OkxSwap>),
+}
+
+impl LiveAccount {
+    pub async fn check(&self) -> ConnectivityReport {
+        match self {
+            LiveAccount::Binance(b) => check_binance(b).await,
+            LiveAccount::Okx(o) => check_okx(o).await,
+        }
+    }
+}
 
 /// Past this, the clock is worth fixing even though nofxi compensates.
 const CLOCK_WARN_MS: i64 = 1_000;
@@ -134,7 +158,7 @@ impl Diagnosis {
             }
             Diagnosis::NoBalance => "transfer USDT to the futures wallet before trading",
             Diagnosis::Unreadable => {
-                "point the base URL (NOFXI_BINANCE_BASE_URL, a proxy) at the exchange's own API"
+                "point the base URL (the NOFXI_…_BASE_URL override, a proxy) at the exchange's own API"
             }
             Diagnosis::Other => "see the exchange's message",
         }
@@ -306,26 +330,20 @@ fn diagnose(e: &VenueError) -> Diagnosis {
         Some(RejectKind::BadSignature) => Diagnosis::BadSignature,
         Some(RejectKind::BadKeyFormat) => Diagnosis::BadKeyFormat,
         Some(RejectKind::KeyIpOrPermission) => Diagnosis::KeyOrIpRejected,
+        // A wrong passphrase is a wrong signing credential, fixed the same way: paste again.
+        Some(RejectKind::BadPassphrase) => Diagnosis::BadSignature,
+        Some(RejectKind::IpNotWhitelisted) => Diagnosis::KeyOrIpRejected,
+        Some(RejectKind::PermissionMissing) => Diagnosis::FuturesPermissionMissing,
         _ if e.outcome_unknown() => Diagnosis::Unreachable,
         _ => Diagnosis::Other,
     }
 }
 
-/// Run every check against a Binance account.
-pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
-    let client = exchange.client();
-    let mut report = ConnectivityReport {
-        venue: exchange.venue().to_string(),
-        clock: Check::skipped("not checked"),
-        api_key: Check::skipped("the clock check failed"),
-        ip_whitelist: Check::skipped("the API key check failed"),
-        permissions: Check::skipped("the API key check failed"),
-        position_mode: Check::skipped("the API key check failed"),
-        balance: Check::skipped("the API key check failed"),
-    };
-
-    // 1. Clock: the raw offset between this machine and the exchange.
-    let offset = match client.sync_time().await {
+/// The clock check from a measured offset (server minus local): a warning past
+/// [`CLOCK_WARN_MS`]. False when the time could not be read: every later check is then
+/// skipped, and the report is the one to return.
+fn clock_step(report: &mut ConnectivityReport, measured: Result<i64, VenueError>) -> bool {
+    let offset = match measured {
         Ok(offset_ms) => offset_ms,
         Err(e) => {
             // An answer that refuses (-2015 from a proxy or a locked-down endpoint) is no
@@ -343,7 +361,8 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
             } else {
                 "the exchange could not be reached"
             };
-            return skip_rest(report, because);
+            *report = skip_rest(report.clone(), because);
+            return false;
         }
     };
     let value = ClockOffset { offset_ms: offset };
@@ -362,6 +381,26 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
     } else {
         Check::Passed { value }
     };
+    true
+}
+
+/// Run every check against a Binance account.
+pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
+    let client = exchange.client();
+    let mut report = ConnectivityReport {
+        venue: exchange.venue().to_string(),
+        clock: Check::skipped("not checked"),
+        api_key: Check::skipped("the clock check failed"),
+        ip_whitelist: Check::skipped("the API key check failed"),
+        permissions: Check::skipped("the API key check failed"),
+        position_mode: Check::skipped("the API key check failed"),
+        balance: Check::skipped("the API key check failed"),
+    };
+
+    // 1. Clock: the raw offset between this machine and the exchange.
+    if !clock_step(&mut report, client.sync_time().await) {
+        return report;
+    }
 
     // 2. Key and secret: one signed futures read, which answers the list of balances.
     let probe = client

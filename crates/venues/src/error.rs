@@ -24,6 +24,13 @@ pub enum RejectKind {
     BadKeyFormat,
     /// -2015: invalid key, IP not on the whitelist, or the key lacks futures permission.
     KeyIpOrPermission,
+    /// The passphrase sent with the key is not the one set when it was created (OKX 50105).
+    BadPassphrase,
+    /// The key is valid but this machine's IP is not on its whitelist (OKX 50110), where the
+    /// venue tells it apart from an unknown key.
+    IpNotWhitelisted,
+    /// The key is valid but may not trade (OKX 50120), where the venue says so.
+    PermissionMissing,
     /// -2019: not enough margin for the order.
     InsufficientMargin,
     /// -4061: position side does not match the account's one-way/hedge mode.
@@ -71,7 +78,10 @@ impl RejectKind {
             RejectKind::ClockDrift => -1021,
             RejectKind::BadSignature => -1022,
             RejectKind::BadKeyFormat => -2014,
-            RejectKind::KeyIpOrPermission => -2015,
+            RejectKind::KeyIpOrPermission
+            | RejectKind::BadPassphrase
+            | RejectKind::IpNotWhitelisted
+            | RejectKind::PermissionMissing => -2015,
             RejectKind::InsufficientMargin => -2019,
             RejectKind::PositionModeMismatch => -4061,
             RejectKind::NotionalTooSmall => -4164,
@@ -92,6 +102,13 @@ impl RejectKind {
             RejectKind::BadKeyFormat => "re-copy the API key; it is not in the right format",
             RejectKind::KeyIpOrPermission => {
                 "check the API key, add this IP to the whitelist, and enable futures permission"
+            }
+            RejectKind::BadPassphrase => {
+                "enter the passphrase set when the API key was created (or create a new key)"
+            }
+            RejectKind::IpNotWhitelisted => "add this machine's IP to the API key's whitelist",
+            RejectKind::PermissionMissing => {
+                "give the API key trading permission in the exchange's API management page"
             }
             RejectKind::InsufficientMargin => {
                 "add margin, lower leverage or size, or close a position"
@@ -117,6 +134,9 @@ impl fmt::Display for RejectKind {
             RejectKind::BadSignature => "bad signature",
             RejectKind::BadKeyFormat => "bad API key format",
             RejectKind::KeyIpOrPermission => "invalid API key, IP or permission",
+            RejectKind::BadPassphrase => "wrong passphrase",
+            RejectKind::IpNotWhitelisted => "IP not whitelisted",
+            RejectKind::PermissionMissing => "permission missing",
             RejectKind::InsufficientMargin => "insufficient margin",
             RejectKind::PositionModeMismatch => "position mode mismatch",
             RejectKind::NotionalTooSmall => "notional too small",

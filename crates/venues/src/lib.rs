@@ -22,7 +22,9 @@ pub mod exchange;
 pub mod gaps;
 pub mod manual;
 pub mod market_data;
+pub mod okx;
 pub mod paper;
+mod retry;
 pub mod sim;
 pub mod simulated;
 

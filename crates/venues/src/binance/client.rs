@@ -11,12 +11,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
-use rand::Rng;
 use reqwest::Method;
 use serde_json::Value;
 
 use super::config::{ApiCredentials, BinanceEndpoints, BinanceOptions};
 use super::sign::{query_string, sign};
+use crate::retry::snippet;
 use crate::{Clock, RejectKind, VenueError};
 use nofxi_domain::transport::{TransportCause, shown_url, source_chain};
 
@@ -197,23 +197,13 @@ impl BinanceClient {
         }
     }
 
-    /// Exponential backoff with full jitter, or the exchange's own Retry-After when it gave one.
     fn backoff(&self, attempt: u32, err: &VenueError) -> Duration {
-        if let VenueError::Rejected {
-            retry_after: Some(after),
-            ..
-        } = err
-        {
-            return *after;
-        }
-        let cap = self
-            .options
-            .backoff_base
-            .saturating_mul(2u32.saturating_pow(attempt))
-            .min(self.options.backoff_max);
-        let half = cap / 2;
-        let jitter_ms = rand::rng().random_range(0..=u64::try_from(half.as_millis()).unwrap_or(0));
-        half + Duration::from_millis(jitter_ms)
+        crate::retry::backoff(
+            self.options.backoff_base,
+            self.options.backoff_max,
+            attempt,
+            err,
+        )
     }
 
     /// Wait for the next minute when this request would push the used weight over the limit.
@@ -388,14 +378,4 @@ impl BinanceClient {
 /// `at http://127.0.0.1:9 (from NOFXI_BINANCE_BASE_URL)`, for an error about `root`.
 fn endpoints_at(endpoints: &BinanceEndpoints, root: &str) -> String {
     format!("at {} (from {})", shown_url(root), endpoints.origin)
-}
-
-/// The start of a body for an error message; an HTML page usually means a wrong base URL.
-fn snippet(body: &str) -> String {
-    let text: String = body.chars().take(120).collect();
-    if body.trim_start().starts_with('<') {
-        format!("an HTML page instead of JSON (is the base URL right?): {text}")
-    } else {
-        text
-    }
 }

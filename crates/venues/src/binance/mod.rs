@@ -8,7 +8,7 @@ mod client;
 mod config;
 mod futures;
 mod market;
-mod sign;
+pub(crate) mod sign;
 mod wire;
 
 pub use client::{Base, BinanceClient, Retry};
