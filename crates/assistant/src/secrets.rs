@@ -104,6 +104,27 @@ impl SecretCache {
         out
     }
 
+    /// Where a known secret may begin at the end of `text`, cut short by a stream: the offset
+    /// of the longest tail of `text` that starts a known value (in any case); `text.len()`
+    /// when no tail does.
+    fn unfinished_known(&self, text: &str) -> usize {
+        let Ok(known) = self.known.lock() else {
+            return text.len();
+        };
+        let lower = text.to_ascii_lowercase();
+        let mut at = text.len();
+        for (value, _) in known.iter() {
+            let value = value.to_ascii_lowercase();
+            let from = lower.len().saturating_sub(value.len().saturating_sub(1));
+            if let Some(p) =
+                (from..at).find(|&p| lower.is_char_boundary(p) && value.starts_with(&lower[p..]))
+            {
+                at = p;
+            }
+        }
+        at
+    }
+
     /// A JSON value with every string redacted.
     pub fn redact_json(&self, value: &Value) -> Value {
         match value {
@@ -123,9 +144,10 @@ impl SecretCache {
 
 /// Text streamed to a client, redacted as it arrives. Redacting each piece alone lets a
 /// credential cut in two by the stream through a piece at a time, so text is let out only up
-/// to its last blank (no key holds one), and a line that names a credential ("passphrase:
-/// my pass phrase") is held to its end, so its value is read with its label. What is held
-/// comes out with [`RedactedStream::finish`].
+/// to its last character that no key is written with (a blank, punctuation, any Chinese
+/// character), and a line that names a credential ("passphrase: my pass phrase") is held to
+/// its end, so its value is read with its label. What is held comes out with
+/// [`RedactedStream::finish`].
 pub struct RedactedStream<'a> {
     cache: &'a SecretCache,
     held: Mutex<String>,
@@ -147,10 +169,12 @@ impl<'a> RedactedStream<'a> {
         let cut = if crate::secret_message::names_credential(&held[line_start..]) {
             line_start
         } else {
-            held.rfind(char::is_whitespace).map_or(0, |i| {
+            held.rfind(|c: char| !in_a_key(c)).map_or(0, |i| {
                 i + held[i..].chars().next().map_or(1, char::len_utf8)
             })
         };
+        // A known secret may hold such characters ("A!b2 c3d4"): its start is held too.
+        let cut = self.cache.unfinished_known(&held[..cut]);
         if cut == 0 {
             return None;
         }
@@ -189,6 +213,11 @@ pub fn account_type(
         .iter()
         .find(|e| e.kind == ResourceKind::Exchange && (e.lower == target || e.id == target))
         .and_then(|e| e.class.as_deref()?.parse().ok())
+}
+
+/// Whether `c` can be part of a key as the detector knows keys (base64, JWTs, prefixes).
+fn in_a_key(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-_+/=.".contains(c)
 }
 
 /// Whether a value the scrubber masked is kept as a known secret: long enough, and not a word
@@ -257,16 +286,24 @@ mod tests {
             "You sent 0f1e2d3c4b5a",
             "69788796a5b4c3d2e1f0 and passph",
             "rase: hunt",
-            "er2pw, fine\nok",
+            "er2pw, fine\nok，",
+            "已经收到",
         ] {
             shown.extend(stream.push(piece));
         }
+        // Chinese text without blanks still streams as it comes.
+        assert!(shown.ends_with("ok，已经收到"), "{shown}");
+        // A known secret with characters no key shape has is not let out in pieces either.
+        let known = "my Pass!w0rd";
+        cache.know(known, "••••");
+        for piece in [" and my Pa", "ss!w", "0rd too "] {
+            shown.extend(stream.push(piece));
+        }
+        assert!(!shown.contains("Pa") && !shown.contains("w0rd"), "{shown}");
+        assert!(shown.ends_with("and •••• too "), "{shown}");
         shown.extend(stream.finish());
         assert!(!shown.contains("0f1e2d3c"), "{shown}");
         assert!(!shown.contains("hunt"), "{shown}");
-        assert!(
-            shown.starts_with("You sent ") && shown.ends_with("\nok"),
-            "{shown}"
-        );
+        assert!(shown.starts_with("You sent "), "{shown}");
     }
 }
