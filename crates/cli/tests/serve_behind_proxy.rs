@@ -54,10 +54,11 @@ async fn behind_a_proxy_logins_are_limited_per_forwarded_client() {
     .stderr(Stdio::null())
     .spawn()
     .unwrap();
-    let stdout = child.stdout.take().unwrap();
+    // Kept open while the server runs: it prints more lines, and a closed pipe ends it.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let server = Server(child);
     let mut first = String::new();
-    BufReader::new(stdout).read_line(&mut first).unwrap();
+    stdout.read_line(&mut first).unwrap();
     assert!(first.contains("serving on"), "{first}");
 
     let http = reqwest::Client::new();
@@ -81,6 +82,7 @@ async fn behind_a_proxy_logins_are_limited_per_forwarded_client() {
     );
     assert_eq!(login("alice", PASSWORD, "198.51.100.9").await, 200);
     drop(server);
+    drop(stdout);
 
     // A further proxy without the first one is a usage error naming the flag it needs.
     let err = refused(&home, &["serve", "--trusted-proxy", "10.0.0.0/8"]);
