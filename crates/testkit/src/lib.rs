@@ -11,5 +11,6 @@
 pub mod binance;
 pub mod disguise;
 pub mod llm;
+pub mod okx;
 
 pub use llm::{MockLlm, RecordedRequest, Reply};

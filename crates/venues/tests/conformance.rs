@@ -33,6 +33,7 @@ every_venue!(
     [
         (paper, crate::venue_suite::paper::PaperVenue),
         (binance, crate::venue_suite::binance::BinanceVenue),
+        (okx, crate::venue_suite::okx::OkxVenue),
     ],
     [
         a_market_order_opens_a_position,

@@ -11,5 +11,6 @@
 
 pub mod binance;
 pub mod fixture;
+pub mod okx;
 pub mod paper;
 pub mod scenarios;
