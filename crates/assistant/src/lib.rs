@@ -230,6 +230,7 @@ impl Assistant {
             model: None,
             seen_confirmation: request.seen_confirmation.clone(),
             tool_call: given.is_some(),
+            unclaimed: Vec::new(),
         };
         turn.conv.lang = Some(lang);
         let t_understand = Instant::now();
@@ -250,7 +251,8 @@ impl Assistant {
                     source: nofxi_protocol::CommandSource::Client,
                 },
                 None => {
-                    let rules = self.rule_understanding(&turn, message);
+                    let (rules, unclaimed) = self.rule_understanding(&turn, message);
+                    turn.unclaimed = unclaimed;
                     let understanding = self.consult_model(&mut turn, message, rules).await;
                     offer_retry(&mut turn, message, &understanding.commands);
                     understanding
@@ -318,12 +320,21 @@ impl Assistant {
             &self.engine.lexicon,
         );
         turn.conv.remember(masked_message.clone(), reply.clone());
+        // The words the rules left unexplained, as far as the stored message shows them: a
+        // secret masked there (a seed phrase, a pasted key) is never kept word by word here.
+        let shown = masked_message.to_lowercase();
+        let unclaimed: Vec<&String> = turn
+            .unclaimed
+            .iter()
+            .filter(|w| shown.contains(w.as_str()))
+            .collect();
         let trace_id = uuid::Uuid::now_v7().to_string();
         let usage = turn.llm_usage();
         let record = json!({
             "channel": request.channel,
             "lang": lang,
             "commands": secrets.redact_json(&json!(commands)),
+            "unclaimed": unclaimed,
             "tool_calls": turn.tool_trace,
             "events": events,
             "timings_ms": {"understand_and_act": understand_ms, "total": started.elapsed().as_secs_f64() * 1000.0},
@@ -429,8 +440,9 @@ impl Assistant {
             model: None,
             seen_confirmation: None,
             tool_call: false,
+            unclaimed: Vec::new(),
         };
-        Ok(self.rule_understanding(&turn, message))
+        Ok(self.rule_understanding(&turn, message).0)
     }
 
     /// Whether the active task's question is for a secret.
@@ -447,7 +459,9 @@ impl Assistant {
         })
     }
 
-    fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> Understanding {
+    /// The rules' reading of `message`, and the words of it nothing explains (see
+    /// [`nlu::coverage`]): with any, the reading is unsure.
+    fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> (Understanding, Vec<String>) {
         let words = surface::command_words(message);
         let message: &str = &words;
         // A credential is read exactly as typed: its width, spaces and last `!` are its own.
@@ -521,7 +535,14 @@ impl Assistant {
                 .read_last_turn()
                 .map(|d| (d.skill.as_str(), d.action.as_str())),
         };
-        self.rules.understand_now(message, &cx)
+        let mut understanding = self.rules.understand_now(message, &cx);
+        let values = nlu::coverage::values_of(&understanding.commands);
+        let unclaimed = nlu::coverage::unclaimed(message, &values, &cx);
+        if !unclaimed.is_empty() {
+            // Sure only of what it explains: a model, when set, reads the message instead.
+            understanding.confidence = understanding.confidence.min(nlu::coverage::UNSURE);
+        }
+        (understanding, unclaimed)
     }
 
     /// The open tasks of a stored conversation, as a turn would report them: what a client

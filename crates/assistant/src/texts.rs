@@ -304,12 +304,15 @@ pub enum OtherReading {
     NotNow,
     /// A yes before a new request: the yes was for the question asked before.
     EarlierQuestion,
+    /// Words nothing explains: ask whether the action is what was meant.
+    Unsure,
 }
 
 /// One short question offering the readings of a message that was not acted on; `act` is the
 /// action as the user would say it ("start live-bot", "启动 live1").
 pub fn other_reading(lang: Lang, act: &str, other: OtherReading) -> String {
     match (lang, other) {
+        (_, OtherReading::Unsure) => crate::msg(lang, "dialogue-unsure", &[("act", act)]),
         (Lang::Zh, OtherReading::LookFirst) => {
             format!("要{act}，还是先查一下它为什么这样？我还什么都没做。")
         }

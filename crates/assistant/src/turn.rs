@@ -188,6 +188,8 @@ pub struct Turn<'a> {
     pub seen_confirmation: Option<String>,
     /// The turn's commands came from a tool client's call (MCP), not from a message.
     pub tool_call: bool,
+    /// The words of the message the rules' reading left unexplained (the trace keeps them).
+    pub unclaimed: Vec<String>,
 }
 
 impl<'a> Turn<'a> {

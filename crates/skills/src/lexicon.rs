@@ -188,10 +188,15 @@ pub enum WordClass {
     NumeralUnit,
     /// Right before a number, makes it negative ("负100").
     Minus,
+    /// A closed-class word that adds nothing to a request ("please", "now", "me", "先", "一下"):
+    /// it is explained wherever it stands, so it never makes a reading unsure (see the
+    /// assistant's coverage). A word that can change what is meant ("should", "if", "maybe",
+    /// "not") belongs to its own class, never here.
+    Filler,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 92] = [
+    pub const ALL: [WordClass; 93] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -284,6 +289,7 @@ impl WordClass {
         WordClass::NumeralHalf,
         WordClass::NumeralUnit,
         WordClass::Minus,
+        WordClass::Filler,
     ];
 
     /// The class's key in a lexicon file.
@@ -381,6 +387,7 @@ impl WordClass {
             WordClass::NumeralHalf => "numeral_half",
             WordClass::NumeralUnit => "numeral_unit",
             WordClass::Minus => "minus",
+            WordClass::Filler => "filler",
         }
     }
 

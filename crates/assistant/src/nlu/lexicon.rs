@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use nofxi_skills::{Action, Library, ResourceKind, SkillKind, SlotType, WordClass};
 
+use super::coverage::Vocabulary;
 use super::numbers::{Number, NumberWords};
 use super::words::{VerbGuards, find_phrase, is_exactly, starts_short, starts_with_word};
 
@@ -21,6 +22,8 @@ pub struct Lexicon {
     ordinals: Vec<(String, usize)>,
     /// Units, multipliers and numerals in words, and the patterns built from them.
     numbers: NumberWords,
+    /// Every phrase nofxi knows, for [`super::coverage`].
+    vocabulary: Vocabulary,
 }
 
 impl Lexicon {
@@ -67,7 +70,13 @@ impl Lexicon {
             words,
             ordinals,
             numbers: NumberWords::new(lexicon),
+            vocabulary: Vocabulary::of_library(library),
         }
+    }
+
+    /// Every phrase nofxi knows: what claims the words of a message (see [`super::coverage`]).
+    pub fn vocabulary(&self) -> &Vocabulary {
+        &self.vocabulary
     }
 
     /// The verbs that name `action`: its skill's own, and for a create the lexicon's create

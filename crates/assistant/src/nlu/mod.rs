@@ -6,6 +6,7 @@
 //! only when the rules' confidence is below the threshold, and it may only return commands.
 
 pub mod asks;
+pub mod coverage;
 pub mod extract;
 pub mod instruments;
 pub mod lexicon;

@@ -40,6 +40,8 @@ pub enum Unexplained {
     Complaint,
     Question,
     Deliberation,
+    /// Words nothing nofxi knows explains ([`super::coverage`]): what they add is unknown.
+    Unclaimed,
 }
 
 /// Below [`super::CONFIDENCE_THRESHOLD`]: a model, when set, reads the message instead.
@@ -315,7 +317,14 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         return u;
     };
     let target = slots.get("target").and_then(Value::as_str);
-    let found = unexplained(message, Some((skill, action, slots)), cx);
+    let mut found = unexplained(message, Some((skill, action, slots)), cx);
+    let unclaimed = match found.is_empty() {
+        true => super::coverage::unclaimed(message, &super::coverage::values_of(&u.commands), cx),
+        false => Vec::new(),
+    };
+    if !unclaimed.is_empty() {
+        found.push(Unexplained::Unclaimed);
+    }
     let lang = Lang::detect(message);
     let Some(&first) = found.first() else {
         let reading = (skill.to_string(), action.to_string(), slots.clone());
@@ -337,6 +346,7 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         | Unexplained::Deliberation => OtherReading::LeaveIt,
         Unexplained::Condition => OtherReading::NotNow,
         Unexplained::Complaint | Unexplained::Question => OtherReading::LookFirst,
+        Unexplained::Unclaimed => OtherReading::Unsure,
     };
     let mut commands = Vec::new();
     let mut options = vec![act.clone()];
@@ -362,7 +372,14 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     {
         options.push(look);
     }
-    let question = texts::other_reading(lang, &act, other);
+    let question = match other {
+        OtherReading::Unsure => crate::msg(
+            lang,
+            "dialogue-unsure-words",
+            &[("words", &unclaimed.join(" / ")), ("act", &act)],
+        ),
+        other => texts::other_reading(lang, &act, other),
+    };
     commands.push(Command::Clarify { question, options });
     Understanding {
         commands,

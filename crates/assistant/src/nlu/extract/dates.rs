@@ -23,6 +23,15 @@ static WRITTEN_DATE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(\d{4})\s*[-/\x{5E74}]\s*(\d{1,2})\s*[-/\x{6708}]\s*(\d{1,2})\s*\x{65E5}?").ok()
 });
 
+/// Where `text` writes a date out (`2026-03-05`, `3月12日`): its spans, for coverage.
+pub fn written_date_spans(text: &str) -> Vec<(usize, usize)> {
+    [&*WRITTEN_DATE, &*MONTH_DAY]
+        .into_iter()
+        .flatten()
+        .flat_map(|re| re.find_iter(text).map(|m| (m.start(), m.end())))
+        .collect()
+}
+
 pub(super) fn dates(action: &Action, scan: &mut Scan, slots: &mut Map<String, Value>) {
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Date) {
         if slots.contains_key(&slot.name) {
