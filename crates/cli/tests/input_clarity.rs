@@ -268,7 +268,8 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
     assert!(bybit.contains("not yet"), "{types}");
     let listed = json(&home, &["exchange", "types"]);
     assert_eq!(listed["binance"]["can_trade"], true, "{listed}");
-    assert_eq!(listed["okx"]["can_trade"], false, "{listed}");
+    assert_eq!(listed["okx"]["can_trade"], true, "{listed}");
+    assert_eq!(listed["bybit"]["can_trade"], false, "{listed}");
 }
 
 /// One broken user SKILL.md costs that skill, not the chat: the rest loads, the broken file

@@ -192,10 +192,26 @@ impl ExchangeType {
             .is_ok_and(|f| self.private_key_fields().contains(&f))
     }
 
-    /// Whether nofxi can trade on accounts of this type today (paper and binance); the others
-    /// can be stored and tested for their credentials, and a trader on one is refused at start.
+    /// Whether nofxi can trade on accounts of this type today (see [`ExchangeType::tradable`]);
+    /// the others can be stored, and a test or a trader on one is refused.
     pub fn can_trade(self) -> bool {
-        matches!(self, ExchangeType::Paper | ExchangeType::Binance)
+        matches!(
+            self,
+            ExchangeType::Paper | ExchangeType::Binance | ExchangeType::Okx
+        )
+    }
+
+    /// The types nofxi trades on, as a person reads them: `paper, binance and okx`.
+    pub fn tradable() -> String {
+        let names: Vec<&str> = ExchangeType::ALL
+            .iter()
+            .filter(|t| t.can_trade())
+            .map(|t| t.as_str())
+            .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
     }
 
     pub fn names() -> Vec<String> {
@@ -277,6 +293,12 @@ mod tests {
             );
         }
         assert!(ExchangeType::Paper.required_credentials().is_empty());
+    }
+
+    #[test]
+    fn the_tradable_types_are_listed_as_read() {
+        assert_eq!(ExchangeType::tradable(), "paper, binance and okx");
+        assert!(!ExchangeType::Bybit.can_trade());
     }
 
     #[test]

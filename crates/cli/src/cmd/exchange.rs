@@ -196,13 +196,14 @@ impl ExchangeFields {
 }
 
 /// What a user should know at creation about a type nofxi cannot trade on yet. It promises
-/// only what holds: `exchange test` connects to paper and binance accounts only (see the
-/// trader runtime's `connect`), so it cannot check these credentials either.
+/// only what holds: `exchange test` connects only to the types it trades on (see the trader
+/// runtime's `connect`), so it cannot check these credentials either.
 fn cannot_trade_note(kind: ExchangeType) -> String {
     format!(
-        "note: nofxi cannot trade on {kind} accounts yet (paper and binance only): the account \
+        "note: nofxi cannot trade on {kind} accounts yet ({} only): the account \
          is stored with its credentials encrypted, but nofxi cannot connect to it, so \
-         `nofxi exchange test` cannot check them and a trader on it will not start"
+         `nofxi exchange test` cannot check them and a trader on it will not start",
+        ExchangeType::tradable()
     )
 }
 

@@ -3,9 +3,10 @@
 //! decryption for trading.
 //!
 //! Paper accounts fill against the simulated market and keep their state in the store's state
-//! documents (scope `paper`), so a restart loses nothing. Binance accounts use the stored
-//! credentials; `NOFXI_BINANCE_BASE_URL` points them elsewhere (a proxy, or the mock server in
-//! tests).
+//! documents (scope `paper`), so a restart loses nothing. Binance and OKX accounts use the
+//! stored credentials; `NOFXI_BINANCE_BASE_URL` and `NOFXI_OKX_BASE_URL` point them elsewhere
+//! (a proxy, or the mock server in tests). An OKX account's `testnet` flag is OKX's demo
+//! trading (same URL, `x-simulated-trading: 1`).
 
 use std::sync::Arc;
 
@@ -17,7 +18,8 @@ use nofxi_store::{Store, StoreError};
 use nofxi_venues::binance::{
     ApiCredentials, BinanceClient, BinanceEndpoints, BinanceFutures, BinanceMarket, BinanceOptions,
 };
-use nofxi_venues::connectivity::{ConnectivityReport, check_binance};
+use nofxi_venues::connectivity::{ConnectivityReport, LiveAccount};
+use nofxi_venues::okx::{OkxClient, OkxCredentials, OkxEndpoints, OkxMarket, OkxOptions, OkxSwap};
 use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, Exchange, MarketData, VenueError};
@@ -30,6 +32,8 @@ use serde_json::Value;
 pub const PAPER_SCOPE: &str = "paper";
 /// Replaces Binance's base URLs (a proxy, or the mock server in tests).
 pub const BINANCE_BASE_URL_ENV: &str = "NOFXI_BINANCE_BASE_URL";
+/// Replaces OKX's base URL (a proxy, or the mock server in tests).
+pub const OKX_BASE_URL_ENV: &str = "NOFXI_OKX_BASE_URL";
 /// The simulated market's default seed; `NOFXI_SIM_SEED` changes it.
 pub const DEFAULT_SIM_SEED: u64 = 42;
 
@@ -37,11 +41,12 @@ pub const DEFAULT_SIM_SEED: u64 = 42;
 pub struct Venue {
     pub exchange: Arc<dyn Exchange>,
     pub market: Arc<dyn MarketData>,
-    /// `paper`, `binance`, `binance-testnet`: whether orders move real money is decided here.
+    /// `paper`, `binance`, `binance-testnet`, `okx`, `okx-demo`: whether orders move real
+    /// money is decided here.
     pub kind: String,
-    /// The Binance adapter itself, for the checks only an exchange account has (clock, key,
+    /// The exchange adapter itself, for the checks only an exchange account has (clock, key,
     /// IP whitelist, permissions); `None` for paper.
-    binance: Option<Arc<BinanceFutures>>,
+    live: Option<LiveAccount>,
 }
 
 impl Venue {
@@ -52,8 +57,8 @@ impl Venue {
     /// The connectivity check of `nofxi exchange test` and of "test main" in the chat: every
     /// step REFERENCE §3 lists for an exchange account, the balance and mode for paper.
     pub async fn check(&self) -> ConnectivityReport {
-        match &self.binance {
-            Some(binance) => check_binance(binance).await,
+        match &self.live {
+            Some(live) => live.check().await,
             None => ConnectivityReport::for_exchange(self.exchange.as_ref()).await,
         }
     }
@@ -73,12 +78,13 @@ pub enum ConnectError {
         field: &'static str,
         flag: &'static str,
     },
-    /// `NOFXI_BINANCE_BASE_URL` is set to something no request can go to.
-    #[error("{fix}; or unset {BINANCE_BASE_URL_ENV} to use Binance's own URLs")]
-    BadBaseUrl { fix: String },
+    /// `NOFXI_BINANCE_BASE_URL` or `NOFXI_OKX_BASE_URL` is set to something no request can go to.
+    #[error("{fix}; or unset {variable} to use the exchange's own URLs")]
+    BadBaseUrl { fix: String, variable: &'static str },
     /// Said the same way as `exchange add`'s note for the type: nothing is tested or traded.
     #[error(
-        "nofxi cannot trade on {kind} accounts yet (paper and binance only): it cannot connect to them, so it can neither check their credentials nor start a trader on them"
+        "nofxi cannot trade on {kind} accounts yet ({} only): it cannot connect to them, so it can neither check their credentials nor start a trader on them",
+        nofxi_domain::ExchangeType::tradable()
     )]
     Unsupported { kind: String },
 }
@@ -156,7 +162,7 @@ pub async fn connect_with(
                 exchange: Arc::new(paper),
                 market,
                 kind: "paper".into(),
-                binance: None,
+                live: None,
             })
         }
         "binance" => {
@@ -189,7 +195,47 @@ pub async fn connect_with(
                 exchange: futures.clone(),
                 market: Arc::new(BinanceMarket::new(client)),
                 kind: kind.into(),
-                binance: Some(futures),
+                live: Some(LiveAccount::Binance(futures)),
+            })
+        }
+        "okx" => {
+            let name = &config.spec.account_name;
+            let missing = |field, flag| ConnectError::MissingCredential {
+                name: name.clone(),
+                field,
+                flag,
+            };
+            let key = credentials
+                .get(CredentialField::ApiKey)
+                .ok_or_else(|| missing("api_key", "api-key"))?;
+            let secret = credentials
+                .get(CredentialField::SecretKey)
+                .ok_or_else(|| missing("secret_key", "secret-key"))?;
+            let passphrase = credentials
+                .get(CredentialField::Passphrase)
+                .ok_or_else(|| missing("passphrase", "passphrase"))?;
+            let demo = config.spec.testnet;
+            let kind = if demo { "okx-demo" } else { "okx" };
+            let client = Arc::new(OkxClient::new(
+                kind,
+                okx_endpoints()?,
+                Some(OkxCredentials::new(
+                    key.expose(),
+                    secret.expose(),
+                    passphrase.expose(),
+                )),
+                OkxOptions {
+                    demo,
+                    ..OkxOptions::default()
+                },
+                clock,
+            )?);
+            let swap = Arc::new(OkxSwap::new(client.clone()));
+            Ok(Venue {
+                exchange: swap.clone(),
+                market: Arc::new(OkxMarket::new(client, swap.contracts().clone())),
+                kind: kind.into(),
+                live: Some(LiveAccount::Okx(swap)),
             })
         }
         other => Err(ConnectError::Unsupported {
@@ -211,14 +257,32 @@ pub fn is_live(config: &ExchangeConfig) -> bool {
 pub fn binance_endpoints(testnet: bool) -> Result<BinanceEndpoints, ConnectError> {
     match std::env::var(BINANCE_BASE_URL_ENV) {
         Ok(url) if !url.trim().is_empty() => {
-            if let Some(problem) = check_base_url(&url) {
-                return Err(ConnectError::BadBaseUrl {
-                    fix: FieldProblem::new(BINANCE_BASE_URL_ENV, problem).fix(),
-                });
-            }
-            Ok(BinanceEndpoints::single(url.trim()).from_origin(BINANCE_BASE_URL_ENV))
+            let url = checked_base_url(BINANCE_BASE_URL_ENV, &url)?;
+            Ok(BinanceEndpoints::single(url).from_origin(BINANCE_BASE_URL_ENV))
         }
         _ => Ok(BinanceEndpoints::for_testnet(testnet)),
+    }
+}
+
+/// OKX's endpoint: the override variable wins, then OKX's own URL (live and demo alike).
+pub fn okx_endpoints() -> Result<OkxEndpoints, ConnectError> {
+    match std::env::var(OKX_BASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => Ok(OkxEndpoints::at(
+            checked_base_url(OKX_BASE_URL_ENV, &url)?,
+            OKX_BASE_URL_ENV,
+        )),
+        _ => Ok(OkxEndpoints::official()),
+    }
+}
+
+/// `url` from the override `variable`, trimmed, or the refusal naming the variable.
+fn checked_base_url<'a>(variable: &'static str, url: &'a str) -> Result<&'a str, ConnectError> {
+    match check_base_url(url) {
+        Some(problem) => Err(ConnectError::BadBaseUrl {
+            fix: FieldProblem::new(variable, problem).fix(),
+            variable,
+        }),
+        None => Ok(url.trim()),
     }
 }
 

@@ -63,11 +63,12 @@ fn refused(mut report: ConnectivityReport, e: &VenueError) -> ConnectivityReport
             skip_rest(report, "the exchange refused the request's timestamp")
         }
         Some(RejectKind::IpNotWhitelisted) => {
+            report.ip_whitelist = Check::Failed { problem };
+            let mut report = skip_rest(report, "this machine's IP is not on the key's whitelist");
             report.api_key = Check::skipped(
                 "OKX refused this machine's IP; the key is judged once the IP is allowed",
             );
-            report.ip_whitelist = Check::Failed { problem };
-            skip_rest(report, "this machine's IP is not on the key's whitelist")
+            report
         }
         Some(RejectKind::PermissionMissing) => {
             report.api_key = Check::Passed { value: () };
