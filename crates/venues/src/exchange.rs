@@ -8,8 +8,9 @@ use nofxi_domain::trading::{
 
 use crate::{SimulatedVenue, VenueError};
 
-/// A USDT-margined futures account. Implementations: [`crate::paper::PaperExchange`] and
-/// [`crate::binance::BinanceFutures`].
+/// A USDT-margined futures account. Implementations: [`crate::paper::PaperExchange`],
+/// [`crate::binance::BinanceFutures`] and [`crate::okx::OkxSwap`]; each passes the
+/// conformance suite (`tests/conformance.rs`).
 ///
 /// Orders are keyed by the caller's `client_order_id`: placing an order whose id the venue
 /// already has returns that order instead of opening a second one, so a caller may always retry

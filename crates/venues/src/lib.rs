@@ -8,7 +8,12 @@
 //! - [`sim::SimMarket`], an offline market derived from a seed, and [`csv_source::CsvMarket`],
 //!   a replay of recorded candles;
 //! - [`binance`], the USDⓈ-M futures REST adapter (signed, rate-limited, retried, idempotent
-//!   orders) and its public market data, plus a [`connectivity`] check for diagnosis.
+//!   orders) and its public market data;
+//! - [`okx`], the OKX v5 USDT perpetual swaps adapter and its public market data, laid out as
+//!   `binance` is;
+//! - a [`connectivity`] check per exchange for diagnosis.
+//!
+//! `tests/conformance.rs` runs one suite of scenarios on every venue above.
 //!
 //! Time is always read through a [`Clock`] so tests run in simulated time.
 

@@ -6,8 +6,9 @@
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
+use super::algos::place_algo;
 use super::fault::Fault;
-use super::matching::{leverage, place, place_algo};
+use super::matching::{leverage, place};
 use super::state::State;
 
 fn param<'a>(p: &'a [(String, String)], name: &str) -> Option<&'a str> {

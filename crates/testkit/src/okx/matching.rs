@@ -1,11 +1,9 @@
 //! Orders on the mock: the checks OKX makes before it takes one (instrument, client id, mode,
-//! lot and minimum size, reduce-only, margin), real matching against the mock's own book,
-//! positions in contracts (net or long/short), and stop-loss / take-profit algo orders that
-//! fire when the mark crosses them and are cancelled with their position (`cxlOnClosePos`).
+//! lot and minimum size, reduce-only, margin), real matching against the mock's own book, and
+//! positions in contracts (net or long/short). Algo orders are in [`super::algos`].
 //!
-//! Parameters and refusals: OKX API v5 docs, "POST / Place order" and "POST / Place algo
-//! order" (https://www.okx.com/docs-v5/en/#order-book-trading-trade-post-place-order,
-//! https://www.okx.com/docs-v5/en/#order-book-trading-algo-trading-post-place-algo-order).
+//! Parameters and refusals: OKX API v5 docs, "POST / Place order"
+//! (https://www.okx.com/docs-v5/en/#order-book-trading-trade-post-place-order).
 
 use std::str::FromStr;
 
@@ -13,41 +11,39 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use super::fault::Fault;
-use super::state::{
-    Instrument, MockFill, MockOkxAlgo, MockOkxOrder, MockPosition, State, TAKER_FEE,
-};
+use super::state::{Instrument, MockFill, MockOkxOrder, MockPosition, State, TAKER_FEE};
 
-fn text<'a>(body: &'a Value, name: &str) -> Option<&'a str> {
+pub(super) fn text<'a>(body: &'a Value, name: &str) -> Option<&'a str> {
     body[name].as_str().filter(|s| !s.is_empty())
 }
 
-fn dec(body: &Value, name: &str) -> Option<Decimal> {
+pub(super) fn dec(body: &Value, name: &str) -> Option<Decimal> {
     text(body, name).and_then(|s| Decimal::from_str(s).ok())
 }
 
-fn flag(body: &Value, name: &str) -> bool {
+pub(super) fn flag(body: &Value, name: &str) -> bool {
     body[name].as_bool().unwrap_or(false) || text(body, name) == Some("true")
 }
 
 /// OKX's client id rule: 1–32 letters and digits.
-fn valid_client_id(id: &str) -> bool {
+pub(super) fn valid_client_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 32 && id.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
-fn is_multiple(value: Decimal, step: Decimal) -> bool {
+pub(super) fn is_multiple(value: Decimal, step: Decimal) -> bool {
     step > Decimal::ZERO && (value / step).fract().is_zero()
 }
 
 /// What an order of `key` may send: instrument, side, position side and size, checked.
-struct Common {
-    inst: Instrument,
-    side: String,
-    pos_side: String,
-    td_mode: String,
-    sz: Decimal,
+pub(super) struct Common {
+    pub(super) inst: Instrument,
+    pub(super) side: String,
+    pub(super) pos_side: String,
+    pub(super) td_mode: String,
+    pub(super) sz: Decimal,
 }
 
-fn common(st: &State, key: &str, body: &Value) -> Result<Common, Fault> {
+pub(super) fn common(st: &State, key: &str, body: &Value) -> Result<Common, Fault> {
     let inst_id = text(body, "instId").ok_or_else(|| Fault::empty("instId"))?;
     let inst = st.instrument(inst_id).ok_or_else(|| Fault::okx(51001))?;
     let side = match text(body, "side") {
@@ -107,7 +103,7 @@ fn opening(st: &State, key: &str, c: &Common) -> Decimal {
 }
 
 /// The contracts `key` holds that an order of `c` would reduce.
-fn reducible(st: &State, key: &str, c: &Common) -> Decimal {
+pub(super) fn reducible(st: &State, key: &str, c: &Common) -> Decimal {
     let held = st
         .accounts
         .get(key)
@@ -230,7 +226,7 @@ pub(crate) fn leverage(st: &State, key: &str, inst_id: &str, td_mode: &str) -> u
 }
 
 /// Match `order` against the book (no worse than `limit`) and book every fill.
-fn execute(
+pub(super) fn execute(
     st: &mut State,
     inst: &Instrument,
     order: &mut MockOkxOrder,
@@ -334,157 +330,5 @@ fn apply_fill(
             algo.state = "canceled".into();
             algo.time_ms = now;
         }
-    }
-}
-
-/// `POST /api/v5/trade/order-algo`, `ordType: conditional` only (the one nofxi sends).
-pub(crate) fn place_algo(
-    st: &mut State,
-    key: &str,
-    body: &Value,
-    now: i64,
-) -> Result<Value, Fault> {
-    let c = common(st, key, body)?;
-    if text(body, "ordType") != Some("conditional") {
-        return Err(Fault::parameter("ordType"));
-    }
-    let algo_cl_ord_id = text(body, "algoClOrdId").unwrap_or_default().to_string();
-    if !algo_cl_ord_id.is_empty() && !valid_client_id(&algo_cl_ord_id) {
-        return Err(Fault::parameter("algoClOrdId"));
-    }
-    if !algo_cl_ord_id.is_empty()
-        && st
-            .algos
-            .iter()
-            .any(|a| a.api_key == key && a.algo_cl_ord_id == algo_cl_ord_id && a.state == "live")
-    {
-        return Err(Fault::okx(51016));
-    }
-    let (sl, tp) = (dec(body, "slTriggerPx"), dec(body, "tpTriggerPx"));
-    if sl.is_none() && tp.is_none() {
-        return Err(Fault::empty("slTriggerPx"));
-    }
-    for trigger in [sl, tp].into_iter().flatten() {
-        if !is_multiple(trigger, c.inst.tick) {
-            return Err(Fault::parameter("triggerPx"));
-        }
-    }
-    // A stop below (a take-profit above) the last price for a sell, the other way for a buy.
-    let last = st.mark(&c.inst);
-    let sell = c.side == "sell";
-    match (sl, tp) {
-        (Some(p), _) if sell && p >= last => return Err(Fault::okx(51280)),
-        (Some(p), _) if !sell && p <= last => return Err(Fault::okx(51278)),
-        (None, Some(p)) if sell && p <= last => return Err(Fault::okx(51279)),
-        (None, Some(p)) if !sell && p >= last => return Err(Fault::okx(51277)),
-        _ => {}
-    }
-    let reduce_only = flag(body, "reduceOnly");
-    let cxl_on_close_pos = flag(body, "cxlOnClosePos");
-    if cxl_on_close_pos && !reduce_only {
-        return Err(Fault::parameter("reduceOnly"));
-    }
-    let algo_id = st.next_id().to_string();
-    st.algos.push(MockOkxAlgo {
-        algo_id: algo_id.clone(),
-        api_key: key.to_string(),
-        algo_cl_ord_id: algo_cl_ord_id.clone(),
-        inst_id: c.inst.inst_id.to_string(),
-        side: c.side,
-        pos_side: c.pos_side,
-        td_mode: c.td_mode,
-        sz: c.sz,
-        // With both given a net conditional order is a stop only (the docs' note).
-        sl_trigger: sl,
-        tp_trigger: if sl.is_some() { None } else { tp },
-        reduce_only,
-        cxl_on_close_pos,
-        state: "live".into(),
-        ord_id: String::new(),
-        time_ms: now,
-    });
-    Ok(
-        json!({"algoId": algo_id, "algoClOrdId": algo_cl_ord_id, "clOrdId": "", "tag": "",
-              "sCode": "0", "sMsg": ""}),
-    )
-}
-
-/// Fire every live algo order of `inst` the mark now crosses, oldest first: each places a
-/// market order (reduce-only capped at the position) and becomes `effective`.
-pub(crate) fn fire_crossed(st: &mut State, inst: &Instrument, now: i64) {
-    let mark = st.mark(inst);
-    let mut i = 0;
-    while i < st.algos.len() {
-        let a = st.algos[i].clone();
-        i += 1;
-        if a.inst_id != inst.inst_id || a.state != "live" {
-            continue;
-        }
-        let sell = a.side == "sell";
-        let crossed = match (a.sl_trigger, a.tp_trigger) {
-            (Some(p), _) => {
-                if sell {
-                    mark <= p
-                } else {
-                    mark >= p
-                }
-            }
-            (None, Some(p)) => {
-                if sell {
-                    mark >= p
-                } else {
-                    mark <= p
-                }
-            }
-            (None, None) => false,
-        };
-        if !crossed {
-            continue;
-        }
-        let c = Common {
-            inst: inst.clone(),
-            side: a.side.clone(),
-            pos_side: a.pos_side.clone(),
-            td_mode: a.td_mode.clone(),
-            sz: a.sz,
-        };
-        let sz = if a.reduce_only {
-            a.sz.min(reducible(st, &a.api_key, &c))
-        } else {
-            a.sz
-        };
-        if sz.is_zero() {
-            st.algos[i - 1].state = "order_failed".into();
-            continue;
-        }
-        let ord_id = st.next_id().to_string();
-        let mut order = MockOkxOrder {
-            ord_id: ord_id.clone(),
-            api_key: a.api_key.clone(),
-            cl_ord_id: String::new(),
-            inst_id: a.inst_id.clone(),
-            side: a.side.clone(),
-            pos_side: a.pos_side.clone(),
-            ord_type: "market".into(),
-            td_mode: a.td_mode.clone(),
-            state: "live".into(),
-            sz,
-            px: None,
-            acc_fill_sz: Decimal::ZERO,
-            filled_value: Decimal::ZERO,
-            reduce_only: a.reduce_only,
-            time_ms: now,
-        };
-        execute(st, inst, &mut order, None, now);
-        order.state = if order.acc_fill_sz.is_zero() {
-            "canceled".into()
-        } else {
-            "filled".into()
-        };
-        st.orders.push(order);
-        let algo = &mut st.algos[i - 1];
-        algo.state = "effective".into();
-        algo.ord_id = ord_id;
-        algo.time_ms = now;
     }
 }

@@ -12,6 +12,7 @@
 //! shapes come from.
 
 mod account;
+mod algos;
 mod auth;
 mod fault;
 mod market;
@@ -164,7 +165,7 @@ impl MockOkx {
             };
             st.books
                 .insert(inst_id.to_string(), Book::around(&inst, mid));
-            matching::fire_crossed(st, &inst, now + st.clock_skew_ms);
+            algos::fire_crossed(st, &inst, now + st.clock_skew_ms);
         });
     }
 
