@@ -210,6 +210,8 @@ fn order(st: &State, key: &str, p: &[(String, String)]) -> Result<Value, Fault> 
     Ok(o.to_json(lever_of(st, key, &o.inst_id, &o.td_mode)))
 }
 
+/// The docs give no refusal of their own for an unknown algo id; the mock answers as for an
+/// order (51603), and a client must also take an empty `data` for "none".
 fn algo(st: &State, key: &str, p: &[(String, String)]) -> Result<Value, Fault> {
     let by_id = param(p, "algoId");
     let by_client = param(p, "algoClOrdId");

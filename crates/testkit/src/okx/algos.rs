@@ -30,6 +30,7 @@ pub(crate) fn place_algo(
     if !algo_cl_ord_id.is_empty() && !valid_client_id(&algo_cl_ord_id) {
         return Err(Fault::parameter("algoClOrdId"));
     }
+    // The docs name no duplicate code for algo ids; the mock uses the orders' (51016).
     if !algo_cl_ord_id.is_empty()
         && st
             .algos
