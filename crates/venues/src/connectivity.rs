@@ -11,6 +11,7 @@
 //! not Binance, a proxy answering `{}`) makes the check [`Check::Unreadable`], naming the field
 //! and the endpoint, never passed: nothing is inferred from an answer nofxi could not read.
 
+mod bitget;
 mod okx;
 
 use std::fmt;
@@ -25,6 +26,7 @@ use crate::error::WHOLE_ANSWER;
 use crate::okx::OkxSwap;
 use crate::{Exchange, RejectKind, VenueError};
 
+pub use bitget::check_bitget;
 pub use okx::check_okx;
 
 /// An exchange account the full check runs against, by venue (a paper account has no network
@@ -33,6 +35,7 @@ pub use okx::check_okx;
 pub enum LiveAccount {
     Binance(Arc<BinanceFutures>),
     Okx(Arc<OkxSwap>),
+    Bitget(Arc<crate::bitget::BitgetFutures>),
 }
 
 impl LiveAccount {
@@ -40,6 +43,7 @@ impl LiveAccount {
         match self {
             LiveAccount::Binance(b) => check_binance(b).await,
             LiveAccount::Okx(o) => check_okx(o).await,
+            LiveAccount::Bitget(b) => check_bitget(b).await,
         }
     }
 }

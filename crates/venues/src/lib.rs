@@ -10,7 +10,7 @@
 //! - [`binance`], the USDⓈ-M futures REST adapter (signed, rate-limited, retried, idempotent
 //!   orders) and its public market data;
 //! - [`okx`], the OKX v5 USDT perpetual swaps adapter and its public market data, laid out as
-//!   `binance` is;
+//!   `binance` is, and [`bitget`], the Bitget v2 USDT-M futures adapter, laid out as `okx` is;
 //! - a [`connectivity`] check per exchange for diagnosis.
 //!
 //! `tests/conformance.rs` runs one suite of scenarios on every venue above.
@@ -18,6 +18,7 @@
 //! Time is always read through a [`Clock`] so tests run in simulated time.
 
 pub mod binance;
+pub mod bitget;
 pub mod clock;
 pub mod connectivity;
 pub mod csv_input;
