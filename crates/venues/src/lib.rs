@@ -11,6 +11,8 @@
 //!   orders) and its public market data;
 //! - [`okx`], the OKX v5 USDT perpetual swaps adapter and its public market data, laid out as
 //!   `binance` is, and [`bitget`], the Bitget v2 USDT-M futures adapter, laid out as `okx` is;
+//! - [`bybit`], the Bybit v5 USDT perpetuals adapter and its public market data, laid out as
+//!   `okx` is;
 //! - a [`connectivity`] check per exchange for diagnosis.
 //!
 //! `tests/conformance.rs` runs one suite of scenarios on every venue above.
@@ -19,6 +21,7 @@
 
 pub mod binance;
 pub mod bitget;
+pub mod bybit;
 pub mod clock;
 pub mod connectivity;
 pub mod csv_input;

@@ -34,6 +34,7 @@ every_venue!(
         (paper, crate::venue_suite::paper::PaperVenue),
         (binance, crate::venue_suite::binance::BinanceVenue),
         (okx, crate::venue_suite::okx::OkxVenue),
+        (bybit, crate::venue_suite::bybit::BybitVenue),
     ],
     [
         a_market_order_opens_a_position,
