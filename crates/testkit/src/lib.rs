@@ -9,6 +9,7 @@
 //!   script of replies and recording every request.
 
 pub mod binance;
+pub mod bitget;
 pub mod bybit;
 pub mod disguise;
 pub mod llm;

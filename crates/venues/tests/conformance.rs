@@ -34,6 +34,7 @@ every_venue!(
         (paper, crate::venue_suite::paper::PaperVenue),
         (binance, crate::venue_suite::binance::BinanceVenue),
         (okx, crate::venue_suite::okx::OkxVenue),
+        (bitget, crate::venue_suite::bitget::BitgetVenue),
         (bybit, crate::venue_suite::bybit::BybitVenue),
     ],
     [

@@ -10,6 +10,7 @@
 #![allow(dead_code)] // each fixture is used by the macro, not by name
 
 pub mod binance;
+pub mod bitget;
 pub mod bybit;
 pub mod fixture;
 pub mod okx;
