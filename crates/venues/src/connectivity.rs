@@ -12,6 +12,7 @@
 //! and the endpoint, never passed: nothing is inferred from an answer nofxi could not read.
 
 mod bitget;
+mod bybit;
 mod okx;
 
 use std::fmt;
@@ -27,6 +28,7 @@ use crate::okx::OkxSwap;
 use crate::{Exchange, RejectKind, VenueError};
 
 pub use bitget::check_bitget;
+pub use bybit::check_bybit;
 pub use okx::check_okx;
 
 /// An exchange account the full check runs against, by venue (a paper account has no network
@@ -36,6 +38,7 @@ pub enum LiveAccount {
     Binance(Arc<BinanceFutures>),
     Okx(Arc<OkxSwap>),
     Bitget(Arc<crate::bitget::BitgetFutures>),
+    Bybit(Arc<crate::bybit::BybitLinear>),
 }
 
 impl LiveAccount {
@@ -44,6 +47,7 @@ impl LiveAccount {
             LiveAccount::Binance(b) => check_binance(b).await,
             LiveAccount::Okx(o) => check_okx(o).await,
             LiveAccount::Bitget(b) => check_bitget(b).await,
+            LiveAccount::Bybit(b) => check_bybit(b).await,
         }
     }
 }
