@@ -197,7 +197,7 @@ impl ExchangeType {
     pub fn can_trade(self) -> bool {
         matches!(
             self,
-            ExchangeType::Paper | ExchangeType::Binance | ExchangeType::Okx
+            ExchangeType::Paper | ExchangeType::Binance | ExchangeType::Okx | ExchangeType::Bitget
         )
     }
 
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn the_tradable_types_are_listed_as_read() {
-        assert_eq!(ExchangeType::tradable(), "paper, binance and okx");
+        assert_eq!(ExchangeType::tradable(), "paper, binance, okx and bitget");
         assert!(!ExchangeType::Bybit.can_trade());
     }
 

@@ -30,6 +30,7 @@ pub fn nofxi(home: &Path, args: &[&str]) -> Command {
         "NOFXI_SIM_SEED",
         "NOFXI_BINANCE_BASE_URL",
         "NOFXI_OKX_BASE_URL",
+        "NOFXI_BITGET_BASE_URL",
     ] {
         cmd.env_remove(var);
     }

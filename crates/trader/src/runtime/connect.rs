@@ -6,7 +6,8 @@
 //! documents (scope `paper`), so a restart loses nothing. Binance and OKX accounts use the
 //! stored credentials; `NOFXI_BINANCE_BASE_URL` and `NOFXI_OKX_BASE_URL` point them elsewhere
 //! (a proxy, or the mock server in tests). An OKX account's `testnet` flag is OKX's demo
-//! trading (same URL, `x-simulated-trading: 1`).
+//! trading (same URL, `x-simulated-trading: 1`); a Bitget account's is Bitget's (same URL, a
+//! demo key and `paptrading: 1`), and `NOFXI_BITGET_BASE_URL` points it elsewhere.
 
 use std::sync::Arc;
 
@@ -17,6 +18,9 @@ use nofxi_domain::{CredentialField, FieldProblem};
 use nofxi_store::{Store, StoreError};
 use nofxi_venues::binance::{
     ApiCredentials, BinanceClient, BinanceEndpoints, BinanceFutures, BinanceMarket, BinanceOptions,
+};
+use nofxi_venues::bitget::{
+    BitgetClient, BitgetCredentials, BitgetEndpoints, BitgetFutures, BitgetMarket, BitgetOptions,
 };
 use nofxi_venues::connectivity::{ConnectivityReport, LiveAccount};
 use nofxi_venues::okx::{OkxClient, OkxCredentials, OkxEndpoints, OkxMarket, OkxOptions, OkxSwap};
@@ -34,6 +38,8 @@ pub const PAPER_SCOPE: &str = "paper";
 pub const BINANCE_BASE_URL_ENV: &str = "NOFXI_BINANCE_BASE_URL";
 /// Replaces OKX's base URL (a proxy, or the mock server in tests).
 pub const OKX_BASE_URL_ENV: &str = "NOFXI_OKX_BASE_URL";
+/// Replaces Bitget's base URL (a proxy, or the mock server in tests).
+pub const BITGET_BASE_URL_ENV: &str = "NOFXI_BITGET_BASE_URL";
 /// The simulated market's default seed; `NOFXI_SIM_SEED` changes it.
 pub const DEFAULT_SIM_SEED: u64 = 42;
 
@@ -238,6 +244,46 @@ pub async fn connect_with(
                 live: Some(LiveAccount::Okx(swap)),
             })
         }
+        "bitget" => {
+            let name = &config.spec.account_name;
+            let missing = |field, flag| ConnectError::MissingCredential {
+                name: name.clone(),
+                field,
+                flag,
+            };
+            let key = credentials
+                .get(CredentialField::ApiKey)
+                .ok_or_else(|| missing("api_key", "api-key"))?;
+            let secret = credentials
+                .get(CredentialField::SecretKey)
+                .ok_or_else(|| missing("secret_key", "secret-key"))?;
+            let passphrase = credentials
+                .get(CredentialField::Passphrase)
+                .ok_or_else(|| missing("passphrase", "passphrase"))?;
+            let demo = config.spec.testnet;
+            let kind = if demo { "bitget-demo" } else { "bitget" };
+            let client = Arc::new(BitgetClient::new(
+                kind,
+                bitget_endpoints()?,
+                Some(BitgetCredentials::new(
+                    key.expose(),
+                    secret.expose(),
+                    passphrase.expose(),
+                )),
+                BitgetOptions {
+                    demo,
+                    ..BitgetOptions::default()
+                },
+                clock,
+            )?);
+            let futures = Arc::new(BitgetFutures::new(client.clone()));
+            Ok(Venue {
+                exchange: futures.clone(),
+                market: Arc::new(BitgetMarket::new(client, futures.contracts().clone())),
+                kind: kind.into(),
+                live: Some(LiveAccount::Bitget(futures)),
+            })
+        }
         other => Err(ConnectError::Unsupported {
             kind: other.to_string(),
         }),
@@ -272,6 +318,17 @@ pub fn okx_endpoints() -> Result<OkxEndpoints, ConnectError> {
             OKX_BASE_URL_ENV,
         )),
         _ => Ok(OkxEndpoints::official()),
+    }
+}
+
+/// Bitget's endpoint: the override variable wins, then Bitget's own URL (live and demo alike).
+pub fn bitget_endpoints() -> Result<BitgetEndpoints, ConnectError> {
+    match std::env::var(BITGET_BASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => Ok(BitgetEndpoints::at(
+            checked_base_url(BITGET_BASE_URL_ENV, &url)?,
+            BITGET_BASE_URL_ENV,
+        )),
+        _ => Ok(BitgetEndpoints::official()),
     }
 }
 

@@ -74,6 +74,18 @@ fn refused(mut report: ConnectivityReport, e: &VenueError) -> ConnectivityReport
             );
             report
         }
+        Some(RejectKind::BadPassphrase) => {
+            // Bitget's words for it ("apikey/password is incorrect") do not name the passphrase.
+            let problem = Problem {
+                message: format!(
+                    "{}: the passphrase is not the one set when this API key was created",
+                    problem.message
+                ),
+                ..problem
+            };
+            report.api_key = Check::Failed { problem };
+            skip_rest(report, "the exchange refused the key")
+        }
         Some(RejectKind::PermissionMissing) => {
             report.api_key = Check::Passed { value: () };
             report.ip_whitelist = Check::Passed { value: () };
