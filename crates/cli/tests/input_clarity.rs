@@ -226,7 +226,7 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
             "exchange",
             "add",
             "--type",
-            "bybit",
+            "gate",
             "--name",
             "b",
             "--api-key",
@@ -239,7 +239,7 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
     .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("cannot trade on bybit accounts yet"),
+        text(&out).contains("cannot trade on gate accounts yet"),
         "{}",
         text(&out)
     );
@@ -251,7 +251,7 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
     );
     let test = support::fails(&home, &["exchange", "test", "b"]);
     assert!(
-        test.contains("cannot trade on bybit accounts yet") && test.contains("cannot"),
+        test.contains("cannot trade on gate accounts yet") && test.contains("cannot"),
         "{test}"
     );
     assert!(test.contains("neither check their credentials"), "{test}");
@@ -261,15 +261,15 @@ fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
     );
     assert!(!text(&out).contains("cannot trade"), "{}", text(&out));
     let types = ok(&home, &["exchange", "types"]);
-    let bybit = types
+    let gate = types
         .lines()
-        .find(|l| l.starts_with("bybit"))
+        .find(|l| l.starts_with("gate"))
         .unwrap_or_default();
-    assert!(bybit.contains("not yet"), "{types}");
+    assert!(gate.contains("not yet"), "{types}");
     let listed = json(&home, &["exchange", "types"]);
     assert_eq!(listed["binance"]["can_trade"], true, "{listed}");
     assert_eq!(listed["okx"]["can_trade"], true, "{listed}");
-    assert_eq!(listed["bybit"]["can_trade"], false, "{listed}");
+    assert_eq!(listed["gate"]["can_trade"], false, "{listed}");
 }
 
 /// One broken user SKILL.md costs that skill, not the chat: the rest loads, the broken file

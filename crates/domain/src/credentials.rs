@@ -197,7 +197,11 @@ impl ExchangeType {
     pub fn can_trade(self) -> bool {
         matches!(
             self,
-            ExchangeType::Paper | ExchangeType::Binance | ExchangeType::Okx | ExchangeType::Bitget
+            ExchangeType::Paper
+                | ExchangeType::Binance
+                | ExchangeType::Bybit
+                | ExchangeType::Okx
+                | ExchangeType::Bitget
         )
     }
 
@@ -297,8 +301,11 @@ mod tests {
 
     #[test]
     fn the_tradable_types_are_listed_as_read() {
-        assert_eq!(ExchangeType::tradable(), "paper, binance, okx and bitget");
-        assert!(!ExchangeType::Bybit.can_trade());
+        assert_eq!(
+            ExchangeType::tradable(),
+            "paper, binance, bybit, okx and bitget"
+        );
+        assert!(!ExchangeType::Gate.can_trade());
     }
 
     #[test]

@@ -22,6 +22,9 @@ use nofxi_venues::binance::{
 use nofxi_venues::bitget::{
     BitgetClient, BitgetCredentials, BitgetEndpoints, BitgetFutures, BitgetMarket, BitgetOptions,
 };
+use nofxi_venues::bybit::{
+    BybitClient, BybitCredentials, BybitEndpoints, BybitLinear, BybitMarket, BybitOptions,
+};
 use nofxi_venues::connectivity::{ConnectivityReport, LiveAccount};
 use nofxi_venues::okx::{OkxClient, OkxCredentials, OkxEndpoints, OkxMarket, OkxOptions, OkxSwap};
 use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
@@ -38,6 +41,8 @@ pub const PAPER_SCOPE: &str = "paper";
 pub const BINANCE_BASE_URL_ENV: &str = "NOFXI_BINANCE_BASE_URL";
 /// Replaces OKX's base URL (a proxy, or the mock server in tests).
 pub const OKX_BASE_URL_ENV: &str = "NOFXI_OKX_BASE_URL";
+/// Replaces Bybit's base URL, mainnet and testnet alike (a proxy, or the mock in tests).
+pub const BYBIT_BASE_URL_ENV: &str = "NOFXI_BYBIT_BASE_URL";
 /// Replaces Bitget's base URL (a proxy, or the mock server in tests).
 pub const BITGET_BASE_URL_ENV: &str = "NOFXI_BITGET_BASE_URL";
 /// The simulated market's default seed; `NOFXI_SIM_SEED` changes it.
@@ -47,8 +52,8 @@ pub const DEFAULT_SIM_SEED: u64 = 42;
 pub struct Venue {
     pub exchange: Arc<dyn Exchange>,
     pub market: Arc<dyn MarketData>,
-    /// `paper`, `binance`, `binance-testnet`, `okx`, `okx-demo`: whether orders move real
-    /// money is decided here.
+    /// `paper`, `binance`, `binance-testnet`, `okx`, `okx-demo`, `bybit`, `bybit-testnet`: whether
+    /// orders move real money is decided here.
     pub kind: String,
     /// The exchange adapter itself, for the checks only an exchange account has (clock, key,
     /// IP whitelist, permissions); `None` for paper.
@@ -244,6 +249,37 @@ pub async fn connect_with(
                 live: Some(LiveAccount::Okx(swap)),
             })
         }
+        // Bybit v5 USDT perpetuals; `testnet` is Bybit's testnet URL.
+        "bybit" => {
+            let name = &config.spec.account_name;
+            let missing = |field, flag| ConnectError::MissingCredential {
+                name: name.clone(),
+                field,
+                flag,
+            };
+            let key = credentials
+                .get(CredentialField::ApiKey)
+                .ok_or_else(|| missing("api_key", "api-key"))?;
+            let secret = credentials
+                .get(CredentialField::SecretKey)
+                .ok_or_else(|| missing("secret_key", "secret-key"))?;
+            let testnet = config.spec.testnet;
+            let kind = if testnet { "bybit-testnet" } else { "bybit" };
+            let client = Arc::new(BybitClient::new(
+                kind,
+                bybit_endpoints(testnet)?,
+                Some(BybitCredentials::new(key.expose(), secret.expose())),
+                BybitOptions::default(),
+                clock,
+            )?);
+            let linear = Arc::new(BybitLinear::new(client.clone()));
+            Ok(Venue {
+                exchange: linear.clone(),
+                market: Arc::new(BybitMarket::new(client, linear.instruments().clone())),
+                kind: kind.into(),
+                live: Some(LiveAccount::Bybit(linear)),
+            })
+        }
         "bitget" => {
             let name = &config.spec.account_name;
             let missing = |field, flag| ConnectError::MissingCredential {
@@ -329,6 +365,17 @@ pub fn bitget_endpoints() -> Result<BitgetEndpoints, ConnectError> {
             BITGET_BASE_URL_ENV,
         )),
         _ => Ok(BitgetEndpoints::official()),
+    }
+}
+
+/// Bybit's endpoint: the override variable wins, then Bybit's testnet or mainnet URL.
+pub fn bybit_endpoints(testnet: bool) -> Result<BybitEndpoints, ConnectError> {
+    match std::env::var(BYBIT_BASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => Ok(BybitEndpoints::at(
+            checked_base_url(BYBIT_BASE_URL_ENV, &url)?,
+            BYBIT_BASE_URL_ENV,
+        )),
+        _ => Ok(BybitEndpoints::official(testnet)),
     }
 }
 
