@@ -5,6 +5,8 @@
 //! the same code paths as production. Each can be told to misbehave on purpose.
 //!
 //! - [`binance`]: Binance USDⓈ-M futures REST (signed endpoints, error codes, its own order book).
+//! - [`bybit`]: Bybit v5 USDT perpetuals REST (signed endpoints, Bybit's envelope and codes,
+//!   conditional orders fired from its own mark).
 //! - [`llm`]: OpenAI, Anthropic and Gemini chat APIs, streaming and not, answering a per-test
 //!   script of replies and recording every request.
 
