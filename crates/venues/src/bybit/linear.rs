@@ -146,7 +146,10 @@ impl BybitLinear {
         Ok(None)
     }
 
-    /// The realized P&L the transaction log booked for each trade id in `[start, end]`.
+    /// The realized P&L the transaction log booked for each trade in `[start, end]`, by the
+    /// log's `tradeId`: the trade history's `execId` of the same trade (Bybit's execution
+    /// stream says its `execPnl` "keeps consistent with the field cashFlow in Get Transaction
+    /// Log", the REST trade history carries no P&L of its own).
     async fn booked_pnl(
         &self,
         start: i64,
