@@ -199,6 +199,30 @@ pub struct Conversation {
     /// "it" stand for next. Any other completed task clears it.
     #[serde(default)]
     pub focus: Option<String>,
+    /// The last request the conversation completed: what a fragment re-runs ("eth?" after a
+    /// BTC quote, "and alpha too" after "stop btc-bot"; see `nlu::follow_up`).
+    #[serde(default)]
+    pub last_request: Option<Frame>,
+}
+
+/// A completed request kept as a frame, with the turn it was completed in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    pub request: FrameRequest,
+    pub turn: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameRequest {
+    /// A task of a skill, with the values it ran with (secrets left out).
+    Task {
+        skill: String,
+        action: String,
+        slots: Map<String, Value>,
+    },
+    /// A quote of a symbol ("btc price").
+    Quote { symbol: String },
 }
 
 /// A change a turn completed.
@@ -223,6 +247,7 @@ impl Conversation {
             current: BTreeMap::new(),
             last_kind: None,
             last_listed: Vec::new(),
+            last_request: None,
             pending: None,
             recent: Vec::new(),
             lang: None,
@@ -282,11 +307,26 @@ impl Conversation {
         for listed in &mut out.last_listed {
             listed.name = secrets.redact(&listed.name);
         }
+        if let Some(Frame {
+            request: FrameRequest::Task { slots, .. },
+            ..
+        }) = &mut out.last_request
+        {
+            *slots = map(slots);
+        }
         for turn in &mut out.recent {
             turn.user = secrets.redact(&turn.user);
             turn.reply = secrets.redact(&turn.reply);
         }
         out
+    }
+
+    /// The request completed within the last `turns` turns, if any.
+    pub fn recent_request(&self, turns: u64) -> Option<&FrameRequest> {
+        self.last_request
+            .as_ref()
+            .filter(|f| f.turn + turns >= self.turns)
+            .map(|f| &f.request)
     }
 
     /// The read the turn just before this one completed, if any.

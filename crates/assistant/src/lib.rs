@@ -51,6 +51,9 @@ pub use error::AssistantError;
 
 /// Reply text `id` in `lang` from the message catalogs beside the skills
 /// (`skills/messages/<lang>.ftl`), with `args` already formatted.
+/// How many turns after a request a fragment may still re-run it ("eth?").
+const FOLLOW_UP_TURNS: u64 = 3;
+
 pub(crate) fn msg(lang: Lang, id: &str, args: &[(&str, &str)]) -> String {
     nofxi_skills::Catalog::builtin().text(lang, id, args)
 }
@@ -534,6 +537,7 @@ impl Assistant {
                 .conv
                 .read_last_turn()
                 .map(|d| (d.skill.as_str(), d.action.as_str())),
+            last_request: turn.conv.recent_request(FOLLOW_UP_TURNS),
         };
         let mut understanding = self.rules.understand_now(message, &cx);
         let values = nlu::coverage::values_of(&understanding.commands);

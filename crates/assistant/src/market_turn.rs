@@ -27,6 +27,12 @@ impl Assistant {
                 turn.events.push(Event::Answered {
                     kind: AnswerKind::Market,
                 });
+                turn.conv.last_request = Some(crate::conversation::Frame {
+                    request: crate::conversation::FrameRequest::Quote {
+                        symbol: symbol.to_string(),
+                    },
+                    turn: turn.conv.turns,
+                });
                 turn.say(out.text.unwrap_or_default());
             }
             Err(e) => turn.say(e.message),

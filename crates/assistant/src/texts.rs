@@ -185,17 +185,6 @@ pub fn confirmation_waits(lang: Lang, label: &str) -> String {
     }
 }
 
-/// The `{account}` of a confirmation that touches trading on an exchange: real money, or an
-/// exchange's test network.
-pub fn account_kind(lang: Lang, testnet: bool) -> &'static str {
-    match (lang, testnet) {
-        (Lang::Zh, false) => "实盘账户（真钱）",
-        (Lang::Zh, true) => "测试网账户（测试资金，不是真钱）",
-        (Lang::En, false) => "a live account (real money)",
-        (Lang::En, true) => "a testnet account (test funds, not real money)",
-    }
-}
-
 /// An update that names no field it can change: which ones it can.
 /// Said before the confirmation of a change that moves something onto a live account, or
 /// turns a testnet account into one.

@@ -535,6 +535,7 @@ fn read_in_conversation(
         interrupted: Vec::new(),
         just_done: Vec::new(),
         last_read: None,
+        last_request: None,
     };
     RuleUnderstander.understand_now(message, &cx)
 }

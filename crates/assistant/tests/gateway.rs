@@ -262,8 +262,10 @@ async fn a_name_the_user_does_not_have_is_not_guessed() {
     assert!(!executed(&r, "trader.stop"));
 }
 
+/// A yes the rules do not read ("sure thing, go for it") is the model's to read, and code
+/// applies it only to the confirmation this client was shown, as a rule's yes.
 #[tokio::test]
-async fn the_model_cannot_confirm_for_the_user() {
+async fn a_yes_only_the_model_reads_confirms_what_was_shown() {
     let mut chat = Chat::new(true).await;
     chat.mock.push(commands(json!({"commands": [
         {"command": "start_task", "skill": "trader_management", "action": "stop",
@@ -271,10 +273,28 @@ async fn the_model_cannot_confirm_for_the_user() {
     ]})));
     let r = chat.say("stop the worst performing bot").await;
     assert!(confirmation_requested(&r));
-    // A mumble the rules cannot read; the model claims it was a yes.
+    assert!(chat.trader_running("sol-bot").await);
     chat.mock
         .push(commands(json!({"commands": [{"command": "confirm"}]})));
-    let r = chat.say("hmm whatever you think, fine-ish").await;
+    let r = chat.say("yeah alright, knock yourself out").await;
+    assert!(executed(&r, "trader.stop"), "{r:?}");
+    assert!(!chat.trader_running("sol-bot").await);
+}
+
+/// With nothing waiting for a yes, a model's confirm approves nothing: the answer does not
+/// validate and becomes a question.
+#[tokio::test]
+async fn the_model_cannot_confirm_what_was_never_asked() {
+    let mut chat = Chat::new(true).await;
+    chat.mock
+        .push(commands(json!({"commands": [{"command": "confirm"}]})));
+    let r = chat.say("yeah alright, knock yourself out").await;
+    assert!(
+        !r.events
+            .iter()
+            .any(|e| matches!(e, Event::Confirmed { .. })),
+        "{r:?}"
+    );
     assert!(!executed(&r, "trader.stop"), "{r:?}");
     assert!(chat.trader_running("sol-bot").await);
 }

@@ -193,10 +193,19 @@ pub enum WordClass {
     /// assistant's coverage). A word that can change what is meant ("should", "if", "maybe",
     /// "not") belongs to its own class, never here.
     Filler,
+    /// Says a message is the last request again on something else ("what about eth?", "以太坊
+    /// 呢", "alpha too"): with only a name or a coin beside it, it re-runs that request.
+    FollowUp,
+    /// Of the follow-up words, the ones that add to a change rather than ask about it ("too",
+    /// "also", "也"): a change is re-run on a new name only when one of these says so.
+    FollowUpAdds,
+    /// An ending that makes another form of a known word ("scanning" of "scan", "stopped" of
+    /// "stop"): such a form is a known word too, for the coverage of a message.
+    Inflection,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 93] = [
+    pub const ALL: [WordClass; 96] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -290,6 +299,9 @@ impl WordClass {
         WordClass::NumeralUnit,
         WordClass::Minus,
         WordClass::Filler,
+        WordClass::FollowUp,
+        WordClass::FollowUpAdds,
+        WordClass::Inflection,
     ];
 
     /// The class's key in a lexicon file.
@@ -388,6 +400,9 @@ impl WordClass {
             WordClass::NumeralUnit => "numeral_unit",
             WordClass::Minus => "minus",
             WordClass::Filler => "filler",
+            WordClass::FollowUp => "follow_up",
+            WordClass::FollowUpAdds => "follow_up_adds",
+            WordClass::Inflection => "inflection",
         }
     }
 

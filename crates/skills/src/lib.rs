@@ -36,8 +36,9 @@
 //!   them all before execution and returns `Adjustment`s for clamped values (say them). `ref`
 //!   slots (`Slot::ref_kind`) hold a name or id to resolve; the slot named `target` is the
 //!   existing resource the action works on (`Action::target`). `Slot::is_secret` → mask.
-//! - **Confirmation.** `Action::needs_confirmation(&slots, &is_live)`: `is_live(slot)` answers
-//!   whether the resource that ref slot resolved to trades real money. Show `Action::summary`
+//! - **Confirmation.** `Action::needs_confirmation(&slots, &facts)`: `facts(slot, fact)` answers
+//!   what the engine knows of the resource that ref slot resolved to (`RefFact`: live, running).
+//!   Show `Action::summary`
 //!   rendered with the slots and `{summary}` (the changes). `Risk` says why it is risky.
 //! - **Execution.** `Action::plan(&slots)` gives the steps that run; `Step::tool` is the tool
 //!   name (`trader.create`), `Step::arguments(&slots, &vars)` its arguments.

@@ -6,9 +6,7 @@
 use std::collections::BTreeSet;
 
 use nofxi_domain::ExchangeType;
-use nofxi_skills::{
-    ConfirmCondition, ConfirmRule, Lang, Library, ResourceKind, Risk, Skill, SkillKind,
-};
+use nofxi_skills::{ConfirmRule, Lang, Library, RefFact, ResourceKind, Risk, Skill, SkillKind};
 use serde_json::{Map, Value, json};
 
 fn management(lib: &Library) -> impl Iterator<Item = &Skill> {
@@ -129,30 +127,39 @@ fn confirmation_rules_follow_seed_000() {
         }
     }
     let trader = skill(&lib, "trader_management");
-    for name in ["start", "stop"] {
-        let a = trader.action(name).unwrap();
-        assert_eq!(
-            a.confirm,
-            ConfirmRule::When(vec![ConfirmCondition::Live("target".into())])
-        );
-        let slots: Map<String, Value> = [("target".to_string(), json!("btc-bot"))]
-            .into_iter()
-            .collect();
-        assert!(
-            a.needs_confirmation(&slots, &|_| true),
-            "live {name} confirms"
-        );
-        assert!(
-            !a.needs_confirmation(&slots, &|_| false),
-            "paper {name} does not"
-        );
-    }
+    let slots: Map<String, Value> = [("target".to_string(), json!("btc-bot"))]
+        .into_iter()
+        .collect();
+    let paper = |_: &str, _: RefFact| false;
+    let live = |_: &str, fact: RefFact| fact == RefFact::Live;
+    let running = |_: &str, fact: RefFact| fact == RefFact::Running;
+    // Starting a paper trader is not confirmed; a live one is.
+    let start = trader.action("start").unwrap();
+    assert!(
+        start.needs_confirmation(&slots, &live),
+        "live start confirms"
+    );
+    assert!(
+        !start.needs_confirmation(&slots, &paper),
+        "paper start does not"
+    );
+    // Stopping is confirmed when the trader runs, paper included, or is live.
+    let stop = trader.action("stop").unwrap();
+    assert!(
+        stop.needs_confirmation(&slots, &running),
+        "stopping a running paper trader confirms"
+    );
+    assert!(stop.needs_confirmation(&slots, &live), "live stop confirms");
+    assert!(
+        !stop.needs_confirmation(&slots, &paper),
+        "stopping a stopped paper trader does not"
+    );
     let update = trader.action("update").unwrap();
     let rename: Map<String, Value> = [("target".into(), json!("a")), ("name".into(), json!("b"))]
         .into_iter()
         .collect();
     assert!(
-        !update.needs_confirmation(&rename, &|_| true),
+        !update.needs_confirmation(&rename, &|_, _| true),
         "a rename changes no orders"
     );
     let margin: Map<String, Value> = [
@@ -162,7 +169,7 @@ fn confirmation_rules_follow_seed_000() {
     .into_iter()
     .collect();
     assert!(
-        update.needs_confirmation(&margin, &|_| false),
+        update.needs_confirmation(&margin, &|_, _| false),
         "margin mode changes orders"
     );
 }

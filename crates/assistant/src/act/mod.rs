@@ -3,7 +3,7 @@
 //! then report, offer a fix sub-task, or resume the task below.
 
 use nofxi_protocol::{Event, TaskStatus};
-use nofxi_skills::{Action, Lang, ResourceKind, Risk, SlotType};
+use nofxi_skills::{Action, Lang, RefFact, ResourceKind, Risk, SlotType};
 use serde_json::{Map, Value};
 
 mod bound;
@@ -152,13 +152,16 @@ async fn step(turn: &mut Turn<'_>) -> bool {
         return false;
     };
     let resolved = task.resolved.clone();
-    let is_live = |slot: &str| {
+    let facts = |slot: &str, fact: RefFact| {
         resolved
             .get(slot)
             .and_then(|id| names.by_id(id))
-            .is_some_and(|e| e.live)
+            .is_some_and(|e| match fact {
+                RefFact::Live => e.live,
+                RefFact::Running => e.running,
+            })
     };
-    let needs = action.needs_confirmation(&slots, &is_live);
+    let needs = action.needs_confirmation(&slots, &facts);
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
     let bound = binding(&action, &slots, task, &fingerprint, &names);
     let resumed_here = turn.events.iter().any(|e| match e {
@@ -345,13 +348,21 @@ fn binding(
     )
 }
 
-/// Whether the live resource a task acts on is on an exchange's test network: its
-/// confirmation then says test funds, not real money.
-fn on_testnet(names: &Names, task: &crate::conversation::Task) -> bool {
-    task.resolved
+/// What money the resources a task acts on trade, as its confirmation names it (the catalog
+/// key): real money on a live account, test funds on a testnet one, none on paper.
+fn account_of(names: &Names, task: &crate::conversation::Task) -> &'static str {
+    let entries: Vec<_> = task
+        .resolved
         .values()
         .filter_map(|id| names.by_id(id))
-        .any(|e| e.live && e.testnet)
+        .collect();
+    if entries.iter().any(|e| e.live && !e.testnet) {
+        "confirm-account-live"
+    } else if entries.iter().any(|e| e.live) {
+        "confirm-account-testnet"
+    } else {
+        "confirm-account-paper"
+    }
 }
 
 /// The binding of the active task's pending confirmation, for the policy's `confirm`.
@@ -371,14 +382,13 @@ fn summary(
 ) -> String {
     let shown = shown_slots(slots, task);
     let mut vars = implied(lang, names);
-    let testnet = on_testnet(names, task);
     vars.insert(
         "summary".into(),
         Value::String(changes(action, lang, &shown, task)),
     );
     vars.insert(
         "account".into(),
-        Value::String(texts::account_kind(lang, testnet).into()),
+        Value::String(msg(lang, account_of(names, task), &[])),
     );
     match &action.summary {
         Some(text) => text.render(lang, lookup(lang, &shown, &vars)),

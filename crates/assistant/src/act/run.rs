@@ -372,6 +372,21 @@ fn record_done(turn: &mut Turn<'_>, task: &crate::conversation::Task) {
     if about.is_some() || !takes_one {
         turn.conv.focus = about;
     }
+    // The request as a frame a fragment re-runs; a secret is never part of it.
+    let slots = task
+        .slots
+        .iter()
+        .filter(|(k, _)| !task.secret_slots.contains(*k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    turn.conv.last_request = Some(crate::conversation::Frame {
+        request: crate::conversation::FrameRequest::Task {
+            skill: task.skill.clone(),
+            action: task.action.clone(),
+            slots,
+        },
+        turn: turn.conv.turns,
+    });
     let reads = action.is_none_or(|a| a.risk == nofxi_skills::Risk::Query);
     if reads {
         // "eth-bot journal" then "what about btc-bot": the next name alone is the same read.

@@ -2,6 +2,7 @@
 //! and the user's resources before the dialogue policy sees it; one bad command rejects the
 //! whole answer, because half an understanding is a guess.
 
+use nofxi_protocol::TaskStatus;
 use nofxi_protocol::{AnswerKind, Command};
 use nofxi_skills::Action;
 use serde::Deserialize;
@@ -68,9 +69,14 @@ fn check(command: &Command, input: &GatewayPrompt<'_>) -> Result<(), String> {
             one.insert(slot.clone(), value.clone());
             check_slots(top_action(input)?, &one.into_iter().collect(), input)
         }
-        // A yes must come from the user's own words, recognised by the rules: a model that
-        // could confirm could approve a deletion the user never agreed to.
-        Command::Confirm => Err("the model may not confirm".into()),
+        // A yes the rules did not recognise ("行 就这么办", "sure, go for it") may be read by
+        // the model, but only as the answer to a confirmation already shown: the policy then
+        // applies it exactly as a rule's yes, to the confirmation this client was shown. With
+        // nothing waiting, there is nothing a model's yes could approve.
+        Command::Confirm => match input.conv.top() {
+            Some(t) if t.status == TaskStatus::AwaitingConfirmation || t.offer.is_some() => Ok(()),
+            _ => Err("nothing waits for a yes".into()),
+        },
         Command::Deny | Command::Resume { .. } => top_action(input).map(|_| ()),
         Command::Cancel { .. } | Command::CannotHandle { .. } => Ok(()),
         Command::Clarify { question, options } => {

@@ -15,6 +15,8 @@ pub const PERSONA: &str = include_str!("../../prompts/persona.md");
 const INSTRUCTIONS: &str = include_str!("../../prompts/gateway.md");
 /// Earlier turns shown to the model: enough for "that one", little enough to stay cheap.
 const HISTORY_TURNS: usize = 2;
+/// How many turns back the last completed request is shown, for follow-ups.
+const LAST_REQUEST_TURNS: u64 = 3;
 
 pub struct GatewayPrompt<'a> {
     pub library: &'a Library,
@@ -55,6 +57,13 @@ impl GatewayPrompt<'_> {
                 first = false;
             }
             let _ = writeln!(out, "user: {}\nnofxi: {}", turn.user, turn.reply);
+        }
+        if let Some(frame) = self.conv.recent_request(LAST_REQUEST_TURNS) {
+            let frame = serde_json::to_string(frame).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "## Last completed request (a fragment like \"eth?\" or \"and alpha too\" repeats it on the new name)\n{frame}"
+            );
         }
         let rules = serde_json::to_string(&self.rules.commands).unwrap_or_default();
         let _ = writeln!(

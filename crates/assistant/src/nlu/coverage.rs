@@ -37,6 +37,8 @@ pub struct Vocabulary {
     /// The kinds' nouns in ASCII ("trader", "bot"): a word one letter from one is that noun
     /// mistyped ("bott", "tradr"), as the router reads it.
     nouns: Vec<String>,
+    /// The lexicon's inflection endings ("ing", "s"): a known word with one is known.
+    endings: Vec<String>,
 }
 
 impl Vocabulary {
@@ -67,7 +69,14 @@ impl Vocabulary {
             edges,
             words,
             nouns: Vec::new(),
+            endings: Vec::new(),
         }
+    }
+
+    /// This vocabulary, with `endings` for the forms of a known word.
+    fn with_endings(mut self, endings: impl IntoIterator<Item = String>) -> Vocabulary {
+        self.endings = endings.into_iter().collect();
+        self
     }
 
     /// This vocabulary, with `nouns` for the typos of a noun.
@@ -83,9 +92,10 @@ impl Vocabulary {
     /// Whether an ASCII word nothing claimed is still a known word: an inflection of one
     /// ("scanning", "scans", "stopped"), or a noun mistyped by one letter ("bott").
     fn knows(&self, word: &str) -> bool {
-        let stems = ["ing", "ed", "es", "s"]
+        let stems = self
+            .endings
             .iter()
-            .filter_map(|end| word.strip_suffix(end))
+            .filter_map(|end| word.strip_suffix(end.as_str()))
             .filter(|stem| stem.len() >= 2);
         let known = |w: &str| self.words.contains(w);
         for stem in stems {
@@ -146,7 +156,13 @@ impl Vocabulary {
             phrases.push(coin.base.clone());
             phrases.extend(coin.names.iter().cloned());
         }
-        Vocabulary::new(phrases).with_nouns(nouns)
+        let endings = lexicon
+            .of(nofxi_skills::WordClass::Inflection)
+            .iter()
+            .map(|w| w.text.clone());
+        Vocabulary::new(phrases)
+            .with_nouns(nouns)
+            .with_endings(endings)
     }
 
     /// Marks in `claimed` (one flag per byte of `lower`) every occurrence of a known phrase.
@@ -371,7 +387,10 @@ mod tests {
 
     #[test]
     fn inflections_of_known_words_and_slips_of_nouns_are_known() {
-        let v = vocab(&["scan", "stop", "close", "alt", "testnet"]).with_nouns(["bot".to_string()]);
+        let endings = ["ing", "ed", "es", "s"].map(String::from);
+        let v = vocab(&["scan", "stop", "close", "alt", "testnet"])
+            .with_nouns(["bot".to_string()])
+            .with_endings(endings);
         assert!(left(&v, "scanning scans stopped closes alts bott tetsnet").is_empty());
         assert_eq!(left(&v, "smart should"), ["smart should"]);
         assert!(

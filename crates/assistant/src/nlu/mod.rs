@@ -8,6 +8,7 @@
 pub mod asks;
 pub mod coverage;
 pub mod extract;
+pub mod follow_up;
 pub mod instruments;
 pub mod lexicon;
 pub mod market;
@@ -52,6 +53,8 @@ pub struct Context<'a> {
     pub just_done: Vec<(&'a str, &'a str)>,
     /// (skill, action) of the read the last turn completed.
     pub last_read: Option<(&'a str, &'a str)>,
+    /// The request completed in the last few turns, for a fragment to re-run ([`follow_up`]).
+    pub last_request: Option<&'a crate::conversation::FrameRequest>,
 }
 
 /// Turns a message into commands. Rules implement it; the LLM issue adds a model-backed one.
@@ -780,6 +783,10 @@ impl RuleUnderstander {
                 },
                 0.9,
             );
+        }
+        // "eth?" after a BTC quote, "and alpha too" after "stop btc-bot": the last request again.
+        if let Some(u) = follow_up::follow_up(message, cx) {
+            return u;
         }
         // A pasted error or code: explained like a new goal; the task resumes after.
         let it_at = lx

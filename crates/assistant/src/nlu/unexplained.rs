@@ -546,6 +546,7 @@ mod tests {
             interrupted: Vec::new(),
             just_done: Vec::new(),
             last_read: None,
+            last_request: None,
         };
         RuleUnderstander.understand_now(message, &cx)
     }

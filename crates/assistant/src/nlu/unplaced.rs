@@ -201,6 +201,7 @@ mod tests {
             interrupted: Vec::new(),
             just_done: Vec::new(),
             last_read: None,
+            last_request: None,
         };
         let action = library.action("trader_management", "create").unwrap();
         let slots: BTreeMap<String, Value> = serde_json::from_value(slots).unwrap();

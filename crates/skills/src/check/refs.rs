@@ -30,6 +30,15 @@ pub(super) fn confirm_condition(
             }
             Some(_) => {}
         },
+        ConfirmCondition::Running(slot) => match action.slot(slot) {
+            None => out.push(unknown_slot(loc, path, slot, &action.name, names)),
+            Some(s) if s.ref_kind != Some(ResourceKind::Trader) => out.push(loc.diag(
+                path,
+                DiagnosticKind::InvalidValue,
+                format!("`running: {slot}` needs a slot with `ref: trader`"),
+            )),
+            Some(_) => {}
+        },
         ConfirmCondition::ChangedAny(list) => {
             for n in list {
                 if !names.contains(n) {

@@ -50,8 +50,8 @@ pub enum ConfirmRule {
     When(Vec<ConfirmCondition>),
 }
 
-/// Written as a one-key map: `live: target`, `changed_any: [a, b]`, `slot: {slot, equals}`,
-/// `all: [conditions]`.
+/// Written as a one-key map: `live: target`, `running: target`, `changed_any: [a, b]`,
+/// `slot: {slot, equals}`, `all: [conditions]`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConfirmCondition {
@@ -59,6 +59,9 @@ pub enum ConfirmCondition {
     /// `paper`, a trader bound to such an exchange, or a model a running one decides with.
     /// The engine resolves the reference.
     Live(String),
+    /// The trader this `ref` slot names is running (seed 000: stopping a running agent is
+    /// always confirmed, paper included). The engine resolves the reference.
+    Running(String),
     /// The task sets any of these slots (order-affecting parameters, credentials).
     ChangedAny(Vec<String>),
     /// A slot condition on the task's values.
@@ -67,21 +70,31 @@ pub enum ConfirmCondition {
     All(Vec<ConfirmCondition>),
 }
 
+/// What the engine knows of the resource a `ref` slot resolved to, that a confirmation rule
+/// may ask about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefFact {
+    /// It trades real money (see [`ConfirmCondition::Live`]).
+    Live,
+    /// It is a trader that is running.
+    Running,
+}
+
 impl ConfirmCondition {
     fn holds(
         &self,
         slots: &serde_json::Map<String, serde_json::Value>,
-        is_live: &dyn Fn(&str) -> bool,
+        facts: &dyn Fn(&str, RefFact) -> bool,
     ) -> bool {
+        let set = |slot: &str| slots.get(slot).is_some_and(|v| !v.is_null());
         match self {
-            ConfirmCondition::Live(slot) => {
-                slots.get(slot).is_some_and(|v| !v.is_null()) && is_live(slot)
-            }
+            ConfirmCondition::Live(slot) => set(slot) && facts(slot, RefFact::Live),
+            ConfirmCondition::Running(slot) => set(slot) && facts(slot, RefFact::Running),
             ConfirmCondition::ChangedAny(names) => names
                 .iter()
                 .any(|n| slots.get(n).is_some_and(|v| !v.is_null())),
             ConfirmCondition::Slot(cond) => cond.holds(slots),
-            ConfirmCondition::All(all) => all.iter().all(|c| c.holds(slots, is_live)),
+            ConfirmCondition::All(all) => all.iter().all(|c| c.holds(slots, facts)),
         }
     }
 }
@@ -254,18 +267,18 @@ impl Action {
         self.failures.iter().find(|f| f.code == code)
     }
 
-    /// Whether this task needs a confirmation before its steps run. `is_live(slot)` answers
-    /// whether the resource that `ref` slot resolved to trades real money (the engine knows;
-    /// the skill only says which slot to ask about).
+    /// Whether this task needs a confirmation before its steps run. `facts(slot, fact)`
+    /// answers what the engine knows of the resource that `ref` slot resolved to (whether it
+    /// trades real money, whether it runs); the skill only says which slot to ask about.
     pub fn needs_confirmation(
         &self,
         slots: &serde_json::Map<String, serde_json::Value>,
-        is_live: &dyn Fn(&str) -> bool,
+        facts: &dyn Fn(&str, RefFact) -> bool,
     ) -> bool {
         match &self.confirm {
             ConfirmRule::Never => false,
             ConfirmRule::Always => true,
-            ConfirmRule::When(conditions) => conditions.iter().any(|c| c.holds(slots, is_live)),
+            ConfirmRule::When(conditions) => conditions.iter().any(|c| c.holds(slots, facts)),
         }
     }
 }
@@ -304,12 +317,13 @@ impl<'de> Deserialize<'de> for ConfirmCondition {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         keyed::deserialize(
             d,
-            "a one-key map `live`, `changed_any`, `slot` or `all`",
+            "a one-key map `live`, `running`, `changed_any`, `slot` or `all`",
             |_| None,
-            &["live", "changed_any", "slot", "all"],
+            &["live", "running", "changed_any", "slot", "all"],
             |key, v| {
                 Ok(match key {
                     "live" => ConfirmCondition::Live(keyed::convert(key, v)?),
+                    "running" => ConfirmCondition::Running(keyed::convert(key, v)?),
                     "changed_any" => ConfirmCondition::ChangedAny(keyed::convert(key, v)?),
                     "slot" => ConfirmCondition::Slot(keyed::convert(key, v)?),
                     _ => ConfirmCondition::All(keyed::convert(key, v)?),

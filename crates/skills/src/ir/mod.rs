@@ -16,8 +16,8 @@ mod skill;
 mod slot;
 
 pub use action::{
-    Action, ConfirmCondition, ConfirmRule, Failure, RUNTIME_PLACEHOLDERS, Recovery, Risk, Step,
-    ToolName,
+    Action, ConfirmCondition, ConfirmRule, Failure, RUNTIME_PLACEHOLDERS, Recovery, RefFact, Risk,
+    Step, ToolName,
 };
 pub use constraints::{
     AssetClassRule, Authentication, Backoff, BackoffStrategy, Constraints, CoverageExclusion,

@@ -1,0 +1,128 @@
+//! Follow-ups as frames: a fragment that names only something new re-runs the last request.
+//!
+//! "btc price?" then "eth?", "比特币多少钱" then "以太坊呢", "btc-bot's journal" then "what about
+//! alpha", "stop btc-bot" then "and alpha too": the second message has no verb and no noun of
+//! its own, only a coin or one of the user's names and words that say "the same again"
+//! ([`WordClass::FollowUp`]). It is the last completed request ([`FrameRequest`]) with that one
+//! thing put in place of the old one. A read re-runs on a bare fragment; a change (start, stop,
+//! delete …) only when a word says it adds to what was done ([`WordClass::FollowUpAdds`]:
+//! "too", "also", "也"), and it is then confirmed by the usual rules. Anything else in the
+//! message — a verb, a question word, a second name — and it is no follow-up: the message is
+//! read on its own.
+
+use nofxi_domain::market::Symbol;
+use nofxi_protocol::{AnswerKind, Command, CommandSource, Understanding};
+use nofxi_skills::{Risk, SlotType, WordClass};
+use serde_json::{Map, Value};
+
+use super::Context;
+use super::extract::tokens::blank;
+use super::words::phrase_positions;
+use crate::conversation::FrameRequest;
+
+/// The classes whose words a fragment may hold beside the thing it names.
+const AROUND: [WordClass; 7] = [
+    WordClass::FollowUp,
+    WordClass::FollowUpAdds,
+    WordClass::Filler,
+    WordClass::Article,
+    WordClass::QuestionParticle,
+    WordClass::Possessive,
+    WordClass::Reference,
+];
+
+/// The last request again on what `message` names, when the message is such a fragment.
+pub fn follow_up(message: &str, cx: &Context<'_>) -> Option<Understanding> {
+    // "stop btc-bot" waits for its yes, then "and alpha too": the waiting change is the
+    // frame, and alpha gets one of its own (never the waiting one's target replaced).
+    let waiting = cx
+        .top
+        .filter(|t| t.3)
+        .map(|(skill, action, ..)| FrameRequest::Task {
+            skill: skill.to_string(),
+            action: action.to_string(),
+            slots: Map::new(),
+        });
+    let frame = match (&waiting, cx.top) {
+        (Some(waiting), _) => waiting,
+        // Any other task in progress takes what is said as its values.
+        (None, Some(_)) => return None,
+        (None, None) => cx.last_request?,
+    };
+    let lower = message.to_lowercase();
+    let mut rest = lower.clone();
+    let mut adds = false;
+    for class in AROUND {
+        for word in cx.lexicon.words(class) {
+            let at: Vec<usize> = phrase_positions(&lower, word).collect();
+            adds |= class == WordClass::FollowUpAdds && !at.is_empty();
+            for at in at {
+                blank(&mut rest, at, at + word.len());
+            }
+        }
+    }
+    if waiting.is_some() && !adds {
+        return None;
+    }
+    let command = match frame {
+        FrameRequest::Quote { .. } => quote_of(&rest)?,
+        FrameRequest::Task {
+            skill,
+            action,
+            slots,
+        } => task_on(&rest, cx, skill, action, slots, adds)?,
+    };
+    Some(Understanding {
+        commands: vec![command],
+        confidence: 0.85,
+        source: CommandSource::Rules,
+    })
+}
+
+/// A quote of the one coin `rest` names and nothing else.
+fn quote_of(rest: &str) -> Option<Command> {
+    let coin = rest.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+    let symbol = Symbol::parse(coin).ok()?;
+    Some(Command::AnswerQuestion {
+        kind: AnswerKind::Market,
+        topic: symbol.to_string(),
+    })
+}
+
+/// `skill.action` again on the one name of the user's that `rest` holds, of the kind of the
+/// request's target; other values of a read are kept, a change keeps only its target.
+fn task_on(
+    rest: &str,
+    cx: &Context<'_>,
+    skill: &str,
+    action: &str,
+    slots: &Map<String, Value>,
+    adds: bool,
+) -> Option<Command> {
+    let act = cx.library.action(skill, action)?;
+    let target = act
+        .slots
+        .iter()
+        .find(|s| s.name == "target" && s.ty == SlotType::Ref)?;
+    let kind = target.ref_kind?;
+    let mentioned = cx.names.mentioned(rest);
+    let [(entry, from, to)] = mentioned.as_slice() else {
+        return None;
+    };
+    let mut left = rest.to_string();
+    blank(&mut left, *from, *to);
+    if entry.kind != kind || left.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    let reads = act.risk == Risk::Query;
+    if !reads && !adds {
+        return None;
+    }
+    let mut slots: Map<String, Value> = if reads { slots.clone() } else { Map::new() };
+    slots.insert("target".into(), Value::String(entry.name.clone()));
+    Some(Command::StartTask {
+        skill: skill.to_string(),
+        action: action.to_string(),
+        slots: slots.into_iter().collect(),
+    })
+}
