@@ -29,6 +29,7 @@ pub mod csv_source;
 pub mod error;
 pub mod exchange;
 pub mod gaps;
+pub mod hyperliquid;
 pub mod manual;
 pub mod market_data;
 pub mod okx;

@@ -1,0 +1,3 @@
+//! Hyperliquid USDC-margined perpetuals.
+
+pub mod sign;
