@@ -13,6 +13,7 @@ pub mod binance;
 pub mod bitget;
 pub mod bybit;
 pub mod fixture;
+pub mod hyperliquid;
 pub mod okx;
 pub mod paper;
 pub mod scenarios;
