@@ -55,6 +55,11 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             topic,
         } => crate::how_to::answer(turn, &topic),
         Command::AnswerQuestion { kind, topic } => answer(turn, kind, &topic),
+        Command::ExplainEffects {
+            skill,
+            action,
+            slots,
+        } => crate::effects::explain(turn, &skill, &action, slots.into_iter().collect()).await,
         Command::CannotHandle { reason } => {
             let text = if let Some(word) = reason.strip_prefix(NOT_FOUND_REASON) {
                 texts::nothing_called(turn.lang, word, &similar_names(turn, word))

@@ -425,8 +425,17 @@ async fn the_plain_requests_do_act_and_a_plain_yes_runs_them() {
     let library = Library::builtin().unwrap();
     let read = read_tools(&library);
     let (_home, assistant) = world().await;
+    // A running trader's stop is confirmed (paper included), and a plain yes runs it.
     let stop = say(&assistant, None, None, "stop alpha").await;
-    assert!(acted(&stop, &read, true).is_some_and(|w| w.contains("trader.stop")));
+    assert!(acted(&stop, &read, true).is_some_and(|w| w.contains("confirmation")));
+    let yes = say(
+        &assistant,
+        Some(stop.conversation_id.clone()),
+        stop.confirmation_binding().map(str::to_string),
+        "yes",
+    )
+    .await;
+    assert!(acted(&yes, &read, false).is_some_and(|w| w.contains("trader.stop")));
     let (_home, assistant) = world().await;
     let delete = say(&assistant, None, None, "删除模型配置 gpt").await;
     assert!(acted(&delete, &read, true).is_some_and(|w| w.contains("confirmation")));

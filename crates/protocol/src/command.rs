@@ -48,6 +48,15 @@ pub enum Command {
     },
     /// A side question answered without leaving the active task (glossary, error explanation).
     AnswerQuestion { kind: AnswerKind, topic: String },
+    /// What doing a skill action would do, answered from the effects its skill declares and
+    /// the resources it names; nothing is done ("what happens if I delete btc-bot?", "如果我
+    /// 停了 alpha 会平仓吗").
+    ExplainEffects {
+        skill: String,
+        action: String,
+        #[serde(default)]
+        slots: BTreeMap<String, serde_json::Value>,
+    },
     /// Nothing here can be handled; the reply says so and what would help.
     CannotHandle { reason: String },
 }
@@ -76,6 +85,9 @@ pub enum AnswerKind {
     /// How an action is done ("how do I add an exchange?"): what it needs and how to say
     /// it, with an offer to start; the topic is `skill.action`.
     HowTo,
+    /// What an action would do, from its skill's declared effects (see
+    /// [`Command::ExplainEffects`]).
+    Effects,
 }
 
 /// Who produced a set of commands; traces and benchmarks count the model's share.

@@ -202,10 +202,14 @@ pub enum WordClass {
     /// An ending that makes another form of a known word ("scanning" of "scan", "stopped" of
     /// "stop"): such a form is a known word too, for the coverage of a message.
     Inflection,
+    /// Asks what a change would do or whether to make it, rather than asking for it ("what
+    /// happens if", "should I", "会不会", "该不该"): answered from the action's effects, never
+    /// done.
+    Hypothetical,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 96] = [
+    pub const ALL: [WordClass; 97] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -302,6 +306,7 @@ impl WordClass {
         WordClass::FollowUp,
         WordClass::FollowUpAdds,
         WordClass::Inflection,
+        WordClass::Hypothetical,
     ];
 
     /// The class's key in a lexicon file.
@@ -403,6 +408,7 @@ impl WordClass {
             WordClass::FollowUp => "follow_up",
             WordClass::FollowUpAdds => "follow_up_adds",
             WordClass::Inflection => "inflection",
+            WordClass::Hypothetical => "hypothetical",
         }
     }
 

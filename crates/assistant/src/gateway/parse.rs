@@ -86,8 +86,21 @@ fn check(command: &Command, input: &GatewayPrompt<'_>) -> Result<(), String> {
                 Ok(())
             }
         }
+        Command::ExplainEffects {
+            skill,
+            action,
+            slots,
+        } => {
+            let act = input
+                .library
+                .action(skill, action)
+                .ok_or_else(|| format!("no action {skill}.{action}"))?;
+            check_slots(act, slots, input)
+        }
         Command::AnswerQuestion { kind, .. } => match kind {
-            AnswerKind::Open | AnswerKind::Facts | AnswerKind::Market => Ok(()),
+            AnswerKind::Open | AnswerKind::Facts | AnswerKind::Market | AnswerKind::Effects => {
+                Ok(())
+            }
             other => Err(format!("{other:?} answers come from the rules")),
         },
     }

@@ -10,7 +10,7 @@
 //! message — a verb, a question word, a second name — and it is no follow-up: the message is
 //! read on its own.
 
-use nofxi_domain::market::Symbol;
+use nofxi_domain::market::known_symbols;
 use nofxi_protocol::{AnswerKind, Command, CommandSource, Understanding};
 use nofxi_skills::{Risk, SlotType, WordClass};
 use serde_json::{Map, Value};
@@ -79,13 +79,21 @@ pub fn follow_up(message: &str, cx: &Context<'_>) -> Option<Understanding> {
     })
 }
 
-/// A quote of the one coin `rest` names and nothing else.
+/// A quote of the one coin `rest` names and nothing else: a coin of the alias table by its
+/// symbol, ticker or a name people use ("eth", "以太坊"). Never a symbol made up of whatever
+/// was typed ("btc price" is no coin, "list traders" none either).
 fn quote_of(rest: &str) -> Option<Command> {
-    let coin = rest.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
-    let symbol = Symbol::parse(coin).ok()?;
+    let said = rest
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+        .to_lowercase();
+    let coin = known_symbols().iter().find(|c| {
+        c.symbol.eq_ignore_ascii_case(&said)
+            || c.base.eq_ignore_ascii_case(&said)
+            || c.names.iter().any(|n| n.to_lowercase() == said)
+    })?;
     Some(Command::AnswerQuestion {
         kind: AnswerKind::Market,
-        topic: symbol.to_string(),
+        topic: coin.symbol.clone(),
     })
 }
 

@@ -122,6 +122,7 @@ impl Lexicon {
             negations: self.words(WordClass::Negation),
             progressive: self.words(WordClass::Progressive),
             not_progressive: self.words(WordClass::NotProgressive),
+            not_negations: self.words(WordClass::Hypothetical),
         }
     }
 

@@ -155,6 +155,14 @@ pub fn route(
         super::extract::tokens::blank(&mut unnamed_text, from, to);
     }
     blank_attributive_verbs(library, lexicon, &mut unnamed_text);
+    // Nor inside a question about a change: "what happens if I delete beta" asks about the
+    // delete, its "what" is no look-up verb.
+    for word in lexicon.words(WordClass::Hypothetical) {
+        let at: Vec<usize> = super::words::phrase_positions(lower, word).collect();
+        for at in at {
+            super::extract::tokens::blank(&mut unnamed_text, at, at + word.len());
+        }
+    }
     let verb_text = unnamed_text.as_str();
     // "why doesn't ds work?", "why can't noip connect": a verb a name is said inside of, read
     // with the name taken out.
@@ -274,7 +282,11 @@ pub fn route(
                 asks::only_asks(lower, lexicon)
             };
             let reads = |name: &str| skill.action(name).is_some_and(|a| a.risk == Risk::Query);
-            if !reads(&action) && asks_only && skill.action("query").is_some() {
+            // "what happens if I delete btc-bot?", "该不该停掉 alpha": a question about what the
+            // change would do stays that change, for its effects to answer (never done).
+            let hypothetical = lexicon.any_in(WordClass::Hypothetical, lower)
+                && skill.action(&action).is_some_and(|a| a.effects.is_some());
+            if !reads(&action) && asks_only && !hypothetical && skill.action("query").is_some() {
                 // "why did alpha stop?" asks for the cause: the diagnosis, where there is one.
                 let cause = lexicon.any_in(WordClass::CauseQuestion, lower)
                     && skill.action(DIAGNOSE).is_some();

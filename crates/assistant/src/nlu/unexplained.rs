@@ -48,10 +48,12 @@ pub enum Unexplained {
 const HELD_BACK: f32 = 0.3;
 
 /// The classes found anywhere in what the reading leaves, each with its kind.
-const FOUND_ANYWHERE: [(WordClass, Unexplained); 4] = [
+const FOUND_ANYWHERE: [(WordClass, Unexplained); 5] = [
     (WordClass::Condition, Unexplained::Condition),
     (WordClass::Reported, Unexplained::Reported),
     (WordClass::Deliberation, Unexplained::Deliberation),
+    // "would it be smart to start eth-bot", "该不该删": asks about the change, never for it.
+    (WordClass::Hypothetical, Unexplained::Deliberation),
     (WordClass::Complaint, Unexplained::Complaint),
 ];
 
@@ -338,6 +340,26 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         };
     }
     let act = act_phrase(cx, skill, action, target, lang);
+    if cx.top.is_none() && asks_about_effects(&found, message, cx, skill, action) {
+        // "what happens if I delete btc-bot?", "should I stop alpha?", "停了 alpha 会平仓吗":
+        // what the change would do, from its skill's declared effects; then one question.
+        let question = crate::msg(lang, "dialogue-unsure", &[("act", &act)]);
+        return Understanding {
+            commands: vec![
+                Command::ExplainEffects {
+                    skill: skill.to_string(),
+                    action: action.to_string(),
+                    slots: slots.clone(),
+                },
+                Command::Clarify {
+                    question,
+                    options: vec![act],
+                },
+            ],
+            confidence: HELD_BACK.min(u.confidence),
+            source: CommandSource::Rules,
+        };
+    }
     let other = match first {
         Unexplained::YesBeforeRequest => OtherReading::EarlierQuestion,
         Unexplained::Retraction
@@ -386,6 +408,36 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         confidence: HELD_BACK.min(u.confidence),
         source: CommandSource::Rules,
     }
+}
+
+/// Whether the message asks what a change would do rather than asking for it: an opinion
+/// sought ("should I …", "你觉得该不该"), a what-if (a condition put as a question), or a
+/// question that is not about why something happened; and the action declares its effects.
+fn asks_about_effects(
+    found: &[Unexplained],
+    message: &str,
+    cx: &Context<'_>,
+    skill: &str,
+    action: &str,
+) -> bool {
+    let declared = cx
+        .library
+        .action(skill, action)
+        .is_some_and(|a| a.effects.is_some());
+    let lower = message.to_lowercase();
+    let asks = found.contains(&Unexplained::Question);
+    let why = cx.lexicon.any_in(WordClass::CauseQuestion, &lower);
+    // "要不要停掉 alpha" holds "不要": the question word, not a negation of the verb.
+    let hypothetical = cx.lexicon.any_in(WordClass::Hypothetical, &lower);
+    let blocked = found.iter().any(|u| match u {
+        Unexplained::Negation => !hypothetical,
+        Unexplained::Retraction | Unexplained::YesBeforeRequest => true,
+        _ => false,
+    });
+    declared
+        && !blocked
+        && !why
+        && (hypothetical || asks || found.contains(&Unexplained::Deliberation))
 }
 
 /// The reading, or, when a number of the message is not placed in it ("give it 2.5k" with no

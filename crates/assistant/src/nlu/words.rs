@@ -147,7 +147,8 @@ pub fn find_verb(
         .collect();
     positions.find(|&at| {
         !progressive(text, at, verb, guards)
-            && !preceded_by(text, at, guards.negations)
+            && (!preceded_by(text, at, guards.negations)
+                || preceded_by(text, at, guards.not_negations))
             && !covering.iter().any(|term| {
                 phrase_positions(text, term)
                     .any(|t_at| t_at <= at && at + verb.len() <= t_at + term.len())
@@ -162,6 +163,9 @@ pub struct VerbGuards<'a> {
     pub progressive: &'a [String],
     /// Words that end like a progressive marker and are none ("现在").
     pub not_progressive: &'a [String],
+    /// Words that end in a negation and are none: the question "要不要停掉" asks about the
+    /// stop, it does not forbid it.
+    pub not_negations: &'a [String],
 }
 
 /// Whether one of `words` ends right before `at` (spaces between allowed; an ASCII word only

@@ -246,6 +246,10 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
         text(loc, &format!("{at}.summary"), s, out);
         messages.push((format!("{at}.summary"), s));
     }
+    if let Some(e) = &action.effects {
+        text(loc, &format!("{at}.effects"), e, out);
+        messages.push((format!("{at}.effects"), e));
+    }
     for (k, step) in action.steps.iter().enumerate() {
         if let Some(say) = &step.say {
             messages.push((format!("{at}.steps[{k}].say"), say));

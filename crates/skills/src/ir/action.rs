@@ -228,6 +228,11 @@ pub struct Action {
     /// The confirmation message: exactly what will happen, with `{slot}` placeholders.
     #[serde(default)]
     pub summary: Option<Text>,
+    /// What doing it would do, beyond the summary (what happens to positions, the trash, the
+    /// traders that use it): the answer to "what happens if I …" / "如果我…会怎样", given
+    /// without doing anything. `{slot}` and runtime placeholders (`{traders_using}`).
+    #[serde(default)]
+    pub effects: Option<Text>,
     #[serde(default)]
     pub slots: Vec<Slot>,
     #[serde(default)]
@@ -292,7 +297,15 @@ impl Action {
 /// failing tool reports it. `account` says what a confirmation's exchange account trades
 /// with: "a live account (real money)" or "a testnet account (test funds, not real money)".
 pub const RUNTIME_PLACEHOLDERS: &[&str] = &[
-    "id", "error", "list", "count", "status", "summary", "resource", "account",
+    "id",
+    "error",
+    "list",
+    "count",
+    "status",
+    "summary",
+    "resource",
+    "account",
+    "traders_using",
 ];
 
 // yaml_serde reads externally tagged enums only from YAML tags (`!when`); skill authors write
