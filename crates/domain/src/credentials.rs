@@ -202,6 +202,7 @@ impl ExchangeType {
                 | ExchangeType::Bybit
                 | ExchangeType::Okx
                 | ExchangeType::Bitget
+                | ExchangeType::Hyperliquid
         )
     }
 
@@ -303,7 +304,7 @@ mod tests {
     fn the_tradable_types_are_listed_as_read() {
         assert_eq!(
             ExchangeType::tradable(),
-            "paper, binance, bybit, okx and bitget"
+            "paper, binance, bybit, okx, bitget and hyperliquid"
         );
         assert!(!ExchangeType::Gate.can_trade());
     }

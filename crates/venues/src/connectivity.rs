@@ -13,6 +13,7 @@
 
 mod bitget;
 mod bybit;
+mod hyperliquid;
 mod okx;
 
 use std::fmt;
@@ -29,6 +30,7 @@ use crate::{Exchange, RejectKind, VenueError};
 
 pub use bitget::check_bitget;
 pub use bybit::check_bybit;
+pub use hyperliquid::check_hyperliquid;
 pub use okx::check_okx;
 
 /// An exchange account the full check runs against, by venue (a paper account has no network
@@ -39,6 +41,7 @@ pub enum LiveAccount {
     Okx(Arc<OkxSwap>),
     Bitget(Arc<crate::bitget::BitgetFutures>),
     Bybit(Arc<crate::bybit::BybitLinear>),
+    Hyperliquid(Arc<crate::hyperliquid::HyperliquidPerp>),
 }
 
 impl LiveAccount {
@@ -48,6 +51,7 @@ impl LiveAccount {
             LiveAccount::Okx(o) => check_okx(o).await,
             LiveAccount::Bitget(b) => check_bitget(b).await,
             LiveAccount::Bybit(b) => check_bybit(b).await,
+            LiveAccount::Hyperliquid(h) => check_hyperliquid(h).await,
         }
     }
 }

@@ -13,6 +13,8 @@
 //!   `binance` is, and [`bitget`], the Bitget v2 USDT-M futures adapter, laid out as `okx` is;
 //! - [`bybit`], the Bybit v5 USDT perpetuals adapter and its public market data, laid out as
 //!   `okx` is;
+//! - [`hyperliquid`], the Hyperliquid perpetuals adapter (an agent wallet's EIP-712 signature
+//!   for the main wallet) and its public market data, laid out as `okx` is;
 //! - a [`connectivity`] check per exchange for diagnosis.
 //!
 //! `tests/conformance.rs` runs one suite of scenarios on every venue above.

@@ -26,6 +26,10 @@ use nofxi_venues::bybit::{
     BybitClient, BybitCredentials, BybitEndpoints, BybitLinear, BybitMarket, BybitOptions,
 };
 use nofxi_venues::connectivity::{ConnectivityReport, LiveAccount};
+use nofxi_venues::hyperliquid::{
+    HyperliquidClient, HyperliquidCredentials, HyperliquidEndpoints, HyperliquidMarket,
+    HyperliquidOptions, HyperliquidPerp,
+};
 use nofxi_venues::okx::{OkxClient, OkxCredentials, OkxEndpoints, OkxMarket, OkxOptions, OkxSwap};
 use nofxi_venues::paper::{PaperConfig, PaperExchange, PaperStateRepo};
 use nofxi_venues::sim::SimMarket;
@@ -45,6 +49,8 @@ pub const OKX_BASE_URL_ENV: &str = "NOFXI_OKX_BASE_URL";
 pub const BYBIT_BASE_URL_ENV: &str = "NOFXI_BYBIT_BASE_URL";
 /// Replaces Bitget's base URL (a proxy, or the mock server in tests).
 pub const BITGET_BASE_URL_ENV: &str = "NOFXI_BITGET_BASE_URL";
+/// Replaces Hyperliquid's base URL, mainnet and testnet alike (a proxy, or the mock in tests).
+pub const HYPERLIQUID_BASE_URL_ENV: &str = "NOFXI_HYPERLIQUID_BASE_URL";
 /// The simulated market's default seed; `NOFXI_SIM_SEED` changes it.
 pub const DEFAULT_SIM_SEED: u64 = 42;
 
@@ -320,6 +326,42 @@ pub async fn connect_with(
                 live: Some(LiveAccount::Bitget(futures)),
             })
         }
+        // Hyperliquid perpetuals: the agent wallet's key signs for the main wallet; `testnet`
+        // is Hyperliquid's testnet (its URL and its signatures).
+        "hyperliquid" => {
+            let name = &config.spec.account_name;
+            let missing = |field, flag| ConnectError::MissingCredential {
+                name: name.clone(),
+                field,
+                flag,
+            };
+            let key = credentials
+                .get(CredentialField::ApiKey)
+                .ok_or_else(|| missing("api_key", "api-key"))?;
+            let wallet = credentials
+                .get(CredentialField::WalletAddr)
+                .ok_or_else(|| missing("wallet_addr", "wallet-addr"))?;
+            let testnet = config.spec.testnet;
+            let kind = if testnet {
+                "hyperliquid-testnet"
+            } else {
+                "hyperliquid"
+            };
+            let client = Arc::new(HyperliquidClient::new(
+                kind,
+                hyperliquid_endpoints(testnet)?,
+                Some(HyperliquidCredentials::new(key.expose(), wallet.expose())?),
+                HyperliquidOptions::default(),
+                clock,
+            )?);
+            let perp = Arc::new(HyperliquidPerp::new(client.clone()));
+            Ok(Venue {
+                exchange: perp.clone(),
+                market: Arc::new(HyperliquidMarket::new(client, perp.assets().clone())),
+                kind: kind.into(),
+                live: Some(LiveAccount::Hyperliquid(perp)),
+            })
+        }
         other => Err(ConnectError::Unsupported {
             kind: other.to_string(),
         }),
@@ -376,6 +418,19 @@ pub fn bybit_endpoints(testnet: bool) -> Result<BybitEndpoints, ConnectError> {
             BYBIT_BASE_URL_ENV,
         )),
         _ => Ok(BybitEndpoints::official(testnet)),
+    }
+}
+
+/// Hyperliquid's endpoint: the override variable wins, then Hyperliquid's testnet or mainnet
+/// URL; either way it signs for the network the account is on.
+pub fn hyperliquid_endpoints(testnet: bool) -> Result<HyperliquidEndpoints, ConnectError> {
+    match std::env::var(HYPERLIQUID_BASE_URL_ENV) {
+        Ok(url) if !url.trim().is_empty() => Ok(HyperliquidEndpoints::at(
+            checked_base_url(HYPERLIQUID_BASE_URL_ENV, &url)?,
+            HYPERLIQUID_BASE_URL_ENV,
+            testnet,
+        )),
+        _ => Ok(HyperliquidEndpoints::official(testnet)),
     }
 }
 

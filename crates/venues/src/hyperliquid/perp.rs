@@ -28,6 +28,9 @@ use super::orders::{self, CancelByCloid, CancelByCloidAction, UpdateLeverageActi
 use super::wire;
 use crate::{Exchange, RejectKind, VenueError};
 
+/// The client id of [`HyperliquidPerp::signed_probe`]'s cancel: never an order's.
+const PROBE_ID: &str = "nofxiConnectivityProbe0";
+
 /// `userFillsByTime` answers at most this many fills at a time ("Info endpoint").
 const FILLS_PAGE: usize = 2_000;
 
@@ -62,6 +65,28 @@ impl HyperliquidPerp {
         self.client
             .info(&json!({"type": "userRole", "user": address}))
             .await
+    }
+
+    /// One signed action that changes nothing: a cancel of a cloid nofxi never sends. An
+    /// answer of any order status (`"Order was never placed, …"`) proves Hyperliquid took
+    /// the signature; a refusal of the signer says it did not.
+    pub async fn signed_probe(&self) -> Result<(), VenueError> {
+        let asset = self
+            .assets
+            .get(&Symbol::parse("BTC").map_err(|_| wire::bad("BTC"))?)
+            .await?;
+        let action = CancelByCloidAction {
+            r#type: "cancelByCloid",
+            cancels: vec![CancelByCloid {
+                asset: asset.index,
+                cloid: orders::cloid(PROBE_ID)?,
+            }],
+        };
+        let response = self.client.exchange(&action, Retry::Safe).await?;
+        match self.first_status(&response, "POST /exchange cancelByCloid") {
+            Err(e) if e.kind() == Some(RejectKind::OrderNotFound) => Ok(()),
+            other => other.map(|_| ()),
+        }
     }
 
     /// `clearinghouseState` of the main wallet: margin summary and positions.
