@@ -31,6 +31,10 @@ pub fn reject_kind(message: &str) -> RejectKind {
         || has("must deposit before performing actions")
     {
         RejectKind::KeyIpOrPermission
+    } else if has("builder fee has not been approved") {
+        // An order naming a builder the main wallet never approved a fee for (REFERENCE §3);
+        // nofxi names no builder, but a proxy or another tool on the account may.
+        RejectKind::PermissionMissing
     } else if has("nonce") {
         // Too low, too high (the clock) or reused: each is a timestamp the chain refused.
         RejectKind::ClockDrift
@@ -87,6 +91,10 @@ mod tests {
             (
                 "Order was never placed, already canceled, or filled. asset=0",
                 RejectKind::OrderNotFound,
+            ),
+            (
+                "Builder fee has not been approved.",
+                RejectKind::PermissionMissing,
             ),
             (
                 "Reduce only order would increase position.",
