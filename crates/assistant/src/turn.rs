@@ -25,8 +25,10 @@ pub struct Engine {
     pub vocabulary: Vocabulary,
     pub tools: ToolRunner,
     pub secrets: SecretCache,
-    /// Per-user name index; refreshed after any mutation this engine makes.
-    pub names: Mutex<HashMap<String, Arc<Names>>>,
+    /// Per-user name index, with the store's mark of the user's resources it was read at
+    /// ([`nofxi_store::Store::resources_mark`]): read again when the mark moved, whoever
+    /// changed them (the CLI, the web page, another process).
+    pub names: Mutex<HashMap<String, (String, Arc<Names>)>>,
 }
 
 impl Engine {
@@ -56,6 +58,9 @@ impl Engine {
 
     pub async fn load_names(&self, user: &str) -> Result<Arc<Names>, nofxi_store::StoreError> {
         let st = &self.store;
+        // Read before the names: a change made while they are read moves the mark past it,
+        // so the next turn reads them again rather than keep a half-old index.
+        let mark = st.resources_mark(user).await?;
         let mut entries = Vec::new();
         let mut exchanges = st.list_exchanges(user, false).await?;
         exchanges.extend(st.list_exchanges(user, true).await?);
@@ -155,12 +160,18 @@ impl Engine {
         self.names
             .lock()
             .await
-            .insert(user.to_string(), names.clone());
+            .insert(user.to_string(), (mark, names.clone()));
         Ok(names)
     }
 
+    /// The user's names as they are in the store now: the cached index while nothing changed
+    /// since it was read, else read again. A name renamed or replaced by another process must
+    /// never resolve to the object it used to name.
     pub async fn names_for(&self, user: &str) -> Result<Arc<Names>, nofxi_store::StoreError> {
-        if let Some(n) = self.names.lock().await.get(user) {
+        let mark = self.store.resources_mark(user).await?;
+        if let Some((at, n)) = self.names.lock().await.get(user)
+            && *at == mark
+        {
             return Ok(n.clone());
         }
         self.load_names(user).await

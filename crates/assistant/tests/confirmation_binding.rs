@@ -160,3 +160,33 @@ async fn a_yes_after_the_object_was_deleted_elsewhere_does_nothing() {
     assert!(!asks_again(&yes), "{}", yes.reply);
     assert!(yes.reply.contains("beta"), "{}", yes.reply);
 }
+
+/// Names changed elsewhere before the request (the CLI, the web page, another process) are
+/// seen by the next turn: "delete t2" then asks about the trader called t2 now, and never
+/// resolves to the one that used to be called so (found by an outside probe: a long-running
+/// chat kept its index of names and deleted t2old while saying t2).
+#[tokio::test]
+async fn a_rename_elsewhere_before_the_request_is_seen_by_the_next_turn() {
+    let mut chat = Chat::with_traders(&["t2"]).await;
+    let old = chat.ts.get_trader("default", "t2").await.unwrap().id;
+    // A first turn reads the user's names.
+    let listed = chat.say("list traders").await;
+    assert!(listed.reply.contains("t2"), "{}", listed.reply);
+    let rename = TraderPatch {
+        name: Some("t2old".into()),
+        ..Default::default()
+    };
+    chat.ts.update_trader(&cli(), &old, rename).await.unwrap();
+    let new = trader(&chat.ts, "t2").await;
+
+    let asked = chat.say("delete trader t2").await;
+    assert!(asks_again(&asked), "{}", asked.reply);
+    let yes = chat.say("yes").await;
+    assert!(acted(&yes), "{}", yes.reply);
+    assert!(
+        !chat.exists(&new).await,
+        "the t2 asked about was not deleted"
+    );
+    assert!(chat.exists(&old).await, "t2old was deleted instead");
+    assert!(!yes.reply.contains("t2old"), "{}", yes.reply);
+}

@@ -7,9 +7,10 @@
 //! a trader, with every start and stop — read here, in one way for every surface.
 
 use nofxi_domain::ResourceKind;
+use sqlx::Row;
 
 use crate::Store;
-use crate::error::StoreError;
+use crate::error::{DbContext, StoreError};
 
 /// A live resource, named or identified, as it is now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,5 +56,42 @@ impl Store {
             name,
             version,
         })
+    }
+}
+
+impl Store {
+    /// A mark that changes whenever any of the user's resources is created, changed, started,
+    /// stopped, deleted, restored or purged, by any process: what a cached index of the
+    /// user's names compares to know it must read them again. One query over the four
+    /// resource tables.
+    pub async fn resources_mark(&self, user: &str) -> Result<String, StoreError> {
+        let part = |table: &str| {
+            format!(
+                "(SELECT COUNT(*) FROM {table} WHERE user_id = $1) AS {table}_n, \
+                 (SELECT COALESCE(MAX(updated_at), 0) FROM {table} WHERE user_id = $1) AS {table}_u, \
+                 (SELECT COALESCE(MAX(deleted_at), 0) FROM {table} WHERE user_id = $1) AS {table}_d"
+            )
+        };
+        let tables = ["traders", "exchanges", "models", "strategies"];
+        let columns: Vec<String> = tables.iter().map(|t| part(t)).collect();
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {}",
+            columns.join(", ")
+        )))
+        .bind(user)
+        .fetch_one(&self.pool)
+        .await
+        .ctx("reading the resources' mark")?;
+        let mut mark = String::new();
+        for table in tables {
+            for suffix in ["n", "u", "d"] {
+                let value: i64 = row
+                    .try_get(format!("{table}_{suffix}").as_str())
+                    .ctx("reading the resources' mark")?;
+                mark.push_str(&value.to_string());
+                mark.push('/');
+            }
+        }
+        Ok(mark)
     }
 }
