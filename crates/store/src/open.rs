@@ -267,9 +267,22 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
         Database::Postgres(url) => {
             // sqlx waits 30 s by default for a server that does not answer; a command
             // should say within seconds that the database is not there.
+            // A process frozen inside a transaction (SIGSTOP, a VM pause) keeps its row locks
+            // until the server ends that transaction: it is ended once idle for a few
+            // seconds, and a statement that meets such a lock gives up instead of waiting, so
+            // an engine frozen while it held one trader's lease row cannot stall every other
+            // engine's polls and leases (found by the outside probe).
             let pool = AnyPoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(std::time::Duration::from_secs(PG_CONNECT_SECONDS))
+                .after_connect(|conn, _meta| {
+                    Box::pin(async move {
+                        for limit in PG_SESSION_LIMITS {
+                            sqlx::query(limit).execute(&mut *conn).await?;
+                        }
+                        Ok(())
+                    })
+                })
                 .connect(url)
                 .await
                 .map_err(|e| StoreError::PostgresUnreachable {
@@ -285,6 +298,13 @@ async fn connect(database: &Database) -> Result<(AnyPool, Backend), StoreError> 
 
 /// How long opening a PostgreSQL store waits for the server.
 const PG_CONNECT_SECONDS: u64 = 5;
+
+/// Every PostgreSQL session's limits: a lock is waited for at most 3 s, and a transaction
+/// left idle (its process frozen) is ended after 10 s, releasing its locks.
+const PG_SESSION_LIMITS: [&str; 2] = [
+    "SET lock_timeout = '3s'",
+    "SET idle_in_transaction_session_timeout = '10s'",
+];
 
 /// What went wrong connecting, in the server's words when it answered ("database \"x\" does
 /// not exist"), else the driver's ("timed out"): never the URL, which may hold a password.

@@ -254,3 +254,35 @@ async fn a_preflight_failure_seen_only_at_shutdown_still_stops_the_trader_with_i
     assert_eq!(status.stop_reason, Some(StopReason::Preflight));
     assert!(status.detail.unwrap().contains("disabled"));
 }
+
+/// An engine frozen inside a transaction that holds one trader's lease row (SIGSTOP mid-write)
+/// must not stall another engine's polls: on PostgreSQL a statement that meets the lock gives
+/// up after a few seconds, the other leases are renewed, and the poll returns. Before, the
+/// poll waited on the lock for as long as the freeze lasted and every lease of the healthy
+/// engine expired (found by the outside probe).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_row_locked_by_a_frozen_engine_does_not_stall_the_others() {
+    let ts = nofxi_store::test_support::postgres_store().await.unwrap();
+    let stuck = paper_trader(&ts, "stuck").await;
+    let other = paper_trader(&ts, "other").await;
+    let mut engine = engine(&ts, "proc-a", Arc::new(ManualClock::new(START_MS)));
+    assert_eq!(engine.poll().await.unwrap().started.len(), 2);
+    let before = ts.lease(&other).await.unwrap().unwrap().expires_at;
+    tokio::time::sleep(Duration::from_millis(20)).await;
+
+    // Another session takes the stuck trader's lease row and never commits.
+    let mut frozen = ts.raw_pool().begin().await.unwrap();
+    sqlx::query("UPDATE trader_leases SET heartbeat_at = heartbeat_at WHERE trader_id = $1")
+        .bind(&stuck)
+        .execute(&mut *frozen)
+        .await
+        .unwrap();
+
+    // A hang guard, not a speed target: without the session limits this never returns.
+    let polled = tokio::time::timeout(Duration::from_secs(60), engine.poll()).await;
+    assert!(polled.is_ok(), "the poll hung on the locked lease row");
+    let after = ts.lease(&other).await.unwrap().unwrap().expires_at;
+    assert!(after > before, "the other trader's lease was not renewed");
+    frozen.rollback().await.unwrap();
+    engine.shutdown().await;
+}
