@@ -106,8 +106,9 @@ async fn a_live_trader_runs_on_the_wall_clock_under_sim_speed() {
             "600",
             "--cycle-seconds",
             "60",
+            // A live trader's lease must outlast an order's timeout between renewals.
             "--lease-seconds",
-            "3",
+            "15",
         ],
     );
     let child = engine

@@ -68,3 +68,46 @@ async fn a_killed_engines_timeline_stops_at_its_last_cycle() {
         Some(sim_at(beat + 2_000))
     );
 }
+
+/// A restarted engine picks the timeline up where it stood and holds it there while it waits
+/// for a killed engine's leases: simulated time moves only once it runs a trader. Before, it
+/// moved from the moment the engine started, and a 30 s wait at 600x skipped five hours.
+#[tokio::test]
+async fn a_picked_up_timeline_stands_still_until_a_trader_runs() {
+    use nofxi_trader::runtime::pace::{TimelineKeeper, TimelineStart};
+    let ts = sqlite_store().await.unwrap();
+    let store = ts.store.clone();
+    let stopped = SavedTimeline {
+        clock: ScaledClock::anchored(REAL_START, REAL_START, SPEED),
+        beat_real_ms: Some(REAL_START + 1_000),
+        stopped_at_sim_ms: Some(REAL_START + 600_000),
+    };
+    store
+        .put_state(
+            nofxi_trader::runtime::pace::TIMELINE_USER,
+            nofxi_trader::runtime::pace::TIMELINE_SCOPE,
+            nofxi_trader::runtime::pace::TIMELINE_KEY,
+            &serde_json::to_value(stopped).unwrap(),
+        )
+        .await
+        .unwrap();
+    let (keeper, start) = TimelineKeeper::resume(store.clone(), SPEED)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(matches!(start, TimelineStart::Resumed { .. }));
+    let clock = keeper.clock();
+    let at = clock.now_ms();
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    assert_eq!(
+        clock.now_ms(),
+        at,
+        "simulated time moved before a trader ran"
+    );
+    keeper.release();
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    assert!(
+        clock.now_ms() > at,
+        "simulated time did not move once a trader ran"
+    );
+}

@@ -85,6 +85,8 @@ pub struct PollReport {
     /// trader id, that engine, and the milliseconds until its lease expires.
     pub waiting: Vec<LeaseWait>,
     pub running: usize,
+    /// Started traders another engine is running now (its lease renewed).
+    pub elsewhere: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -216,14 +218,13 @@ impl Engine {
     /// renewing it, so a restart after a kill does not wait in silence.
     async fn check_wait(&self, trader_id: &str, report: &mut PollReport) {
         let now = self.store.now_ms();
-        if let Ok(Some(lease)) = self.store.lease(trader_id).await
-            && lease.unrenewed(now)
-        {
-            report.waiting.push(LeaseWait {
+        match self.store.lease(trader_id).await {
+            Ok(Some(lease)) if lease.unrenewed(now) => report.waiting.push(LeaseWait {
                 trader_id: trader_id.to_string(),
                 owner: lease.owner,
                 remaining_ms: lease.expires_at - now,
-            });
+            }),
+            _ => report.elsewhere += 1,
         }
     }
 

@@ -68,7 +68,17 @@ pub async fn host_engine(
     ));
     tracing::info!(engine = %options.owner, database = %store.database().describe(), "engine started");
     let mut said = Said::default();
-    let ran = engine.run(stop, |report| said.log(report)).await;
+    let ran = engine
+        .run(stop, |report| {
+            // Simulated time moves once a trader runs here, not while leases are waited for.
+            if report.running > 0
+                && let Some(keeper) = &timeline
+            {
+                keeper.release();
+            }
+            said.log(report)
+        })
+        .await;
     presence.abort();
     if let Err(e) = store.engine_gone(&options.owner).await {
         tracing::debug!(error = %e, "could not remove the engine's beat; it ages out");
@@ -156,7 +166,9 @@ impl Said {
                 );
             }
         }
-        let idle = report.running == 0 && report.waiting.is_empty();
+        // A trader another engine runs, or one whose dead engine's lease is not yet known to
+        // be dead, is started: "no trader is started" would tell the user to start it.
+        let idle = report.running == 0 && report.waiting.is_empty() && report.elsewhere == 0;
         // Traders stopped by this engine's own shutdown are still started: saying "no trader
         // is started" on the way out would tell the user to start one that is.
         let shutting_down = report

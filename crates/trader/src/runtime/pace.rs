@@ -176,7 +176,56 @@ pub async fn paper_reading_clock(store: &Store) -> Arc<dyn Clock> {
 /// while the engine runs, and freezes it when the engine stops.
 pub struct TimelineKeeper {
     store: Arc<Store>,
+    timeline: Arc<HeldTimeline>,
+}
+
+/// A timeline an engine picked up where it stood: it stands still until the engine runs a
+/// trader ([`TimelineKeeper::release`]), then moves at its speed from there. An engine that
+/// waits for a killed engine's leases (up to a lease's length) would otherwise let minutes or
+/// hours of simulated time pass that no trader lived through (found by the outside probe).
+#[derive(Debug)]
+pub struct HeldTimeline {
+    state: std::sync::Mutex<TimelineState>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct TimelineState {
     clock: ScaledClock,
+    /// Where it stands while held.
+    held_at: Option<i64>,
+}
+
+impl HeldTimeline {
+    fn state(&self) -> TimelineState {
+        match self.state.lock() {
+            Ok(s) => *s,
+            Err(poisoned) => *poisoned.into_inner(),
+        }
+    }
+
+    fn set(&self, state: TimelineState) {
+        match self.state.lock() {
+            Ok(mut s) => *s = state,
+            Err(poisoned) => *poisoned.into_inner() = state,
+        }
+    }
+}
+
+#[async_trait]
+impl Clock for HeldTimeline {
+    fn now_ms(&self) -> i64 {
+        let state = self.state();
+        state.held_at.unwrap_or_else(|| state.clock.now_ms())
+    }
+
+    async fn sleep(&self, duration: Duration) {
+        let clock = self.state().clock;
+        clock.sleep(duration).await;
+    }
+
+    fn simulated(&self) -> bool {
+        self.state().clock.simulated()
+    }
 }
 
 /// Where the engine's paper traders' time comes from, said once in the engine's log.
@@ -218,23 +267,46 @@ impl TimelineKeeper {
             None if speed > 1.0 => (ScaledClock::anchored(now, now, speed), TimelineStart::New),
             None => return Ok(None),
         };
-        let keeper = TimelineKeeper { store, clock };
-        keeper.save(Some(now), None).await?;
+        // A timeline picked up where it stood waits for this engine's first trader; one
+        // another engine moves goes on moving.
+        let held_at = match start {
+            TimelineStart::Joined => None,
+            TimelineStart::New | TimelineStart::Resumed { .. } => Some(clock.now_ms()),
+        };
+        let timeline = Arc::new(HeldTimeline {
+            state: std::sync::Mutex::new(TimelineState { clock, held_at }),
+        });
+        let keeper = TimelineKeeper { store, timeline };
+        keeper.save(Some(now), held_at).await?;
         Ok(Some((keeper, start)))
     }
 
     pub fn clock(&self) -> Arc<dyn Clock> {
-        Arc::new(self.clock)
+        self.timeline.clone()
     }
 
-    /// Says the timeline is still moving; readers freeze it a few seconds after the last beat.
+    /// The engine runs a trader: a held timeline starts moving from where it stands.
+    pub fn release(&self) {
+        let state = self.timeline.state();
+        if let Some(at) = state.held_at {
+            let speed = state.clock.speed;
+            self.timeline.set(TimelineState {
+                clock: ScaledClock::anchored(real_now_ms(), at, speed),
+                held_at: None,
+            });
+        }
+    }
+
+    /// Says the timeline is still moving (or, held, where it stands); readers freeze it a few
+    /// seconds after the last beat.
     pub async fn beat(&self) -> Result<(), StoreError> {
-        self.save(Some(real_now_ms()), None).await
+        let held_at = self.timeline.state().held_at;
+        self.save(Some(real_now_ms()), held_at).await
     }
 
     /// The engine stopped: the timeline stands where it is until an engine moves it again.
     pub async fn freeze(&self) -> Result<i64, StoreError> {
-        let at_ms = self.clock.now_ms();
+        let at_ms = self.timeline.now_ms();
         self.save(Some(real_now_ms()), Some(at_ms)).await?;
         Ok(at_ms)
     }
@@ -245,7 +317,7 @@ impl TimelineKeeper {
         stopped_at_sim_ms: Option<i64>,
     ) -> Result<(), StoreError> {
         let record = SavedTimeline {
-            clock: self.clock,
+            clock: self.timeline.state().clock,
             beat_real_ms,
             stopped_at_sim_ms,
         };

@@ -67,7 +67,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
     };
     let mut decider = ready.decider;
     let venue = ready.venue;
-    if let Some(problem) = lease_too_short(&spec, venue.exchange.request_timeout()) {
+    if let Some(problem) = lease_too_short(spec.lease_ttl_ms, venue.exchange.request_timeout()) {
         return exit(StopReason::Preflight, Some(problem));
     }
     let exchange = FencedExchange::new(venue.exchange.clone(), spec.lease.clone());
@@ -188,10 +188,10 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
 
 /// Why the engine's lease is too short for a venue whose requests may take `timeout`: a
 /// renewed lease must outlast one request and the margin, or no order is ever sent.
-fn lease_too_short(spec: &TaskSpec, timeout: std::time::Duration) -> Option<String> {
+fn lease_too_short(lease_ttl_ms: i64, timeout: std::time::Duration) -> Option<String> {
     let need = i64::try_from((timeout + SEND_MARGIN).as_millis()).unwrap_or(i64::MAX);
     let left = |ttl_ms: i64| ttl_ms - renew_every(ttl_ms).as_millis() as i64;
-    if left(spec.lease_ttl_ms) > need {
+    if left(lease_ttl_ms) > need {
         return None;
     }
     let enough = (1..=3_600).find(|s| left(s * 1000) > need).unwrap_or(3_600);
@@ -200,8 +200,8 @@ fn lease_too_short(spec: &TaskSpec, timeout: std::time::Duration) -> Option<Stri
          lease has left between renewals ({} of {} s): run the engine with `--lease-seconds \
          {enough}` or more",
         timeout.as_secs_f64(),
-        left(spec.lease_ttl_ms).max(0) as f64 / 1000.0,
-        spec.lease_ttl_ms as f64 / 1000.0,
+        left(lease_ttl_ms).max(0) as f64 / 1000.0,
+        lease_ttl_ms as f64 / 1000.0,
     ))
 }
 
@@ -279,4 +279,21 @@ async fn reload(
         .await
         .map_err(|e| e.to_string())?;
     Ok(Some((trader, strategy)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::lease_too_short;
+
+    #[test]
+    fn a_lease_too_short_for_a_venues_orders_names_the_flag_and_the_length_that_works() {
+        // Binance: 10 s a request; a 3 s lease never leaves enough between renewals.
+        let problem = lease_too_short(3_000, Duration::from_secs(10)).unwrap_or_default();
+        assert!(problem.contains("--lease-seconds 15"), "{problem}");
+        assert!(lease_too_short(30_000, Duration::from_secs(10)).is_none());
+        // Paper: half a second a write fits a 3 s lease.
+        assert!(lease_too_short(3_000, Duration::from_millis(500)).is_none());
+    }
 }
