@@ -81,6 +81,9 @@ pub(crate) fn parse_row(
         .and_then(|t| record(parse_date(t), &mut problems));
     let kind = required(cells, Column::Kind, &mut problems)
         .and_then(|t| record(parse_kind(t), &mut problems));
+    if let Some(kind) = kind {
+        problems.extend(missing(cells, kind));
+    }
     // Each number's size, its sign read against the type (see [`size`]).
     let mut number = |column: Column| {
         cells.get(column).and_then(|t| {
@@ -265,6 +268,42 @@ fn required<'a>(
         ));
     }
     value
+}
+
+/// The columns a row of `kind` cannot do without, each with what to fill in. An empty cell is
+/// a value not given, never a 0: a BUY whose price was left out was booked at 0 and valued the
+/// holding at nothing. A cash row's amount may come as units × rate or a bare price instead
+/// (see [`parse_row`]), so a price stands in for it.
+fn missing(cells: &Cells<'_>, kind: TxKind) -> Vec<FieldError> {
+    const SYMBOL: (Column, &str) = (Column::Symbol, "the security's code");
+    const UNITS: (Column, &str) = (Column::Quantity, "the number of units");
+    const PRICE: (Column, &str) = (Column::Price, "the price per unit");
+    const AMOUNT: (Column, &str) = (Column::Amount, "the cash amount");
+    let needed: &[(Column, &str)] = match kind {
+        TxKind::Buy | TxKind::Sell | TxKind::TransferIn => &[SYMBOL, UNITS, PRICE],
+        TxKind::TransferOut => &[SYMBOL, UNITS],
+        TxKind::Split => &[
+            SYMBOL,
+            (Column::Quantity, "the ratio of new units per old unit"),
+        ],
+        TxKind::Dividend => &[SYMBOL, AMOUNT],
+        TxKind::Deposit | TxKind::Withdrawal | TxKind::Fee | TxKind::Interest => &[AMOUNT],
+    };
+    let given = |column: Column| {
+        cells.get(column).is_some()
+            || (column == Column::Amount && cells.get(Column::Price).is_some())
+    };
+    needed
+        .iter()
+        .filter(|(column, _)| !given(*column))
+        .map(|(column, what)| {
+            FieldError::new(
+                column.canonical(),
+                format!("is empty, but a {kind} needs it"),
+                format!("fill in {what}"),
+            )
+        })
+        .collect()
 }
 
 fn unknown_account(portfolio: &Portfolio, problem: &str) -> FieldError {

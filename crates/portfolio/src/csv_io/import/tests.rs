@@ -349,3 +349,60 @@ fn errors_quote_the_file_escaped_and_cut() {
     assert!(report.contains("99999…` is not a number"), "{report}");
     assert!(report.len() < 4000, "{} bytes: {report}", report.len());
 }
+
+/// An empty price of a BUY was booked as a price of 0, and the holding was then valued at 0.
+/// An empty cell is a value not given: a column the row's type needs is refused by line,
+/// naming the column; an explicit 0 is still a price (shares received for nothing).
+#[test]
+fn an_empty_column_the_type_needs_is_refused_by_line_and_column() {
+    let text = "date,type,symbol,quantity,price,fee,account,amount\n\
+                2024-01-10,BUY,600519,10,,,huatai,\n\
+                2024-01-10,SELL,600519,10,,,huatai,\n\
+                2024-01-10,TRANSFER_IN,600519,10,,,huatai,\n\
+                2024-01-10,BUY,600519,,1500,,huatai,\n\
+                2024-01-10,BUY,,10,1500,,huatai,\n\
+                2024-01-10,TRANSFER_OUT,600519,,,,huatai,\n\
+                2024-01-10,SPLIT,600519,,,,huatai,\n\
+                2024-01-10,DIVIDEND,,,,,huatai,30\n\
+                2024-01-10,DIVIDEND,600519,,,,huatai,\n\
+                2024-01-10,DEPOSIT,,,,,huatai,\n\
+                2024-01-10,WITHDRAWAL,,,,,huatai,\n\
+                2024-01-10,FEE,,,,,huatai,\n\
+                2024-01-10,INTEREST,,,,,huatai,\n";
+    let preview = preview(&portfolio(), &[], text);
+    let said: Vec<(u64, String)> = preview
+        .errors
+        .iter()
+        .flat_map(|e| e.problems.iter().map(move |p| (e.line, p.field.clone())))
+        .collect();
+    let want: Vec<(u64, String)> = [
+        (2, "price"),
+        (3, "price"),
+        (4, "price"),
+        (5, "quantity"),
+        (6, "symbol"),
+        (7, "quantity"),
+        (8, "quantity"),
+        (9, "symbol"),
+        (10, "amount"),
+        (11, "amount"),
+        (12, "amount"),
+        (13, "amount"),
+        (14, "amount"),
+    ]
+    .iter()
+    .map(|(l, f)| (*l, f.to_string()))
+    .collect();
+    assert_eq!(said, want, "{}", preview.error_report());
+    assert!(preview.rows.is_empty(), "{:?}", preview.rows);
+    let report = preview.error_report();
+    assert!(
+        report.contains("line 2: price: is empty, but a BUY needs it; fill in the price per unit"),
+        "{report}"
+    );
+    // Given as 0, a price is a price; a dividend's amount may come as units × rate.
+    let given = "date,type,symbol,quantity,price,fee,account,amount\n\
+                 2024-01-10,BUY,600519,10,0,,huatai,\n\
+                 2024-01-11,DIVIDEND,600519,10,0.3,,huatai,\n";
+    assert_eq!(preview_errors(&[], given), "");
+}
