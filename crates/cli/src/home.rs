@@ -37,9 +37,12 @@ impl GlobalArgs {
                 use std::os::unix::fs::DirBuilderExt;
                 builder.mode(0o700);
             }
-            builder
-                .create(&dir)
-                .with_context(|| format!("cannot create the data directory {}", dir.display()))?;
+            builder.create(&dir).with_context(|| {
+                format!(
+                    "cannot create the data directory {}",
+                    crate::cmd::common::shown_path(&dir)
+                )
+            })?;
         }
         Ok(dir)
     }

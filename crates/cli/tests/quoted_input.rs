@@ -123,3 +123,44 @@ fn a_flag_parser_does_not_repeat_the_value() {
         );
     }
 }
+
+/// What a success line says back was printed raw: an import of `p_\e[31mred.csv` coloured the
+/// terminal red through "p_…red.csv: 1 new row(s)", as did export's "Wrote … to PATH", the
+/// backtest's data line and `nofxi paths`. A path or value the user gave is escaped in every
+/// line that repeats it, a success as much as an error.
+#[test]
+fn success_lines_repeat_a_user_path_escaped() {
+    let (dir, home) = home();
+    ok(&home, &["portfolio", "add", "mine"]);
+    let file = dir.path().join("p_\u{1b}[31mred.csv");
+    std::fs::write(
+        &file,
+        "date,type,symbol,quantity,price,fee\n2024-01-02,BUY,600519,100,1500,5\n",
+    )
+    .unwrap();
+    let out = dir.path().join("o_\u{1b}]0;pwned\u{7}.csv");
+    let candles = dir.path().join("b\u{1b}[31mtc.csv");
+    let mut body = String::from("timestamp_ms,open,high,low,close,volume\n");
+    for i in 0..50_i64 {
+        body.push_str(&format!(
+            "{},10,12,9,11,5\n",
+            1_600_000_000_000 + i * 300_000
+        ));
+    }
+    std::fs::write(&candles, body).unwrap();
+    let spec = format!("btc={}", candles.display());
+    let odd_home = dir.path().join("h\u{1b}[31mome");
+    let (file, out) = (file.display().to_string(), out.display().to_string());
+    for (home, args) in [
+        (&home, vec!["portfolio", "import", "mine", &file]),
+        (&home, vec!["portfolio", "export", "mine", "--out", &out]),
+        (&home, vec!["backtest", "--quiet", "--csv", &spec]),
+        (&odd_home, vec!["paths"]),
+    ] {
+        let ran = run(home, &args);
+        let said = text(&ran);
+        assert!(ran.status.success(), "{args:?}: {said}");
+        assert!(!rewrites(&said), "{args:?}: {said:?}");
+        assert!(said.contains("\\u{1b}"), "{args:?}: {said}");
+    }
+}

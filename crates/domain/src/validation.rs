@@ -377,10 +377,20 @@ pub const SHOWN_INPUT_CHARS: usize = crate::resource::NAME_MAX;
 /// than [`SHOWN_INPUT_CHARS`] characters is cut there with `…`, so one field cannot flood the
 /// screen. The caller puts its own quote marks around it.
 pub fn shown_input(value: &str) -> String {
+    escaped(value, SHOWN_INPUT_CHARS)
+}
+
+/// [`shown_input`] without the cut, for a line whose point is the whole value (the paths
+/// `nofxi paths` reports, which a user copies to back them up).
+pub fn escaped_input(value: &str) -> String {
+    escaped(value, usize::MAX)
+}
+
+fn escaped(value: &str, max_chars: usize) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(value.len().min(4 * SHOWN_INPUT_CHARS));
     for (i, c) in value.chars().enumerate() {
-        if i == SHOWN_INPUT_CHARS {
+        if i == max_chars {
             out.push('…');
             break;
         }

@@ -223,7 +223,8 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     let data_source = if simulated {
         format!("sim (seed {})", sim_seed())
     } else {
-        format!("csv {}", args.csv.join(", "))
+        let specs: Vec<String> = args.csv.iter().map(|s| shown_input(s)).collect();
+        format!("csv {}", specs.join(", "))
     };
     let summary = Summary {
         data_source,
@@ -282,7 +283,7 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
             "model answers   {} replayed from the cache, {} asked ({})",
             m.replayed,
             m.asked,
-            m.cache_file.display()
+            shown_path(&m.cache_file)
         );
     }
     Ok(())

@@ -332,6 +332,11 @@ pub fn shown_path(path: &std::path::Path) -> String {
     shown_input(&path.display().to_string())
 }
 
+/// [`shown_path`] uncut, for a line whose point is the whole path (`nofxi paths`).
+pub fn whole_path(path: &std::path::Path) -> String {
+    nofxi_domain::validation::escaped_input(&path.display().to_string())
+}
+
 /// A [`Usage`] error, for `return Err(usage(..))` and `.map_err(|e| usage(..))`.
 pub fn usage(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Usage(message.into()))

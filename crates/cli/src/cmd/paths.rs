@@ -2,25 +2,30 @@
 //! Nothing here opens the database or creates the vault key; it only reports.
 
 use anyhow::Result;
+use nofxi_domain::validation::escaped_input;
 use nofxi_store::{DATABASE_URL_ENV, MASTER_KEY_ENV, SQLITE_FILE_NAME, key_file_path, redact_url};
 
+use crate::cmd::common::whole_path;
 use crate::home::GlobalArgs;
 
 pub fn run(global: &GlobalArgs) -> Result<()> {
     let home = global.home_dir()?;
     let database = match std::env::var(DATABASE_URL_ENV) {
         Ok(url) if !url.trim().is_empty() => {
-            format!("{} ({DATABASE_URL_ENV})", redact_url(url.trim()))
+            format!(
+                "{} ({DATABASE_URL_ENV})",
+                escaped_input(&redact_url(url.trim()))
+            )
         }
-        _ => home.join(SQLITE_FILE_NAME).display().to_string(),
+        _ => whole_path(&home.join(SQLITE_FILE_NAME)),
     };
     let key_file = key_file_path(&home);
     let vault_key = if std::env::var_os(MASTER_KEY_ENV).is_some() {
         format!("{MASTER_KEY_ENV} (environment; the key file is not used)")
     } else if key_file.exists() {
-        key_file.display().to_string()
+        whole_path(&key_file)
     } else {
-        format!("{} (created on first use)", key_file.display())
+        format!("{} (created on first use)", whole_path(&key_file))
     };
     if global.json {
         let out = serde_json::json!({
@@ -31,10 +36,10 @@ pub fn run(global: &GlobalArgs) -> Result<()> {
         });
         println!("{out}");
     } else {
-        println!("home       {}", home.display());
+        println!("home       {}", whole_path(&home));
         println!("database   {database}");
         println!("vault key  {vault_key}");
-        println!("skills     {}", home.join("skills").display());
+        println!("skills     {}", whole_path(&home.join("skills")));
     }
     Ok(())
 }

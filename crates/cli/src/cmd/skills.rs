@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
 use clap::{Args, Subcommand, ValueEnum};
+use nofxi_domain::validation::escaped_input;
 use nofxi_skills::export::{Format, export};
 use nofxi_skills::{ConfirmRule, Diagnostic, Lang, Library, LoadError, Skill};
 
@@ -237,7 +238,7 @@ fn list(global: &GlobalArgs, lib: &Library) -> Result<()> {
                 if s.source.builtin {
                     "built-in".into()
                 } else {
-                    s.source.path.clone()
+                    escaped_input(&s.source.path)
                 },
             ]
         })
@@ -263,7 +264,7 @@ fn show(global: &GlobalArgs, lib: &Library, name: &str) -> Result<()> {
         s.meta.scopes.join(", "),
         s.meta.version
     );
-    println!("source {}", s.source.path);
+    println!("source {}", escaped_input(&s.source.path));
     for a in &s.actions {
         let confirm = match &a.confirm {
             ConfirmRule::Never => "never".to_string(),

@@ -117,7 +117,7 @@ fn report(
     let count = if args.dry_run { outcome.new } else { written };
     println!(
         "{}: {} new row(s), {} duplicate(s) skipped, {} line(s) with problems; {verb} {count}",
-        outcome.file,
+        shown_path(&args.file),
         outcome.new,
         outcome.duplicates,
         plan.errors.len()

@@ -211,7 +211,7 @@ fn export(global: &GlobalArgs, args: ExportArgs) -> Result<()> {
             Some(path) => {
                 std::fs::write(path, text)
                     .map_err(|e| usage(format!("--out: cannot write {}: {e}", shown_path(path))))?;
-                eprintln!("Wrote {} record(s) to {}", records.len(), path.display());
+                eprintln!("Wrote {} record(s) to {}", records.len(), shown_path(path));
             }
             None => print!("{text}"),
         }
