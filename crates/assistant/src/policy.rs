@@ -323,6 +323,11 @@ async fn set_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
     };
     if restates_for_another_target(top, &slots) {
         let (skill, action) = (top.skill.clone(), top.action.clone());
+        // "test m1" failed and its fix is offered, then "test m2": m1's task is done, its
+        // offer left; the request on m2 is a new one (it was dropped with the offer before).
+        if top.offer.is_some() {
+            finish(turn, TaskStatus::Cancelled, None);
+        }
         start(turn, &skill, &action, slots).await;
         return;
     }
@@ -357,7 +362,9 @@ fn restates_for_another_target(task: &Task, slots: &Map<String, Value>) -> bool 
     });
     let own_values = slots.keys().any(|k| k != "target");
     let earlier_values = task.given.iter().any(|k| k != "target");
-    changes_target && own_values && earlier_values
+    // A task whose steps ran (only its fix offer waits) has nothing left to correct.
+    let ran = task.offer.is_some();
+    changes_target && (ran || own_values && earlier_values)
 }
 
 async fn confirm(turn: &mut Turn<'_>) {
