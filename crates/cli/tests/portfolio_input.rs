@@ -106,3 +106,30 @@ fn import_errors_and_notes_never_repeat_a_cell_raw() {
         );
     }
 }
+
+/// The `note` column took `\e]0;pwned\a … \e[2J`, and `portfolio export` then printed it raw,
+/// retitling and clearing the terminal. The note is refused at import by line and column.
+#[test]
+fn a_note_with_an_escape_sequence_is_refused_by_line_and_column() {
+    let (dir, home) = home();
+    ok(&home, &["portfolio", "add", "mine"]);
+    let file = dir.path().join("notes.csv");
+    std::fs::write(
+        &file,
+        "date,type,symbol,quantity,price,fee,note\n\
+         2024-01-02,BUY,600519,100,1500,5,fine\tnote\n\
+         2024-01-03,BUY,600519,100,1500,5,hi\u{1b}]0;pwned\u{7}there\u{1b}[2J\n",
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let out = run(&home, &["portfolio", "import", "mine", &file]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(!rewrites(&said), "{said:?}");
+    assert!(
+        said.contains("line 3: note: contains the control character U+001B"),
+        "{said}"
+    );
+    let exported = run(&home, &["portfolio", "export", "mine"]);
+    assert!(!exported.stdout.contains(&0x1b), "{}", text(&exported));
+}

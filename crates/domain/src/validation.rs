@@ -408,6 +408,68 @@ fn escaped(value: &str, max_chars: usize) -> String {
     out
 }
 
+/// The first control character free text (a note, a description) may not hold: every one
+/// (C0, DEL, C1: ESC and so every terminal escape sequence, BEL, a lone carriage return that
+/// writes over a line) but the tab and line breaks (LF, CRLF), which are text.
+pub fn text_control(value: &str) -> Option<char> {
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !is_text(c, chars.peek().copied()) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// Free text, whole, with every control character [`text_control`] refuses written as its
+/// escape (`\u{1b}`), for output that shows stored text (an export), where data stored before
+/// the rule could still hold one.
+pub fn shown_text(value: &str) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write;
+    if text_control(value).is_none() {
+        return value.into();
+    }
+    let mut out = String::with_capacity(value.len() + 16);
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_text(c, chars.peek().copied()) {
+            out.push(c);
+        } else {
+            // Writing into a String cannot fail.
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+    }
+    out.into()
+}
+
+/// Whether `c`, followed by `next`, is text rather than a control (see [`text_control`]).
+fn is_text(c: char, next: Option<char>) -> bool {
+    match c {
+        '\t' | '\n' => true,
+        '\r' => next == Some('\n'),
+        c => !c.is_control(),
+    }
+}
+
+/// JSON text with DEL and the C1 controls written as `\u` escapes: serde_json escapes only
+/// C0, and a C1 CSI (U+009B) starts an escape sequence on many terminals. The escapes are
+/// JSON's own, so the data read back is unchanged (JSON puts such characters only in strings).
+pub fn json_without_raw_controls(json: String) -> String {
+    use std::fmt::Write;
+    if !json.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if ('\u{7f}'..='\u{9f}').contains(&c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A value accepted after nofxi changed it, reported so the change is never silent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Adjustment {

@@ -116,7 +116,11 @@ impl StdinSecrets {
 }
 
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    let json = serde_json::to_string_pretty(value)?;
+    println!(
+        "{}",
+        nofxi_domain::validation::json_without_raw_controls(json)
+    );
     Ok(())
 }
 

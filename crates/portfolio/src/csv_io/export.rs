@@ -1,6 +1,8 @@
 //! Transactions out, as CSV (the import's own columns, so an export imports back unchanged)
 //! and as JSON (the records as they are, for other programs).
 
+use nofxi_domain::validation::{json_without_raw_controls, shown_text};
+
 use super::columns::Column;
 use crate::domain::Transaction;
 use crate::error::PortfolioError;
@@ -22,6 +24,9 @@ const COLUMNS: [Column; 13] = [
 ];
 
 /// CSV with a header row; a fee not given is left empty (to be computed), never written as 0.
+/// Text is written as stored, but for a control character a record stored before notes were
+/// checked may hold: it goes out as its escape (`\u{1b}`), since an export is often read on a
+/// terminal, which such a character retitles or clears.
 pub fn to_csv(transactions: &[Transaction]) -> Result<String, PortfolioError> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     let failed = |e: csv::Error| {
@@ -45,14 +50,14 @@ pub fn to_csv(transactions: &[Transaction]) -> Result<String, PortfolioError> {
         let row = [
             tx.date.to_string(),
             tx.kind.to_string(),
-            tx.account.clone(),
+            shown_text(&tx.account).into_owned(),
             tx.instrument
                 .as_ref()
                 .map(|i| i.market.to_string())
                 .unwrap_or_default(),
             tx.instrument
                 .as_ref()
-                .map(|i| i.symbol.clone())
+                .map(|i| shown_text(&i.symbol).into_owned())
                 .unwrap_or_default(),
             number(tx.quantity),
             number(tx.price),
@@ -62,10 +67,10 @@ pub fn to_csv(transactions: &[Transaction]) -> Result<String, PortfolioError> {
                 .unwrap_or_default(),
             number(tx.tax),
             tx.currency.to_string(),
-            tx.note.clone(),
+            shown_text(&tx.note).into_owned(),
             tx.lots
                 .iter()
-                .map(|p| format!("{}:{}", p.lot, p.quantity.normalize()))
+                .map(|p| format!("{}:{}", shown_text(&p.lot), p.quantity.normalize()))
                 .collect::<Vec<_>>()
                 .join(";"),
         ];
@@ -87,15 +92,18 @@ pub fn to_csv(transactions: &[Transaction]) -> Result<String, PortfolioError> {
     })
 }
 
-/// Pretty-printed JSON array of the records, amounts as strings (exact decimals).
+/// Pretty-printed JSON array of the records, amounts as strings (exact decimals), with no
+/// control character raw (JSON's own escapes, so the data reads back unchanged).
 pub fn to_json(transactions: &[Transaction]) -> Result<String, PortfolioError> {
-    serde_json::to_string_pretty(transactions).map_err(|e| {
-        PortfolioError::one(
-            "export",
-            format!("JSON writing failed: {e}"),
-            "report this as a bug",
-        )
-    })
+    serde_json::to_string_pretty(transactions)
+        .map(json_without_raw_controls)
+        .map_err(|e| {
+            PortfolioError::one(
+                "export",
+                format!("JSON writing failed: {e}"),
+                "report this as a bug",
+            )
+        })
 }
 
 #[cfg(test)]
@@ -159,5 +167,38 @@ mod tests {
         assert_eq!(value[0]["instrument"]["market"], "SH");
         let back: Vec<Transaction> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, records);
+    }
+
+    /// Records stored before notes were checked may hold control characters: an export to a
+    /// terminal wrote them raw and so retitled and cleared it. Every control character a text
+    /// may not hold is written as its escape, in CSV and in JSON alike.
+    #[test]
+    fn an_export_writes_no_control_character_raw() {
+        let mut p = Portfolio::new("mine", "CNY".parse().unwrap());
+        p.accounts.push(Account {
+            name: "main".into(),
+            broker: String::new(),
+            currency: "CNY".parse().unwrap(),
+        });
+        let mut records: Vec<_> = preview(&p, &[], FILE)
+            .rows
+            .into_iter()
+            .map(|r| r.transaction)
+            .collect();
+        records[0].note = "hi\u{1b}]0;pwned\u{7}there\u{1b}[2J\u{9b}31m\u{7f}".into();
+        records[1].note = "tab\there\r\nnext".into();
+        for out in [to_csv(&records).unwrap(), to_json(&records).unwrap()] {
+            let raw: Vec<char> = out
+                .chars()
+                .filter(|&c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+                .collect();
+            assert!(raw.is_empty(), "{raw:?} in {out}");
+        }
+        let csv = to_csv(&records).unwrap();
+        assert!(csv.contains("hi\\u{1b}]0;pwned\\u{7}there"), "{csv}");
+        assert!(csv.contains("\"tab\there\r\nnext\""), "{csv}");
+        let json = to_json(&records).unwrap();
+        let back: Vec<Transaction> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, records, "JSON escapes keep the data as it is");
     }
 }

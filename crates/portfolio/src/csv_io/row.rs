@@ -12,6 +12,7 @@ use rust_decimal::Decimal;
 
 use super::columns::{Column, HeaderMap};
 use super::symbol::instrument;
+use crate::domain::transaction::note_problem;
 use crate::domain::{Currency, LotPick, Market, Portfolio, Transaction, TxKind};
 use crate::error::FieldError;
 
@@ -149,6 +150,8 @@ pub(crate) fn parse_row(
         .get(Column::Lots)
         .and_then(|t| record(parse_lots(t), &mut problems))
         .unwrap_or_default();
+    let note = cells.get(Column::Note).unwrap_or_default();
+    problems.extend(note_problem(note));
 
     let (Some(date), Some(kind), Some(account)) = (date, kind, account) else {
         return Err(problems);
@@ -187,7 +190,7 @@ pub(crate) fn parse_row(
         fee,
         tax: tax.unwrap_or_default(),
         currency,
-        note: cells.get(Column::Note).unwrap_or_default().to_string(),
+        note: note.to_string(),
         lots,
     };
     tx.validate().map_err(|e| e.0)?;

@@ -6,7 +6,7 @@
 //! Portfolio Performance keeps these two families apart too; here they share one record so an
 //! import file can hold both, and [`Transaction::validate`] says which fields each needs.
 
-use nofxi_domain::validation::shown_input;
+use nofxi_domain::validation::{shown_input, text_control};
 use std::fmt;
 use std::str::FromStr;
 
@@ -273,8 +273,22 @@ impl Transaction {
                 "remove the lot list from this record",
             );
         }
+        problems.extend(note_problem(&self.note));
         PortfolioError::check(problems)
     }
+}
+
+/// A note is shown in terminals, exports and chats, where a control character (ESC, BEL, a
+/// lone carriage return) retitles, clears or overwrites what is on screen; tabs and line
+/// breaks are text and stay.
+pub(crate) fn note_problem(note: &str) -> Option<FieldError> {
+    text_control(note).map(|c| {
+        FieldError::new(
+            "note",
+            format!("contains the control character U+{:04X}", u32::from(c)),
+            "remove it: a note is plain text (tabs and line breaks are fine)",
+        )
+    })
 }
 
 #[cfg(test)]

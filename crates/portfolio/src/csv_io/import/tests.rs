@@ -406,3 +406,47 @@ fn an_empty_column_the_type_needs_is_refused_by_line_and_column() {
                  2024-01-11,DIVIDEND,600519,10,0.3,,huatai,\n";
     assert_eq!(preview_errors(&[], given), "");
 }
+
+/// A note took `\e]0;pwned\a … \e[2J` without complaint, and `portfolio export` then wrote it
+/// raw: the terminal was retitled and cleared. A note is data: tabs and line breaks are fine,
+/// every other control character (C0, DEL, C1) is refused by line and column.
+#[test]
+fn a_control_character_in_a_note_is_refused_by_line_and_column() {
+    let text = "date,type,symbol,quantity,price,fee,account,note\n\
+                2024-01-02,BUY,600519,100,1500,5,huatai,\"tab\there, two\r\nlines\"\n\
+                2024-01-03,BUY,600519,100,1500,5,huatai,hi\u{1b}]0;pwned\u{7}there\u{1b}[2J\n\
+                2024-01-04,BUY,600519,100,1500,5,huatai,bell\u{7}\n\
+                2024-01-05,BUY,600519,100,1500,5,huatai,csi\u{9b}31m\n\
+                2024-01-06,BUY,600519,100,1500,5,huatai,del\u{7f}\n\
+                2024-01-07,BUY,600519,100,1500,5,huatai,\"lone\rreturn\"\n\
+                2024-13-08,BUY,600519,100,1500,5,huatai,nul\u{0}\n";
+    let preview = preview(&portfolio(), &[], text);
+    let said: Vec<(u64, String)> = preview
+        .errors
+        .iter()
+        .flat_map(|e| e.problems.iter().map(move |p| (e.line, p.field.clone())))
+        .collect();
+    let want: Vec<(u64, String)> = [
+        (4, "note"),
+        (5, "note"),
+        (6, "note"),
+        (7, "note"),
+        (8, "note"),
+        (9, "date"),
+        (9, "note"),
+    ]
+    .iter()
+    .map(|(l, f)| (*l, f.to_string()))
+    .collect();
+    assert_eq!(said, want, "{}", preview.error_report());
+    let report = preview.error_report();
+    assert!(
+        report.contains("line 4: note: contains the control character U+001B"),
+        "{report}"
+    );
+    assert!(
+        !report.chars().any(|c| c != '\n' && c.is_control()),
+        "{report:?}"
+    );
+    assert_eq!(preview.rows[0].transaction.note, "tab\there, two\r\nlines");
+}
