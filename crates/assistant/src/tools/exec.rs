@@ -197,6 +197,19 @@ impl ToolRunner {
                 Err(e) => Err(store_error(&e, lang)),
             };
         }
+        if tool == "exchange.update" {
+            // "passphrase 8374…" for a bybit account: refused now, not after a confirmation.
+            let target = s(args, "target").unwrap_or_default();
+            if let Ok(current) = self.store.get_exchange(user, &target).await {
+                let (creds, left_out) = credentials_for(args, current.spec.exchange_type());
+                let note = left_out_note(lang, &current.spec.exchange_type, &left_out);
+                let patch = exchange_patch(args, b(args, "enabled"));
+                if let Some(err) = only_unused_credentials(&patch, &creds, note) {
+                    return Err(err);
+                }
+            }
+            return Ok(fixed);
+        }
         let Some((resource, "delete")) = tool.split_once('.') else {
             return Ok(fixed);
         };
@@ -333,21 +346,12 @@ impl ToolRunner {
                     "exchange.disable" => Some(false),
                     _ => b(a, "enabled"),
                 };
-                let patch = ExchangePatch {
-                    exchange_type: None,
-                    account_name: s(a, "account_name"),
-                    enabled,
-                    testnet: b(a, "testnet"),
-                };
+                let patch = exchange_patch(a, enabled);
                 let current = st.get_exchange(user, &target).await?;
                 let (creds, left_out) = credentials_for(a, current.spec.exchange_type());
                 let note = left_out_note(lang, &current.spec.exchange_type, &left_out);
-                // Only fields the account does not use: nothing to change, said as a failure
-                // rather than an "updated" that changed nothing.
-                let unchanged =
-                    patch == ExchangePatch::default() && creds.fields().next().is_none();
-                if let Some(note) = note.clone().filter(|_| unchanged) {
-                    return Err(Failure::Tool(ToolError::new("unused_credential", note)));
+                if let Some(err) = only_unused_credentials(&patch, &creds, note.clone()) {
+                    return Err(Failure::Tool(err));
                 }
                 let e = st.update_exchange(actor, &target, patch, creds).await?;
                 Ok(ToolOutput {
@@ -685,4 +689,27 @@ impl From<StoreError> for Failure {
 /// Said after a start when no engine holds a lease: the trader waits for one.
 fn no_engine_note(lang: Lang) -> String {
     crate::msg(lang, "start-no-engine", &[])
+}
+
+/// The change an exchange update's arguments ask for, `enabled` as the verb said it.
+fn exchange_patch(a: &Map<String, Value>, enabled: Option<bool>) -> ExchangePatch {
+    ExchangePatch {
+        exchange_type: None,
+        account_name: s(a, "account_name"),
+        enabled,
+        testnet: b(a, "testnet"),
+    }
+}
+
+/// An update that gives only credentials the account does not use changes nothing: said as a
+/// failure (with the note naming them) rather than an "updated" that changed nothing, and
+/// before any confirmation is asked for it.
+fn only_unused_credentials(
+    patch: &ExchangePatch,
+    creds: &nofxi_domain::Credentials,
+    note: Option<String>,
+) -> Option<ToolError> {
+    let unchanged = *patch == ExchangePatch::default() && creds.fields().next().is_none();
+    note.filter(|_| unchanged)
+        .map(|note| ToolError::new("unused_credential", note))
 }
