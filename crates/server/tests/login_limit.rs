@@ -1,5 +1,6 @@
-//! The login limit (5 failed logins per 5 minutes, per user name and per client address)
-//! over real loopback HTTP, on SQLite and PostgreSQL: it is kept in the database, so two
+//! The login limit (5 failed logins per 5 minutes per user from one client address and per
+//! address, 50 per user name from all addresses) over real loopback HTTP, on SQLite and
+//! PostgreSQL: it is kept in the database, so two
 //! `serve` processes on one database share it, and behind a proxy (`serve --behind-proxy`)
 //! it is keyed on the forwarded client address, so one proxy address does not lock out every
 //! user; without the flag forwarded headers are ignored (a client can write them).
@@ -155,4 +156,54 @@ async fn behind_a_proxy_each_forwarded_client_has_its_own_budget_on_sqlite() -> 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_a_proxy_each_forwarded_client_has_its_own_budget_on_postgres() -> TestResult {
     behind_a_proxy(postgres_store().await?).await
+}
+
+/// Five wrong passwords for alice locked alice out from every address, the right password
+/// included: anyone who knew her name could keep her out. Failures count per (user, address)
+/// and per address; a user name alone has only a much higher ceiling, against guessing spread
+/// over many addresses.
+async fn a_user_name_alone_is_no_lock(ts: TestStore) -> TestResult {
+    ts.store.add_user("alice", &Secret::new(PASSWORD)).await?;
+    ts.store.add_user("bob", &Secret::new(PASSWORD)).await?;
+    let proxy = ProxyTrust {
+        header: Some(ForwardedHeader::XForwardedFor),
+        trusted: vec!["10.0.0.0/8".parse()?],
+    };
+    let server = serve_behind(&ts, proxy).await?;
+    let http = reqwest::Client::new();
+    let base = &server.base;
+    let attacker = Some("203.0.113.7");
+    for _ in 0..5 {
+        let status = login(&http, base, "alice", "wrong password!", attacker).await?;
+        assert_eq!(status, 401);
+    }
+    assert_eq!(login(&http, base, "alice", PASSWORD, attacker).await?, 429);
+    // Alice, from her own address, is not locked out by what another address did.
+    assert_eq!(
+        login(&http, base, "alice", PASSWORD, Some("198.51.100.9")).await?,
+        200
+    );
+    // Guessing bob's password from many addresses, a few tries each, meets the ceiling.
+    for i in 0..50 {
+        let from = format!("192.0.2.{i}");
+        let status = login(&http, base, "bob", "wrong password!", Some(&from)).await?;
+        assert_eq!(status, 401, "try {i}");
+    }
+    assert_eq!(
+        login(&http, base, "bob", PASSWORD, Some("192.0.2.200")).await?,
+        429
+    );
+    server.stop().await?;
+    ts.cleanup().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_name_alone_is_no_lock_on_sqlite() -> TestResult {
+    a_user_name_alone_is_no_lock(sqlite_store().await?).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_name_alone_is_no_lock_on_postgres() -> TestResult {
+    a_user_name_alone_is_no_lock(postgres_store().await?).await
 }

@@ -1,6 +1,7 @@
 //! Login attempts of `nofxi serve`'s multi-user mode, counted in the database so every
-//! `serve` process on it shares one budget per user name and per client address (held in
-//! memory, each process allowed its own).
+//! `serve` process on it shares one budget per key (held in memory, each process allowed its
+//! own). The caller says which keys an attempt counts against and the budget of each (a user
+//! from one address, the address, the user name's ceiling).
 //!
 //! An attempt is counted before its password is checked, in the same transaction as the
 //! check of the budget, so guesses sent in parallel cannot all pass the check before the
@@ -31,26 +32,24 @@ pub enum LoginGate {
 }
 
 impl Store {
-    /// Before a password is checked: [`LoginGate::Closed`] when any of `keys` (`user:NAME`,
-    /// `ip:ADDRESS`) has used up `budget` in the window that began with its first attempt;
-    /// otherwise the attempt is counted against each key.
-    pub async fn begin_login(
-        &self,
-        keys: &[&str],
-        budget: LoginBudget,
-    ) -> Result<LoginGate, StoreError> {
+    /// Before a password is checked: [`LoginGate::Closed`] when any of `keys` (a key such as
+    /// `ip:ADDRESS`, with the budget it is held to) has used up its budget in the window that
+    /// began with its first attempt; otherwise the attempt is counted against each key. A key
+    /// whose window has passed counts afresh.
+    pub async fn begin_login(&self, keys: &[(&str, LoginBudget)]) -> Result<LoginGate, StoreError> {
         const CONTEXT: &str = "counting a login attempt";
         let now = self.now_ms();
+        let longest = keys.iter().map(|(_, b)| b.window_ms).max().unwrap_or(0);
         let mut tx = self.begin_write().await?;
         // Windows that have passed are forgotten: the table holds the last few minutes only.
         sqlx::query("DELETE FROM login_failures WHERE since_ms <= $1")
-            .bind(now - budget.window_ms)
+            .bind(now.saturating_sub(longest))
             .execute(&mut *tx)
             .await
             .ctx(CONTEXT)?;
-        let digests: Vec<String> = keys.iter().map(|k| digest(k)).collect();
+        let keys: Vec<(String, LoginBudget)> = keys.iter().map(|(k, b)| (digest(k), *b)).collect();
         let mut wait_ms = 0;
-        for key in &digests {
+        for (key, budget) in &keys {
             let row =
                 sqlx::query("SELECT failures, since_ms FROM login_failures WHERE key_digest = $1")
                     .bind(key)
@@ -60,8 +59,9 @@ impl Store {
             if let Some(row) = row {
                 let failures: i64 = row.try_get("failures").ctx(CONTEXT)?;
                 let since: i64 = row.try_get("since_ms").ctx(CONTEXT)?;
-                if failures >= budget.attempts {
-                    wait_ms = wait_ms.max(since + budget.window_ms - now);
+                let ends = since.saturating_add(budget.window_ms);
+                if failures >= budget.attempts && ends > now {
+                    wait_ms = wait_ms.max(ends - now);
                 }
             }
         }
@@ -69,13 +69,18 @@ impl Store {
             tx.commit().await.ctx(CONTEXT)?;
             return Ok(LoginGate::Closed { wait_ms });
         }
-        for key in &digests {
+        for (key, budget) in &keys {
             sqlx::query(
                 "INSERT INTO login_failures (key_digest, failures, since_ms) VALUES ($1, 1, $2) \
-                 ON CONFLICT (key_digest) DO UPDATE SET failures = login_failures.failures + 1",
+                 ON CONFLICT (key_digest) DO UPDATE SET \
+                 failures = CASE WHEN login_failures.since_ms <= $3 THEN 1 \
+                            ELSE login_failures.failures + 1 END, \
+                 since_ms = CASE WHEN login_failures.since_ms <= $3 THEN $2 \
+                            ELSE login_failures.since_ms END",
             )
             .bind(key)
             .bind(now)
+            .bind(now.saturating_sub(budget.window_ms))
             .execute(&mut *tx)
             .await
             .ctx(CONTEXT)?;
@@ -84,22 +89,23 @@ impl Store {
         Ok(LoginGate::Open)
     }
 
-    /// The password was right: `user_key`'s count is cleared, and the attempt is taken back
-    /// from `other_keys` (an address's count is not cleared: one right password must not
-    /// reset the budget of an address guessing other accounts).
+    /// The password was right: `cleared`'s count (the user from this address) is cleared,
+    /// and the attempt is taken back from `taken_back` (the address, the user name's
+    /// ceiling), whose counts are not cleared: one right password must not reset the budget
+    /// of an address guessing other accounts, nor of guessers of this one elsewhere.
     pub async fn login_succeeded(
         &self,
-        user_key: &str,
-        other_keys: &[&str],
+        cleared: &str,
+        taken_back: &[&str],
     ) -> Result<(), StoreError> {
         const CONTEXT: &str = "clearing login attempts";
         let mut tx = self.begin_write().await?;
         sqlx::query("DELETE FROM login_failures WHERE key_digest = $1")
-            .bind(digest(user_key))
+            .bind(digest(cleared))
             .execute(&mut *tx)
             .await
             .ctx(CONTEXT)?;
-        for key in other_keys {
+        for key in taken_back {
             sqlx::query(
                 "UPDATE login_failures SET failures = failures - 1 \
                  WHERE key_digest = $1 AND failures > 0",

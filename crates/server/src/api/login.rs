@@ -35,21 +35,10 @@ pub async fn login(
     }
     let user = body.user.trim().to_lowercase();
     let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
-    let user_key = login_limit::user_key(&user);
-    let client_keys: Vec<String> = client_addr::client(peer, &headers, &state.access.proxy)
-        .map(|client| login_limit::client_key(&client))
-        .into_iter()
-        .collect();
-    let client_keys: Vec<&str> = client_keys.iter().map(String::as_str).collect();
-    let keys: Vec<&str> = std::iter::once(user_key.as_str())
-        .chain(client_keys.iter().copied())
-        .collect();
+    let client = client_addr::client(peer, &headers, &state.access.proxy);
+    let keys = login_limit::LoginKeys::of(&user, client.as_deref());
     // Counted before the password is checked: guesses sent at once cannot all get through.
-    if let LoginGate::Closed { wait_ms } = state
-        .store
-        .begin_login(&keys, login_limit::budget())
-        .await?
-    {
+    if let LoginGate::Closed { wait_ms } = state.store.begin_login(&keys.budgets()).await? {
         return Ok(too_many(login_limit::wait_seconds(wait_ms)));
     }
     let password = Secret::new(body.password);
@@ -61,7 +50,10 @@ pub async fn login(
             &[],
         ));
     };
-    state.store.login_succeeded(&user_key, &client_keys).await?;
+    state
+        .store
+        .login_succeeded(keys.cleared(), &keys.taken_back())
+        .await?;
     let (id, session) = state.store.open_session(&user).await?;
     let max_age = (session.expires_at - state.store.now_ms()) / 1000;
     let cookie = format!(
