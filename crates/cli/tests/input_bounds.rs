@@ -7,7 +7,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use support::{home, ok, refused, run, text};
+use support::{home, json, ok, refused, run, text};
 
 const HEAD: &str = "timestamp_ms,open,high,low,close,volume\n";
 
@@ -158,6 +158,52 @@ fn a_key_shaped_name_is_refused_as_the_chat_would() {
         "{err}"
     );
     assert!(!err.contains("abcdefghijklmnopqrstu"), "{err}");
+}
+
+/// A key in `--model-name` (an easy swap with `--api-key`) or in a strategy's description was
+/// stored and listed in clear. Every free-text field follows the key rule names follow, in the
+/// domain, so the CLI, the HTTP API, the chat and MCP refuse it alike, without repeating it.
+#[test]
+fn a_key_in_a_free_text_field_is_refused_without_repeating_it() {
+    let (_guard, home) = home();
+    let key = "sk-proj-ZZSECRETabcdefghijklmnopqrstuvwx";
+    let err = refused(
+        &home,
+        &[
+            "model",
+            "add",
+            "--name",
+            "m",
+            "--provider",
+            "builtin",
+            "--model-name",
+            key,
+        ],
+    );
+    assert!(
+        err.contains("--model-name") && err.contains("looks like an API key"),
+        "{err}"
+    );
+    assert!(!err.contains("ZZSECRET"), "{err}");
+    let description = format!("uses {key}");
+    let err = refused(
+        &home,
+        &[
+            "strategy",
+            "add",
+            "--name",
+            "s",
+            "--description",
+            &description,
+        ],
+    );
+    assert!(
+        err.contains("--description") && err.contains("looks like an API key"),
+        "{err}"
+    );
+    assert!(!err.contains("ZZSECRET"), "{err}");
+    let listed = json(&home, &["model", "list"]);
+    assert_eq!(listed, serde_json::json!([]), "nothing was stored");
 }
 
 /// `--from 1970 --to 2100` at 1m (68 million candles a symbol) ran for hours with nothing said: refused up front, with the

@@ -108,6 +108,9 @@ impl ModelSpec {
         {
             p.push("base_url", problem);
         }
+        if let Some(model_name) = &self.model_name {
+            p.text("model_name", model_name);
+        }
         p.finish(())
     }
 
@@ -237,5 +240,38 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(s.model_name, None);
+    }
+
+    /// A key pasted into `model_name` (an easy swap with the key's own field) was stored and
+    /// shown in clear in every list: free text holding a key shape is refused, as a name is,
+    /// and the refusal does not repeat it.
+    #[test]
+    fn a_key_in_model_name_is_refused_and_real_model_names_pass() {
+        let mut s = spec("openai");
+        s.model_name = Some("sk-proj-ZZSECRETabcdefghijklmnopqrstuvwx".into());
+        let err = s.validate(Some(&key()), false).unwrap_err();
+        assert_eq!(err.fields(), vec!["model_name"]);
+        let said = err.to_string();
+        assert!(said.contains("looks like an API key"), "{said}");
+        assert!(!said.contains("ZZSECRET"), "{said}");
+        assert!(!err.to_zh().contains("ZZSECRET"));
+        s.model_name = Some("gpt\u{1b}]0;pwned\u{7}".into());
+        let err = s.validate(Some(&key()), false).unwrap_err();
+        assert!(err.to_string().contains("U+001B"), "{err}");
+        for name in [
+            "gpt-4o",
+            "claude-3-5-sonnet-20241022",
+            "models/gemini-2.5-flash-preview-05-20",
+            "ft:gpt-4o-mini-2024-07-18:acme::9xYz1234",
+            "mistralai/Mixtral-8x22B-Instruct-v0.1",
+            "Qwen/Qwen3-235B-A22B-Instruct-2507",
+            "meta-llama/Meta-Llama-3.1-405B-Instruct-Turbo",
+            "qwen-plus-2025-01-25",
+            "moonshot-v1-8k",
+            "abab6.5s-chat",
+        ] {
+            s.model_name = Some(name.into());
+            assert!(s.validate(Some(&key()), false).is_ok(), "{name}");
+        }
     }
 }

@@ -86,6 +86,7 @@ impl StrategySpec {
                 },
             );
         }
+        p.text("description", &self.description);
         self.config.check(&mut p);
         p.finish(())
     }
@@ -149,5 +150,34 @@ mod tests {
             err.fields(),
             vec!["name", "risk_control.altcoin_max_leverage"]
         );
+    }
+
+    /// A strategy's description and prompt sections took a key and showed it in clear: every
+    /// free-text field follows the rule names follow for keys, and holds no control character
+    /// (tabs and line breaks are text).
+    #[test]
+    fn a_key_or_a_control_in_free_text_is_refused_by_field() {
+        let key = "sk-proj-ZZSECRETabcdefghijklmnopqrstuvwx";
+        let mut s = StrategySpec::new("s");
+        s.description = format!("my key is {key}");
+        s.config.prompt_sections.custom_prompt = format!("use {key}");
+        s.config.prompt_sections.role_definition = "clear\u{1b}[2J".into();
+        s.config.coin_source.ranking_sources = vec![key.into()];
+        let err = s.normalized().validate().unwrap_err();
+        assert_eq!(
+            err.fields(),
+            vec![
+                "description",
+                "coin_source.ranking_sources",
+                "prompt_sections.role_definition",
+                "prompt_sections.custom_prompt",
+            ]
+        );
+        assert!(!err.to_string().contains("ZZSECRET"), "{err}");
+        let mut fine = StrategySpec::new("s");
+        fine.description = "Trend following on BTC and ETH:\n\tbuy 5m breakouts, 3:1 reward".into();
+        fine.config.prompt_sections.custom_prompt =
+            "Prefer BTCUSDT; never hold more than 2 positions (scan_interval_minutes=5).".into();
+        assert!(fine.normalized().validate().is_ok());
     }
 }

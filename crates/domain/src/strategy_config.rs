@@ -236,6 +236,9 @@ impl StrategyConfig {
                 }
             }
         }
+        for source in &self.coin_source.ranking_sources {
+            p.text("coin_source.ranking_sources", source);
+        }
         let s = &self.prompt_sections;
         for (name, text) in [
             ("role_definition", &s.role_definition),
@@ -244,13 +247,16 @@ impl StrategyConfig {
             ("decision_process", &s.decision_process),
             ("custom_prompt", &s.custom_prompt),
         ] {
+            let field = format!("prompt_sections.{name}");
             if text.chars().count() > PROMPT_SECTION_MAX {
                 p.push(
-                    format!("prompt_sections.{name}"),
+                    field,
                     Problem::TooLong {
                         max: PROMPT_SECTION_MAX,
                     },
                 );
+            } else {
+                p.text(&field, text);
             }
         }
     }

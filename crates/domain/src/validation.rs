@@ -70,6 +70,12 @@ pub enum Problem {
     /// A name shaped like an API key or private key: it would be masked in every reply and
     /// refused wherever the chat reads it, so it could never be addressed there.
     LooksLikeKey,
+    /// Free text (a description, a prompt, a model's name) holding something shaped like an
+    /// API key or private key: it is stored and shown in clear, so the key would be too.
+    KeyInText,
+    /// Free text holding a control character other than a tab or a line break (ESC and so a
+    /// terminal escape sequence, BEL, a lone carriage return).
+    ControlCharacter { code_point: String },
     /// A name that is another resource's id, which would make references ambiguous.
     NameIsAnId { id: String },
     /// A reference (name or id) to another resource that this user does not have.
@@ -138,6 +144,12 @@ impl FieldProblem {
             ),
             Problem::LooksLikeKey => format!(
                 "`{f}` looks like an API key or private key, and a name is shown in every list and reply: choose a name that is not a key"
+            ),
+            Problem::KeyInText => format!(
+                "`{f}` holds what looks like an API key or private key, and this field is stored and shown in clear in every list and reply: remove it (a key goes in its own credential field, which is kept encrypted)"
+            ),
+            Problem::ControlCharacter { code_point } => format!(
+                "`{f}` contains the control character {code_point}, which rewrites the terminal or chat the text is shown in: remove it (tabs and line breaks are fine)"
             ),
             Problem::NameIsAnId { id } => format!(
                 "`{f}` {id:?} is the id of another resource, so references to it would be ambiguous: choose another name"
@@ -219,6 +231,12 @@ impl FieldProblem {
                     "`{f}` 看起来像 API 密钥或私钥，而名称会出现在每个列表和回复里：请换一个不是密钥的名称"
                 )
             }
+            Problem::KeyInText => format!(
+                "`{f}` 里有看起来像 API 密钥或私钥的内容，而这个字段会明文保存并出现在每个列表和回复里：请去掉它（密钥请填在它自己的凭证字段，那里加密保存）"
+            ),
+            Problem::ControlCharacter { code_point } => format!(
+                "`{f}` 含有控制字符 {code_point}，会改写显示它的终端或聊天：请删除它（制表符和换行可以保留）"
+            ),
             Problem::NameIsAnId { id } => {
                 format!("`{f}` {id:?} 是另一个资源的 ID，会让引用产生歧义：请换一个名称")
             }
@@ -335,6 +353,13 @@ impl Problems {
         }
     }
 
+    /// Checks free text by [`text_problem`].
+    pub fn text(&mut self, field: &str, value: &str) {
+        if let Some(problem) = text_problem(value) {
+            self.push(field, problem);
+        }
+    }
+
     /// Checks every credential value given now ([`credential_value_problem`]).
     pub fn credential(&mut self, field: &str, value: &crate::Secret) {
         if let Some(problem) = crate::secret::credential_value_problem(field, value.expose()) {
@@ -360,6 +385,24 @@ pub fn name_problem(value: &str, max: usize) -> Option<Problem> {
         // Checked on the normalised form, as names are looked up: a full-width key is still
         // a key.
         Some(Problem::LooksLikeKey)
+    } else {
+        None
+    }
+}
+
+/// The one rule for every free-text field of a resource (a model's name, a description, a
+/// prompt section): no control character but tabs and line breaks ([`text_control`]), and
+/// nothing shaped like a key, by the detector that masks keys in every reply
+/// ([`crate::redact::looks_like_key`]), since the field is stored and shown in clear. Checked
+/// on the compatibility form too, so a full-width key is still a key. `None` when it is fine.
+pub fn text_problem(value: &str) -> Option<Problem> {
+    use unicode_normalization::UnicodeNormalization;
+    if let Some(c) = text_control(value) {
+        Some(Problem::ControlCharacter {
+            code_point: format!("U+{:04X}", u32::from(c)),
+        })
+    } else if crate::redact::looks_like_key(&value.nfkc().collect::<String>()) {
+        Some(Problem::KeyInText)
     } else {
         None
     }
