@@ -125,3 +125,76 @@ fn every_unparseable_line_gets_one_parse_error_and_valid_messages_still_work() {
     assert!(tools.as_array().is_some_and(|t| !t.is_empty()), "{tools}");
     assert_eq!(replies.len(), parse_errors.len() + invalid.len() + 3);
 }
+
+/// JSON that is no valid request got `{"error":{"code":-32600,…}}` with no `id` at all:
+/// JSON-RPC 2.0 requires the request's id when it can be read, and `"id": null` when not.
+/// A notification (a method, no id) is never answered, even one rmcp cannot read.
+#[test]
+fn an_invalid_request_is_answered_with_its_id_or_a_null_one() {
+    let (_guard, home) = home();
+    let mut child = nofxi(&home, &["mcp", "--no-engine"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "line-test", "version": "1"}}});
+    let lines = [
+        initialize.to_string(),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into(),
+        "42".into(),
+        "[]".into(),
+        "{}".into(),
+        "null".into(),
+        r#"{"id":1}"#.into(),
+        r#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#.into(),
+        r#"{"jsonrpc":"2.0","id":"x","method":5}"#.into(),
+        r#"{"jsonrpc":"2.0","id":[4],"method":"ping"}"#.into(),
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":42}"#.into(),
+        r#"{"jsonrpc":"2.0","id":99,"method":"ping"}"#.into(),
+    ];
+    for line in &lines {
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+    }
+    drop(stdin);
+    let replies: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).expect("every line out is JSON"))
+        .collect();
+    assert!(child.wait().unwrap().success());
+    let invalid: Vec<&Value> = replies
+        .iter()
+        .filter(|r| r["error"]["code"] == -32600)
+        .collect();
+    for reply in &invalid {
+        assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
+        assert!(reply.get("id").is_some(), "no id member: {reply}");
+    }
+    let ids: Vec<&Value> = invalid.iter().map(|r| &r["id"]).collect();
+    assert_eq!(
+        ids,
+        [
+            &Value::Null,
+            &Value::Null,
+            &Value::Null,
+            &Value::Null,
+            &json!(1),
+            &json!(3),
+            &json!("x"),
+            &Value::Null,
+        ],
+        "{replies:#?}"
+    );
+    // Initialize and the last ping answered; nothing else.
+    assert_eq!(replies.len(), invalid.len() + 2, "{replies:#?}");
+    assert!(
+        replies
+            .iter()
+            .any(|r| r["id"] == 99 && r.get("result").is_some())
+    );
+}

@@ -1,10 +1,11 @@
 //! MCP over a pair of byte streams (`nofxi mcp`: stdin and stdout), one JSON-RPC message a
 //! line. rmcp's line transport drops a line that is not JSON without a word (so a client
 //! that sent a truncated request waits for ever), while JSON-RPC 2.0 answers it with a parse
-//! error, -32700 with `id: null`. So every line is read here first: one that is JSON goes on
-//! to rmcp unchanged (which answers JSON that is no message with -32600), one that is not is
-//! answered here, once. The replies of both are written whole, one line at a time, to the
-//! one output.
+//! error, -32700 with `id: null`; and it answers JSON that is no message with a -32600 that
+//! has no `id` at all, where JSON-RPC 2.0 wants the request's id, or `null` when it cannot be
+//! read. So every line is read here first: a message rmcp reads goes on to it unchanged, any
+//! other line is answered here, once (a notification, which JSON-RPC never answers, is
+//! dropped). The replies of both are written whole, one line at a time, to the one output.
 
 use std::io;
 
@@ -22,6 +23,8 @@ const PIPE_BYTES: usize = 64 * 1024;
 const QUEUED_LINES: usize = 64;
 /// JSON-RPC 2.0's "Invalid JSON was received by the server".
 const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC 2.0's "The JSON sent is not a valid Request object".
+const INVALID_REQUEST: i64 = -32600;
 
 /// Serves `server` on `input` and `output` until the client closes `input` (or the session
 /// ends); every reply owed is written before it returns.
@@ -81,25 +84,62 @@ where
         }
         // Read as rmcp will read it (a value, not skipped: nesting past serde_json's depth
         // limit is a syntax error there too).
-        match serde_json::from_slice::<serde_json::Value>(without_bom(text)) {
-            Ok(_) => {
-                to_rmcp.write_all(text).await?;
-                to_rmcp.write_all(b"\n").await?;
-                to_rmcp.flush().await?;
-            }
-            // JSON of the wrong shape is rmcp's to answer (-32600); only a line that is no
-            // JSON value (syntax, cut short, something after the value) is answered here.
-            Err(e) if e.is_syntax() || e.is_eof() => {
-                if lines.send(parse_error(&e.to_string())).await.is_err() {
+        let reply = match serde_json::from_slice::<serde_json::Value>(without_bom(text)) {
+            Ok(value) => match message(text, &value) {
+                Message::Valid => None,
+                Message::Notification => continue,
+                Message::Invalid => Some(invalid_request(request_id(&value))),
+            },
+            // A line that is no JSON value (syntax, cut short, something after the value).
+            Err(e) if e.is_syntax() || e.is_eof() => Some(parse_error(&e.to_string())),
+            // JSON past the parser's limits (nesting): rmcp's to refuse, as it reads it so.
+            Err(_) => None,
+        };
+        match reply {
+            Some(reply) => {
+                if lines.send(reply).await.is_err() {
                     return Ok(());
                 }
             }
-            Err(_) => {
+            None => {
                 to_rmcp.write_all(text).await?;
                 to_rmcp.write_all(b"\n").await?;
                 to_rmcp.flush().await?;
             }
         }
+    }
+}
+
+/// What a line of JSON is to rmcp.
+enum Message {
+    /// A message rmcp reads (what it does with it is its own business).
+    Valid,
+    /// A method and no id that rmcp cannot read: a notification, which is never answered.
+    Notification,
+    /// No message at all: owed an invalid-request error.
+    Invalid,
+}
+
+/// Reads `text` (whose JSON is `value`) as rmcp reads a client's message.
+fn message(text: &[u8], value: &serde_json::Value) -> Message {
+    if serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(without_bom(text)).is_ok() {
+        return Message::Valid;
+    }
+    let notification = value
+        .as_object()
+        .is_some_and(|o| o.get("method").is_some_and(|m| m.is_string()) && !o.contains_key("id"));
+    if notification {
+        Message::Notification
+    } else {
+        Message::Invalid
+    }
+}
+
+/// The id of an invalid request, when one can be read (a string or a number), else null.
+fn request_id(value: &serde_json::Value) -> serde_json::Value {
+    match value.get("id") {
+        Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id.clone(),
+        _ => serde_json::Value::Null,
     }
 }
 
@@ -158,6 +198,23 @@ fn parse_error(detail: &str) -> Vec<u8> {
     line
 }
 
+/// The JSON-RPC reply to JSON that is no valid request: the request's `id`, or null. The
+/// line is not quoted back (it may hold anything, a key included).
+fn invalid_request(id: serde_json::Value) -> Vec<u8> {
+    let reply = json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {
+            "code": INVALID_REQUEST,
+            "message": "Invalid request",
+            "data": {"detail": "a request is an object with \"jsonrpc\": \"2.0\", a string \"method\" and an \"id\" (a string or a number)"},
+        },
+    });
+    let mut line = reply.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
 /// rmcp's replies, one whole line at a time, into the output queue.
 async fn pass_replies<P: AsyncRead + Unpin>(
     from_rmcp: P,
@@ -198,6 +255,45 @@ mod tests {
         let reply: serde_json::Value = serde_json::from_slice(&line).unwrap_or_default();
         assert_eq!(reply["error"]["code"], -32700);
         assert!(reply.get("id").is_some_and(serde_json::Value::is_null));
+    }
+
+    #[test]
+    fn an_invalid_request_gets_its_id_when_it_can_be_read_and_null_when_not() {
+        let read = |text: &str| {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            match message(text.as_bytes(), &value) {
+                Message::Valid => "valid".to_string(),
+                Message::Notification => "notification".to_string(),
+                Message::Invalid => request_id(&value).to_string(),
+            }
+        };
+        for (text, said) in [
+            (r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, "valid"),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "valid",
+            ),
+            (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, "valid"),
+            (
+                r#"{"jsonrpc":"2.0","method":"x","params":42}"#,
+                "notification",
+            ),
+            ("42", "null"),
+            ("[]", "null"),
+            ("{}", "null"),
+            ("null", "null"),
+            (r#"{"id":1}"#, "1"),
+            (r#"{"jsonrpc":"1.0","id":"a","method":"ping"}"#, "\"a\""),
+            (r#"{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}"#, "null"),
+        ] {
+            assert_eq!(read(text), said, "{text}");
+        }
+        let reply: serde_json::Value =
+            serde_json::from_slice(&invalid_request(serde_json::json!(7))).unwrap_or_default();
+        assert_eq!(
+            (&reply["id"], &reply["error"]["code"]),
+            (&serde_json::json!(7), &serde_json::json!(-32600))
+        );
     }
 
     #[tokio::test]
