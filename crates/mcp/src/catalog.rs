@@ -9,6 +9,7 @@
 use nofxi_protocol::{AnswerKind, Command};
 use nofxi_skills::export::{self, ToolDef};
 use nofxi_skills::{Lang, Library, Risk, ToolRef};
+use nofxi_store::Scope;
 use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
@@ -90,23 +91,21 @@ impl Target {
     }
 }
 
-/// Every tool, in library order, `nofxi_chat` last.
-pub fn tools(library: &Library, lang: Lang) -> Vec<Tool> {
+/// Every tool a caller holding `scopes` may call, in library order, `nofxi_chat` last: a
+/// tool it would be refused ([`scopes_needed`], the rule each call is checked with) is not
+/// listed, so a read-only token sees the read-only tools.
+pub fn tools(library: &Library, lang: Lang, scopes: &[Scope]) -> Vec<Tool> {
+    let allowed = |target: &Target| scopes_needed(target).iter().all(|s| scopes.contains(s));
     let output = Outcome::schema();
     let mut out: Vec<Tool> = export::tool_defs(library.skills(), lang)
         .iter()
-        .filter(|def| runnable(library, def))
+        .filter(|def| Target::resolve(library, &def.name, lang).is_some_and(|t| allowed(&t)))
         .filter_map(|def| tool(def, &output))
         .collect();
-    out.extend(chat_tool(&output));
+    if allowed(&Target::Chat) {
+        out.extend(chat_tool(&output));
+    }
     out
-}
-
-fn runnable(library: &Library, def: &ToolDef) -> bool {
-    matches!(
-        library.resolve_tool(&def.name),
-        Some(ToolRef::Action { .. })
-    ) || def.name == PRICE_FUNCTION
 }
 
 /// A skill export as an MCP tool: plus the output schema, and `confirm` on what writes.
@@ -157,8 +156,7 @@ fn chat_tool(output: &Value) -> Option<Tool> {
 
 /// The API-token scope a call needs: reads read; starting and stopping traders trade;
 /// everything else writes. A chat may lead to any of them.
-pub fn scopes_needed(target: &Target) -> &'static [nofxi_store::Scope] {
-    use nofxi_store::Scope;
+pub fn scopes_needed(target: &Target) -> &'static [Scope] {
     match target {
         Target::Quote { .. } => &[Scope::Read],
         Target::Chat => &[Scope::Write, Scope::Trade],

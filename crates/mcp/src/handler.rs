@@ -83,9 +83,10 @@ impl ServerHandler for NofxiMcp {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _cx: RequestContext<RoleServer>,
+        cx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools = catalog::tools(&self.calls.library, self.calls.lang);
+        let who = self.who(&cx)?;
+        let tools = catalog::tools(&self.calls.library, self.calls.lang, &who.scopes);
         wire(json!({ "tools": tools }))
     }
 

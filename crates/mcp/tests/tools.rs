@@ -330,6 +330,40 @@ async fn a_read_only_caller_reads_and_is_refused_changes() {
     );
 }
 
+/// `tools/list` showed every tool to a read-only token, which then was refused all but the
+/// reads: the README says scopes limit the tools. A caller is listed the tools its scopes
+/// allow, by the rule a call is checked with.
+#[tokio::test]
+async fn a_caller_is_listed_only_the_tools_its_scopes_allow() {
+    let names = |tools: &[rmcp::model::Tool]| -> Vec<String> {
+        tools.iter().map(|t| t.name.to_string()).collect()
+    };
+    let all = connect(&Scope::ALL).await;
+    let every = all.client.list_all_tools().await.unwrap();
+    let reader = connect(&[Scope::Read]).await;
+    let read = reader.client.list_all_tools().await.unwrap();
+    assert!(!read.is_empty());
+    for tool in &read {
+        let hints = tool.annotations.as_ref().unwrap();
+        assert_eq!(hints.read_only_hint, Some(true), "{}", tool.name);
+    }
+    let reads: Vec<String> = every
+        .iter()
+        .filter(|t| t.annotations.as_ref().unwrap().read_only_hint == Some(true))
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names(&read), reads);
+    let trader = connect(&[Scope::Read, Scope::Trade]).await;
+    let traded = names(&trader.client.list_all_tools().await.unwrap());
+    assert!(traded.contains(&"trader_management_start".to_string()));
+    assert!(!traded.contains(&"trader_management_delete".to_string()));
+    assert!(
+        !traded.contains(&"nofxi_chat".to_string()),
+        "a chat may write"
+    );
+    assert!(names(&every).contains(&"nofxi_chat".to_string()));
+}
+
 #[tokio::test]
 async fn traders_their_journals_and_equity_are_resources() {
     let c = connect(&Scope::ALL).await;

@@ -127,10 +127,26 @@ async fn scenario(ts: TestStore) -> TestResult {
     let r = connect(&base, reader.as_str()).await?;
     let (result, outcome) = call(&r, "strategy_management_create", json!({"name": "s"})).await;
     assert_eq!(result.is_error, Some(true), "{outcome}");
+    // A read-only token is listed the read-only tools only.
+    let listed = r.list_all_tools().await?;
+    assert!(listed.iter().any(|t| t.name == "trader_management_query"));
+    for tool in &listed {
+        let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
+        assert_eq!(read_only, Some(true), "{} listed to a reader", tool.name);
+    }
+    assert!(
+        a.list_all_tools()
+            .await?
+            .iter()
+            .any(|t| t.name == "nofxi_chat")
+    );
 
     // Alice's delete: only asked on the first call, done on the confirmed second.
-    let (result, outcome) =
-        call(&a, "trader_management_stop", json!({"target": "alice-bot"})).await;
+    // Stopping a running trader is confirmed too (paper included).
+    let (_, asked) = call(&a, "trader_management_stop", json!({"target": "alice-bot"})).await;
+    assert_eq!(asked["status"], "confirmation_required", "{asked}");
+    let confirmed = json!({"target": "alice-bot", "confirm": asked["pending_id"]});
+    let (result, outcome) = call(&a, "trader_management_stop", confirmed).await;
     done(&result, &outcome);
     let (result, first) = call(
         &a,
