@@ -3,9 +3,11 @@
 //! - a numeric flag takes a negative number as its value (`audit --limit -1`,
 //!   `--btc-eth-max-leverage -1`), so the refusal names the flag and what it takes instead of
 //!   clap's "unexpected argument '-1' found"; a whole-number flag says it takes 0 or more;
-//! - clap's usage errors are rendered here, and an argument they quote that could be a secret
-//!   (a key typed as a stray positional: `model add --name x sk-…`) is masked, a value that is
-//!   shown is escaped (it could rewrite the terminal). Usage errors still exit 2.
+//! - clap's usage errors are rendered here, and every argument they quote goes through the
+//!   one rule for a user's value ([`shown_input`]): masked when the credential detector finds
+//!   a key in it (a key typed as a stray positional: `model add --name x sk-…`), otherwise
+//!   shown escaped (it could rewrite the terminal) and cut, so `--interval 0m` says what was
+//!   wrong. Usage errors still exit 2.
 
 use std::any::TypeId;
 use std::ffi::OsStr;
@@ -111,11 +113,7 @@ impl<T: FromStr + Clone + Send + Sync + 'static> TypedValueParser for WholeNumbe
             let flag = arg
                 .map(flag_name)
                 .unwrap_or_else(|| "the value".to_string());
-            let given = if could_be_secret(&text) {
-                " (what was given is not repeated: it could be a secret)".to_string()
-            } else {
-                format!(", not {}", shown_input(&text))
-            };
+            let given = format!(", not {}", shown_input(&text));
             let help = arg
                 .and_then(Arg::get_help)
                 .map(|h| format!(": {h}"))
@@ -137,8 +135,8 @@ fn flag_name(arg: &Arg) -> String {
     }
 }
 
-/// clap's message with every argument it quotes that could be a secret masked and every
-/// other one escaped.
+/// clap's message with every argument it quotes shown by the one rule ([`shown_input`]: a key
+/// masked, anything else escaped and cut).
 fn rendered(err: &clap::Error) -> String {
     let mut text = err.render().to_string();
     let quoted = err
@@ -159,12 +157,8 @@ fn rendered(err: &clap::Error) -> String {
     let mut masked_any = false;
     let values: Vec<&str> = quoted.collect();
     for value in values {
-        let secret = could_be_secret(value);
-        let shown = if secret {
-            format!("[{} characters, not repeated]", value.chars().count())
-        } else {
-            shown_input(value)
-        };
+        let secret = looks_like_key(value);
+        let shown = shown_input(value);
         if shown == value {
             continue;
         }
@@ -186,53 +180,4 @@ fn rendered(err: &clap::Error) -> String {
         );
     }
     text
-}
-
-/// Whether an argument clap refused could be a credential: anything but a flag, a short
-/// number or a plain word.
-fn could_be_secret(value: &str) -> bool {
-    let flag = value.starts_with('-')
-        && value.len() <= 64
-        && value
-            .trim_start_matches('-')
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
-        && value.trim_start_matches('-').chars().next().is_some();
-    // Long digit runs are numeric passphrases; a count, a leverage or a speed is short.
-    let number = value.len() <= 8 && value.trim().parse::<f64>().is_ok();
-    let word = value.chars().count() <= 32
-        && value
-            .chars()
-            .all(|c| c.is_alphabetic() || matches!(c, '-' | '_' | '.'));
-    !(flag || number || word) || looks_like_key(value)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_and_passphrases_could_be_secrets_flags_numbers_and_words_not() {
-        for secret in [
-            "sk-abc123def456ghi789",
-            "8675309424242",
-            "hunter2",
-            "p@ss w0rd",
-            "AKIAIOSFODNN7EXAMPLE",
-        ] {
-            assert!(could_be_secret(secret), "{secret}");
-        }
-        for plain in [
-            "--limt",
-            "-1",
-            "1.5",
-            "600",
-            "fr",
-            "deepseek",
-            "en-US",
-            "yesterday-ish",
-        ] {
-            assert!(!could_be_secret(plain), "{plain}");
-        }
-    }
 }

@@ -107,3 +107,60 @@ fn a_stray_argument_that_could_be_a_secret_is_not_repeated() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("--limit"));
     assert_eq!(run(&home, &["--version"]).status.code(), Some(0));
 }
+
+/// A key typed where a name, a type or a symbol goes was repeated by the refusal
+/// (`--provider sk-…`, `trace show sk-…`, `token revoke sk-…`, …), while harmless values were
+/// hidden (`--interval 0m` said "[2 characters, not repeated]"). One rule for every value an
+/// error quotes: masked when the credential detector finds a key in it, else escaped and cut.
+#[test]
+fn an_error_masks_a_key_and_shows_any_other_value() {
+    let (_guard, home) = home();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["model", "add", "--name", "x", "--provider", KEY],
+        vec!["exchange", "add", "--type", KEY, "--name", "o"],
+        vec!["market", "price", KEY],
+        vec!["config", "set", "assistant.model", KEY],
+        vec!["model", "show", KEY],
+        vec!["model", "update", KEY, "--enabled", "false"],
+        vec!["model", "test", KEY],
+        vec!["trader", "start", KEY],
+        vec!["trader", "journal", KEY],
+        vec!["exchange", "balance", KEY],
+        vec!["portfolio", "show", KEY],
+        vec!["trace", "show", KEY],
+        vec!["token", "revoke", KEY],
+    ];
+    for args in &cases {
+        let out = run(&home, args);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{args:?}: {all}");
+        assert!(
+            !all.contains(&KEY[3..15]) && !all.to_lowercase().contains(&KEY[3..15]),
+            "{args:?} repeats the key: {all}"
+        );
+        assert!(all.contains("not repeated"), "{args:?}: {all}");
+    }
+    for (args, shown) in [
+        (vec!["backtest", "--interval", "0m"], "\"0m\""),
+        (
+            vec!["market", "klines", "BTC", "--interval", "0m"],
+            "\"0m\"",
+        ),
+        (
+            vec!["serve", "--addr", "localhost:18732"],
+            "'localhost:18732'",
+        ),
+        (vec!["model", "show", "hunter2"], "\"hunter2\""),
+        (vec!["audit", "--limit", "12abc"], "12abc"),
+    ] {
+        let out = run(&home, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(err.contains(shown), "{args:?}: {err}");
+        assert!(!err.contains("not repeated"), "{args:?}: {err}");
+    }
+}

@@ -112,19 +112,28 @@ impl FieldProblem {
                 format!("`{f}` must be between {min} and {max}, got {got}: choose a value in range")
             }
             Problem::NotOneOf { allowed, got } => {
-                format!("`{f}` cannot be {got:?}: use one of {}", allowed.join(", "))
+                format!(
+                    "`{f}` cannot be \"{}\": use one of {}",
+                    shown_input(got),
+                    allowed.join(", ")
+                )
             }
             Problem::InsecureUrl { got } => format!(
-                "`{f}` must use https (plain http only for localhost / 127.0.0.1 / ::1), got {got:?}: switch to the https URL"
+                "`{f}` must use https (plain http only for localhost / 127.0.0.1 / ::1), got \"{}\": switch to the https URL",
+                shown_input(got)
             ),
             Problem::CredentialsInUrl => format!(
                 "`{f}` must not carry credentials (user info, a query or fragment, a key in the path): they would be stored and shown in clear; give the URL without them, and the key as the API key"
             ),
             Problem::Malformed { expected, got } => {
-                format!("`{f}` must be {expected}, got {got:?}: correct the value")
+                format!(
+                    "`{f}` must be {expected}, got \"{}\": correct the value",
+                    shown_input(got)
+                )
             }
             Problem::DuplicateName { name } => format!(
-                "`{f}` {name:?} is already taken (names are case-insensitive): choose another name or update the existing one"
+                "`{f}` \"{}\" is already taken (names are case-insensitive): choose another name or update the existing one",
+                shown_input(name)
             ),
             Problem::TooLong { max } => {
                 format!("`{f}` is longer than {max} characters: shorten it")
@@ -152,23 +161,31 @@ impl FieldProblem {
                 "`{f}` contains the control character {code_point}, which rewrites the terminal or chat the text is shown in: remove it (tabs and line breaks are fine)"
             ),
             Problem::NameIsAnId { id } => format!(
-                "`{f}` {id:?} is the id of another resource, so references to it would be ambiguous: choose another name"
+                "`{f}` \"{}\" is the id of another resource, so references to it would be ambiguous: choose another name",
+                shown_input(id)
             ),
             Problem::UnknownCoin { got, nearest } if nearest.is_empty() => {
-                format!("`{f}`: unknown coin {got:?}: use coins nofxi knows, such as BTC, ETH, SOL")
+                format!(
+                    "`{f}`: unknown coin \"{}\": use coins nofxi knows, such as BTC, ETH, SOL",
+                    shown_input(got)
+                )
             }
             Problem::UnknownCoin { got, nearest } => format!(
-                "`{f}`: unknown coin {got:?}; did you mean {}?",
+                "`{f}`: unknown coin \"{}\"; did you mean {}?",
+                shown_input(got),
                 nearest.join(", ")
             ),
             Problem::UnknownReference { kind, reference } => format!(
-                "`{f}`: there is no {kind} {reference:?}: pick one from `nofxi {kind} list` or create it first"
+                "`{f}`: there is no {kind} \"{}\": pick one from `nofxi {kind} list` or create it first",
+                shown_input(reference)
             ),
             Problem::Disabled { kind, name } => format!(
-                "`{f}`: {kind} {name:?} is disabled: enable it (`nofxi {kind} update {name:?} --enabled true`) or pick another"
+                "`{f}`: {kind} \"{0}\" is disabled: enable it (`nofxi {kind} update \"{0}\" --enabled true`) or pick another",
+                shown_input(name)
             ),
             Problem::IncompleteCredentials { name, missing } => format!(
-                "`{f}`: exchange {name:?} lacks {}: add them with `nofxi exchange update {name:?}`",
+                "`{f}`: exchange \"{0}\" lacks {1}: add them with `nofxi exchange update \"{0}\"`",
+                shown_input(name),
                 missing.join(", ")
             ),
         }
@@ -196,19 +213,30 @@ impl FieldProblem {
                 format!("`{f}` 必须在 {min} 到 {max} 之间，当前为 {got}：请改为范围内的值")
             }
             Problem::NotOneOf { allowed, got } => {
-                format!("`{f}` 不能是 {got:?}：可选值为 {}", allowed.join("、"))
+                format!(
+                    "`{f}` 不能是 \"{}\"：可选值为 {}",
+                    shown_input(got),
+                    allowed.join("、")
+                )
             }
             Problem::InsecureUrl { got } => format!(
-                "`{f}` 必须使用 https（仅 localhost / 127.0.0.1 / ::1 可用 http），当前为 {got:?}：请改用 https 地址"
+                "`{f}` 必须使用 https（仅 localhost / 127.0.0.1 / ::1 可用 http），当前为 \"{}\"：请改用 https 地址",
+                shown_input(got)
             ),
             Problem::CredentialsInUrl => format!(
                 "`{f}` 不能包含凭证（用户信息、查询参数或片段、路径里的密钥）：它们会被明文保存和显示；请去掉它们，密钥作为 API Key 单独提供"
             ),
             Problem::Malformed { expected, got } => {
-                format!("`{f}` 应为{expected}，当前为 {got:?}：请更正")
+                format!(
+                    "`{f}` 应为{expected}，当前为 \"{}\"：请更正",
+                    shown_input(got)
+                )
             }
             Problem::DuplicateName { name } => {
-                format!("名称 {name:?} 已被使用（不区分大小写）：请换一个名称，或修改已有的那个")
+                format!(
+                    "名称 \"{}\" 已被使用（不区分大小写）：请换一个名称，或修改已有的那个",
+                    shown_input(name)
+                )
             }
             Problem::TooLong { max } => format!("`{f}` 超过 {max} 个字符：请缩短"),
             Problem::TooMany { max } => format!("`{f}` 超过 {max} 项：请删掉一些"),
@@ -238,23 +266,35 @@ impl FieldProblem {
                 "`{f}` 含有控制字符 {code_point}，会改写显示它的终端或聊天：请删除它（制表符和换行可以保留）"
             ),
             Problem::NameIsAnId { id } => {
-                format!("`{f}` {id:?} 是另一个资源的 ID，会让引用产生歧义：请换一个名称")
+                format!(
+                    "`{f}` \"{}\" 是另一个资源的 ID，会让引用产生歧义：请换一个名称",
+                    shown_input(id)
+                )
             }
             Problem::UnknownCoin { got, nearest } if nearest.is_empty() => {
-                format!("`{f}`：不认识的币种 {got:?}：请使用 BTC、ETH、SOL 等已知币种")
+                format!(
+                    "`{f}`：不认识的币种 \"{}\"：请使用 BTC、ETH、SOL 等已知币种",
+                    shown_input(got)
+                )
             }
             Problem::UnknownCoin { got, nearest } => format!(
-                "`{f}`：不认识的币种 {got:?}；是不是 {}？",
+                "`{f}`：不认识的币种 \"{}\"；是不是 {}？",
+                shown_input(got),
                 nearest.join("、")
             ),
             Problem::UnknownReference { kind, reference } => format!(
-                "`{f}`：找不到 {kind} {reference:?}：请从 `nofxi {kind} list` 中选择，或先创建它"
+                "`{f}`：找不到 {kind} \"{}\"：请从 `nofxi {kind} list` 中选择，或先创建它",
+                shown_input(reference)
             ),
             Problem::Disabled { kind, name } => {
-                format!("`{f}`：{kind} {name:?} 已停用：请先启用，或换一个")
+                format!(
+                    "`{f}`：{kind} \"{}\" 已停用：请先启用，或换一个",
+                    shown_input(name)
+                )
             }
             Problem::IncompleteCredentials { name, missing } => format!(
-                "`{f}`：交易所账户 {name:?} 缺少 {}：请用 `nofxi exchange update {name:?}` 补全",
+                "`{f}`：交易所账户 \"{0}\" 缺少 {1}：请用 `nofxi exchange update \"{0}\"` 补全",
+                shown_input(name),
                 missing.join("、")
             ),
         }
@@ -412,15 +452,27 @@ pub fn text_problem(value: &str) -> Option<Problem> {
 /// as a name may have ([`crate::resource::NAME_MAX`]), so a valid name is never cut.
 pub const SHOWN_INPUT_CHARS: usize = crate::resource::NAME_MAX;
 
-/// A value a user or a file gave (a flag, a CSV field, a name), made safe to repeat in an
-/// error: every character that hides or rewrites text where it is shown ([`hidden_character`]:
-/// controls and so every terminal escape sequence, zero-width and bidi characters) is written
-/// as its escape (`\u{1b}`, `\n`), so a broker's file cannot move the cursor, retitle or
-/// recolour the terminal, or reorder a line, through an error about it; and a value longer
-/// than [`SHOWN_INPUT_CHARS`] characters is cut there with `…`, so one field cannot flood the
-/// screen. The caller puts its own quote marks around it.
+/// A value a user or a file gave (a flag, a CSV field, a name, a reference), as an error or
+/// any other line repeats it: the one rule. A value in which the credential detector finds a
+/// key ([`crate::redact::looks_like_key`]: a key typed where a name or a type goes) is not
+/// repeated at all, only its length ([`not_repeated`]). Any other value is shown, escaped and
+/// cut, so the user sees what was wrong: every character that hides or rewrites text where it
+/// is shown ([`hidden_character`]: controls and so every terminal escape sequence, zero-width
+/// and bidi characters) is written as its escape (`\u{1b}`, `\n`), so a broker's file cannot
+/// move the cursor, retitle or recolour the terminal, or reorder a line, through an error
+/// about it; and a value longer than [`SHOWN_INPUT_CHARS`] characters is cut there with `…`,
+/// so one field cannot flood the screen. The caller puts its own quote marks around it.
 pub fn shown_input(value: &str) -> String {
-    escaped(value, SHOWN_INPUT_CHARS)
+    if crate::redact::looks_like_key(value) {
+        not_repeated(value)
+    } else {
+        escaped(value, SHOWN_INPUT_CHARS)
+    }
+}
+
+/// What stands for a value that could be a credential: its length, never a character of it.
+pub fn not_repeated(value: &str) -> String {
+    format!("[{} characters, not repeated]", value.chars().count())
 }
 
 /// [`shown_input`] without the cut, for a line whose point is the whole value (the paths
@@ -663,6 +715,44 @@ mod tests {
         let shown = shown_input(&escapes);
         assert!(shown.ends_with('…') && !shown.contains('\u{1b}'), "{shown}");
         assert_eq!(shown.matches("\\u{1b}").count(), SHOWN_INPUT_CHARS);
+    }
+
+    /// Keys typed where a name or a type goes were repeated by errors, while harmless values
+    /// (`0m`, `localhost:18732`) were hidden: a value is masked when, and only when, the
+    /// credential detector finds a key in it.
+    #[test]
+    fn shown_input_masks_a_key_and_shows_any_other_value() {
+        for key in [
+            "sk-abc123def456ghi789jkl012mno345",
+            "sk-proj-ZZSECRETabcdefghijklmnopqrstuvwx",
+            "AIzaSyA1b2C3d4E5f6G7h8I9j0",
+            "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+            "my token sk-abc123def456ghi789jkl012",
+        ] {
+            let shown = shown_input(key);
+            assert_eq!(shown, not_repeated(key), "{key}");
+            assert!(shown.contains("not repeated"), "{shown}");
+        }
+        for plain in [
+            "0m",
+            "localhost:18732",
+            "hunter2",
+            "12abc",
+            "deepseek",
+            "t2old",
+        ] {
+            assert_eq!(shown_input(plain), plain);
+        }
+        let problem = FieldProblem::new(
+            "provider",
+            Problem::NotOneOf {
+                allowed: vec!["openai".into()],
+                got: "sk-abc123def456ghi789jkl012mno345".into(),
+            },
+        );
+        for said in [problem.fix(), problem.to_zh()] {
+            assert!(!said.contains("abc123def456"), "{said}");
+        }
     }
 
     #[test]

@@ -67,7 +67,8 @@ fn check_key(key: &str) -> Result<()> {
         return Ok(());
     }
     Err(usage(format!(
-        "unknown setting `{key}`: the settings are {} (e.g. `nofxi config set assistant.model NAME`)",
+        "unknown setting `{}`: the settings are {} (e.g. `nofxi config set assistant.model NAME`)",
+        nofxi_domain::validation::shown_input(key),
         KEYS.join(", ")
     )))
 }
