@@ -17,6 +17,7 @@ fn diagnosis_id(diagnosis: Diagnosis) -> Option<&'static str> {
         Diagnosis::BadKeyFormat => "binance_key_format",
         // -2015 covers an unknown key, a missing whitelist entry and a missing permission.
         Diagnosis::KeyOrIpRejected => "binance_key_ip_permission",
+        Diagnosis::AgentWallet => "hyperliquid_agent_wallet",
         Diagnosis::FuturesPermissionMissing => "binance_futures_permission",
         Diagnosis::NoBalance | Diagnosis::Unreadable | Diagnosis::Other => return None,
     })

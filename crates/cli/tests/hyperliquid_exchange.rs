@@ -140,11 +140,16 @@ async fn a_hyperliquid_account_is_offered_tested_and_its_agent_wallet_faults_nam
         row.contains("FAILED") && row.contains("agent wallet not approved"),
         "{said}"
     );
+    // Its one-line advice is the agent wallet's, not Binance's IP whitelist.
+    assert!(
+        row.contains("wallet_addr") && !row.contains("whitelist"),
+        "{said}"
+    );
     no_secret(&said);
     let json = run(&home, Some(&url), &["exchange", "test", "hl1", "--json"]).await;
     let v: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v["api_key"]["status"], "failed", "{v}");
-    assert_eq!(v["api_key"]["problem"]["diagnosis"], "key_or_ip_rejected");
+    assert_eq!(v["api_key"]["problem"]["diagnosis"], "agent_wallet");
     assert_eq!(v["balance"]["status"], "skipped");
     mock.approve_agent(WALLET, &agent(), "nofxi");
 
@@ -173,12 +178,17 @@ async fn the_chat_explains_an_agent_wallet_fault_as_what_why_and_what_now() {
         "{reply}"
     );
     assert!(reply.contains("More → API"), "what to do now: {reply}");
+    // Explained as an agent wallet fault, not with Binance's IP whitelist texts.
+    assert!(reply.contains("agent (API) wallet"), "{reply}");
+    assert!(!reply.contains("whitelist"), "{reply}");
     no_secret(&reply);
     let reply = chat(&home, &url, "hl1 为什么连不上").await;
     assert!(
         reply.contains("API Key") && reply.contains("agent wallet not approved"),
         "{reply}"
     );
+    assert!(reply.contains("agent（API）钱包"), "{reply}");
+    assert!(!reply.contains("白名单"), "{reply}");
     no_secret(&reply);
     mock.approve_agent(WALLET, &agent(), "nofxi");
 
@@ -187,9 +197,17 @@ async fn the_chat_explains_an_agent_wallet_fault_as_what_why_and_what_now() {
         reply.contains("hl2") && reply.contains("wrong main wallet address"),
         "{reply}"
     );
+    assert!(
+        reply.contains("wallet_addr holds the agent's own address"),
+        "{reply}"
+    );
     no_secret(&reply);
     let reply = chat(&home, &url, "hl2 为什么连不上").await;
     assert!(reply.contains("wrong main wallet address"), "{reply}");
+    assert!(
+        reply.contains("wallet_addr 填成了 agent 钱包自己的地址"),
+        "{reply}"
+    );
     no_secret(&reply);
 }
 

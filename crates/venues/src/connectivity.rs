@@ -142,6 +142,11 @@ pub enum Diagnosis {
     BadKeyFormat,
     /// The exchange refused the key and we cannot tell an unknown key from a non-whitelisted IP.
     KeyOrIpRejected,
+    /// Hyperliquid does not take the agent (API) wallet as signing for the main wallet: the
+    /// agent is not approved (never, replaced, expired) or approved for another wallet, or
+    /// the main wallet address is wrong. It has no IP whitelist, so the refused key's advice
+    /// would send the user looking for one.
+    AgentWallet,
     FuturesPermissionMissing,
     NoBalance,
     /// The exchange answered without a field a check judges by.
@@ -165,6 +170,9 @@ impl Diagnosis {
             Diagnosis::KeyOrIpRejected => {
                 "check the API key is current, and add this machine's IP to the key's whitelist"
             }
+            Diagnosis::AgentWallet => {
+                "approve the agent wallet from the main wallet (Hyperliquid → More → API), use its private key as the API key, and set wallet_addr to the main wallet that approved it"
+            }
             Diagnosis::FuturesPermissionMissing => {
                 "enable \"Futures\" on the API key in the exchange's API management page"
             }
@@ -185,6 +193,7 @@ impl fmt::Display for Diagnosis {
             Diagnosis::BadSignature => "bad signature",
             Diagnosis::BadKeyFormat => "bad API key format",
             Diagnosis::KeyOrIpRejected => "API key invalid or IP not whitelisted",
+            Diagnosis::AgentWallet => "agent wallet not accepted for the main wallet",
             Diagnosis::FuturesPermissionMissing => "futures permission missing",
             Diagnosis::NoBalance => "no balance",
             Diagnosis::Unreadable => "unreadable answer",

@@ -95,7 +95,7 @@ async fn an_agent_not_approved_is_told_apart_from_a_wrong_address() {
     m.revoke_agent(&agent());
     let (diagnosis, said) =
         key_failure(&check_hyperliquid(&perp(&m.url(), AGENT_KEY, WALLET, false)).await);
-    assert_eq!(diagnosis, Diagnosis::KeyOrIpRejected);
+    assert_eq!(diagnosis, Diagnosis::AgentWallet);
     assert!(said.starts_with("agent wallet not approved"), "{said}");
     assert!(
         said.contains("…5c23") && said.contains("More → API"),
@@ -109,7 +109,7 @@ async fn the_agents_own_address_entered_as_the_main_wallets_is_named() {
     let m = mock().await;
     let (diagnosis, said) =
         key_failure(&check_hyperliquid(&perp(&m.url(), AGENT_KEY, &agent(), false)).await);
-    assert_eq!(diagnosis, Diagnosis::KeyOrIpRejected);
+    assert_eq!(diagnosis, Diagnosis::AgentWallet);
     assert!(said.starts_with("wrong main wallet address"), "{said}");
     assert!(
         said.contains("this API key signs as") && said.contains("…5c23"),
@@ -154,7 +154,7 @@ async fn a_testnet_switch_that_does_not_match_is_found_by_the_signed_check() {
     let m = mock().await;
     let (diagnosis, said) =
         key_failure(&check_hyperliquid(&perp(&m.url(), AGENT_KEY, WALLET, true)).await);
-    assert_eq!(diagnosis, Diagnosis::KeyOrIpRejected);
+    assert_eq!(diagnosis, Diagnosis::AgentWallet);
     assert!(said.contains("testnet switch"), "{said}");
     assert!(
         said.contains("does not exist"),

@@ -73,7 +73,10 @@ impl ToolRunner {
             // update for this code; other failures are fixed outside nofxi.
             let code = match problems.first().map(|p| p.diagnosis) {
                 Some(
-                    Diagnosis::BadSignature | Diagnosis::BadKeyFormat | Diagnosis::KeyOrIpRejected,
+                    Diagnosis::BadSignature
+                    | Diagnosis::BadKeyFormat
+                    | Diagnosis::KeyOrIpRejected
+                    | Diagnosis::AgentWallet,
                 ) => "credentials_rejected",
                 _ => "test_failed",
             };

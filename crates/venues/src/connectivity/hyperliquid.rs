@@ -50,11 +50,12 @@ fn role(answer: &Value) -> Option<Role> {
     })
 }
 
-/// The agent-wallet problem, diagnosed as a refused key: new credentials fix it.
+/// The agent-wallet problem: fixed by approving the agent or by new credentials, never by an
+/// IP whitelist, which Hyperliquid does not have.
 fn pairing(message: String) -> Check<()> {
     Check::Failed {
         problem: Problem {
-            diagnosis: Diagnosis::KeyOrIpRejected,
+            diagnosis: Diagnosis::AgentWallet,
             code: None,
             message,
         },
