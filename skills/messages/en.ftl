@@ -85,6 +85,7 @@ market-rate-limited-source = { $source } is limiting requests ({ $error }), so {
 
 already-done = That was already done on your last message ({ $label }: { $name }), so there is nothing left to cancel. { $undo }
 undo-by-hand = To undo it, change it back the same way.
+undo-offer-values = Shall I change { $name } back ({ $changes })?
 undo-trader_management-start = To undo it, say "stop { $name }".
 undo-trader_management-stop = To undo it, say "start { $name }".
 undo-trader_management-delete = It is in the trash for 30 days: say "restore trader { $name }" to bring it back.

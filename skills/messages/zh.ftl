@@ -74,6 +74,7 @@ market-rate-limited-source = { $source } 正在限制请求频率（{ $error }�
 
 already-done = 上一条消息已经完成了（{ $label }：{ $name }），现在没有可以取消的了。{ $undo }
 undo-by-hand = 要撤回，用同样的方式改回去即可。
+undo-offer-values = 要把「{ $name }」改回去吗（{ $changes }）？
 undo-trader_management-start = 要撤回，可以说“停止 { $name }”。
 undo-trader_management-stop = 要撤回，可以说“启动 { $name }”。
 undo-trader_management-delete = 它在回收站里保留 30 天：说“恢复交易员 { $name }”即可找回。

@@ -102,6 +102,7 @@ fn entry(kind: ResourceKind, id: &str, name: &str) -> NameEntry {
         testnet: false,
         running: true,
         deleted: false,
+        uses: Vec::new(),
     }
 }
 

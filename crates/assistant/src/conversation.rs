@@ -149,6 +149,30 @@ pub enum Pending {
     /// "Nothing is called alpah. Did you mean alpha?": a yes asks this again, the name put
     /// right. Any other answer drops it.
     Retry { message: String },
+    /// "算了，还是启用吧" right after a change: a yes runs its inverse (with its own
+    /// confirmation rule); any other answer drops it.
+    Undo { inverse: Inverse },
+}
+
+/// The task that takes a completed change back: re-enable, restore, start again, the old
+/// value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Inverse {
+    /// `<skill_id>.<action>`.
+    pub task: String,
+    pub slots: Map<String, Value>,
+    /// The question that offers it, in each language.
+    pub offer_zh: String,
+    pub offer_en: String,
+}
+
+impl Inverse {
+    pub fn offer(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Zh => &self.offer_zh,
+            Lang::En => &self.offer_en,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -234,6 +258,9 @@ pub struct Done {
     pub name: Option<String>,
     /// The value of [`Conversation::turns`] during the turn that did it.
     pub turn: u64,
+    /// What takes it back, when something does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inverse: Option<Inverse>,
 }
 
 /// How many turns a conversation keeps for context.
@@ -302,6 +329,7 @@ impl Conversation {
                     *display = secrets.redact(display);
                 }
             }
+            Some(Pending::Undo { inverse }) => inverse.slots = map(&inverse.slots),
             Some(Pending::CancelParent { .. }) | None => {}
         }
         for listed in &mut out.last_listed {

@@ -237,6 +237,11 @@ impl Assistant {
             unclaimed: Vec::new(),
         };
         turn.conv.lang = Some(lang);
+        // An undo offered last turn is answered by this one, whatever it says.
+        let offered_undo = match &turn.conv.pending {
+            Some(Pending::Undo { inverse }) => Some(inverse.clone()),
+            _ => None,
+        };
         let t_understand = Instant::now();
         // A yes to "did you mean alpha?" is the request again, with the name put right.
         let retried = match given {
@@ -295,6 +300,11 @@ impl Assistant {
             recorded
         };
         drop_stale_choice(&mut turn);
+        if let Some(offered) = offered_undo
+            && matches!(&turn.conv.pending, Some(Pending::Undo { inverse }) if *inverse == offered)
+        {
+            turn.conv.pending = None;
+        }
         // Every turn answers: a message that changed nothing and asked nothing still hears
         // what waits, or that nothing was done (an empty reply reads as a hang).
         if turn.reply.is_empty() {

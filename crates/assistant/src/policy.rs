@@ -59,7 +59,7 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             skill,
             action,
             slots,
-        } => crate::effects::explain(turn, &skill, &action, slots.into_iter().collect()).await,
+        } => crate::effects::explain(turn, &skill, &action, slots.into_iter().collect()),
         Command::CannotHandle { reason } => {
             let text = if let Some(word) = reason.strip_prefix(NOT_FOUND_REASON) {
                 texts::nothing_called(turn.lang, word, &similar_names(turn, word))
@@ -378,6 +378,14 @@ async fn confirm(turn: &mut Turn<'_>) {
             }
             return;
         }
+        // "算了 还是启用吧" was offered its inverse: the yes starts it, confirmed by its rule.
+        Some(Pending::Undo { inverse }) => {
+            if let Some((skill, action)) = inverse.task.split_once('.') {
+                let (skill, action) = (skill.to_string(), action.to_string());
+                start(turn, &skill, &action, inverse.slots).await;
+            }
+            return;
+        }
         Some(other) => turn.conv.pending = Some(other),
         None => {}
     }
@@ -630,19 +638,28 @@ fn already_done(turn: &mut Turn<'_>) -> bool {
     if done.is_empty() {
         return false;
     }
+    // One change to take back: offered, a yes runs its inverse. Several, or none known: how.
+    let single = match done.as_slice() {
+        [only] => only.inverse.clone(),
+        _ => None,
+    };
     for d in done {
         let label = texts::task_label(&turn.engine.library, &d.skill, &d.action, turn.lang);
         let name = d.name.unwrap_or_default();
         let undo_id = format!("undo-{}-{}", d.skill, d.action);
-        let undo = match nofxi_skills::Catalog::builtin().has(&undo_id) {
-            true => msg(turn.lang, &undo_id, &[("name", &name)]),
-            false => msg(turn.lang, "undo-by-hand", &[]),
+        let undo = match (&single, nofxi_skills::Catalog::builtin().has(&undo_id)) {
+            (Some(inverse), _) => inverse.offer(turn.lang).to_string(),
+            (None, true) => msg(turn.lang, &undo_id, &[("name", &name)]),
+            (None, false) => msg(turn.lang, "undo-by-hand", &[]),
         };
         turn.say(msg(
             turn.lang,
             "already-done",
             &[("label", &label), ("name", &name), ("undo", &undo)],
         ));
+    }
+    if let Some(inverse) = single {
+        turn.conv.pending = Some(Pending::Undo { inverse });
     }
     true
 }

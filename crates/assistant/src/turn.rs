@@ -76,6 +76,7 @@ impl Engine {
                 testnet: e.spec.exchange_type != "paper" && e.spec.testnet,
                 running: false,
                 deleted: e.deleted_at.is_some(),
+                uses: Vec::new(),
             });
         }
         let mut traders = st.list_traders(user, false).await?;
@@ -110,6 +111,7 @@ impl Engine {
                 testnet: false,
                 running: false,
                 deleted: m.deleted_at.is_some(),
+                uses: Vec::new(),
             });
         }
         let mut strategies = st.list_strategies(user, false).await?;
@@ -130,6 +132,7 @@ impl Engine {
                 testnet: false,
                 running: false,
                 deleted: x.deleted_at.is_some(),
+                uses: Vec::new(),
             });
         }
         for t in traders {
@@ -148,6 +151,11 @@ impl Engine {
                 testnet: live && testnet,
                 running: t.is_running,
                 deleted: t.deleted_at.is_some(),
+                uses: vec![
+                    t.spec.exchange_id.clone(),
+                    t.spec.ai_model_id.clone(),
+                    t.spec.strategy_id.clone(),
+                ],
             });
         }
         self.mask_stored_credentials(user).await;

@@ -478,6 +478,7 @@ fn names_of(world: &[Owned]) -> Names {
                 testnet: false,
                 running: false,
                 deleted: o.deleted,
+                uses: Vec::new(),
             })
             .collect(),
     )

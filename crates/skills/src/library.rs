@@ -279,8 +279,23 @@ impl Library {
         let mut out = Vec::new();
         for skill in &self.skills {
             for (i, action) in skill.actions.iter().enumerate() {
-                for (k, failure) in action.failures.iter().enumerate() {
-                    let Some(r) = &failure.recovery else { continue };
+                // A fix offered after a failure, and the undo offered after a success: both
+                // name a task to start.
+                let offers = action
+                    .failures
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, f)| {
+                        let r = f.recovery.as_ref()?;
+                        Some((format!("actions[{i}].failures[{k}].recovery.task"), r))
+                    })
+                    .chain(
+                        action
+                            .undo
+                            .as_ref()
+                            .map(|r| (format!("actions[{i}].undo.task"), r)),
+                    );
+                for (path, r) in offers {
                     if r.task_parts()
                         .is_some_and(|(s, _)| unloaded.iter().any(|u| u == s))
                     {
@@ -303,11 +318,7 @@ impl Library {
                         }),
                     };
                     if let Some((kind, message)) = problem {
-                        out.push(skill.diag(
-                            &format!("actions[{i}].failures[{k}].recovery.task"),
-                            kind,
-                            message,
-                        ));
+                        out.push(skill.diag(&path, kind, message));
                     }
                 }
             }

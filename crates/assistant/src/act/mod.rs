@@ -11,6 +11,7 @@ mod edits;
 mod reported;
 mod run;
 mod slots;
+mod undo;
 
 pub(crate) use self::bound::{changed_since, set_aside};
 pub(crate) use self::edits::same_item;
@@ -158,7 +159,7 @@ async fn step(turn: &mut Turn<'_>) -> bool {
             .and_then(|id| names.by_id(id))
             .is_some_and(|e| match fact {
                 RefFact::Live => e.live,
-                RefFact::Running => e.running,
+                RefFact::Running => running_or_serving(&names, e),
             })
     };
     let needs = action.needs_confirmation(&slots, &facts);
@@ -286,6 +287,35 @@ async fn step(turn: &mut Turn<'_>) -> bool {
     execute(turn, &action, needs, bound).await
 }
 
+/// A trader that runs, or a resource a running trader uses (disabling it stops that trader's
+/// trading): what a `running:` confirmation rule asks about.
+fn running_or_serving(names: &Names, e: &crate::nlu::names::NameEntry) -> bool {
+    match e.kind {
+        ResourceKind::Trader => e.running,
+        _ => names
+            .entries
+            .iter()
+            .any(|t| t.kind == ResourceKind::Trader && t.running && t.uses.contains(&e.id)),
+    }
+}
+
+/// The traders that use resource `id` (running ones said so), as a message shows them.
+pub(crate) fn traders_using(lang: Lang, names: &Names, id: &str) -> String {
+    let using: Vec<String> = names
+        .entries
+        .iter()
+        .filter(|t| t.kind == ResourceKind::Trader && !t.deleted && t.uses.iter().any(|u| u == id))
+        .map(|t| match t.running {
+            true => msg(lang, "effects-running-trader", &[("name", &t.name)]),
+            false => t.name.clone(),
+        })
+        .collect();
+    match using.is_empty() {
+        true => msg(lang, "effects-no-traders", &[]),
+        false => using.join(", "),
+    }
+}
+
 /// The live exchange accounts an update binds its target to ("switch alpha to exchange bin"):
 /// from then on its orders are real, which the update's own summary does not say.
 fn live_bindings(
@@ -390,6 +420,12 @@ fn summary(
         "account".into(),
         Value::String(msg(lang, account_of(names, task), &[])),
     );
+    if let Some(id) = task.resolved.get("target") {
+        vars.insert(
+            "traders_using".into(),
+            Value::String(traders_using(lang, names, id)),
+        );
+    }
     match &action.summary {
         Some(text) => text.render(lang, lookup(lang, &shown, &vars)),
         None => msg(lang, "confirm-go-ahead", &[]),

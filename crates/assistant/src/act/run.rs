@@ -395,6 +395,7 @@ fn record_done(turn: &mut Turn<'_>, task: &crate::conversation::Task) {
             action: task.action.clone(),
             name: None,
             turn: turn.conv.turns,
+            inverse: None,
         });
         return;
     }
@@ -414,6 +415,7 @@ fn record_done(turn: &mut Turn<'_>, task: &crate::conversation::Task) {
         action: task.action.clone(),
         name,
         turn: turn.conv.turns,
+        inverse: action.and_then(|a| super::undo::inverse_of(a, task)),
     };
     turn.conv.just_done.push(done);
 }

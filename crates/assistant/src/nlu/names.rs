@@ -31,6 +31,8 @@ pub struct NameEntry {
     pub running: bool,
     /// In the trash: only `restore` resolves to it.
     pub deleted: bool,
+    /// A trader's exchange, model and strategy, by id (empty for the others).
+    pub uses: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]

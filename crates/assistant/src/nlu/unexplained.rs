@@ -575,6 +575,7 @@ mod tests {
             testnet: false,
             running: true,
             deleted: false,
+            uses: Vec::new(),
         }
     }
 

@@ -281,27 +281,55 @@ pub(super) fn check(i: usize, action: &mut Action, loc: &Locator, out: &mut Vec<
             ));
         }
         if let Some(r) = &f.recovery {
-            text(loc, &format!("{fp}.recovery.offer"), &r.offer, out);
+            offered_task(loc, &format!("{fp}.recovery"), r, action, &names, out);
             messages.push((format!("{fp}.recovery.offer"), &r.offer));
-            for (slot, value) in &r.slots {
-                template_values(
-                    loc,
-                    &format!("{fp}.recovery.slots.{slot}"),
-                    value,
-                    action,
-                    &names,
-                    out,
-                );
-            }
-            if r.task_parts().is_none() {
-                out.push(loc.diag(
-                    &format!("{fp}.recovery.task"),
-                    DiagnosticKind::UnknownAction,
-                    format!("recovery task `{}` is not `<skill>.<action>`", r.task),
-                ));
-            }
         }
     }
+    if let Some(r) = &action.undo {
+        offered_task(loc, &format!("{at}.undo"), r, action, &names, out);
+        messages.push((format!("{at}.undo.offer"), &r.offer));
+    }
+    placeholders_named(loc, action, &names, messages, out);
+}
+
+/// A task offered after the action (a failure's fix, a success's undo): its text, the
+/// templates of its slots, and the shape of its `<skill>.<action>`.
+fn offered_task(
+    loc: &Locator,
+    path: &str,
+    r: &crate::ir::Recovery,
+    action: &Action,
+    names: &[String],
+    out: &mut Vec<Diagnostic>,
+) {
+    text(loc, &format!("{path}.offer"), &r.offer, out);
+    for (slot, value) in &r.slots {
+        template_values(
+            loc,
+            &format!("{path}.slots.{slot}"),
+            value,
+            action,
+            names,
+            out,
+        );
+    }
+    if r.task_parts().is_none() {
+        out.push(loc.diag(
+            &format!("{path}.task"),
+            DiagnosticKind::UnknownAction,
+            format!("offered task `{}` is not `<skill>.<action>`", r.task),
+        ));
+    }
+}
+
+/// Every `{placeholder}` of the action's messages names a slot or a runtime value.
+fn placeholders_named(
+    loc: &Locator,
+    action: &Action,
+    names: &[String],
+    messages: Vec<(String, &Text)>,
+    out: &mut Vec<Diagnostic>,
+) {
     for (path, t) in messages {
         for p in t.placeholders() {
             if !names.contains(&p) && !RUNTIME_PLACEHOLDERS.contains(&p.as_str()) {

@@ -32,10 +32,10 @@ pub(super) fn confirm_condition(
         },
         ConfirmCondition::Running(slot) => match action.slot(slot) {
             None => out.push(unknown_slot(loc, path, slot, &action.name, names)),
-            Some(s) if s.ref_kind != Some(ResourceKind::Trader) => out.push(loc.diag(
+            Some(s) if s.ref_kind.is_none() => out.push(loc.diag(
                 path,
                 DiagnosticKind::InvalidValue,
-                format!("`running: {slot}` needs a slot with `ref: trader`"),
+                format!("`running: {slot}` needs a `ref` slot (a trader, or what traders use)"),
             )),
             Some(_) => {}
         },

@@ -60,7 +60,8 @@ pub enum ConfirmCondition {
     /// The engine resolves the reference.
     Live(String),
     /// The trader this `ref` slot names is running (seed 000: stopping a running agent is
-    /// always confirmed, paper included). The engine resolves the reference.
+    /// always confirmed, paper included), or the exchange, model or strategy it names is used
+    /// by a running trader. The engine resolves the reference.
     Running(String),
     /// The task sets any of these slots (order-affecting parameters, credentials).
     ChangedAny(Vec<String>),
@@ -76,7 +77,7 @@ pub enum ConfirmCondition {
 pub enum RefFact {
     /// It trades real money (see [`ConfirmCondition::Live`]).
     Live,
-    /// It is a trader that is running.
+    /// It is a trader that is running, or a resource a running trader uses.
     Running,
 }
 
@@ -233,6 +234,11 @@ pub struct Action {
     /// without doing anything. `{slot}` and runtime placeholders (`{traders_using}`).
     #[serde(default)]
     pub effects: Option<Text>,
+    /// The task that takes it back once done ("算了，还是启用吧", "oops, bring it back"): offered
+    /// with `offer`, its slots rendered from this task's (`{target}`). An update needs none:
+    /// its inverse is itself with the values it replaced.
+    #[serde(default)]
+    pub undo: Option<Recovery>,
     #[serde(default)]
     pub slots: Vec<Slot>,
     #[serde(default)]
