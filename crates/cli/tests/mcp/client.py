@@ -5,7 +5,7 @@
     python client.py http URL TOKEN           # a running `nofxi serve`'s /mcp
 
 What an agent does with nofxi, checked step by step: initialize, list the tools, create a
-paper trader, start it, read its journal once the engine ran a cycle, stop it, be refused a
+paper trader, start it, read its journal once the engine ran a cycle, stop it (confirmed), be refused a
 delete without the confirmed second call, then delete with it; and a bad call is an isError
 result with what to fix. Prints one line per step; exits non-zero on the first failure.
 """
@@ -75,7 +75,12 @@ async def scenario(session):
             await asyncio.sleep(0.5)
     check(len(cycles) >= 1, "its journal has a cycle", cycles)
 
+    # Stopping a running trader is confirmed too (paper included).
     result, out = await call(session, "trader_management_stop", {"target": TRADER})
+    check(not result.is_error and out["status"] == "confirmation_required"
+          and out.get("pending_id"), "a stop first only asks", out)
+    result, out = await call(session, "trader_management_stop",
+                             {"target": TRADER, "confirm": out["pending_id"]})
     check(not result.is_error and out["status"] == "done", "stop it", out)
 
     result, out = await call(session, "trader_management_delete", {"target": TRADER})
