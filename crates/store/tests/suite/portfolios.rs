@@ -147,7 +147,9 @@ pub async fn portfolios_store_imports_once_per_user_and_audit(
         "{refused}"
     );
     assert!(!hidden(&refused.to_string()), "{refused}");
-    let lookup = format!("\u{1b}[2J{}", "x".repeat(1024));
+    // A space after the sequence: run into it, the letters would make a key-shaped word,
+    // which an error masks whole rather than cuts.
+    let lookup = format!("\u{1b}[2J {}", "x".repeat(1024));
     let unknown = ts.portfolio("alice", &lookup).await.unwrap_err();
     assert!(
         matches!(unknown, StoreError::UnknownPortfolio { .. }),
