@@ -102,5 +102,8 @@ fn a_flag_quoted_back_is_escaped_and_cut() {
     // which is masked whole rather than cut.
     let spec = format!("btc\u{1b}[2J {}", "x".repeat(2000));
     let err = refused(&home, &["backtest", "--quiet", "--csv", &spec]);
-    assert!(err.contains("btc\\u{1b}[2J xxx") && err.len() < 400, "{err}");
+    assert!(
+        err.contains("btc\\u{1b}[2J xxx") && err.len() < 400,
+        "{err}"
+    );
 }

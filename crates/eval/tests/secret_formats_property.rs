@@ -320,7 +320,11 @@ async fn try_paste(paste: &Paste, model_calls: &AtomicUsize) -> Result<(), TestC
     let requests = mock.requests();
     model_calls.fetch_add(requests.len(), Ordering::SeqCst);
     for request in &requests {
-        check("a request to the assistant model", &request.body_text(), paste)?;
+        check(
+            "a request to the assistant model",
+            &request.body_text(),
+            paste,
+        )?;
     }
 
     home.store.close().await;

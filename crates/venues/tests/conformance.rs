@@ -36,7 +36,10 @@ every_venue!(
         (okx, crate::venue_suite::okx::OkxVenue),
         (bitget, crate::venue_suite::bitget::BitgetVenue),
         (bybit, crate::venue_suite::bybit::BybitVenue),
-        (hyperliquid, crate::venue_suite::hyperliquid::HyperliquidVenue),
+        (
+            hyperliquid,
+            crate::venue_suite::hyperliquid::HyperliquidVenue
+        ),
     ],
     [
         a_market_order_opens_a_position,
