@@ -31,6 +31,7 @@ pub mod csv_source;
 pub mod error;
 pub mod exchange;
 pub mod gaps;
+pub mod history;
 pub mod hyperliquid;
 pub mod manual;
 pub mod market_data;

@@ -15,6 +15,8 @@ pub enum Route {
     QueryOrder,
     /// `GET /fapi/v2/account` and `/fapi/v2/balance`.
     Account,
+    /// `GET /fapi/v1/klines`.
+    Klines,
 }
 
 impl Route {
@@ -25,6 +27,7 @@ impl Route {
             Route::PlaceOrder => method == "POST" && path == "/fapi/v1/order",
             Route::QueryOrder => method == "GET" && path == "/fapi/v1/order",
             Route::Account => path == "/fapi/v2/account" || path == "/fapi/v2/balance",
+            Route::Klines => method == "GET" && path == "/fapi/v1/klines",
         }
     }
 }
@@ -75,6 +78,7 @@ impl Fault {
             -1111 => (400, "Precision is over the maximum defined for this asset."),
             -2013 => (400, "Order does not exist."),
             -2011 => (400, "Unknown order sent."),
+            -1130 => (400, "Data sent for paramter 'limit' is not valid."),
             _ => (400, "Unknown error."),
         };
         Fault::Error {

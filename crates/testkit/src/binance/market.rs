@@ -72,6 +72,11 @@ pub(crate) fn public(
             let rows: Vec<Value> = (0..limit)
                 .map(|i| first + i * step)
                 .filter(|t| *t <= last)
+                .filter(|t| {
+                    !st.kline_gaps
+                        .iter()
+                        .any(|(s, from, to)| s == symbol && (*from..*to).contains(t))
+                })
                 .map(|t| {
                     let wiggle = Decimal::from((t / step) % 7 - 3);
                     let open = book.mid + wiggle;

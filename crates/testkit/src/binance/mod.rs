@@ -179,6 +179,19 @@ impl MockBinance {
         self.with(|st| st.faults.push((route, fault)));
     }
 
+    /// Apply `fault` to the request matching `route` after `let_through` more such requests
+    /// have been answered normally: `inject_after(Route::Klines, 2, …)` spares two pages of
+    /// a download and hits the third.
+    pub fn inject_after(&self, route: Route, let_through: usize, fault: Fault) {
+        self.with(|st| st.later_faults.push((route, let_through, fault)));
+    }
+
+    /// No `symbol` candles open in `from_ms..to_ms`, as over a trading halt: klines skip them,
+    /// as Binance's do.
+    pub fn set_kline_gap(&self, symbol: &str, from_ms: i64, to_ms: i64) {
+        self.with(|st| st.kline_gaps.push((symbol.to_string(), from_ms, to_ms)));
+    }
+
     /// From now on, refuse every request on `route` with an error quoting the request's API
     /// key header and signed query string (`None` turns it off); see [`EchoRequests`].
     pub fn echo_requests(&self, echo: Option<EchoRequests>) {

@@ -230,6 +230,14 @@ fn dispatch(
     match (method, path) {
         ("GET", "/fapi/v1/ping") => Ok(json!({})),
         ("GET", "/fapi/v1/time") => Ok(json!({"serverTime": now})),
+        // Binance's futures klines take at most 1500 a request.
+        ("GET", "/fapi/v1/klines")
+            if get(p, "limit")
+                .and_then(|l| l.parse::<i64>().ok())
+                .is_some_and(|l| !(1..=1500).contains(&l)) =>
+        {
+            Err(Fault::binance(-1130))
+        }
         _ if key.is_none() => {
             super::market::public(st, path, &symbol, p, now).ok_or_else(not_found)
         }

@@ -120,6 +120,11 @@ pub struct State {
     pub orders: Vec<MockOrder>,
     pub fills: Vec<MockFill>,
     pub faults: Vec<(Route, Fault)>,
+    /// Faults that wait: (route, matching requests still to let through, fault).
+    pub later_faults: Vec<(Route, usize, Fault)>,
+    /// Stretches with no candles, as when trading halted: (symbol, from open time, to open
+    /// time exclusive).
+    pub kline_gaps: Vec<(String, i64, i64)>,
     pub echo: Option<EchoRequests>,
     /// While set, every request but `/fapi/v1/time` is answered HTTP 200 with this body.
     pub hollow: Option<serde_json::Value>,
@@ -145,6 +150,19 @@ impl State {
 
     /// Take the first queued fault that matches this request.
     pub(crate) fn take_fault(&mut self, method: &str, path: &str, signed: bool) -> Option<Fault> {
+        let mut due = None;
+        for (i, (route, wait, _)) in self.later_faults.iter_mut().enumerate() {
+            if route.matches(method, path, signed) {
+                if *wait == 0 && due.is_none() {
+                    due = Some(i);
+                } else {
+                    *wait = wait.saturating_sub(1);
+                }
+            }
+        }
+        if let Some(i) = due {
+            return Some(self.later_faults.remove(i).2);
+        }
         let i = self
             .faults
             .iter()
