@@ -119,14 +119,66 @@ impl Tool for MarketPrice {
                 "the market-data skill is not loaded",
             ));
         };
-        let source = source(cx).await?;
-        Ok(said(quote(runtime, &source, &symbol, lang).await))
+        let source = source(cx, Prefer::Live).await?;
+        let local = match source.reach {
+            Reach::Remote => Some(source_or_sim(cx, Prefer::Local).await),
+            Reach::Local => None,
+        };
+        Ok(said(
+            answer(runtime, &source, local.as_ref(), &symbol, lang).await,
+        ))
     }
 }
 
+/// The quote from `source`; when that is a live venue that cannot be reached (offline, down,
+/// refusing the key), its failure is said and then `local`'s quote, labelled simulated, so the
+/// user has a figure that is never taken for the live price. A rate limit is only said: the
+/// venue answers again in seconds.
+async fn answer<C>(
+    runtime: &SkillRuntime<C>,
+    source: &Source,
+    local: Option<&Source>,
+    symbol: &Symbol,
+    lang: Lang,
+) -> String
+where
+    C: Clock + Clone,
+    C::Instant: Reference,
+{
+    match (quote(runtime, source, symbol, lang).await, local) {
+        (Ok(text), _) => text,
+        (Err((text, CallError::Failed { .. })), Some(local)) => {
+            let (Ok(fallback) | Err((fallback, _))) = quote(runtime, local, symbol, lang).await;
+            format!("{text}\n{fallback}")
+        }
+        (Err((text, _)), _) => text,
+    }
+}
+
+/// Which of the user's accounts a quote is taken from.
+#[derive(Clone, Copy, PartialEq)]
+enum Prefer {
+    /// The live account's venue when there is one: the market the user's money is on.
+    Live,
+    /// A paper account's simulated market (or nofxi's own): nothing leaves the machine.
+    Local,
+}
+
+/// The source `prefer` picks, or the simulated market when the store cannot be read.
+async fn source_or_sim(cx: &ToolContext<'_>, prefer: Prefer) -> Source {
+    source(cx, prefer)
+        .await
+        .unwrap_or_else(|_| simulated_market(cx.lang))
+}
+
 /// The reply to a quote of `symbol` from `source`, the call made through the market-data
-/// skill's runtime.
-async fn quote<C>(runtime: &SkillRuntime<C>, source: &Source, symbol: &Symbol, lang: Lang) -> String
+/// skill's runtime; a failure is said in its reply too, with the runtime's error beside it.
+async fn quote<C>(
+    runtime: &SkillRuntime<C>,
+    source: &Source,
+    symbol: &Symbol,
+    lang: Lang,
+) -> Result<String, (String, CallError)>
 where
     C: Clock + Clone,
     C::Instant: Reference,
@@ -152,7 +204,7 @@ where
         )
         .await;
     match quoted {
-        Ok(t) => c.text(
+        Ok(t) => Ok(c.text(
             lang,
             "market-quote",
             &[
@@ -167,8 +219,8 @@ where
                     &time_on(t.time_ms, source.simulated, lang == Lang::Zh),
                 ),
             ],
-        ),
-        Err(e) => unquoted(lang, symbol.as_str(), &source.label, &e),
+        )),
+        Err(e) => Err((unquoted(lang, symbol.as_str(), &source.label, &e), e)),
     }
 }
 
@@ -205,9 +257,9 @@ fn said(text: String) -> ToolOutput {
     }
 }
 
-/// The user's live account's market when one is enabled, else their paper account's, else
-/// the simulated market on the wall clock.
-async fn source(cx: &ToolContext<'_>) -> Result<Source, ToolError> {
+/// The user's live account's market when one is enabled and `prefer` is live, else their
+/// paper account's, else the simulated market on the wall clock.
+async fn source(cx: &ToolContext<'_>, prefer: Prefer) -> Result<Source, ToolError> {
     let c = Catalog::builtin();
     let exchanges = cx
         .store
@@ -215,10 +267,13 @@ async fn source(cx: &ToolContext<'_>) -> Result<Source, ToolError> {
         .await
         .map_err(|e| store_error(&e, cx.lang))?;
     let enabled = exchanges.iter().filter(|e| e.spec.enabled);
-    let chosen = enabled
-        .clone()
-        .find(|e| is_live(e))
-        .or_else(|| enabled.clone().next());
+    let chosen = match prefer {
+        Prefer::Live => enabled
+            .clone()
+            .find(|e| is_live(e))
+            .or_else(|| enabled.clone().next()),
+        Prefer::Local => enabled.clone().find(|e| !is_live(e)),
+    };
     if let Some(config) = chosen
         && let Ok(venue) = open_view(
             cx.store.clone(),
@@ -414,7 +469,7 @@ mod tests {
         let source = simulated_market(Lang::En);
         let btc = Symbol::parse("BTC").unwrap();
         for turn in 0..100 {
-            let reply = quote(&rt, &source, &btc, Lang::En).await;
+            let reply = quote(&rt, &source, &btc, Lang::En).await.unwrap();
             assert!(
                 reply.contains("BTCUSDT") && reply.contains("last"),
                 "{turn}: {reply}"
@@ -441,7 +496,11 @@ mod tests {
             channel: Channel::Cli,
             confirmed: false,
         };
-        assert_eq!(source(&cx).await.unwrap().reach, Reach::Local, "no account");
+        assert_eq!(
+            source(&cx, Prefer::Live).await.unwrap().reach,
+            Reach::Local,
+            "no account"
+        );
         let spec = |kind: &str, name: &str| ExchangeSpec {
             exchange_type: kind.into(),
             account_name: name.into(),
@@ -452,7 +511,11 @@ mod tests {
             .create_exchange(&actor, spec("paper", "sandbox"), Credentials::new())
             .await
             .unwrap();
-        assert_eq!(source(&cx).await.unwrap().reach, Reach::Local, "paper");
+        assert_eq!(
+            source(&cx, Prefer::Live).await.unwrap().reach,
+            Reach::Local,
+            "paper"
+        );
         let keys = Credentials::new()
             .with(CredentialField::ApiKey, "AKlive0123456789")
             .with(CredentialField::SecretKey, "SKlive0123456789");
@@ -460,7 +523,16 @@ mod tests {
             .create_exchange(&actor, spec("binance", "main"), keys)
             .await
             .unwrap();
-        assert_eq!(source(&cx).await.unwrap().reach, Reach::Remote, "live");
+        assert_eq!(
+            source(&cx, Prefer::Live).await.unwrap().reach,
+            Reach::Remote,
+            "live"
+        );
+        assert_eq!(
+            source(&cx, Prefer::Local).await.unwrap().reach,
+            Reach::Local,
+            "the paper account beside it"
+        );
     }
 
     /// A live venue keeps to the skill's budget (30 quotes a minute); the quote over it is
@@ -472,15 +544,15 @@ mod tests {
         let (venue, source) = live(None);
         let btc = Symbol::parse("BTC").unwrap();
         for _ in 0..30 {
-            let reply = quote(&rt, &source, &btc, Lang::En).await;
+            let reply = quote(&rt, &source, &btc, Lang::En).await.unwrap();
             assert!(reply.contains("last"), "{reply}");
         }
-        let reply = quote(&rt, &source, &btc, Lang::En).await;
+        let (reply, _) = quote(&rt, &source, &btc, Lang::En).await.unwrap_err();
         assert!(
             reply.contains("30") && reply.contains("main (binance)") && reply.contains("2 s"),
             "{reply}"
         );
-        let reply = quote(&rt, &source, &btc, Lang::Zh).await;
+        let (reply, _) = quote(&rt, &source, &btc, Lang::Zh).await.unwrap_err();
         assert!(reply.contains("30") && reply.contains("2 秒"), "{reply}");
         assert_eq!(
             venue.requests.load(Ordering::SeqCst),
@@ -494,7 +566,74 @@ mod tests {
         );
         // Once the wait has passed, the next quote goes through.
         sleeper.clock.advance(Duration::from_secs(2));
-        assert!(quote(&rt, &source, &btc, Lang::En).await.contains("last"));
+        assert!(
+            quote(&rt, &source, &btc, Lang::En)
+                .await
+                .unwrap()
+                .contains("last")
+        );
+    }
+
+    /// A live venue that cannot be reached: its failure, then the paper account's simulated
+    /// quote, labelled so.
+    #[tokio::test]
+    async fn an_unreachable_live_venue_is_said_then_the_simulated_quote() {
+        let sleeper = RecordingSleeper::default();
+        let rt = runtime_on(&sleeper);
+        let (venue, mut source) = live(None);
+        source.market = Arc::new(Unreachable);
+        let local = simulated_market(Lang::En);
+        let btc = Symbol::parse("BTC").unwrap();
+        let reply = answer(&rt, &source, Some(&local), &btc, Lang::En).await;
+        let (failed, quoted) = reply.split_once('\n').unwrap();
+        assert!(
+            failed.contains("main (binance)") && failed.contains("dns"),
+            "{reply}"
+        );
+        assert!(
+            quoted.contains(&local.label) && quoted.contains("last"),
+            "{reply}"
+        );
+        assert_eq!(venue.requests.load(Ordering::SeqCst), 0);
+        // Without a local source, only the failure.
+        let alone = answer(&rt, &source, None, &btc, Lang::En).await;
+        assert!(!alone.contains("last"), "{alone}");
+    }
+
+    /// A venue whose host does not resolve.
+    struct Unreachable;
+
+    fn unresolved() -> VenueError {
+        VenueError::Network {
+            venue: "binance".into(),
+            at: "at https://fapi.binance.com".into(),
+            cause: nofxi_domain::transport::TransportCause::Dns,
+            detail: "dns error: failed to lookup address".into(),
+        }
+    }
+
+    #[async_trait]
+    impl MarketData for Unreachable {
+        fn source(&self) -> &str {
+            "binance"
+        }
+        async fn ticker(&self, _: &Symbol) -> Result<Ticker, VenueError> {
+            Err(unresolved())
+        }
+        async fn order_book(&self, _: &Symbol, _: usize) -> Result<OrderBook, VenueError> {
+            Err(unresolved())
+        }
+        async fn klines(
+            &self,
+            _: &Symbol,
+            _: Interval,
+            _: KlineQuery,
+        ) -> Result<Vec<Candle>, VenueError> {
+            Ok(Vec::new())
+        }
+        async fn funding_rate(&self, _: &Symbol) -> Result<Option<FundingRate>, VenueError> {
+            Ok(None)
+        }
     }
 
     /// The venue's own rate limit (429 with a Retry-After of 30 s) is said with the venue's
@@ -505,7 +644,7 @@ mod tests {
         let rt = runtime_on(&sleeper);
         let (venue, source) = live(Some(Duration::from_secs(30)));
         let btc = Symbol::parse("BTC").unwrap();
-        let reply = quote(&rt, &source, &btc, Lang::En).await;
+        let (reply, _) = quote(&rt, &source, &btc, Lang::En).await.unwrap_err();
         assert!(
             reply.contains("Too many requests") && reply.contains("30 s"),
             "{reply}"
