@@ -57,6 +57,9 @@ enum Command {
     /// Market data: price, order book, klines (simulated market by default, offline).
     #[command(subcommand)]
     Market(cmd::market::MarketCommand),
+    /// Candle history from a venue's public market data: download, list.
+    #[command(subcommand)]
+    Data(cmd::data::DataCommand),
     /// Replay candles (simulated or CSV) through the live cycle code and print the stats.
     Backtest(cmd::backtest::BacktestArgs),
     /// The web app and HTTP API (and the trading engine) on 127.0.0.1:8700; Ctrl-C stops it.
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(&cli.global, args),
         Command::Mcp(args) => cmd::mcp::run(&cli.global, args),
         Command::Backtest(args) => cmd::backtest::run(&cli.global, args),
+        Command::Data(c) => cmd::data::run(&cli.global, c),
         Command::Model(c) => cmd::model::run(&cli.global, c),
         Command::Portfolio(c) => cmd::portfolio::run(&cli.global, c),
         Command::Exchange(c) => cmd::exchange::run(&cli.global, c),

@@ -59,8 +59,12 @@ pub struct BacktestArgs {
     #[arg(long, default_value = "builtin")]
     pub model: String,
     /// Replay CSV candles: SYMBOL=PATH, repeatable (timestamp_ms,open,high,low,close,volume).
-    #[arg(long, value_name = "SYMBOL=PATH")]
+    #[arg(long, value_name = "SYMBOL=PATH", conflicts_with = "data")]
     pub csv: Vec<String>,
+    /// Replay the candles `nofxi data download` stored from this exchange (binance, okx,
+    /// bybit, hyperliquid, bitget) at --interval. Default symbols: all stored at that interval.
+    #[arg(long, value_name = "EXCHANGE")]
+    pub data: Option<String>,
     #[arg(
         long,
         default_value = "10000",
@@ -140,7 +144,10 @@ pub fn run(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
 async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
     check_amounts(&args)?;
     let clock = Arc::new(ManualClock::new(0));
-    let (market, csv_symbols, csv_range) = market(&args, clock.clone())?;
+    let (market, csv_symbols, csv_range) = match &args.data {
+        Some(_) => market(&args, clock.clone(), &global.home_dir()?)?,
+        None => market(&args, clock.clone(), Path::new(""))?,
+    };
     let (strategy, mut decider, cache) = strategy_and_decider(global, &args).await?;
     let symbols = if !args.symbols.is_empty() {
         args.symbols
@@ -175,7 +182,7 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         }),
     };
     let (from, to) = match csv_range {
-        Some(data) => within_data(from, to, data, args.interval)?,
+        Some(data) => within_data(from, to, data, args.interval, &data_name(&args))?,
         None => (from, to),
     };
     check_replay_size(from, to, args.interval, symbols.len(), csv_range.is_none())?;
@@ -219,9 +226,17 @@ async fn run_async(global: &GlobalArgs, args: BacktestArgs) -> Result<()> {
         std::fs::write(path, report.equity_svg())
             .with_context(|| format!("cannot write {}", shown_path(path)))?;
     }
-    let simulated = args.csv.is_empty();
+    let simulated = args.csv.is_empty() && args.data.is_none();
     let data_source = if simulated {
         format!("sim (seed {})", sim_seed())
+    } else if let Some(venue) = &args.data {
+        let names: Vec<String> = config.symbols.iter().map(|s| s.to_string()).collect();
+        format!(
+            "{} history {} {} (nofxi data download)",
+            shown_input(venue.trim()),
+            names.join(","),
+            args.interval
+        )
     } else {
         let specs: Vec<String> = args.csv.iter().map(|s| shown_input(s)).collect();
         format!("csv {}", specs.join(", "))
@@ -325,7 +340,10 @@ const DEFAULT_DAYS: i64 = 30;
 type MarketParts = (Arc<dyn MarketData>, Vec<Symbol>, Option<(i64, i64)>);
 
 /// The candle source, the symbols it has (CSV) and the time range it covers (CSV).
-fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
+fn market(args: &BacktestArgs, clock: Arc<ManualClock>, home: &Path) -> Result<MarketParts> {
+    if let Some(venue) = &args.data {
+        return downloaded(args, venue, clock, home);
+    }
     if args.csv.is_empty() {
         return Ok((
             Arc::new(SimMarket::new(sim_seed(), clock as Arc<dyn Clock>)),
@@ -366,6 +384,108 @@ fn market(args: &BacktestArgs, clock: Arc<ManualClock>) -> Result<MarketParts> {
     Ok((Arc::new(market), symbols, range))
 }
 
+/// What `--data` or `--csv` names, for messages about the recorded candles' range.
+fn data_name(args: &BacktestArgs) -> String {
+    match &args.data {
+        Some(venue) => format!("--data {}", shown_input(venue.trim())),
+        None => "the CSV".into(),
+    }
+}
+
+/// The candles `nofxi data download` stored from `venue`, for the symbols asked for (or every
+/// symbol stored at the interval), with the range they cover. A symbol or interval that was
+/// not downloaded is refused with the download command that fixes it.
+fn downloaded(
+    args: &BacktestArgs,
+    venue: &str,
+    clock: Arc<ManualClock>,
+    home: &Path,
+) -> Result<MarketParts> {
+    use nofxi_venues::history::{HistoryStore, SeriesKey};
+    let venue = super::data::venue_arg("--data", venue)?;
+    let store = HistoryStore::new(home.join("history"));
+    let stored = store.manifests()?;
+    let symbols: Vec<Symbol> = if args.symbols.is_empty() {
+        let here: Vec<Symbol> = stored
+            .iter()
+            .filter(|m| m.exchange == venue && m.interval == args.interval && m.candles > 0)
+            .filter_map(|m| Symbol::parse(&m.symbol).ok())
+            .collect();
+        if here.is_empty() {
+            return Err(usage(format!(
+                "--data {venue} has no {} candles stored{}: download some first, e.g. `nofxi \
+                 data download --exchange {venue} --symbols btc --interval {} --from 2025-01-01`",
+                args.interval,
+                stored_intervals(&stored, &venue, None),
+                args.interval
+            )));
+        }
+        here
+    } else {
+        args.symbols
+            .iter()
+            .map(|s| Symbol::parse(s).map_err(|e| usage(format!("--symbols: {e}"))))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let mut market = CsvMarket::new(clock as Arc<dyn Clock>);
+    let mut range: Option<(i64, i64)> = None;
+    for symbol in &symbols {
+        let key = SeriesKey {
+            exchange: venue.clone(),
+            symbol: symbol.clone(),
+            interval: args.interval,
+        };
+        let candles = store.candles(&key)?;
+        let (Some(first), Some(last)) = (candles.first(), candles.last()) else {
+            return Err(usage(format!(
+                "--data {venue} has no {symbol} {} candles{}: download them with `nofxi data \
+                 download --exchange {venue} --symbols {symbol} --interval {} --from …`",
+                args.interval,
+                stored_intervals(&stored, &venue, Some(symbol)),
+                args.interval
+            )));
+        };
+        let (lo, hi) = range.unwrap_or((first.open_time_ms, last.open_time_ms));
+        range = Some((lo.max(first.open_time_ms), hi.min(last.open_time_ms)));
+        let manifest = store.manifest(&key)?;
+        super::data::warn_holes(
+            &format!("--data {venue} {symbol} {}", args.interval),
+            &manifest.holes,
+            args.interval,
+        );
+        market = market.with_candles(symbol.clone(), args.interval, candles);
+    }
+    if let Some((lo, hi)) = range
+        && lo > hi
+    {
+        return Err(usage(format!(
+            "--data {venue}: the symbols' stored candles share no time: download one range for \
+             all of them"
+        )));
+    }
+    Ok((Arc::new(market), symbols, range))
+}
+
+/// ` (stored: 1m, 1h)`: the intervals stored for the venue (and symbol), when there are any.
+fn stored_intervals(
+    stored: &[nofxi_venues::history::Manifest],
+    venue: &str,
+    symbol: Option<&Symbol>,
+) -> String {
+    let mut intervals: Vec<String> = stored
+        .iter()
+        .filter(|m| m.exchange == venue && m.candles > 0)
+        .filter(|m| symbol.is_none_or(|s| m.symbol == s.as_str()))
+        .map(|m| m.interval.to_string())
+        .collect();
+    intervals.dedup();
+    if intervals.is_empty() {
+        String::new()
+    } else {
+        format!(" (stored: {}; --interval picks one)", intervals.join(", "))
+    }
+}
+
 fn check_replay_size(
     from: i64,
     to: i64,
@@ -401,13 +521,19 @@ fn check_replay_size(
 
 /// The range cut to the recorded candles, said on stderr when it is cut: past the CSV's last
 /// candle the replay used to hold the last price, a flat stretch passed off as market history.
-fn within_data(from: i64, to: i64, data: (i64, i64), interval: Interval) -> Result<(i64, i64)> {
+fn within_data(
+    from: i64,
+    to: i64,
+    data: (i64, i64),
+    interval: Interval,
+    what: &str,
+) -> Result<(i64, i64)> {
     let (first, last) = data;
     let end = last.saturating_add(interval.millis());
     let shown = super::common::time;
     if to <= first || from >= end {
         return Err(usage(format!(
-            "--from/--to ({} to {}) hold none of the CSV's candles ({} to {}): choose a range \
+            "--from/--to ({} to {}) hold none of {what}'s candles ({} to {}): choose a range \
              inside the data",
             shown(from),
             shown(to),
@@ -417,14 +543,14 @@ fn within_data(from: i64, to: i64, data: (i64, i64), interval: Interval) -> Resu
     }
     if from < first {
         eprintln!(
-            "warning: --from {} is before the CSV's first candle: the backtest starts at {}",
+            "warning: --from {} is before {what}'s first candle: the backtest starts at {}",
             shown(from),
             shown(first)
         );
     }
     if to > end {
         eprintln!(
-            "warning: --to {} is past the CSV's last candle ({}): the backtest ends there",
+            "warning: --to {} is past {what}'s last candle ({}): the backtest ends there",
             shown(to),
             shown(last)
         );
@@ -490,7 +616,7 @@ async fn strategy_and_decider(global: &GlobalArgs, args: &BacktestArgs) -> Resul
 }
 
 /// `2026-01-01`, an RFC 3339 timestamp, or epoch milliseconds, from 1970 to 9999.
-fn parse_time(flag: &str, text: &str) -> Result<i64> {
+pub(crate) fn parse_time(flag: &str, text: &str) -> Result<i64> {
     let shown = shown_input(text.trim());
     match moment::read_moment(text) {
         Ok(ms) => Ok(ms),

@@ -7,6 +7,7 @@ pub mod chat;
 mod chat_lines;
 pub mod common;
 pub mod config;
+pub mod data;
 mod env_credentials;
 pub mod eval;
 pub mod exchange;

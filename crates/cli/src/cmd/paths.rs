@@ -33,6 +33,7 @@ pub fn run(global: &GlobalArgs) -> Result<()> {
             "database": database,
             "vault_key": vault_key,
             "skills": home.join("skills"),
+            "history": home.join("history"),
         });
         println!("{out}");
     } else {
@@ -40,6 +41,7 @@ pub fn run(global: &GlobalArgs) -> Result<()> {
         println!("database   {database}");
         println!("vault key  {vault_key}");
         println!("skills     {}", whole_path(&home.join("skills")));
+        println!("history    {}", whole_path(&home.join("history")));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ pub mod host;
 pub mod lease_guard;
 pub mod pace;
 pub mod preflight;
+pub mod public_market;
 pub mod report;
 pub mod status;
 pub mod store_journal;
