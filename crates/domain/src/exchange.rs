@@ -203,6 +203,10 @@ pub struct Exchange {
     pub credentials: BTreeMap<String, CredentialStatus>,
     /// True when every credential the type needs is stored.
     pub credentials_complete: bool,
+    /// Where a paper account's prices come from (always `simulated` for other types, which
+    /// trade on their own venue's prices). Kept beside the spec, not in it, as its own column.
+    #[serde(default)]
+    pub market: crate::MarketSource,
     pub created_at: i64,
     pub updated_at: i64,
     pub deleted_at: Option<i64>,
@@ -242,10 +246,19 @@ impl Exchange {
             has,
             credentials,
             credentials_complete,
+            market: crate::MarketSource::Simulated,
             created_at: times.0,
             updated_at: times.1,
             deleted_at: times.2,
         }
+    }
+}
+
+impl Exchange {
+    /// The view with its market source, as the store read it.
+    pub fn with_market(mut self, market: crate::MarketSource) -> Exchange {
+        self.market = market;
+        self
     }
 }
 

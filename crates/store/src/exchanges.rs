@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use nofxi_domain::{
-    Actor, CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, ResourceKind,
+    Actor, CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, FieldProblem,
+    MarketSource, ResourceKind, ValidationError,
 };
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AssertSqlSafe, Row};
@@ -20,7 +21,7 @@ use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate};
 use crate::vault::SecretSlot;
 
 const KIND: ResourceKind = ResourceKind::Exchange;
-const COLUMNS: &str = "id, user_id, exchange_type, account_name, enabled, testnet, created_at, updated_at, deleted_at";
+const COLUMNS: &str = "id, user_id, exchange_type, account_name, enabled, testnet, market, created_at, updated_at, deleted_at";
 
 fn row_to_exchange(
     row: &AnyRow,
@@ -37,6 +38,10 @@ fn row_to_exchange(
         .flatten()
         .filter_map(|(field, mask)| Some((field.parse().ok()?, mask.clone())))
         .collect();
+    let market: String = row.try_get("market")?;
+    let market = market
+        .parse::<MarketSource>()
+        .map_err(|e| sqlx::Error::Decode(format!("exchanges.market: {e:?}").into()))?;
     Ok(Exchange::view(
         row.try_get("id")?,
         row.try_get("user_id")?,
@@ -47,7 +52,8 @@ fn row_to_exchange(
             row.try_get("updated_at")?,
             row.try_get("deleted_at")?,
         ),
-    ))
+    )
+    .with_market(market))
 }
 
 impl Store {
@@ -58,18 +64,33 @@ impl Store {
         spec: ExchangeSpec,
         credentials: Credentials,
     ) -> Result<Exchange, StoreError> {
+        self.create_exchange_with_market(actor, spec, credentials, MarketSource::Simulated)
+            .await
+    }
+
+    /// [`Store::create_exchange`] of a paper account whose prices come from `market`.
+    pub async fn create_exchange_with_market(
+        &self,
+        actor: &Actor,
+        spec: ExchangeSpec,
+        credentials: Credentials,
+        market: MarketSource,
+    ) -> Result<Exchange, StoreError> {
         let spec = spec.normalized();
         let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.account_name, "").await?;
-        combine(
-            spec.validate(&credentials, &BTreeSet::new()),
-            dup.into_iter().collect(),
-        )?;
+        let mut problems: Vec<FieldProblem> = dup.into_iter().collect();
+        problems.extend(
+            market
+                .problem_for(&spec.exchange_type)
+                .map(|p| FieldProblem::new("market", p)),
+        );
+        combine(spec.validate(&credentials, &BTreeSet::new()), problems)?;
         let id = uuid::Uuid::now_v7().to_string();
         let now = self.clock.now_ms();
         sqlx::query(
-            "INSERT INTO exchanges (id, user_id, exchange_type, account_name, name_key, enabled, testnet, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)",
+            "INSERT INTO exchanges (id, user_id, exchange_type, account_name, name_key, enabled, testnet, market, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $9, $8, $8)",
         )
         .bind(&id)
         .bind(&actor.user)
@@ -79,6 +100,7 @@ impl Store {
         .bind(flag(spec.enabled))
         .bind(flag(spec.testnet))
         .bind(now)
+        .bind(market.as_str())
         .execute(&mut *tx)
         .await
         .map_err(|e| unique_to_duplicate(e, KIND, &spec.account_name, "creating an exchange"))?;
@@ -254,6 +276,50 @@ impl Store {
             AuditAction::Update,
             now,
             Some(changed.join(", ")),
+        )
+        .await?;
+        let exchange = self.load_exchange(&mut tx, &actor.user, &found.id).await?;
+        tx.commit().await.ctx("saving the exchange")?;
+        Ok(exchange)
+    }
+
+    /// Points a paper account at another market source. Refused for any other type, which
+    /// trades on its own venue's prices.
+    pub async fn set_exchange_market(
+        &self,
+        actor: &Actor,
+        reference: &str,
+        market: MarketSource,
+    ) -> Result<Exchange, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
+        let current = self.load_exchange(&mut tx, &actor.user, &found.id).await?;
+        if let Some(problem) = market.problem_for(&current.spec.exchange_type) {
+            return Err(ValidationError::single("market", problem).into());
+        }
+        if current.market == market {
+            return Ok(current);
+        }
+        let now = self.clock.now_ms();
+        sqlx::query(
+            "UPDATE exchanges SET market = $3, updated_at = $4 WHERE user_id = $1 AND id = $2",
+        )
+        .bind(&actor.user)
+        .bind(&found.id)
+        .bind(market.as_str())
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .ctx("updating an exchange")?;
+        let detail = format!("market: {} -> {}", current.market, market);
+        record(
+            &mut tx,
+            actor,
+            KIND,
+            &found.id,
+            AuditAction::Update,
+            now,
+            Some(detail),
         )
         .await?;
         let exchange = self.load_exchange(&mut tx, &actor.user, &found.id).await?;

@@ -7,13 +7,15 @@
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use nofxi_domain::validation::shown_input;
 use nofxi_domain::{
-    CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, ExchangeType, ResourceKind,
+    CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, ExchangeType,
+    MarketSource, ResourceKind,
 };
 
 use super::common::{
     ListArgs, RefArg, StdinSecrets, actor, block_on, open_store, print_json, print_table, remove,
-    time, yes_no,
+    time, usage, yes_no,
 };
 use super::env_credentials::{self, Verb};
 use crate::home::GlobalArgs;
@@ -63,6 +65,10 @@ pub struct ExchangeFields {
     /// Use the exchange's testnet (default false).
     #[arg(long, value_name = "true|false")]
     pub testnet: Option<bool>,
+    /// Paper accounts: where prices come from: simulated (default, offline) or binance, okx,
+    /// bybit, hyperliquid (that venue's public market data and fees; fills stay simulated).
+    #[arg(long, value_name = "SOURCE")]
+    pub market: Option<String>,
     /// API key (binance, bybit, gate, okx, bitget, kucoin; hyperliquid: agent-wallet private key).
     #[arg(
         long,
@@ -228,7 +234,7 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
                 .map(|e| {
                     vec![
                         e.spec.account_name.clone(),
-                        e.spec.exchange_type.clone(),
+                        type_with_prices(e),
                         yes_no(e.spec.enabled),
                         yes_no(e.spec.testnet),
                         credential_summary(e),
@@ -251,6 +257,7 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
             Ok(())
         }
         ExchangeCommand::Add(mut fields) => {
+            let market = market_arg(fields.market.as_deref())?.unwrap_or_default();
             let kind = fields.exchange_type.as_deref().and_then(|t| t.parse().ok());
             let credentials = fields.credentials(kind, Verb::Add)?;
             let spec = ExchangeSpec {
@@ -260,7 +267,7 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
                 testnet: fields.testnet.unwrap_or(false),
             };
             let exchange = store
-                .create_exchange(&actor(global), spec, credentials)
+                .create_exchange_with_market(&actor(global), spec, credentials, market)
                 .await?;
             if let Some(kind) = exchange.spec.exchange_type().filter(|k| !k.can_trade()) {
                 eprintln!("{}", cannot_trade_note(kind));
@@ -268,6 +275,7 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
             done(global, "created", &exchange)
         }
         ExchangeCommand::Update { target, mut fields } => {
+            let market = market_arg(fields.market.as_deref())?;
             let kind = match fields.exchange_type.as_deref() {
                 Some(t) => t.parse().ok(),
                 None => store
@@ -283,9 +291,21 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
                 enabled: fields.enabled,
                 testnet: fields.testnet,
             };
-            let exchange = store
-                .update_exchange(&actor(global), &target.reference, patch, credentials)
-                .await?;
+            let changes_more = patch != ExchangePatch::default() || !credentials.is_empty();
+            let mut exchange = match (changes_more, market) {
+                // Only the market source: no other change to record.
+                (false, Some(_)) => store.get_exchange(user, &target.reference).await?,
+                _ => {
+                    store
+                        .update_exchange(&actor(global), &target.reference, patch, credentials)
+                        .await?
+                }
+            };
+            if let Some(market) = market {
+                exchange = store
+                    .set_exchange_market(&actor(global), &exchange.id, market)
+                    .await?;
+            }
             done(global, "updated", &exchange)
         }
         ExchangeCommand::Delete(r) => remove(global, &store, KIND, &r.reference, false).await,
@@ -322,7 +342,30 @@ fn done(global: &GlobalArgs, verb: &str, exchange: &Exchange) -> Result<()> {
         "{verb} exchange {:?} ({}, id {})",
         exchange.spec.account_name, exchange.spec.exchange_type, exchange.id
     );
+    if exchange.market != MarketSource::Simulated {
+        println!("prices: {}", exchange.market.label());
+    }
     Ok(())
+}
+
+/// The `--market` flag, refused by name when it is no market source.
+fn market_arg(text: Option<&str>) -> Result<Option<MarketSource>> {
+    let Some(text) = text else { return Ok(None) };
+    text.parse::<MarketSource>().map(Some).map_err(|_| {
+        usage(format!(
+            "--market \"{}\" is not a market source: use {}",
+            shown_input(text),
+            MarketSource::names().join(", ")
+        ))
+    })
+}
+
+/// `paper (binance prices)` for a paper account that follows a venue; the type otherwise.
+fn type_with_prices(e: &Exchange) -> String {
+    match e.market.venue() {
+        Some(venue) => format!("{} ({venue} prices)", e.spec.exchange_type),
+        None => e.spec.exchange_type.clone(),
+    }
 }
 
 fn show(e: &Exchange) {
@@ -331,6 +374,9 @@ fn show(e: &Exchange) {
     println!("type        {}", e.spec.exchange_type);
     println!("enabled     {}", yes_no(e.spec.enabled));
     println!("testnet     {}", yes_no(e.spec.testnet));
+    if e.spec.exchange_type == "paper" {
+        println!("prices      {}", e.market.label());
+    }
     for (field, status) in &e.credentials {
         let shown = match &status.masked {
             Some(mask) => format!("set ({mask})"),

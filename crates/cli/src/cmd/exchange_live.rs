@@ -47,6 +47,11 @@ async fn connect(
         persistence,
     )
     .await?;
+    let title = if venue.is_paper() {
+        format!("{title} · {}", venue.prices)
+    } else {
+        title
+    };
     Ok((title, venue))
 }
 
@@ -164,6 +169,10 @@ async fn sub_balances(
     subs: Vec<(String, String, Venue)>,
 ) -> Result<()> {
     let mut rows = Vec::new();
+    let prices = subs
+        .first()
+        .map(|(_, _, v)| v.prices.clone())
+        .unwrap_or_default();
     for (trader, trader_id, venue) in subs {
         let figures = venue.exchange.account().await?;
         rows.push(SubAccount {
@@ -175,7 +184,7 @@ async fn sub_balances(
     if global.json {
         return print_json(&rows);
     }
-    println!("{reference} · paper: each trader's sub-account");
+    println!("{reference} · paper · {prices}: each trader's sub-account");
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -219,6 +228,10 @@ pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Re
     } else {
         let mut held = Vec::new();
         let mut json = Vec::new();
+        let prices = subs
+            .first()
+            .map(|(_, _, v)| v.prices.clone())
+            .unwrap_or_default();
         for (trader, trader_id, venue) in subs {
             for p in venue.exchange.positions().await? {
                 held.push((Some(trader.clone()), p.clone()));
@@ -233,7 +246,7 @@ pub async fn positions(global: &GlobalArgs, store: Store, reference: &str) -> Re
             return print_json(&json);
         }
         (
-            format!("{reference} · paper: each trader's sub-account"),
+            format!("{reference} · paper · {prices}: each trader's sub-account"),
             held,
         )
     };

@@ -130,6 +130,9 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
         (false, _) => "stopped".into(),
     };
     println!("state      {state}");
+    if let Some(prices) = &view.prices {
+        println!("prices     {prices}");
+    }
     if let Some(s) = &view.engine {
         if let Some(reason) = s.stop_reason.filter(|_| !s.running) {
             println!(
@@ -172,11 +175,15 @@ pub async fn journal(global: &GlobalArgs, store: Arc<Store>, args: JournalArgs) 
         let records: Vec<&serde_json::Value> = rows.iter().map(|r| &r.record).collect();
         return print_json(&records);
     }
-    let table: Vec<Vec<String>> = rows
+    let records: Vec<CycleRecord> = rows
         .iter()
         .filter_map(|row| serde_json::from_value::<CycleRecord>(row.record.clone()).ok())
-        .map(|c| journal_row(&c))
         .collect();
+    // The equity column rests on the account's prices: said once, from the newest record.
+    if let Some(newest) = records.first().filter(|c| !c.market.is_empty()) {
+        println!("prices: {}", newest.market);
+    }
+    let table: Vec<Vec<String>> = records.iter().map(journal_row).collect();
     print_table(
         &[
             "cycle",

@@ -31,6 +31,11 @@ pub struct CycleRecord {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
     pub decider: String,
+    /// What the account's prices were (`binance live prices (paper fills)`, `simulated market
+    /// (offline)`, `okx`): every equity and P&L figure below rests on them. Empty in records
+    /// written before it was kept, and in backtests.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub market: String,
     /// The engine process that ran the cycle (lease owner); empty in backtests.
     #[serde(default)]
     pub engine: String,
@@ -103,6 +108,7 @@ impl CycleRecord {
             finished_ms: None,
             simulated: false,
             decider,
+            market: String::new(),
             engine: String::new(),
             epoch: None,
             safe_mode: false,

@@ -29,6 +29,8 @@ pub struct TraderCycle {
     pub settings: ExecutionSettings,
     /// Recorded in every cycle record: which engine process ran it.
     pub engine: String,
+    /// Recorded in every cycle record: what the account's prices are (the venue's `prices`).
+    pub prices: String,
     pub cycle_number: u64,
     pub failures_in_a_row: u32,
     pub safe_mode: bool,
@@ -58,6 +60,7 @@ impl TraderCycle {
             trader_name: trader_name.into(),
             settings,
             engine: String::new(),
+            prices: String::new(),
             cycle_number: 0,
             failures_in_a_row: 0,
             safe_mode: false,
@@ -216,6 +219,7 @@ impl TraderCycle {
     fn new_record(&self, now: i64, simulated: bool, decider: &dyn Decider) -> CycleRecord {
         let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
         record.engine = self.engine.clone();
+        record.market = self.prices.clone();
         record.epoch = self.settings.epoch;
         record.simulated = simulated;
         record.safe_mode = self.safe_mode;

@@ -61,6 +61,9 @@ pub struct Venue {
     /// `paper`, `binance`, `binance-testnet`, `okx`, `okx-demo`, `bybit`, `bybit-testnet`: whether
     /// orders move real money is decided here.
     pub kind: String,
+    /// What its prices are, for every place a price or P&L of the account is shown:
+    /// `simulated market (offline)`, `binance live prices (paper fills)`, `binance`.
+    pub prices: String,
     /// The exchange adapter itself, for the checks only an exchange account has (clock, key,
     /// IP whitelist, permissions); `None` for paper.
     live: Option<LiveAccount>,
@@ -157,7 +160,15 @@ pub async fn connect_with(
     let (config, credentials) = store.credentials_for_signing(user, exchange_ref).await?;
     match config.spec.exchange_type.as_str() {
         "paper" => {
-            let market: Arc<SimMarket> = Arc::new(SimMarket::new(sim_seed(), clock.clone()));
+            let source = config.market;
+            let (market, fees_of): (Arc<dyn MarketData>, Option<&str>) = match source.venue() {
+                None => (Arc::new(SimMarket::new(sim_seed(), clock.clone())), None),
+                Some(venue) => {
+                    let market = super::public_market::public_market(venue, clock.clone())?
+                        .ok_or_else(|| ConnectError::Unsupported { kind: venue.into() })?;
+                    (market, Some(venue))
+                }
+            };
             let (key, paper_config) = match paper_account {
                 PaperAccount::Exchange => (config.id.clone(), PaperConfig::default()),
                 PaperAccount::Trader {
@@ -173,12 +184,17 @@ pub async fn connect_with(
                 user: user.to_string(),
                 persistence,
             });
+            let paper_config = match fees_of {
+                Some(venue) => paper_config.with_fees_of(venue),
+                None => paper_config,
+            };
             let paper =
                 PaperExchange::open(&key, paper_config, market.clone(), clock, repo).await?;
             Ok(Venue {
                 exchange: Arc::new(paper),
                 market,
                 kind: "paper".into(),
+                prices: source.label(),
                 live: None,
             })
         }
@@ -212,6 +228,7 @@ pub async fn connect_with(
                 exchange: futures.clone(),
                 market: Arc::new(BinanceMarket::new(client)),
                 kind: kind.into(),
+                prices: kind.into(),
                 live: Some(LiveAccount::Binance(futures)),
             })
         }
@@ -252,6 +269,7 @@ pub async fn connect_with(
                 exchange: swap.clone(),
                 market: Arc::new(OkxMarket::new(client, swap.contracts().clone())),
                 kind: kind.into(),
+                prices: kind.into(),
                 live: Some(LiveAccount::Okx(swap)),
             })
         }
@@ -283,6 +301,7 @@ pub async fn connect_with(
                 exchange: linear.clone(),
                 market: Arc::new(BybitMarket::new(client, linear.instruments().clone())),
                 kind: kind.into(),
+                prices: kind.into(),
                 live: Some(LiveAccount::Bybit(linear)),
             })
         }
@@ -323,6 +342,7 @@ pub async fn connect_with(
                 exchange: futures.clone(),
                 market: Arc::new(BitgetMarket::new(client, futures.contracts().clone())),
                 kind: kind.into(),
+                prices: kind.into(),
                 live: Some(LiveAccount::Bitget(futures)),
             })
         }
@@ -359,6 +379,7 @@ pub async fn connect_with(
                 exchange: perp.clone(),
                 market: Arc::new(HyperliquidMarket::new(client, perp.assets().clone())),
                 kind: kind.into(),
+                prices: kind.into(),
                 live: Some(LiveAccount::Hyperliquid(perp)),
             })
         }

@@ -112,6 +112,10 @@ pub struct StatusView {
     /// Seconds since that engine last renewed the lease (only when it stopped renewing it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_silent_seconds: Option<i64>,
+    /// What the account's prices are, as the newest cycle recorded it (`binance live prices
+    /// (paper fills)`): the equity and P&L the trader reports rest on them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prices: Option<String>,
 }
 
 /// Reads a trader's [`StatusView`]: the status document, corrected by the journal's newest
@@ -161,5 +165,9 @@ pub async fn status_view_after(
         lease_owner: lease.map(|l| l.owner),
         lease_wait_seconds: waiting_ms.map(|ms| (ms + 999) / 1000),
         engine_silent_seconds: silent_ms.map(|ms| ms / 1000),
+        prices: last
+            .and_then(|l| l.record["market"].as_str())
+            .filter(|m| !m.is_empty())
+            .map(str::to_string),
     })
 }

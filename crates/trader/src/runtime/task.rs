@@ -86,6 +86,7 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         ExecutionSettings::new(&ready.trader.id, margin, position_mode).with_epoch(epoch);
     let mut cycle = TraderCycle::new(&ready.trader.id, &ready.trader.spec.name, settings);
     cycle.engine = spec.owner.clone();
+    cycle.prices = venue.prices.clone();
     let journal = StoreJournal {
         store: spec.store.clone(),
         user: spec.user.clone(),

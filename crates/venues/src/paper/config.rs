@@ -58,4 +58,64 @@ impl PaperConfig {
             ..PaperConfig::default()
         }
     }
+
+    /// The same terms with `venue`'s fees, for an account that follows its prices; unchanged
+    /// for a venue not in [`VENUE_FEES`].
+    pub fn with_fees_of(mut self, venue: &str) -> Self {
+        if let Some((_, maker, taker)) = VENUE_FEES.iter().find(|(v, _, _)| *v == venue) {
+            self.maker_fee_rate = *maker;
+            self.taker_fee_rate = *taker;
+        }
+        self
+    }
+}
+
+/// (venue, maker, taker): the base-tier USDT-perpetual fee rates each venue publishes on its
+/// fee schedule, the rates a new account pays. Binance USDⓈ-M 0.02 % / 0.05 %, OKX swaps
+/// (Lv1) 0.02 % / 0.05 %, Bybit derivatives 0.02 % / 0.055 %, Hyperliquid perps (tier 0)
+/// 0.015 % / 0.045 %, Bitget futures 0.02 % / 0.06 %. Venues change them; this is data.
+pub const VENUE_FEES: [(&str, Decimal, Decimal); 5] = [
+    (
+        "binance",
+        Decimal::from_parts(2, 0, 0, false, 4),
+        Decimal::from_parts(5, 0, 0, false, 4),
+    ),
+    (
+        "okx",
+        Decimal::from_parts(2, 0, 0, false, 4),
+        Decimal::from_parts(5, 0, 0, false, 4),
+    ),
+    (
+        "bybit",
+        Decimal::from_parts(2, 0, 0, false, 4),
+        Decimal::from_parts(55, 0, 0, false, 5),
+    ),
+    (
+        "hyperliquid",
+        Decimal::from_parts(15, 0, 0, false, 5),
+        Decimal::from_parts(45, 0, 0, false, 5),
+    ),
+    (
+        "bitget",
+        Decimal::from_parts(2, 0, 0, false, 4),
+        Decimal::from_parts(6, 0, 0, false, 4),
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_venue_s_fees_replace_the_defaults() {
+        let c = PaperConfig::default().with_fees_of("bybit");
+        assert_eq!(c.taker_fee_rate.to_string(), "0.00055");
+        assert_eq!(c.maker_fee_rate.to_string(), "0.0002");
+        let h = PaperConfig::default().with_fees_of("hyperliquid");
+        assert_eq!(h.taker_fee_rate.to_string(), "0.00045");
+        assert_eq!(
+            PaperConfig::default().with_fees_of("nowhere"),
+            PaperConfig::default()
+        );
+    }
 }

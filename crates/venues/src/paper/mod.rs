@@ -36,7 +36,7 @@ use rust_decimal::Decimal;
 // account several times a bar. This one unlocks with one atomic when nobody waits.
 use futures::lock::Mutex;
 
-pub use config::{PaperConfig, Quotes};
+pub use config::{PaperConfig, Quotes, VENUE_FEES};
 pub use repo::{EphemeralPaperRepo, MemoryPaperRepo, PaperStateRepo};
 pub use state::{PaperPosition, PaperState};
 

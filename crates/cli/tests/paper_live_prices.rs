@@ -1,0 +1,261 @@
+//! A paper account on a venue's live prices: `exchange add --type paper --market binance`
+//! follows the mock Binance's public market data (pointed at by `NOFXI_BINANCE_BASE_URL`),
+//! fills on paper at its prices, and says so in the journal, the status and the balance.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use nofxi_testkit::binance::MockBinance;
+use nofxi_testkit::llm::{MockLlm, Reply};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use serde_json::Value;
+use support::{add_deepseek_model, home, nofxi, output_async, text};
+
+const MODEL_KEY: &str = "sk-paperlive0123456789abcdef";
+const LABEL: &str = "binance live prices (paper fills)";
+
+async fn run(home: &Path, url: &str, args: &[&str]) -> Output {
+    let mut cmd = nofxi(home, args);
+    cmd.env("NOFXI_BINANCE_BASE_URL", url);
+    output_async(cmd).await
+}
+
+async fn ok(home: &Path, url: &str, args: &[&str]) -> String {
+    let out = run(home, url, args).await;
+    assert!(out.status.success(), "{args:?}: {}", text(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn dec_of(v: &Value) -> Decimal {
+    v.as_str().unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paper_trader_follows_binance_public_prices_and_says_so() {
+    let (_dir, home) = home();
+    let mock = MockBinance::start().await.unwrap();
+    let url = mock.url();
+    // A price no simulated market would happen to show.
+    mock.set_price("BTCUSDT", dec!(61234.5));
+    let llm = MockLlm::start().await;
+    llm.set_default(Reply::Text(
+        "Trend up.\n```json\n[{\"symbol\":\"BTCUSDT\",\"action\":\"open_long\",\"leverage\":3,\
+         \"position_size_usd\":300,\"stop_loss\":60000,\"take_profit\":65000,\"confidence\":85,\
+         \"reasoning\":\"trend up\"}]\n```"
+            .into(),
+    ));
+    let added = ok(
+        &home,
+        &url,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "paper",
+            "--name",
+            "live-paper",
+            "--market",
+            "binance",
+        ],
+    )
+    .await;
+    assert!(added.contains(&format!("prices: {LABEL}")), "{added}");
+    let listed = ok(&home, &url, &["exchange", "list"]).await;
+    assert!(listed.contains("paper (binance prices)"), "{listed}");
+    let shown = ok(&home, &url, &["exchange", "show", "live-paper", "--json"]).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&shown).unwrap()["market"],
+        "binance"
+    );
+
+    add_deepseek_model(&home, &format!("{}/v1", llm.base_url()), MODEL_KEY).await;
+    ok(&home, &url, &["strategy", "add", "--name", "default"]).await;
+    ok(
+        &home,
+        &url,
+        &[
+            "trader",
+            "add",
+            "--name",
+            "bot",
+            "--model",
+            "ds",
+            "--exchange",
+            "live-paper",
+            "--strategy",
+            "default",
+            "--initial-balance",
+            "10000",
+        ],
+    )
+    .await;
+    ok(&home, &url, &["trader", "start", "bot"]).await;
+
+    let mut engine = nofxi(&home, &["run", "--cycle-seconds", "60"]);
+    let child = engine
+        .env("NOFXI_BINANCE_BASE_URL", &url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut journal = Value::Null;
+    for _ in 0..600 {
+        let out = run(&home, &url, &["trader", "journal", "bot", "--json"]).await;
+        journal = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let done = journal[0]["phase"] == "done";
+        if done {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let log = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    let record = &journal[0];
+    assert_eq!(record["phase"], "done", "{journal}\n{}", text(&log));
+    assert_eq!(record["market"], LABEL, "{record}");
+    assert!(
+        record["executions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["ok"] == true),
+        "{record}"
+    );
+    // The prices were Binance's public ones, read without a key; nothing was sent to trade.
+    assert!(mock.request_count("GET", "/fapi/v1/ticker/bookTicker") > 0);
+    assert!(mock.request_count("GET", "/fapi/v1/klines") > 0);
+    assert_eq!(mock.request_count("POST", "/fapi/v1/order"), 0);
+
+    // The fill is on paper at the mock's ask (mid + one 0.1 tick), with Binance's taker fee.
+    let positions = ok(
+        &home,
+        &url,
+        &["exchange", "positions", "live-paper", "--json"],
+    )
+    .await;
+    let positions: Value = serde_json::from_str(&positions).unwrap();
+    let position = &positions[0];
+    assert_eq!(position["symbol"], "BTCUSDT", "{positions}");
+    assert_eq!(
+        dec_of(&position["entry_price"]),
+        dec!(61234.6),
+        "{positions}"
+    );
+    let balance = ok(
+        &home,
+        &url,
+        &["exchange", "balance", "live-paper", "--json"],
+    )
+    .await;
+    let balance: Value = serde_json::from_str(&balance).unwrap();
+    let fee = dec!(10000) - dec_of(&balance[0]["wallet_balance"]);
+    let notional = dec_of(&position["quantity"]) * dec!(61234.6);
+    assert_eq!(fee, notional * dec!(0.0005), "{balance} {positions}");
+
+    // Wherever the account's figures are shown, so is where its prices come from.
+    let journal_text = ok(&home, &url, &["trader", "journal", "bot"]).await;
+    assert!(
+        journal_text.starts_with(&format!("prices: {LABEL}\n")),
+        "{journal_text}"
+    );
+    let status = ok(&home, &url, &["trader", "status", "bot"]).await;
+    assert!(status.contains(&format!("prices     {LABEL}")), "{status}");
+    let status_json = ok(&home, &url, &["trader", "status", "bot", "--json"]).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&status_json).unwrap()["prices"],
+        LABEL
+    );
+    let balance_text = ok(&home, &url, &["exchange", "balance", "live-paper"]).await;
+    assert!(balance_text.contains(LABEL), "{balance_text}");
+    let positions_text = ok(&home, &url, &["exchange", "positions", "live-paper"]).await;
+    assert!(
+        positions_text.starts_with(&format!("live-paper · paper · {LABEL}")),
+        "{positions_text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_market_source_is_a_paper_account_s_choice_and_bad_ones_are_named() {
+    let (_dir, home) = home();
+    let url = "http://127.0.0.1:9";
+    let bad = run(
+        &home,
+        url,
+        &[
+            "exchange", "add", "--type", "paper", "--name", "p", "--market", "kraken",
+        ],
+    )
+    .await;
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("--market \"kraken\" is not a market source: use simulated, binance, okx, bybit, hyperliquid"),
+        "{err}"
+    );
+    let live = run(
+        &home,
+        url,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "binance",
+            "--name",
+            "b",
+            "--api-key",
+            "k1234567890abcdef",
+            "--secret-key",
+            "s1234567890abcdef",
+            "--market",
+            "okx",
+        ],
+    )
+    .await;
+    assert!(!live.status.success());
+    assert!(
+        String::from_utf8_lossy(&live.stderr).contains("only a paper account takes its prices"),
+        "{}",
+        text(&live)
+    );
+    // A simulated paper account is the default; it can be moved to live prices and back.
+    ok(
+        &home,
+        url,
+        &["exchange", "add", "--type", "paper", "--name", "p"],
+    )
+    .await;
+    let shown = ok(&home, url, &["exchange", "show", "p"]).await;
+    assert!(
+        shown.contains("prices      simulated market (offline)"),
+        "{shown}"
+    );
+    let moved = ok(&home, url, &["exchange", "update", "p", "--market", "okx"]).await;
+    assert!(
+        moved.contains("prices: okx live prices (paper fills)"),
+        "{moved}"
+    );
+    ok(
+        &home,
+        url,
+        &["exchange", "update", "p", "--market", "simulated"],
+    )
+    .await;
+    let shown = ok(&home, url, &["exchange", "show", "p", "--json"]).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&shown).unwrap()["market"],
+        "simulated"
+    );
+    let audit = ok(&home, url, &["audit"]).await;
+    assert!(audit.contains("market: okx -> simulated"), "{audit}");
+}
