@@ -302,3 +302,65 @@ async fn bad_download_flags_are_refused_by_name() {
     }
     assert_eq!(mock.request_count("GET", "/fapi/v1/klines"), 0);
 }
+
+/// The other venues' klines go through their own adapters the same way: OKX, Bybit and
+/// Hyperliquid, each against its mock, 2 days of 1h candles (and 1m from Bybit: 3 pages).
+#[tokio::test(flavor = "multi_thread")]
+async fn okx_bybit_and_hyperliquid_history_downloads_through_their_adapters() {
+    use nofxi_testkit::bybit::MockBybit;
+    use nofxi_testkit::hyperliquid::MockHyperliquid;
+    use nofxi_testkit::okx::MockOkx;
+    let (_dir, home) = home();
+    let okx = MockOkx::start().await.unwrap();
+    let bybit = MockBybit::start().await.unwrap();
+    let hyperliquid = MockHyperliquid::start().await.unwrap();
+    for (venue, variable, url, interval, expected) in [
+        ("okx", "NOFXI_OKX_BASE_URL", okx.url(), "1h", 48),
+        ("bybit", "NOFXI_BYBIT_BASE_URL", bybit.url(), "1h", 48),
+        (
+            "hyperliquid",
+            "NOFXI_HYPERLIQUID_BASE_URL",
+            hyperliquid.url(),
+            "1h",
+            48,
+        ),
+        ("bybit", "NOFXI_BYBIT_BASE_URL", bybit.url(), "1m", 2880),
+    ] {
+        let mut cmd = nofxi(
+            &home,
+            &[
+                "data",
+                "download",
+                "--exchange",
+                venue,
+                "--symbols",
+                "btc",
+                "--interval",
+                interval,
+                "--from",
+                "2025-01-01",
+                "--to",
+                "2025-01-03",
+                "--json",
+            ],
+        );
+        cmd.env(variable, &url);
+        let out = output_async(cmd).await;
+        assert!(out.status.success(), "{venue}: {}", text(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let series = &v["series"][0];
+        assert_eq!(series["stored"], expected, "{venue} {interval}: {v}");
+        assert_eq!(series["holes"].as_array().unwrap().len(), 0, "{venue}: {v}");
+        assert_eq!(v["complete"], true);
+    }
+    let list = output_async(nofxi(&home, &["data", "list"])).await;
+    let shown = String::from_utf8_lossy(&list.stdout);
+    for venue in ["okx", "bybit", "hyperliquid"] {
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.starts_with(venue) && l.contains("BTCUSDT")),
+            "{shown}"
+        );
+    }
+}
