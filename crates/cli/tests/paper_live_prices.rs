@@ -11,6 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use nofxi_testkit::binance::MockBinance;
+use nofxi_testkit::bybit::MockBybit;
 use nofxi_testkit::llm::{MockLlm, Reply};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -97,32 +98,8 @@ async fn a_paper_trader_follows_binance_public_prices_and_says_so() {
     .await;
     ok(&home, &url, &["trader", "start", "bot"]).await;
 
-    let mut engine = nofxi(&home, &["run", "--cycle-seconds", "60"]);
-    let child = engine
-        .env("NOFXI_BINANCE_BASE_URL", &url)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut journal = Value::Null;
-    for _ in 0..600 {
-        let out = run(&home, &url, &["trader", "journal", "bot", "--json"]).await;
-        journal = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        let done = journal[0]["phase"] == "done";
-        if done {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let log = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
-        .await
-        .unwrap();
+    let journal = one_cycle(&home, "NOFXI_BINANCE_BASE_URL", &url).await;
     let record = &journal[0];
-    assert_eq!(record["phase"], "done", "{journal}\n{}", text(&log));
     assert_eq!(record["market"], LABEL, "{record}");
     assert!(
         record["executions"]
@@ -258,4 +235,100 @@ async fn a_market_source_is_a_paper_account_s_choice_and_bad_ones_are_named() {
     );
     let audit = ok(&home, url, &["audit"]).await;
     assert!(audit.contains("market: okx -> simulated"), "{audit}");
+}
+
+/// Run the engine on `home` until the trader `bot` has a finished cycle; its journal.
+async fn one_cycle(home: &Path, variable: &str, url: &str) -> Value {
+    let mut engine = nofxi(home, &["run", "--cycle-seconds", "60"]);
+    let child = engine
+        .env(variable, url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut journal = Value::Null;
+    for _ in 0..600 {
+        let out = output_async(nofxi(home, &["trader", "journal", "bot", "--json"])).await;
+        journal = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        if journal[0]["phase"] == "done" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let log = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(journal[0]["phase"], "done", "{journal}\n{}", text(&log));
+    journal
+}
+
+/// On Bybit's prices a paper fill pays Bybit's taker fee (0.055 %), not the default 0.05 %.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paper_account_on_bybit_prices_pays_bybit_s_fee() {
+    let (_dir, home) = home();
+    let mock = MockBybit::start().await.unwrap();
+    let url = mock.url();
+    mock.set_price("BTCUSDT", dec!(61234.5));
+    let llm = MockLlm::start().await;
+    llm.set_default(Reply::Text(
+        "Up.\n```json\n[{\"symbol\":\"BTCUSDT\",\"action\":\"open_long\",\"leverage\":3,\
+         \"position_size_usd\":300,\"stop_loss\":60000,\"take_profit\":65000,\"confidence\":85,\
+         \"reasoning\":\"up\"}]\n```"
+            .into(),
+    ));
+    let by = |args: &'static [&'static str]| {
+        let mut cmd = nofxi(&home, args);
+        cmd.env("NOFXI_BYBIT_BASE_URL", &url);
+        cmd
+    };
+    let added = output_async(by(&[
+        "exchange", "add", "--type", "paper", "--name", "by-paper", "--market", "bybit",
+    ]))
+    .await;
+    assert!(
+        text(&added).contains("prices: bybit live prices (paper fills)"),
+        "{}",
+        text(&added)
+    );
+    add_deepseek_model(&home, &format!("{}/v1", llm.base_url()), MODEL_KEY).await;
+    for args in [
+        &["strategy", "add", "--name", "default"][..],
+        &[
+            "trader",
+            "add",
+            "--name",
+            "bot",
+            "--model",
+            "ds",
+            "--exchange",
+            "by-paper",
+            "--strategy",
+            "default",
+            "--initial-balance",
+            "10000",
+        ],
+        &["trader", "start", "bot"],
+    ] {
+        let out = output_async(nofxi(&home, args)).await;
+        assert!(out.status.success(), "{args:?}: {}", text(&out));
+    }
+    let journal = one_cycle(&home, "NOFXI_BYBIT_BASE_URL", &url).await;
+    assert_eq!(journal[0]["market"], "bybit live prices (paper fills)");
+    let positions = output_async(by(&["exchange", "positions", "by-paper", "--json"])).await;
+    let positions: Value = serde_json::from_slice(&positions.stdout).unwrap();
+    let p = &positions[0];
+    let entry = dec_of(&p["entry_price"]);
+    assert!((entry - dec!(61234.5)).abs() < dec!(5), "{positions}");
+    let balance = output_async(by(&["exchange", "balance", "by-paper", "--json"])).await;
+    let balance: Value = serde_json::from_slice(&balance.stdout).unwrap();
+    let fee = dec!(10000) - dec_of(&balance[0]["wallet_balance"]);
+    assert_eq!(
+        fee,
+        dec_of(&p["quantity"]) * entry * dec!(0.00055),
+        "{balance} {positions}"
+    );
 }
