@@ -235,6 +235,7 @@ impl Assistant {
             seen_confirmation: request.seen_confirmation.clone(),
             tool_call: given.is_some(),
             unclaimed: Vec::new(),
+            recogniser: "",
         };
         turn.conv.lang = Some(lang);
         // An undo offered last turn is answered by this one, whatever it says.
@@ -260,8 +261,9 @@ impl Assistant {
                     source: nofxi_protocol::CommandSource::Client,
                 },
                 None => {
-                    let (rules, unclaimed) = self.rule_understanding(&turn, message);
+                    let (rules, unclaimed, recogniser) = self.rule_understanding(&turn, message);
                     turn.unclaimed = unclaimed;
+                    turn.recogniser = recogniser;
                     let understanding = self.consult_model(&mut turn, message, rules).await;
                     offer_retry(&mut turn, message, &understanding.commands);
                     understanding
@@ -349,6 +351,7 @@ impl Assistant {
             "lang": lang,
             "commands": secrets.redact_json(&json!(commands)),
             "unclaimed": unclaimed,
+            "recogniser": turn.recogniser,
             "tool_calls": turn.tool_trace,
             "events": events,
             "timings_ms": {"understand_and_act": understand_ms, "total": started.elapsed().as_secs_f64() * 1000.0},
@@ -455,6 +458,7 @@ impl Assistant {
             seen_confirmation: None,
             tool_call: false,
             unclaimed: Vec::new(),
+            recogniser: "",
         };
         Ok(self.rule_understanding(&turn, message).0)
     }
@@ -473,9 +477,13 @@ impl Assistant {
         })
     }
 
-    /// The rules' reading of `message`, and the words of it nothing explains (see
-    /// [`nlu::coverage`]): with any, the reading is unsure.
-    fn rule_understanding(&self, turn: &Turn<'_>, message: &str) -> (Understanding, Vec<String>) {
+    /// The rules' reading of `message`, the words of it nothing explains (see
+    /// [`nlu::coverage`]: with any, the reading is unsure), and the recogniser that read it.
+    fn rule_understanding(
+        &self,
+        turn: &Turn<'_>,
+        message: &str,
+    ) -> (Understanding, Vec<String>, &'static str) {
         let words = surface::command_words(message);
         let message: &str = &words;
         // A credential is read exactly as typed: its width, spaces and last `!` are its own.
@@ -550,14 +558,14 @@ impl Assistant {
                 .map(|d| (d.skill.as_str(), d.action.as_str())),
             last_request: turn.conv.recent_request(FOLLOW_UP_TURNS),
         };
-        let mut understanding = self.rules.understand_now(message, &cx);
+        let (recogniser, mut understanding) = self.rules.understand_named(message, &cx);
         let values = nlu::coverage::values_of(&understanding.commands);
         let unclaimed = nlu::coverage::unclaimed(message, &values, &cx);
         if !unclaimed.is_empty() {
             // Sure only of what it explains: a model, when set, reads the message instead.
             understanding.confidence = understanding.confidence.min(nlu::coverage::UNSURE);
         }
-        (understanding, unclaimed)
+        (understanding, unclaimed, recogniser)
     }
 
     /// The open tasks of a stored conversation, as a turn would report them: what a client

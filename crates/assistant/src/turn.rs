@@ -209,6 +209,9 @@ pub struct Turn<'a> {
     pub tool_call: bool,
     /// The words of the message the rules' reading left unexplained (the trace keeps them).
     pub unclaimed: Vec<String>,
+    /// The recogniser whose reading the rules gave (see [`crate::nlu::recognisers`]); empty
+    /// when no rule read the message (a tool client's call).
+    pub recogniser: &'static str,
 }
 
 impl<'a> Turn<'a> {
