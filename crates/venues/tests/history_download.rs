@@ -136,6 +136,53 @@ async fn a_run_that_failed_half_way_resumes_where_it_stopped() {
 }
 
 #[tokio::test]
+async fn a_second_download_of_the_same_series_at_once_is_refused() {
+    let mock = MockBinance::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = HistoryStore::new(dir.path());
+    let clock = Arc::new(ManualClock::new(NOW));
+    let m = market(&mock, clock);
+    let plan = history::plan(&store, &btc_1m(), JAN_1, JAN_1 + 3 * PAGE as i64 * M, NOW).unwrap();
+    let mut inner = None;
+    let first = history::download(&m, &store, &plan, &mut |_| {
+        // While the first holds the series, a second run on it is refused.
+        if inner.is_none() {
+            let other = std::thread::scope(|s| {
+                s.spawn(|| {
+                    tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .unwrap()
+                        .block_on(history::download(&m, &store, &plan, &mut |_| {
+                            ControlFlow::Continue(())
+                        }))
+                })
+                .join()
+                .unwrap()
+            });
+            inner = Some(other.unwrap_err().to_string());
+        }
+        ControlFlow::Continue(())
+    })
+    .await
+    .unwrap();
+    assert!(first.complete);
+    let said = inner.unwrap();
+    assert!(
+        said.contains("is being downloaded by another nofxi process"),
+        "{said}"
+    );
+    // Released when the run ends: the next one goes ahead.
+    assert_eq!(
+        run(&m, &store, JAN_1, JAN_1 + 3 * PAGE as i64 * M)
+            .await
+            .unwrap()
+            .pages,
+        0
+    );
+}
+
+#[tokio::test]
 async fn a_429_waits_the_retry_after_binance_gives() {
     let mock = MockBinance::start().await.unwrap();
     let dir = tempfile::tempdir().unwrap();

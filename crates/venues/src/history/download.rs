@@ -94,6 +94,7 @@ pub async fn download(
 ) -> Result<DownloadReport, HistoryError> {
     let series = &plan.series;
     let step = series.interval.millis();
+    let _writer = store.lock(series)?;
     // Months a killed run left uncompressed are folded in first.
     store.compress_parts(series)?;
     let mut covered = store.manifest(series)?.covered;

@@ -34,6 +34,11 @@ pub enum HistoryError {
         line: usize,
         detail: String,
     },
+    #[error(
+        "{} is being downloaded by another nofxi process: wait for it to finish, or stop it",
+        dir.display()
+    )]
+    Busy { dir: PathBuf },
     #[error(transparent)]
     Venue(#[from] VenueError),
 }
@@ -148,6 +153,25 @@ impl HistoryStore {
         })?;
         write_synced(&tmp, &text)?;
         fs::rename(&tmp, &path).map_err(io("replace", &path))
+    }
+
+    /// Hold the series for one writer: an OS lock on `.lock` in its directory, released when
+    /// the returned file is dropped or the process dies (a killed run leaves nothing to clean).
+    pub(crate) fn lock(&self, key: &SeriesKey) -> Result<fs::File, HistoryError> {
+        let dir = self.dir(key);
+        fs::create_dir_all(&dir).map_err(io("create", &dir))?;
+        let path = dir.join(".lock");
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io("open", &path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(file),
+            Err(fs::TryLockError::WouldBlock) => Err(HistoryError::Busy { dir }),
+            Err(fs::TryLockError::Error(e)) => Err(io("lock", &path)(e)),
+        }
     }
 
     /// Every manifest under the store, sorted by exchange, symbol and interval.
