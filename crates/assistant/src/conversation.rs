@@ -98,6 +98,11 @@ pub struct Task {
     /// lists they gave stale, so the edits are applied again to that target's lists.
     #[serde(default)]
     pub edits: Map<String, Value>,
+    /// Started or filled from the assistant model's reading of a message the rules were
+    /// unsure of: whatever the action's own rule, its change is confirmed before it runs
+    /// (DESIGN: a reading of an uncertain message never acts on its own).
+    #[serde(default)]
+    pub read_by_model: bool,
 }
 
 impl Task {
@@ -119,6 +124,7 @@ impl Task {
             queued: false,
             before: Map::new(),
             edits: Map::new(),
+            read_by_model: false,
         }
     }
 

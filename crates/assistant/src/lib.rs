@@ -236,6 +236,8 @@ impl Assistant {
             tool_call: given.is_some(),
             unclaimed: Vec::new(),
             recogniser: "",
+            read_by_model: false,
+            model_answer: None,
         };
         turn.conv.lang = Some(lang);
         // An undo offered last turn is answered by this one, whatever it says.
@@ -265,6 +267,22 @@ impl Assistant {
                     turn.unclaimed = unclaimed;
                     turn.recogniser = recogniser;
                     let understanding = self.consult_model(&mut turn, message, rules).await;
+                    turn.read_by_model = understanding.source == nofxi_protocol::CommandSource::Llm;
+                    // The gateway's answer to a question goes with the commands it read
+                    // ("you add it under … — shall I start?"): said first, unless an open
+                    // answer below says it.
+                    let answers_open = understanding.commands.iter().any(|c| {
+                        matches!(
+                            c,
+                            Command::AnswerQuestion {
+                                kind: AnswerKind::Open | AnswerKind::Facts,
+                                ..
+                            }
+                        )
+                    });
+                    if !answers_open && let Some(answer) = turn.model_answer.take() {
+                        turn.say(answer);
+                    }
                     offer_retry(&mut turn, message, &understanding.commands);
                     understanding
                 }
@@ -459,6 +477,8 @@ impl Assistant {
             tool_call: false,
             unclaimed: Vec::new(),
             recogniser: "",
+            read_by_model: false,
+            model_answer: None,
         };
         Ok(self.rule_understanding(&turn, message).0)
     }

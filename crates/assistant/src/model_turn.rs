@@ -14,6 +14,25 @@ use crate::secrets::RedactedStream;
 use crate::turn::Turn;
 use crate::{Assistant, assistant_model, compose, model_errors, policy, texts_llm};
 
+/// Tokens of facts the gateway's call may carry for a message the rules could not place.
+const GATEWAY_FACTS_TOKENS: u64 = 600;
+
+/// Whether the rules' reading places the message in a task (starts, fills, answers one):
+/// then the gateway needs no facts to answer a question.
+fn places_something(rules: &Understanding) -> bool {
+    rules.commands.iter().any(|c| {
+        matches!(
+            c,
+            Command::StartTask { .. }
+                | Command::SetSlots { .. }
+                | Command::CorrectSlot { .. }
+                | Command::Confirm
+                | Command::Deny
+                | Command::ExplainEffects { .. }
+        )
+    })
+}
+
 impl Assistant {
     /// The rules' reading, or, where they are unsure and an assistant model is set, the
     /// gateway's (one call). A question the rules could not place goes to an open answer.
@@ -49,6 +68,15 @@ impl Assistant {
         let resource_lists =
             lists::render(&self.engine.store, turn.user, &turn.names, &kinds).await;
         let names = turn.names.clone();
+        // A message the rules could not place may be a question about the user's figures:
+        // the facts it names go with it, so the one call can answer it (no second call).
+        let facts = if places_something(&rules) {
+            String::new()
+        } else {
+            let store = &self.engine.store;
+            let gathered = compose::gather(store, turn.user, &names, message, turn.lang).await;
+            compose::facts_section(gathered, GATEWAY_FACTS_TOKENS)
+        };
         let prompt = GatewayPrompt {
             library: &self.engine.library,
             lang: turn.lang,
@@ -57,6 +85,7 @@ impl Assistant {
             names: &names,
             rules: &rules,
             resource_lists,
+            facts,
         };
         let outcome = gateway::understand(
             provider.as_ref(),
@@ -70,6 +99,7 @@ impl Assistant {
             turn.say(texts_llm::model_failed(turn.lang, &why));
         }
         turn.llm_calls.push(outcome.call);
+        turn.model_answer = outcome.answer.map(|a| self.engine.secrets.redact(&a));
         outcome.understanding
     }
 
@@ -91,12 +121,28 @@ impl Assistant {
     }
 
     /// An open question answered by the model over composed facts, streamed to `on_delta`.
+    /// A turn makes one model call at most: when the gateway was asked already, its own answer
+    /// is said (it saw the same facts), or that it gave none.
     pub(crate) async fn answer_open(
         &self,
         turn: &mut Turn<'_>,
         message: &str,
         on_delta: &(dyn Fn(&str) + Send + Sync),
     ) {
+        if let Some(answer) = turn.model_answer.take() {
+            on_delta(&answer);
+            turn.events.push(Event::Answered {
+                kind: AnswerKind::Open,
+            });
+            turn.say(answer);
+            policy::reprompt(turn);
+            return;
+        }
+        if !turn.llm_calls.is_empty() {
+            turn.say(texts_llm::gateway_unsure(turn.lang));
+            policy::reprompt(turn);
+            return;
+        }
         let Some(provider) = self.provider(turn).await else {
             turn.say(texts_llm::open_question_needs_model(turn.lang));
             let lower = message.to_lowercase();

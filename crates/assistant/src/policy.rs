@@ -204,6 +204,11 @@ fn queue(turn: &mut Turn<'_>, skill: &str, action: &str, slots: Map<String, Valu
 /// Sets values on the active task; a value for a slot already given is a correction: it
 /// replaces the old one and drops any confirmation shown for the old values.
 fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
+    if turn.read_by_model
+        && let Some(task) = turn.conv.top_mut()
+    {
+        task.read_by_model = true;
+    }
     let conv_id = turn.conv.id.clone();
     let library = turn.engine.library.clone();
     let Some(task) = turn.conv.stack.last_mut() else {

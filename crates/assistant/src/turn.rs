@@ -212,6 +212,12 @@ pub struct Turn<'a> {
     /// The recogniser whose reading the rules gave (see [`crate::nlu::recognisers`]); empty
     /// when no rule read the message (a tool client's call).
     pub recogniser: &'static str,
+    /// The commands came from the assistant model, asked because the rules were unsure of
+    /// the message: the tasks they start or fill are confirmed before they change anything.
+    pub read_by_model: bool,
+    /// The gateway model's answer to a question in the message, said instead of a second
+    /// call (redacted).
+    pub model_answer: Option<String>,
 }
 
 impl<'a> Turn<'a> {

@@ -509,3 +509,36 @@ async fn without_a_model_a_held_back_reading_asks_which_one_was_meant() {
     assert!(!executed(&r, "trader.stop") && !confirmation_requested(&r));
     assert!(chat.trader_running("btc-bot").await);
 }
+
+/// A message the rules cannot place goes to the gateway with the facts it names, and the
+/// gateway's own answer is said: one model call in the turn, never a second for the answer.
+#[tokio::test]
+async fn a_question_the_gateway_answers_takes_one_call_in_the_turn() {
+    let mut chat = Chat::new(true).await;
+    chat.mock.push(commands(json!({"commands": [],
+        "answer": "btc-bot trades on paper: no real money moves."})));
+    let r = chat.say("so btc-bot is just pretend money then").await;
+    assert_eq!(r.llm.calls, 1, "{r:?}");
+    assert!(r.reply.contains("no real money moves"), "{}", r.reply);
+    let body = chat.mock.requests()[0].body_text();
+    assert!(
+        body.contains("## Facts") && body.contains("btc-bot"),
+        "{body}"
+    );
+    assert!(chat.trader_running("btc-bot").await);
+}
+
+/// The gateway reads an open question but gives no answer: the turn says it could not answer
+/// rather than make a second call.
+#[tokio::test]
+async fn an_open_question_without_the_gateways_answer_makes_no_second_call() {
+    let mut chat = Chat::new(true).await;
+    chat.mock.push(commands(json!({"commands": [
+        {"command": "answer_question", "kind": "open", "topic": "pretend money"}
+    ]})));
+    chat.mock.push(Reply::Text("a second call's answer".into()));
+    let r = chat.say("so btc-bot is just pretend money then").await;
+    assert_eq!(r.llm.calls, 1, "{r:?}");
+    assert!(!r.reply.contains("a second call's answer"), "{}", r.reply);
+    assert_eq!(chat.mock.requests().len(), 1);
+}

@@ -17,11 +17,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
+use nofxi_assistant::assistant_model::set_assistant_model;
 use nofxi_assistant::{Assistant, AssistantOptions};
+use nofxi_domain::{Actor, Channel as DomainChannel, ModelSpec, Secret};
 use nofxi_eval::{EVAL_USER, FreshHome, parse_file};
 use nofxi_protocol::{Channel, Event, TurnRequest, TurnResponse};
 use nofxi_skills::{Lang, Library, ResourceKind, Risk, SkillKind, WordClass};
 use nofxi_store::Store;
+use nofxi_testkit::{MockLlm, Reply};
 use proptest::prop_assert;
 
 /// Live and paper resources of every kind, running and stopped traders.
@@ -58,6 +61,9 @@ fn targets(kind: ResourceKind, action: &str) -> &'static [&'static str] {
 /// One risky request as said in one language: "stop alpha", "停止 alpha".
 #[derive(Debug, Clone)]
 struct Request {
+    skill: String,
+    action: String,
+    takes_target: bool,
     risk: Risk,
     lang: Lang,
     verb: String,
@@ -98,6 +104,9 @@ fn requests(library: &Library) -> Vec<Request> {
                 for target in objects {
                     let text = format!("{verb} {target}");
                     out.push(Request {
+                        skill: skill.id.clone(),
+                        action: action.name.clone(),
+                        takes_target: action.slot("target").is_some(),
                         risk: action.risk,
                         lang,
                         verb: verb.clone(),
@@ -151,6 +160,13 @@ fn first_messages(library: &Library, r: &Request) -> Vec<(&'static str, String)>
             for c in w(WordClass::Complaint) {
                 add("complaint", format!("{target} {c} {verb}"));
             }
+            for h in w(WordClass::Hypothetical) {
+                add("hypothetical", format!("{h} I {act}?"));
+                add("hypothetical", format!("{act}, {h}?"));
+            }
+            for d in w(WordClass::Deliberation) {
+                add("opinion", format!("{d} I should {act}"));
+            }
         }
         Lang::Zh => {
             for n in w(WordClass::Negation) {
@@ -175,6 +191,13 @@ fn first_messages(library: &Library, r: &Request) -> Vec<(&'static str, String)>
             }
             for c in w(WordClass::Complaint) {
                 add("complaint", format!("{target} 一直{verb}{c}"));
+            }
+            for h in w(WordClass::Hypothetical) {
+                add("hypothetical", format!("{act}{h}"));
+                add("hypothetical", format!("如果我{act}，{h}"));
+            }
+            for d in w(WordClass::Deliberation) {
+                add("opinion", format!("{d}应该{act}"));
             }
         }
     }
@@ -238,11 +261,31 @@ async fn snapshot(store: &Store) -> String {
 }
 
 async fn world() -> (FreshHome, Assistant) {
+    world_with_model(None).await
+}
+
+/// The world, with the mock LLM as the assistant model when one is given.
+async fn world_with_model(mock: Option<&MockLlm>) -> (FreshHome, Assistant) {
     let home = FreshHome::create().await.unwrap();
     let world = parse_file(Path::new("world.yaml"), WORLD).unwrap();
     nofxi_eval::setup::apply(&home.store, &world.setup)
         .await
         .unwrap();
+    if let Some(mock) = mock {
+        let actor = Actor::new(EVAL_USER, DomainChannel::Cli, true);
+        let spec = ModelSpec {
+            name: "helper".into(),
+            provider: "deepseek".into(),
+            enabled: true,
+            base_url: Some(mock.base_url()),
+            model_name: None,
+        };
+        let key = Some(Secret::new("sk-propertytestmodel0000"));
+        home.store.create_model(&actor, spec, key).await.unwrap();
+        set_assistant_model(&home.store, &actor, Some("helper"))
+            .await
+            .unwrap();
+    }
     let library = Arc::new(Library::builtin().unwrap());
     let assistant = Assistant::open(home.store.clone(), library, AssistantOptions::default())
         .await
@@ -269,18 +312,24 @@ async fn say(
         .unwrap()
 }
 
-/// What is wrong with a turn that must not act, if anything.
-fn acted(response: &TurnResponse, read: &BTreeSet<String>, first: bool) -> Option<String> {
-    let events = &response.events;
-    let ran: Vec<&String> = events
+/// The tools a turn ran that are not read-only, if any.
+fn ran(response: &TurnResponse, read: &BTreeSet<String>) -> Option<String> {
+    let ran: Vec<&String> = response
+        .events
         .iter()
         .filter_map(|e| match e {
             Event::ToolExecuted { tool, .. } if !read.contains(tool) => Some(tool),
             _ => None,
         })
         .collect();
-    if !ran.is_empty() {
-        return Some(format!("ran {ran:?}"));
+    (!ran.is_empty()).then(|| format!("ran {ran:?}"))
+}
+
+/// What is wrong with a turn that must not act, if anything.
+fn acted(response: &TurnResponse, read: &BTreeSet<String>, first: bool) -> Option<String> {
+    let events = &response.events;
+    if let Some(why) = ran(response, read) {
+        return Some(why);
     }
     if first
         && events
@@ -505,4 +554,58 @@ async fn every_follow_up_to_a_request_waiting_for_its_yes_acts_on_nothing() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The most dangerous answer a model can give to a message about `r`: the action itself, on
+/// its target, with full confidence (a valid command: the skill, action and name exist).
+fn do_it(r: &Request) -> Reply {
+    let slots = if r.takes_target {
+        serde_json::json!({"target": r.target})
+    } else {
+        serde_json::json!({})
+    };
+    let command = serde_json::json!({"command": "start_task", "skill": r.skill,
+        "action": r.action, "slots": slots});
+    Reply::Text(serde_json::json!({"commands": [command], "confidence": 1.0}).to_string())
+}
+
+/// The first messages again, with an assistant model that answers every call with the
+/// message's own action: whoever reads a message that says it is not meant, nothing runs (a
+/// confirmation may open, or the task may ask for its values: a reading of an uncertain
+/// message is confirmed before it acts, and a yes to it is the user's own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_first_message_that_says_it_is_not_meant_acts_when_the_model_says_do_it() {
+    let library = Library::builtin().unwrap();
+    let read = read_tools(&library);
+    let mock = MockLlm::start().await;
+    let (home, assistant) = world_with_model(Some(&mock)).await;
+    let before = snapshot(&home.store).await;
+    let (mut cases, mut failures) = (0, Vec::new());
+    for request in requests(&library) {
+        mock.set_default(do_it(&request));
+        for (kind, message) in first_messages(&library, &request) {
+            cases += 1;
+            let response = say(&assistant, None, None, &message).await;
+            if let Some(why) = ran(&response, &read) {
+                failures.push(format!(
+                    "{kind} {message:?}: {why}; reply: {}",
+                    response.reply
+                ));
+            }
+        }
+    }
+    let calls = mock.requests().len();
+    println!("{cases} first messages, {calls} model calls");
+    assert!(cases > 500, "only {cases} cases were generated");
+    assert!(
+        calls > 0,
+        "the model was never asked: the check proves nothing"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} acted:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(snapshot(&home.store).await, before, "the store changed");
 }

@@ -162,7 +162,8 @@ async fn step(turn: &mut Turn<'_>) -> bool {
                 RefFact::Running => running_or_serving(&names, e),
             })
     };
-    let needs = action.needs_confirmation(&slots, &facts);
+    let needs = action.needs_confirmation(&slots, &facts)
+        || task.read_by_model && !action.risk.is_read_only();
     let fingerprint = serde_json::to_string(&task.slots).unwrap_or_default();
     let bound = binding(&action, &slots, task, &fingerprint, &names);
     let resumed_here = turn.events.iter().any(|e| match e {

@@ -45,6 +45,18 @@ pub async fn compose(
     message: &str,
     lang: Lang,
 ) -> Composed {
+    let gathered = gather(store, user, names, message, lang).await;
+    fit(gathered, recent, message, lang)
+}
+
+/// The facts the message's plan reads: at most four read-only steps.
+pub async fn gather(
+    store: &Store,
+    user: &str,
+    names: &Names,
+    message: &str,
+    lang: Lang,
+) -> Vec<Fact> {
     let mut gathered = Vec::new();
     for step in plan::plan(message, names) {
         let fact = match &step {
@@ -55,13 +67,24 @@ pub async fn compose(
         };
         gathered.extend(fact);
     }
-    fit(gathered, recent, message, lang)
+    gathered
+}
+
+/// `gathered` as a `## Facts` section of at most `budget` tokens, for the gateway's one call
+/// when the rules could not place a message: the model may then answer a question over them
+/// without a second call.
+pub fn facts_section(gathered: Vec<Fact>, budget: u64) -> String {
+    let (text, _, _) = fit_facts(gathered, budget);
+    if text.is_empty() {
+        return String::new();
+    }
+    format!("## Facts (for answering a question)\n{text}")
 }
 
 /// Fits everything into [`ANSWER_BUDGET_TOKENS`]: the system prompt and the question always
 /// stay; history goes first, oldest turn first; then facts, lowest priority first, are cut
 /// line by line.
-pub fn fit(mut gathered: Vec<Fact>, recent: &[RecentTurn], message: &str, lang: Lang) -> Composed {
+pub fn fit(gathered: Vec<Fact>, recent: &[RecentTurn], message: &str, lang: Lang) -> Composed {
     let language = match lang {
         Lang::Zh => "Answer in Chinese.",
         Lang::En => "Answer in English.",
@@ -88,9 +111,33 @@ pub fn fit(mut gathered: Vec<Fact>, recent: &[RecentTurn], message: &str, lang: 
     }
     room = room.saturating_sub(history.iter().map(|h| estimate_tokens(h)).sum());
 
-    // Highest priority first, so the cuts land on the least important facts.
+    let (facts_text, used, cut) = fit_facts(gathered, room);
+    trimmed.extend(cut);
+    let mut user = String::new();
+    if !facts_text.is_empty() {
+        user.push_str("## Facts\n");
+        user.push_str(&facts_text);
+    } else {
+        user.push_str("## Facts\nnone available\n");
+    }
+    if !history.is_empty() {
+        user.push_str("## Recent turns\n");
+        user.push_str(&history.concat());
+    }
+    user.push_str(&question);
+    Composed {
+        system,
+        user,
+        facts: used,
+        trimmed,
+    }
+}
+
+/// The facts that fit in `room` tokens, highest priority first, so the cuts land on the least
+/// important ones (cut line by line); with the labels used and the labels cut.
+fn fit_facts(mut gathered: Vec<Fact>, mut room: u64) -> (String, Vec<String>, Vec<String>) {
     gathered.sort_by_key(|f| std::cmp::Reverse(f.priority));
-    let mut used = Vec::new();
+    let (mut used, mut trimmed) = (Vec::new(), Vec::new());
     let mut facts_text = String::new();
     for fact in gathered {
         let mut text = block(&fact);
@@ -113,24 +160,7 @@ pub fn fit(mut gathered: Vec<Fact>, recent: &[RecentTurn], message: &str, lang: 
         used.push(fact.label.clone());
         facts_text.push_str(&text);
     }
-    let mut user = String::new();
-    if !facts_text.is_empty() {
-        user.push_str("## Facts\n");
-        user.push_str(&facts_text);
-    } else {
-        user.push_str("## Facts\nnone available\n");
-    }
-    if !history.is_empty() {
-        user.push_str("## Recent turns\n");
-        user.push_str(&history.concat());
-    }
-    user.push_str(&question);
-    Composed {
-        system,
-        user,
-        facts: used,
-        trimmed,
-    }
+    (facts_text, used, trimmed)
 }
 
 fn block(fact: &Fact) -> String {

@@ -27,6 +27,8 @@ pub struct GatewayOutcome {
     pub call: LlmCallRecord,
     /// The call failed; the understanding is then the rules' own.
     pub error: Option<nofxi_llm::LlmError>,
+    /// The model's answer to a question asked in the message, if it gave one.
+    pub answer: Option<String>,
 }
 
 /// Asks the model once. A transport or provider error keeps the rules' understanding and says
@@ -52,13 +54,17 @@ pub async fn understand(
     let result = provider.complete(&request).await;
     let call = LlmCallRecord::new("understand", provider, &request, &result);
     let error = result.as_ref().err().cloned();
+    let mut answer = None;
     let understanding = match result {
         Ok(completion) => match parse::commands(&completion.text, input) {
-            Ok(parsed) => Understanding {
-                commands: parsed.commands,
-                confidence: parsed.confidence,
-                source: CommandSource::Llm,
-            },
+            Ok(parsed) => {
+                answer = parsed.answer;
+                Understanding {
+                    commands: parsed.commands,
+                    confidence: parsed.confidence,
+                    source: CommandSource::Llm,
+                }
+            }
             Err(why) => {
                 tracing::debug!(%why, "gateway answer rejected");
                 clarify(input, &rules)
@@ -70,6 +76,7 @@ pub async fn understand(
         understanding,
         call,
         error,
+        answer,
     }
 }
 

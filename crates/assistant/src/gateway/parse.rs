@@ -13,13 +13,18 @@ use super::prompt::GatewayPrompt;
 pub struct Parsed {
     pub commands: Vec<Command>,
     pub confidence: f32,
+    /// The model's answer to a question, said in place of a second call for it.
+    pub answer: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct Answer {
+    #[serde(default)]
     commands: Vec<Command>,
     #[serde(default = "default_confidence")]
     confidence: f32,
+    #[serde(default)]
+    answer: Option<String>,
 }
 
 fn default_confidence() -> f32 {
@@ -31,15 +36,25 @@ pub fn commands(text: &str, input: &GatewayPrompt<'_>) -> Result<Parsed, String>
     let json = json_object(text).ok_or("the answer holds no JSON object")?;
     let answer: Answer =
         serde_json::from_str(json).map_err(|e| format!("not the command schema: {e}"))?;
-    if answer.commands.is_empty() {
-        return Err("no commands".into());
+    let said = answer.answer.filter(|a| !a.trim().is_empty());
+    let mut commands = answer.commands;
+    if commands.is_empty() {
+        // An answer alone ("hi!", "you can add a paper account with …") is a question answered.
+        let Some(_) = &said else {
+            return Err("no commands".into());
+        };
+        commands.push(Command::AnswerQuestion {
+            kind: AnswerKind::Open,
+            topic: input.message.to_string(),
+        });
     }
-    for command in &answer.commands {
+    for command in &commands {
         check(command, input)?;
     }
     Ok(Parsed {
-        commands: answer.commands,
+        commands,
         confidence: answer.confidence.clamp(0.0, 1.0),
+        answer: said,
     })
 }
 

@@ -27,6 +27,9 @@ pub struct GatewayPrompt<'a> {
     pub rules: &'a Understanding,
     /// `## Your traders …` sections for the missing ref slots, composed by the caller.
     pub resource_lists: String,
+    /// A `## Facts` section for a message the rules could not place (empty otherwise): what
+    /// the model may answer a question from in this same call.
+    pub facts: String,
 }
 
 impl GatewayPrompt<'_> {
@@ -49,6 +52,7 @@ impl GatewayPrompt<'_> {
         self.write_stack(&mut out);
         self.write_references(&mut out);
         out.push_str(&self.resource_lists);
+        out.push_str(&self.facts);
         let recent = self.conv.recent.iter().rev().take(HISTORY_TURNS).rev();
         let mut first = true;
         for turn in recent {
