@@ -86,6 +86,10 @@ pub fn names_a_subject(library: &Library, lexicon: &Lexicon, lower: &str) -> boo
         })
 }
 
+/// A skill the message may be about: (where its first noun or name is said, the skill's
+/// index, a noun said, a name said).
+type Candidate = (usize, usize, bool, bool);
+
 /// `it_kind`: the kind "it"/"that one" stands for, when the message has such a word.
 pub fn route(
     library: &Library,
@@ -95,145 +99,27 @@ pub fn route(
     it_kind: Option<(ResourceKind, usize)>,
 ) -> Option<Route> {
     let mentioned = names.mentioned(lower);
-    // "btc price", "看看 BTC 价格": a word that is only part of a name (btc of btc-bot) beside
-    // a function skill's subject (price, 行情) is that subject's word, not the resource's name.
-    let function_subject = names_function_subject(library, lower);
     // "create a bott named zeta on paper with builtin": with a create said, a name or kind
     // after a binding lead is what the new one uses, never what is made.
     let bound = match says_create(library, lexicon, lower) {
         true => bound_at(lexicon, lower, &mentioned),
         false => Vec::new(),
     };
-    let free = |at: usize| !bound.iter().any(|(_, b)| *b == at);
-    // (position of the first noun or name, skill index, by name)
-    let mut candidates: Vec<(usize, usize, bool, bool)> = Vec::new();
-    for (i, skill) in library.skills().iter().enumerate() {
-        if skill.meta.kind != SkillKind::Management {
-            continue;
-        }
-        let noun_at = skill
-            .meta
-            .nouns
-            .iter()
-            .filter_map(|n| find_phrase(lower, &n.to_lowercase()))
-            .min();
-        let kind = ResourceKind::parse(&skill.meta.domain);
-        let name_at = mentioned
-            .iter()
-            .filter(|(e, at, _)| Some(e.kind) == kind && free(*at))
-            .map(|(_, at, _)| *at)
-            .min();
-        let name_at = name_at.or_else(|| {
-            kind.filter(|_| !function_subject)
-                .and_then(|k| names.partial(lower, k))
-                .map(|(_, at)| at)
-        });
-        let noun_at = noun_at.or_else(|| {
-            kind.and_then(|k| lexicon.class_in(k, lower))
-                .map(|(_, at, _)| at)
-                .filter(|at| free(*at))
-        });
-        let name_at = name_at.or_else(|| {
-            it_kind.and_then(|(k, at)| (Some(k) == kind && noun_at.is_none()).then_some(at))
-        });
-        let at = match (noun_at, name_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if let Some(at) = at {
-            candidates.push((at, i, noun_at.is_some(), name_at.is_some()));
-        }
-    }
-    // Verbs are looked for outside the names said: "把 测试账户 切回正式网" has no "测试"
-    // (test) verb, only a name that contains one.
-    let mut unnamed_text = lower.to_string();
-    for (_, from, to) in &mentioned {
-        super::extract::tokens::blank(&mut unnamed_text, *from, *to);
-    }
-    // Nor inside quotes: "重命名为「币安测试」" names something, it does not test it.
-    for (from, to) in quoted_spans(lower) {
-        super::extract::tokens::blank(&mut unnamed_text, from, to);
-    }
-    blank_attributive_verbs(library, lexicon, &mut unnamed_text);
-    // Nor inside a question about a change: "what happens if I delete beta" asks about the
-    // delete, its "what" is no look-up verb.
-    for word in lexicon.words(WordClass::Hypothetical) {
-        let at: Vec<usize> = super::words::phrase_positions(lower, word).collect();
-        for at in at {
-            super::extract::tokens::blank(&mut unnamed_text, at, at + word.len());
-        }
-    }
-    let verb_text = unnamed_text.as_str();
-    // "why doesn't ds work?", "why can't noip connect": a verb a name is said inside of, read
-    // with the name taken out.
-    let closed: String = verb_text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let guards = lexicon.verb_guards();
-    let verb_in = |i: usize, text: &str| -> Option<(usize, String)> {
-        let skill = &library.skills()[i];
-        // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
-        let terms = || {
-            skill
-                .actions
-                .iter()
-                .flat_map(|a| a.slots.iter())
-                .flat_map(|slot| slot.phrases.iter())
-                .map(|p| p.to_lowercase())
-                .collect()
-        };
-        let mut hits: Vec<VerbHit<'_>> = skill
-            .actions
-            .iter()
-            .filter_map(|a| {
-                lexicon
-                    .action_verbs(a)
-                    .filter_map(|v| {
-                        let verb = v.to_lowercase();
-                        find_verb(text, &verb, &guards, terms).map(|at| VerbHit {
-                            at,
-                            end: at + verb.len(),
-                            chars: v.chars().count(),
-                            action: a,
-                        })
-                    })
-                    .min_by_key(|h| (h.at, std::cmp::Reverse(h.chars)))
-            })
-            .collect();
-        // The earliest verb names the request; at one position the longest ("set up").
-        hits.sort_by_key(|h| (h.at, std::cmp::Reverse(h.chars)));
-        let first = hits.first()?;
-        let chosen = read_complained_of(text, first, &hits, lexicon).unwrap_or(first);
-        Some((chosen.chars, chosen.action.name.clone()))
+    let said = Said {
+        library,
+        lexicon,
+        lower,
+        names,
     };
-    let verb_of = |i: usize| -> Option<(usize, String)> {
-        let with_names = verb_in(i, verb_text);
-        if closed == verb_text {
-            return with_names;
-        }
-        // The longer verb wins, as at one position ("can't connect" over "connect").
-        match (with_names, verb_in(i, &closed)) {
-            (Some(a), Some(b)) if b.0 > a.0 => Some(b),
-            (None, b) => b,
-            (a, _) => a,
-        }
-    };
+    let mut candidates = said.subjects(&mentioned, &bound, it_kind);
+    let verb_text = verb_text(library, lexicon, lower, &mentioned);
+    let verbs = Verbs::new(library, lexicon, &verb_text);
+    let verb_of = |i: usize| verbs.of(i);
     // "茅台的成本是多少", "sold 10 AAPL at 190", "600519": a security said, alone or with a
     // word of a skill that takes one, is that skill's request, ranked where it is said. Not
     // when a resource is named: "btc-bot bought 0.1 BTC", "btc-bot 的盈亏" are the trader's.
-    if mentioned.is_empty()
-        && let Some((at, end)) = super::instruments::find(verb_text)
-    {
-        let alone = verb_text[..at].trim().is_empty() && verb_text[end..].trim().is_empty();
-        for (i, skill) in library.skills().iter().enumerate() {
-            let takes_one = skill
-                .actions
-                .iter()
-                .flat_map(|a| a.slots.iter())
-                .any(|slot| slot.ty == SlotType::Instrument);
-            let listed = candidates.iter().any(|c| c.1 == i);
-            if takes_one && !listed && (alone || verb_of(i).is_some()) {
-                candidates.push((at, i, false, true));
-            }
-        }
+    if mentioned.is_empty() {
+        with_instrument(library, &verb_text, &verb_of, &mut candidates);
     }
     if candidates.is_empty() {
         candidates = binder_of(library, &bound);
@@ -242,66 +128,13 @@ pub fn route(
         candidates = unnamed(library, lexicon, lower, &verb_of);
     }
     candidates.sort();
-    // "用 main、builtin 和 default 创建交易员 alpha": a verb right before a skill's noun says
-    // what is made, whatever names come first.
-    if let Some(pos) = candidates
-        .iter()
-        .position(|c| c.2 && verb_before_noun(&library.skills()[c.1], lexicon, verb_text))
-    {
-        let first = candidates.remove(pos);
-        candidates.insert(0, first);
-    }
-    // "any strategies in the bin?", "回收站里的模型": a noun that is one of another named
-    // skill's values (the trash's kinds) is that skill's filter, not a request of its own.
-    if let Some(pos) = candidates
-        .iter()
-        .position(|c| c.2 && holds_a_noun_of(library, c.1, &candidates, lower))
-    {
-        let first = candidates.remove(pos);
-        candidates.insert(0, first);
-    }
+    rank(library, lexicon, lower, &verb_text, &mut candidates);
     for &(_, i, noun, name) in &candidates {
-        if let Some((_, mut action)) = verb_of(i) {
+        if let Some((_, action)) = verb_of(i) {
             let skill = &library.skills()[i];
-            // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting
-            // of the trader, not on the trader.
-            if action != "update" && switches_a_setting(skill, lexicon, verb_text) {
-                action = "update".into();
-            }
-            // "停止除了 alpha 之外的所有交易员": every one but some, not the one named.
-            let on_all = format!("{action}_all");
-            if skill.action(&on_all).is_some() && all_but_some(lower, lexicon) {
-                action = on_all;
-            }
-            // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
-            // alpha?": a question about the resource, not a request to change it. A request
-            // put as a question ("can you stop alpha?", "能帮我停掉 alpha 吗") stays one.
-            let asks_only = if action == "create" {
-                asks::is_question(lower, lexicon)
-            } else {
-                asks::only_asks(lower, lexicon)
-            };
-            let reads = |name: &str| skill.action(name).is_some_and(|a| a.risk == Risk::Query);
-            // "what happens if I delete btc-bot?", "该不该停掉 alpha": a question about what the
-            // change would do stays that change, for its effects to answer (never done).
-            let hypothetical = lexicon.any_in(WordClass::Hypothetical, lower)
-                && skill.action(&action).is_some_and(|a| a.effects.is_some());
-            if !reads(&action) && asks_only && !hypothetical && skill.action("query").is_some() {
-                // "why did alpha stop?" asks for the cause: the diagnosis, where there is one.
-                let cause = lexicon.any_in(WordClass::CauseQuestion, lower)
-                    && skill.action(DIAGNOSE).is_some();
-                action = if cause { DIAGNOSE } else { "query" }.into();
-            }
-            // "show btc-bot's journal", "看看 main 的持仓": the look-up verb opens any read;
-            // the read's own word (journal, 持仓) says which one.
-            if action == "query"
-                && let Some(read) = named_read(skill, lexicon, verb_text)
-            {
-                action = read;
-            }
             return Some(Route {
-                skill: library.skills()[i].id.clone(),
-                action,
+                skill: skill.id.clone(),
+                action: said.action(skill, &verb_text, action),
                 has_verb: true,
                 has_noun: noun,
                 has_name: name,
@@ -317,6 +150,269 @@ pub fn route(
         has_noun: noun,
         has_name: name,
     })
+}
+
+/// What the router reads a message with.
+struct Said<'a> {
+    library: &'a Library,
+    lexicon: &'a Lexicon,
+    lower: &'a str,
+    names: &'a Names,
+}
+
+impl Said<'_> {
+    /// The managed skills whose noun, or a name of whose kind, the message says.
+    fn subjects(
+        &self,
+        mentioned: &[(&super::names::NameEntry, usize, usize)],
+        bound: &[(ResourceKind, usize)],
+        it_kind: Option<(ResourceKind, usize)>,
+    ) -> Vec<Candidate> {
+        let (library, lexicon, lower) = (self.library, self.lexicon, self.lower);
+        // "btc price", "看看 BTC 价格": a word that is only part of a name (btc of btc-bot)
+        // beside a function skill's subject (price, 行情) is that subject's word, not the
+        // resource's name.
+        let function_subject = names_function_subject(library, lower);
+        let free = |at: usize| !bound.iter().any(|(_, b)| *b == at);
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for (i, skill) in library.skills().iter().enumerate() {
+            if skill.meta.kind != SkillKind::Management {
+                continue;
+            }
+            let noun_at = skill
+                .meta
+                .nouns
+                .iter()
+                .filter_map(|n| find_phrase(lower, &n.to_lowercase()))
+                .min();
+            let kind = ResourceKind::parse(&skill.meta.domain);
+            let name_at = mentioned
+                .iter()
+                .filter(|(e, at, _)| Some(e.kind) == kind && free(*at))
+                .map(|(_, at, _)| *at)
+                .min();
+            let name_at = name_at.or_else(|| {
+                kind.filter(|_| !function_subject)
+                    .and_then(|k| self.names.partial(lower, k))
+                    .map(|(_, at)| at)
+            });
+            let noun_at = noun_at.or_else(|| {
+                kind.and_then(|k| lexicon.class_in(k, lower))
+                    .map(|(_, at, _)| at)
+                    .filter(|at| free(*at))
+            });
+            let name_at = name_at.or_else(|| {
+                it_kind.and_then(|(k, at)| (Some(k) == kind && noun_at.is_none()).then_some(at))
+            });
+            let at = match (noun_at, name_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if let Some(at) = at {
+                candidates.push((at, i, noun_at.is_some(), name_at.is_some()));
+            }
+        }
+        candidates
+    }
+
+    /// The action a verb of `skill` names, as the rest of the message bends it: a switch of
+    /// a setting, all but some, a question about the resource, a read named by its word.
+    fn action(&self, skill: &nofxi_skills::Skill, verb_text: &str, mut action: String) -> String {
+        let (lexicon, lower) = (self.lexicon, self.lower);
+        // "turn off cross margin for alpha", "关闭 alpha 的全仓": the switch is on a setting of
+        // the trader, not on the trader.
+        if action != "update" && switches_a_setting(skill, lexicon, verb_text) {
+            action = "update".into();
+        }
+        // "停止除了 alpha 之外的所有交易员": every one but some, not the one named.
+        let on_all = format!("{action}_all");
+        if skill.action(&on_all).is_some() && all_but_some(lower, lexicon) {
+            action = on_all;
+        }
+        // "我配置了哪些交易所？", "did alpha stop?", "alpha 启动了吗？", "how do I start
+        // alpha?": a question about the resource, not a request to change it. A request put
+        // as a question ("can you stop alpha?", "能帮我停掉 alpha 吗") stays one.
+        let asks_only = if action == "create" {
+            asks::is_question(lower, lexicon)
+        } else {
+            asks::only_asks(lower, lexicon)
+        };
+        let reads = |name: &str| skill.action(name).is_some_and(|a| a.risk == Risk::Query);
+        // "what happens if I delete btc-bot?", "该不该停掉 alpha": a question about what the
+        // change would do stays that change, for its effects to answer (never done).
+        let hypothetical = lexicon.any_in(WordClass::Hypothetical, lower)
+            && skill.action(&action).is_some_and(|a| a.effects.is_some());
+        if !reads(&action) && asks_only && !hypothetical && skill.action("query").is_some() {
+            // "why did alpha stop?" asks for the cause: the diagnosis, where there is one.
+            let cause =
+                lexicon.any_in(WordClass::CauseQuestion, lower) && skill.action(DIAGNOSE).is_some();
+            action = if cause { DIAGNOSE } else { "query" }.into();
+        }
+        // "show btc-bot's journal", "看看 main 的持仓": the look-up verb opens any read; the
+        // read's own word (journal, 持仓) says which one.
+        if action == "query"
+            && let Some(read) = named_read(skill, lexicon, verb_text)
+        {
+            action = read;
+        }
+        action
+    }
+}
+
+/// The message as verbs are looked for in it: outside the names said ("把 测试账户 切回正式网"
+/// has no "测试" (test) verb, only a name that contains one), outside quotes ("重命名为「币安
+/// 测试」" names something, it does not test it), and outside a question about a change
+/// ("what happens if I delete beta" asks about the delete, its "what" is no look-up verb).
+fn verb_text(
+    library: &Library,
+    lexicon: &Lexicon,
+    lower: &str,
+    mentioned: &[(&super::names::NameEntry, usize, usize)],
+) -> String {
+    let blank = super::extract::tokens::blank;
+    let mut unnamed_text = lower.to_string();
+    for (_, from, to) in mentioned {
+        blank(&mut unnamed_text, *from, *to);
+    }
+    for (from, to) in quoted_spans(lower) {
+        blank(&mut unnamed_text, from, to);
+    }
+    blank_attributive_verbs(library, lexicon, &mut unnamed_text);
+    for word in lexicon.words(WordClass::Hypothetical) {
+        let at: Vec<usize> = super::words::phrase_positions(lower, word).collect();
+        for at in at {
+            blank(&mut unnamed_text, at, at + word.len());
+        }
+    }
+    unnamed_text
+}
+
+/// Finds each skill's verb in the message: the earliest, at one position the longest.
+struct Verbs<'a> {
+    library: &'a Library,
+    lexicon: &'a Lexicon,
+    guards: super::words::VerbGuards<'a>,
+    text: &'a str,
+    /// The text with the blanks of the names closed up.
+    closed: String,
+}
+
+impl<'a> Verbs<'a> {
+    fn new(library: &'a Library, lexicon: &'a Lexicon, text: &'a str) -> Verbs<'a> {
+        Verbs {
+            library,
+            lexicon,
+            guards: lexicon.verb_guards(),
+            text,
+            closed: text.split_whitespace().collect::<Vec<_>>().join(" "),
+        }
+    }
+
+    /// The verb of skill `i` said, (its length in characters, its action's name). "why
+    /// doesn't ds work?", "why can't noip connect": a verb a name is said inside of is read
+    /// with the name taken out.
+    fn of(&self, i: usize) -> Option<(usize, String)> {
+        let with_names = self.verb_in(i, self.text);
+        if self.closed == self.text {
+            return with_names;
+        }
+        // The longer verb wins, as at one position ("can't connect" over "connect").
+        match (with_names, self.verb_in(i, &self.closed)) {
+            (Some(a), Some(b)) if b.0 > a.0 => Some(b),
+            (None, b) => b,
+            (a, _) => a,
+        }
+    }
+
+    fn verb_in(&self, i: usize, text: &str) -> Option<(usize, String)> {
+        let skill = &self.library.skills()[i];
+        // A verb inside one of the skill's own terms is part of that term (测试网, testnet).
+        let terms = || {
+            skill
+                .actions
+                .iter()
+                .flat_map(|a| a.slots.iter())
+                .flat_map(|slot| slot.phrases.iter())
+                .map(|p| p.to_lowercase())
+                .collect()
+        };
+        let mut hits: Vec<VerbHit<'_>> = skill
+            .actions
+            .iter()
+            .filter_map(|a| {
+                self.lexicon
+                    .action_verbs(a)
+                    .filter_map(|v| {
+                        let verb = v.to_lowercase();
+                        find_verb(text, &verb, &self.guards, terms).map(|at| VerbHit {
+                            at,
+                            end: at + verb.len(),
+                            chars: v.chars().count(),
+                            action: a,
+                        })
+                    })
+                    .min_by_key(|h| (h.at, std::cmp::Reverse(h.chars)))
+            })
+            .collect();
+        // The earliest verb names the request; at one position the longest ("set up").
+        hits.sort_by_key(|h| (h.at, std::cmp::Reverse(h.chars)));
+        let first = hits.first()?;
+        let chosen = read_complained_of(text, first, &hits, self.lexicon).unwrap_or(first);
+        Some((chosen.chars, chosen.action.name.clone()))
+    }
+}
+
+/// The skills that take a security, when one is said in `verb_text`: alone, or with the
+/// skill's verb.
+fn with_instrument(
+    library: &Library,
+    verb_text: &str,
+    verb_of: &dyn Fn(usize) -> Option<(usize, String)>,
+    candidates: &mut Vec<Candidate>,
+) {
+    let Some((at, end)) = super::instruments::find(verb_text) else {
+        return;
+    };
+    let alone = verb_text[..at].trim().is_empty() && verb_text[end..].trim().is_empty();
+    for (i, skill) in library.skills().iter().enumerate() {
+        let takes_one = skill
+            .actions
+            .iter()
+            .flat_map(|a| a.slots.iter())
+            .any(|slot| slot.ty == SlotType::Instrument);
+        let listed = candidates.iter().any(|c| c.1 == i);
+        if takes_one && !listed && (alone || verb_of(i).is_some()) {
+            candidates.push((at, i, false, true));
+        }
+    }
+}
+
+/// The sorted candidates, with the one the message's shape says is meant moved first.
+fn rank(
+    library: &Library,
+    lexicon: &Lexicon,
+    lower: &str,
+    verb_text: &str,
+    candidates: &mut Vec<Candidate>,
+) {
+    // "用 main、builtin 和 default 创建交易员 alpha": a verb right before a skill's noun says
+    // what is made, whatever names come first.
+    if let Some(pos) = candidates
+        .iter()
+        .position(|c| c.2 && verb_before_noun(&library.skills()[c.1], lexicon, verb_text))
+    {
+        let first = candidates.remove(pos);
+        candidates.insert(0, first);
+    }
+    // "any strategies in the bin?", "回收站里的模型": a noun that is one of another named
+    // skill's values (the trash's kinds) is that skill's filter, not a request of its own.
+    if let Some(pos) = candidates
+        .iter()
+        .position(|c| c.2 && holds_a_noun_of(library, c.1, candidates, lower))
+    {
+        let first = candidates.remove(pos);
+        candidates.insert(0, first);
+    }
 }
 
 /// Whether a create verb of a managed skill is said.
@@ -567,7 +663,7 @@ fn unnamed(
     lexicon: &Lexicon,
     lower: &str,
     verb_of: &dyn Fn(usize) -> Option<(usize, String)>,
-) -> Vec<(usize, usize, bool, bool)> {
+) -> Vec<Candidate> {
     let managed: Vec<usize> = library
         .skills()
         .iter()
@@ -615,11 +711,10 @@ fn unnamed(
                 .map(|at| (at, i, true, false))
         })
         .collect();
-    if by_field.len() == 1 {
-        return by_field;
-    }
-    if by_field.len() > 1 {
-        return Vec::new();
+    match by_field.len() {
+        0 => {}
+        1 => return by_field,
+        _ => return Vec::new(),
     }
     let Some(word) = made_up_name(lower, lexicon) else {
         return read_alone(library, &managed, verb_of);
@@ -651,7 +746,7 @@ fn read_alone(
     library: &Library,
     managed: &[usize],
     verb_of: &dyn Fn(usize) -> Option<(usize, String)>,
-) -> Vec<(usize, usize, bool, bool)> {
+) -> Vec<Candidate> {
     let reads: Vec<(usize, usize, bool, bool)> = managed
         .iter()
         .filter(|&&i| {
