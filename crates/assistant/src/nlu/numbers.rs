@@ -212,97 +212,31 @@ fn ratios(text: &str) -> Vec<Number> {
         .collect()
 }
 
+/// "2千5", "1万5": the single digit right after a place word written in Chinese (千, 万),
+/// which is the next place down; none after "k" ("2k5" is no amount people write).
+fn digit_after_place(bytes: &[u8], place: regex::Match<'_>) -> Option<Decimal> {
+    if place.as_str().is_ascii() {
+        return None;
+    }
+    let [d, rest @ ..] = bytes.get(place.end()..)? else {
+        return None;
+    };
+    let alone = rest
+        .first()
+        .is_none_or(|b| !b.is_ascii_digit() && *b != b'.');
+    (d.is_ascii_digit() && alone).then(|| Decimal::from(d - b'0'))
+}
+
 impl NumberWords {
     fn digits(&self, text: &str) -> Vec<Number> {
         let Some(re) = self.number.as_ref() else {
             return Vec::new();
         };
-        let bytes = text.as_bytes();
         // Each number, and where a digit it took after 千/万 stands ("2千5"): the regex reads
         // that digit again as a number of its own, whose unit ("1万5 U") is the whole one's.
         let read: Vec<(Number, Option<usize>)> = re
             .captures_iter(text)
-            .filter_map(|c| {
-                let whole = c.get(0)?;
-                let num = c.get(2)?;
-                // A digit glued to letters (btc-bot2, ak-123456) is part of a name, not a number.
-                let glued_before = num.start() > 0
-                    && bytes
-                        .get(num.start() - 1)
-                        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_');
-                if glued_before {
-                    return None;
-                }
-                // "1.000,50", "2,5", "1.5e3.2", "0x10": the figure goes on in a way no reading
-                // takes whole. Kept as said, so the slot refuses it by name; read in part it was
-                // 1, 2, 1500 and 0, each without a word.
-                if let Some(end) = figure_goes_on(bytes, num.end()) {
-                    let said = text[num.start()..end].to_string();
-                    return Some((raw(said, num.start(), end), None));
-                }
-                let said = ascii_digits(num.as_str());
-                let parsed = match said.contains(['e', 'E']) {
-                    true => Decimal::from_scientific(&said).ok(),
-                    false => Decimal::from_str(&said).ok(),
-                };
-                // Too large for a decimal (32 digits, 1e40): kept as said, so the slot's range
-                // refuses it with its bounds instead of the number vanishing without a word.
-                let Some(figure) = parsed else {
-                    return Some((raw(said, num.start(), num.end()), None));
-                };
-                let glued = |m: regex::Match<'_>| {
-                    m.as_str().is_ascii()
-                        && bytes.get(m.end()).is_some_and(u8::is_ascii_alphanumeric)
-                };
-                // "10 kg" or "3 kiwi" are no thousands; the figure alone stands.
-                let multiplier = match c.get(3) {
-                    Some(m) if glued(m) => {
-                        return Some((plain(figure, num.start(), num.end()), None));
-                    }
-                    Some(m) => self
-                        .multipliers
-                        .get(&m.as_str().to_lowercase())
-                        .copied()
-                        .unwrap_or(Decimal::ONE),
-                    None => Decimal::ONE,
-                };
-                // "2千5", "1万5": a digit right after 千/万 is the next place down (2500, 15000);
-                // after "k" it is not ("2k5" is no amount people write).
-                let Some(mut value) = figure.checked_mul(multiplier) else {
-                    return Some((raw(said, num.start(), num.end()), None));
-                };
-                let mut tail_end = c.get(3).map(|m| m.end());
-                if let Some(m) = c.get(3).filter(|m| !m.as_str().is_ascii())
-                    && let [d, rest @ ..] = &bytes[m.end()..]
-                    && d.is_ascii_digit()
-                    && rest
-                        .first()
-                        .is_none_or(|b| !b.is_ascii_digit() && *b != b'.')
-                {
-                    value += Decimal::from(d - b'0') * multiplier / Decimal::TEN;
-                    tail_end = Some(m.end() + 1);
-                }
-                let dollar = c.get(1).is_some();
-                // A unit letter glued to more letters (5 mins is fine, 5 xrp is not a leverage).
-                let tail = tail_end
-                    .filter(|_| value != figure * multiplier)
-                    .map(|e| e - 1);
-                let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
-                    let end = tail_end.unwrap_or(num.end());
-                    let (value, start) = self.signed(text, value, whole.start());
-                    let mut n = plain(value, start, end);
-                    n.unit = dollar.then_some(Unit::Usdt);
-                    return Some((n, tail));
-                };
-                let (unit, per_unit) = self.unit_of(unit_match.as_str())?;
-                let n = Number {
-                    text: normalized(value * per_unit),
-                    unit: Some(unit),
-                    start: whole.start(),
-                    end: whole.end(),
-                };
-                Some((n, tail))
-            })
+            .filter_map(|c| self.digit_number(text, &c))
             .collect();
         let mut out: Vec<Number> = Vec::with_capacity(read.len());
         let mut tail = None;
@@ -319,6 +253,85 @@ impl NumberWords {
             tail = its_tail;
         }
         out
+    }
+
+    /// One number the digits regex matched, and where a digit it took after 千/万 stands.
+    fn digit_number(&self, text: &str, c: &regex::Captures<'_>) -> Option<(Number, Option<usize>)> {
+        let bytes = text.as_bytes();
+        let whole = c.get(0)?;
+        let num = c.get(2)?;
+        // A digit glued to letters (btc-bot2, ak-123456) is part of a name, not a number.
+        let glued_before = num.start() > 0
+            && bytes
+                .get(num.start() - 1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_');
+        if glued_before {
+            return None;
+        }
+        // "1.000,50", "2,5", "1.5e3.2", "0x10": the figure goes on in a way no reading
+        // takes whole. Kept as said, so the slot refuses it by name; read in part it was
+        // 1, 2, 1500 and 0, each without a word.
+        if let Some(end) = figure_goes_on(bytes, num.end()) {
+            let said = text[num.start()..end].to_string();
+            return Some((raw(said, num.start(), end), None));
+        }
+        let said = ascii_digits(num.as_str());
+        let parsed = match said.contains(['e', 'E']) {
+            true => Decimal::from_scientific(&said).ok(),
+            false => Decimal::from_str(&said).ok(),
+        };
+        // Too large for a decimal (32 digits, 1e40): kept as said, so the slot's range
+        // refuses it with its bounds instead of the number vanishing without a word.
+        let Some(figure) = parsed else {
+            return Some((raw(said, num.start(), num.end()), None));
+        };
+        let glued = |m: regex::Match<'_>| {
+            m.as_str().is_ascii() && bytes.get(m.end()).is_some_and(u8::is_ascii_alphanumeric)
+        };
+        // "10 kg" or "3 kiwi" are no thousands; the figure alone stands.
+        let multiplier = match c.get(3) {
+            Some(m) if glued(m) => {
+                return Some((plain(figure, num.start(), num.end()), None));
+            }
+            Some(m) => self
+                .multipliers
+                .get(&m.as_str().to_lowercase())
+                .copied()
+                .unwrap_or(Decimal::ONE),
+            None => Decimal::ONE,
+        };
+        // "2千5", "1万5": a digit right after 千/万 is the next place down (2500, 15000);
+        // after "k" it is not ("2k5" is no amount people write).
+        let Some(mut value) = figure.checked_mul(multiplier) else {
+            return Some((raw(said, num.start(), num.end()), None));
+        };
+        let mut tail_end = c.get(3).map(|m| m.end());
+        if let Some(m) = c.get(3)
+            && let Some(d) = digit_after_place(bytes, m)
+        {
+            value += d * multiplier / Decimal::TEN;
+            tail_end = Some(m.end() + 1);
+        }
+        let dollar = c.get(1).is_some();
+        // A unit letter glued to more letters (5 mins is fine, 5 xrp is not a leverage).
+        let tail = tail_end
+            .filter(|_| value != figure * multiplier)
+            .map(|e| e - 1);
+        let Some(unit_match) = c.get(4).filter(|m| !glued(*m)) else {
+            let end = tail_end.unwrap_or(num.end());
+            let (value, start) = self.signed(text, value, whole.start());
+            let mut n = plain(value, start, end);
+            n.unit = dollar.then_some(Unit::Usdt);
+            return Some((n, tail));
+        };
+        let (unit, per_unit) = self.unit_of(unit_match.as_str())?;
+        let n = Number {
+            text: normalized(value * per_unit),
+            unit: Some(unit),
+            start: whole.start(),
+            end: whole.end(),
+        };
+        Some((n, tail))
     }
 
     fn chinese(&self, text: &str) -> Vec<Number> {
