@@ -341,24 +341,7 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     }
     let act = act_phrase(cx, skill, action, target, lang);
     if cx.top.is_none() && asks_about_effects(&found, message, cx, skill, action) {
-        // "what happens if I delete btc-bot?", "should I stop alpha?", "停了 alpha 会平仓吗":
-        // what the change would do, from its skill's declared effects; then one question.
-        let question = crate::msg(lang, "dialogue-unsure", &[("act", &act)]);
-        return Understanding {
-            commands: vec![
-                Command::ExplainEffects {
-                    skill: skill.to_string(),
-                    action: action.to_string(),
-                    slots: slots.clone(),
-                },
-                Command::Clarify {
-                    question,
-                    options: vec![act],
-                },
-            ],
-            confidence: HELD_BACK.min(u.confidence),
-            source: CommandSource::Rules,
-        };
+        return effects_then_ask(&u, (skill, action, slots), act, lang);
     }
     let other = match first {
         Unexplained::YesBeforeRequest => OtherReading::EarlierQuestion,
@@ -370,8 +353,60 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
         Unexplained::Complaint | Unexplained::Question => OtherReading::LookFirst,
         Unexplained::Unclaimed => OtherReading::Unsure,
     };
+    let (mut commands, options) = look_first(cx, (skill, target), other, &act, lang);
+    let question = match other {
+        OtherReading::Unsure => crate::msg(
+            lang,
+            "dialogue-unsure-words",
+            &[("words", &unclaimed.join(" / ")), ("act", &act)],
+        ),
+        other => texts::other_reading(lang, &act, other),
+    };
+    commands.push(Command::Clarify { question, options });
+    Understanding {
+        commands,
+        confidence: HELD_BACK.min(u.confidence),
+        source: CommandSource::Rules,
+    }
+}
+
+/// "what happens if I delete btc-bot?", "should I stop alpha?", "停了 alpha 会平仓吗": what the
+/// change would do, from its skill's declared effects; then one question.
+fn effects_then_ask(
+    u: &Understanding,
+    (skill, action, slots): Reading<'_>,
+    act: String,
+    lang: Lang,
+) -> Understanding {
+    let question = crate::msg(lang, "dialogue-unsure", &[("act", &act)]);
+    Understanding {
+        commands: vec![
+            Command::ExplainEffects {
+                skill: skill.to_string(),
+                action: action.to_string(),
+                slots: slots.clone(),
+            },
+            Command::Clarify {
+                question,
+                options: vec![act],
+            },
+        ],
+        confidence: HELD_BACK.min(u.confidence),
+        source: CommandSource::Rules,
+    }
+}
+
+/// What is done before asking (a question about a named resource looks at it first), and the
+/// readings offered: the action, and a look at its target.
+fn look_first(
+    cx: &Context<'_>,
+    (skill, target): (&str, Option<&str>),
+    other: OtherReading,
+    act: &str,
+    lang: Lang,
+) -> (Vec<Command>, Vec<String>) {
     let mut commands = Vec::new();
-    let mut options = vec![act.clone()];
+    let mut options = vec![act.to_string()];
     // "why did btc-bot stop": the question is answered by the resource's diagnosis where its
     // skill has one, else with its status; only acting waits.
     let look = Some(DIAGNOSE)
@@ -394,20 +429,7 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     {
         options.push(look);
     }
-    let question = match other {
-        OtherReading::Unsure => crate::msg(
-            lang,
-            "dialogue-unsure-words",
-            &[("words", &unclaimed.join(" / ")), ("act", &act)],
-        ),
-        other => texts::other_reading(lang, &act, other),
-    };
-    commands.push(Command::Clarify { question, options });
-    Understanding {
-        commands,
-        confidence: HELD_BACK.min(u.confidence),
-        source: CommandSource::Rules,
-    }
+    (commands, options)
 }
 
 /// Whether the message asks what a change would do rather than asking for it: an opinion
