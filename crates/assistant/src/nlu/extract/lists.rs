@@ -38,26 +38,7 @@ pub fn symbol_lists(
             find_phrase(&scan.text, &lp).map(|at| (at, at + lp.len()))
         })
         .collect();
-    // "leverage 15 for btc/eth": after a value the lead says what the value is for, not
-    // which coins are traded.
-    let value_units: Vec<&String> = [WordClass::UnitTimes, WordClass::UnitPercent]
-        .iter()
-        .flat_map(|c| lexicon.words(*c))
-        .collect();
-    let after_value = |at: usize| {
-        let before = scan.text[..at].trim_end();
-        // A unit glued to its figure ("15x") is no word of its own: stripped as it stands.
-        let figure = value_units
-            .iter()
-            .find_map(|u| before.strip_suffix(u.as_str()))
-            .unwrap_or(before);
-        figure.trim_end().ends_with(|c: char| c.is_ascii_digit())
-    };
-    let lead_free = |at: usize| {
-        !owned.iter().any(|&(from, to)| from <= at && at < to)
-            && !preceded_by(&scan.text, at, words(WordClass::NotTraded))
-            && !after_value(at)
-    };
+    let lead_free = |at: usize| lead_is_free(scan, lexicon, &owned, at);
     let updates = action.risk == Risk::Update;
     // Where the coins read with a list's phrase end: a remove word over the same coins
     // ("stop excluding DOGE") is that list's, not another edit.
@@ -82,31 +63,7 @@ pub fn symbol_lists(
                 continue;
             }
             let from = at + lp.len();
-            let mut run = coin_run(scan, lexicon, from, strict);
-            // "the coins of default to BTC, SOL", "币种改成 BTC、SOL", "币种为 BTC", "coins:
-            // BTC": the list follows a "to" (or "is", a colon) a few words on.
-            let mut set_to = false;
-            if run.coins.is_empty() && !strict {
-                let after = scan.text.get(from..).unwrap_or_default();
-                let to = words(WordClass::ListSetTo)
-                    .iter()
-                    .filter_map(|w| after.find(w).map(|i| i + w.len()))
-                    .filter(|i| *i <= 40)
-                    .min();
-                if let Some(to) = to {
-                    run = coin_run(scan, lexicon, from + to, false);
-                    set_to = true;
-                }
-            }
-            // "s1 把 BNB 也排除掉": the coins come after 把, before the phrase.
-            let start = clause_start(&scan.text, at);
-            if run.coins.is_empty()
-                && !strict
-                && let Some(after) = after_object_marker(&scan.text[start..at], lexicon, true)
-            {
-                run = coin_run(scan, lexicon, start + after, true);
-                run.end = run.end.max(from);
-            }
+            let (run, set_to) = run_after(scan, lexicon, at, from, strict);
             if run.coins.is_empty() {
                 continue;
             }
@@ -129,6 +86,60 @@ pub fn symbol_lists(
     if updates {
         edits_by_verb(&lists, scan, lexicon, slots, &used);
     }
+}
+
+/// Whether a looser lead at `at` leads the coins traded: not inside a list's own phrase
+/// (`owned`), not after a not-traded word, and not after a value. "leverage 15 for btc/eth":
+/// after a value the lead says what the value is for, not which coins are traded.
+fn lead_is_free(scan: &Scan, lexicon: &Lexicon, owned: &[(usize, usize)], at: usize) -> bool {
+    let value_units: Vec<&String> = [WordClass::UnitTimes, WordClass::UnitPercent]
+        .iter()
+        .flat_map(|c| lexicon.words(*c))
+        .collect();
+    let after_value = |at: usize| {
+        let before = scan.text[..at].trim_end();
+        // A unit glued to its figure ("15x") is no word of its own: stripped as it stands.
+        let figure = value_units
+            .iter()
+            .find_map(|u| before.strip_suffix(u.as_str()))
+            .unwrap_or(before);
+        figure.trim_end().ends_with(|c: char| c.is_ascii_digit())
+    };
+    !owned.iter().any(|&(from, to)| from <= at && at < to)
+        && !preceded_by(&scan.text, at, lexicon.words(WordClass::NotTraded))
+        && !after_value(at)
+}
+
+/// The coins a list's phrase or lead at `at` (ending at `from`) is said with, and whether
+/// they follow a "to" ("币种改成 BTC、SOL").
+fn run_after(scan: &Scan, lexicon: &Lexicon, at: usize, from: usize, strict: bool) -> (Run, bool) {
+    let words = |c: WordClass| lexicon.words(c);
+    let mut run = coin_run(scan, lexicon, from, strict);
+    // "the coins of default to BTC, SOL", "币种改成 BTC、SOL", "币种为 BTC", "coins:
+    // BTC": the list follows a "to" (or "is", a colon) a few words on.
+    let mut set_to = false;
+    if run.coins.is_empty() && !strict {
+        let after = scan.text.get(from..).unwrap_or_default();
+        let to = words(WordClass::ListSetTo)
+            .iter()
+            .filter_map(|w| after.find(w).map(|i| i + w.len()))
+            .filter(|i| *i <= 40)
+            .min();
+        if let Some(to) = to {
+            run = coin_run(scan, lexicon, from + to, false);
+            set_to = true;
+        }
+    }
+    // "s1 把 BNB 也排除掉": the coins come after 把, before the phrase.
+    let start = clause_start(&scan.text, at);
+    if run.coins.is_empty()
+        && !strict
+        && let Some(after) = after_object_marker(&scan.text[start..at], lexicon, true)
+    {
+        run = coin_run(scan, lexicon, start + after, true);
+        run.end = run.end.max(from);
+    }
+    (run, set_to)
 }
 
 /// Where the object after an object marker starts in `clause` ("把 ETH 删掉" → at "ETH"),

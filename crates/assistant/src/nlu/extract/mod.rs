@@ -295,26 +295,7 @@ fn refs(
         }
         let text = &scan.text;
         let mentioned = names.mentioned(text);
-        // "rename trader alpha to beta" with a strategy also called alpha: the one mention
-        // of the name is the target, not also a new strategy for it.
-        let is_target_again = |name: &str| {
-            slot.name != "target"
-                && slots
-                    .get("target")
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| t.eq_ignore_ascii_case(name))
-                && mentioned
-                    .iter()
-                    .filter(|(e, ..)| e.lower == name.to_lowercase())
-                    .map(|(_, s, _)| s)
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len()
-                    < 2
-        };
-        let hit = mentioned
-            .iter()
-            .find(|(e, _, _)| e.kind == kind && !is_target_again(&e.name))
-            .map(|(e, s, t)| (e.name.clone(), *s, *t));
+        let hit = named_ref(slot, kind, &mentioned, slots);
         if let Some((name, s, t)) = hit {
             slots.insert(slot.name.clone(), Value::String(name));
             blank(&mut scan.text, s, t);
@@ -368,6 +349,35 @@ fn refs(
             slots.insert(slot.name.clone(), Value::String(word));
         }
     }
+}
+
+/// The first name of `kind` said, for `slot`: (name, start, end).
+fn named_ref(
+    slot: &nofxi_skills::Slot,
+    kind: ResourceKind,
+    mentioned: &[(&super::names::NameEntry, usize, usize)],
+    slots: &Map<String, Value>,
+) -> Option<(String, usize, usize)> {
+    // "rename trader alpha to beta" with a strategy also called alpha: the one mention
+    // of the name is the target, not also a new strategy for it.
+    let is_target_again = |name: &str| {
+        slot.name != "target"
+            && slots
+                .get("target")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.eq_ignore_ascii_case(name))
+            && mentioned
+                .iter()
+                .filter(|(e, ..)| e.lower == name.to_lowercase())
+                .map(|(_, s, _)| s)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+                < 2
+    };
+    mentioned
+        .iter()
+        .find(|(e, _, _)| e.kind == kind && !is_target_again(&e.name))
+        .map(|(e, s, t)| (e.name.clone(), *s, *t))
 }
 
 /// Names said without a phrase, read last, from what no other value used:

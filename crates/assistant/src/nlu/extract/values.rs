@@ -1,7 +1,9 @@
 //! Typed values: enum values and aliases (a negated one, "不是币安", is not the value),
 //! candle intervals, numbers by phrase or unit, booleans by phrase (symbol lists: `lists`).
 
-use nofxi_skills::{Action, SlotType};
+use nofxi_skills::{Action, Slot, SlotType};
+
+use super::super::numbers::Number;
 use serde_json::{Map, Value};
 
 use nofxi_skills::WordClass;
@@ -172,91 +174,29 @@ pub fn numbers(
         ) {
             continue;
         }
-        // "10 分钟" never fills a USDT slot, whatever phrase is near.
-        let fits =
-            |s: &&&nofxi_skills::Slot| n.unit.is_none() || s.unit.is_none_or(|u| Some(u) == n.unit);
-        let mut chosen: Option<&str> = None;
-        let mut nearest = usize::MAX;
-        let mut nearest_len = 0;
-        let mut chosen_phrase: Option<String> = None;
-        for s in numeric.iter().filter(fits) {
-            for p in &s.phrases {
-                let lp = p.to_lowercase();
-                let from = text.floor_char_boundary(n.start.saturating_sub(BEFORE + lp.len()));
-                if let Some(at) = text[from..n.start].rfind(&lp).map(|at| from + at) {
-                    let dist = n.start - (at + lp.len());
-                    // At one distance the longer phrase is meant: "altcoin leverage 3" is
-                    // not "leverage 3".
-                    let closer = dist < nearest || (dist == nearest && lp.len() > nearest_len);
-                    if closer && dist <= BEFORE && !slots.contains_key(&s.name) {
-                        nearest = dist;
-                        nearest_len = lp.len();
-                        chosen = Some(&s.name);
-                        chosen_phrase = Some(lp.clone());
-                    }
-                }
-            }
-        }
+        let before = phrase_before(text, n, &numeric, slots);
+        let nearest = before.as_ref().map_or(usize::MAX, |b| b.1);
+        let (mut chosen, mut chosen_phrase) =
+            before.map_or((None, None), |(name, _, lp)| (Some(name), Some(lp)));
         // A phrase right after the number binds tighter than one further before it:
         // "15m candles and at most 3 positions".
         let after = window_after(&text[n.end..], longest);
-        let right_after = numeric
-            .iter()
-            .filter(fits)
-            .filter(|s| !slots.contains_key(&s.name))
-            .filter_map(|s| {
-                s.phrases
-                    .iter()
-                    .filter_map(|p| {
-                        let lp = p.to_lowercase();
-                        find_phrase(after, &lp).map(|at| (at, std::cmp::Reverse(lp.len()), lp))
-                    })
-                    // Right after: a space or two between ("10  shares"), never a word
-                    // blanked out before ("10 MSFT @ 190" is not "10 @").
-                    .filter(|(at, ..)| *at <= RIGHT_AFTER_GAP && after[..*at].trim().is_empty())
-                    .min()
-                    .map(|(at, _, lp)| (at, s.name.as_str(), lp))
-            })
-            .min_by_key(|(at, _, lp)| (*at, std::cmp::Reverse(lp.len())));
+        let right_after = phrase_right_after(after, n, &numeric, slots);
         if let Some((at, name, lp)) = right_after
             && at < nearest
         {
             chosen = Some(name);
             chosen_phrase = Some(lp);
         }
-        // A phrase a little further on ("3 positions" said as "3 open positions"), unless
-        // it is the next number's own ("at 15 with a fee of 1": the fee is the 1).
-        // Nor across the next number: "50 Tencent at 400 HKD" prices the 400, not the 50.
         let next_start = found.get(k + 1).map(|next| next.start);
-        let owned_by_next = |at: usize, len: usize| {
-            let phrase_end = n.end + at + len;
-            next_start.is_some_and(|s| s < phrase_end || s - phrase_end <= BEFORE)
-        };
         if chosen.is_none() {
-            chosen = numeric
-                .iter()
-                .filter(fits)
-                .filter(|s| !slots.contains_key(&s.name))
-                .filter_map(|s| {
-                    s.phrases
-                        .iter()
-                        .filter_map(|p| {
-                            let lp = p.to_lowercase();
-                            find_phrase(after, &lp).map(|at| (at, lp.len()))
-                        })
-                        .filter(|&(at, len)| at <= AFTER && !owned_by_next(at, len))
-                        .map(|(at, _)| at)
-                        .min()
-                        .map(|at| (at, s.name.as_str()))
-                })
-                .min_by_key(|(at, _)| *at)
-                .map(|(_, name)| name);
+            chosen = phrase_further_on(after, n, next_start, &numeric, slots);
         }
         // "bought 10 AAPL at 190": a number no phrase claims is the next positional slot's.
         if chosen.is_none() {
             chosen = numeric
                 .iter()
-                .filter(fits)
+                .filter(|s| fits_unit(n, s))
                 .find(|s| s.positional && !slots.contains_key(&s.name))
                 .map(|s| s.name.as_str());
         }
@@ -277,27 +217,134 @@ pub fn numbers(
             };
         }
         if let Some(name) = chosen {
-            let text = as_fraction(&n.text, n.unit, action.slot(name).and_then(|s| s.max));
-            let value = match text.parse::<i64>() {
-                Ok(i) => Value::from(i),
-                Err(_) => Value::String(text),
-            };
-            // A phrase two settings share sets both: "杠杆 3 倍", "max leverage 20" is the
-            // leverage of BTC/ETH and of altcoins; "BTC 杠杆" or "altcoin leverage" is one.
-            let sharing = numeric.iter().filter(fits).filter(|s| {
-                s.name != name
-                    && !slots.contains_key(&s.name)
-                    && chosen_phrase
-                        .as_ref()
-                        .is_some_and(|lp| s.phrases.iter().any(|p| p.to_lowercase() == *lp))
-            });
-            let shared: Vec<String> = sharing.map(|s| s.name.clone()).collect();
-            for other in shared {
-                slots.insert(other, value.clone());
-            }
-            slots.insert(name.to_string(), value);
+            set_number(action, n, name, chosen_phrase.as_deref(), &numeric, slots);
         }
     }
+}
+
+/// "10 分钟" never fills a USDT slot, whatever phrase is near.
+fn fits_unit(n: &Number, s: &Slot) -> bool {
+    n.unit.is_none() || s.unit.is_none_or(|u| Some(u) == n.unit)
+}
+
+/// The open slot whose phrase comes nearest before the number (at one distance the longer
+/// phrase: "altcoin leverage 3" is not "leverage 3"): (slot, distance, phrase).
+fn phrase_before<'a>(
+    text: &str,
+    n: &Number,
+    numeric: &[&'a Slot],
+    slots: &Map<String, Value>,
+) -> Option<(&'a str, usize, String)> {
+    let mut best: Option<(&'a str, usize, String)> = None;
+    let mut nearest_len = 0;
+    for s in numeric.iter().filter(|s| fits_unit(n, s)) {
+        for p in &s.phrases {
+            let lp = p.to_lowercase();
+            let from = text.floor_char_boundary(n.start.saturating_sub(BEFORE + lp.len()));
+            if let Some(at) = text[from..n.start].rfind(&lp).map(|at| from + at) {
+                let dist = n.start - (at + lp.len());
+                let nearest = best.as_ref().map_or(usize::MAX, |b| b.1);
+                let closer = dist < nearest || (dist == nearest && lp.len() > nearest_len);
+                if closer && dist <= BEFORE && !slots.contains_key(&s.name) {
+                    nearest_len = lp.len();
+                    best = Some((&s.name, dist, lp.clone()));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The open slot whose phrase comes right after the number: (where, slot, phrase).
+fn phrase_right_after<'a>(
+    after: &str,
+    n: &Number,
+    numeric: &[&'a Slot],
+    slots: &Map<String, Value>,
+) -> Option<(usize, &'a str, String)> {
+    numeric
+        .iter()
+        .filter(|s| fits_unit(n, s))
+        .filter(|s| !slots.contains_key(&s.name))
+        .filter_map(|s| {
+            s.phrases
+                .iter()
+                .filter_map(|p| {
+                    let lp = p.to_lowercase();
+                    find_phrase(after, &lp).map(|at| (at, std::cmp::Reverse(lp.len()), lp))
+                })
+                // Right after: a space or two between ("10  shares"), never a word
+                // blanked out before ("10 MSFT @ 190" is not "10 @").
+                .filter(|(at, ..)| *at <= RIGHT_AFTER_GAP && after[..*at].trim().is_empty())
+                .min()
+                .map(|(at, _, lp)| (at, s.name.as_str(), lp))
+        })
+        .min_by_key(|(at, _, lp)| (*at, std::cmp::Reverse(lp.len())))
+}
+
+/// A phrase a little further on ("3 positions" said as "3 open positions"), unless it is the
+/// next number's own ("at 15 with a fee of 1": the fee is the 1). Nor across the next number:
+/// "50 Tencent at 400 HKD" prices the 400, not the 50.
+fn phrase_further_on<'a>(
+    after: &str,
+    n: &Number,
+    next_start: Option<usize>,
+    numeric: &[&'a Slot],
+    slots: &Map<String, Value>,
+) -> Option<&'a str> {
+    let owned_by_next = |at: usize, len: usize| {
+        let phrase_end = n.end + at + len;
+        next_start.is_some_and(|s| s < phrase_end || s - phrase_end <= BEFORE)
+    };
+    numeric
+        .iter()
+        .filter(|s| fits_unit(n, s))
+        .filter(|s| !slots.contains_key(&s.name))
+        .filter_map(|s| {
+            s.phrases
+                .iter()
+                .filter_map(|p| {
+                    let lp = p.to_lowercase();
+                    find_phrase(after, &lp).map(|at| (at, lp.len()))
+                })
+                .filter(|&(at, len)| at <= AFTER && !owned_by_next(at, len))
+                .map(|(at, _)| at)
+                .min()
+                .map(|at| (at, s.name.as_str()))
+        })
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, name)| name)
+}
+
+/// The number as `name`'s value, and as the value of every open slot that shares the phrase it
+/// was said with.
+fn set_number(
+    action: &Action,
+    n: &Number,
+    name: &str,
+    chosen_phrase: Option<&str>,
+    numeric: &[&Slot],
+    slots: &mut Map<String, Value>,
+) {
+    let text = as_fraction(&n.text, n.unit, action.slot(name).and_then(|s| s.max));
+    let value = match text.parse::<i64>() {
+        Ok(i) => Value::from(i),
+        Err(_) => Value::String(text),
+    };
+    // A phrase two settings share sets both: "杠杆 3 倍", "max leverage 20" is the
+    // leverage of BTC/ETH and of altcoins; "BTC 杠杆" or "altcoin leverage" is one.
+    let sharing = numeric.iter().filter(|s| fits_unit(n, s)).filter(|s| {
+        s.name != name
+            && !slots.contains_key(&s.name)
+            && chosen_phrase
+                .as_ref()
+                .is_some_and(|lp| s.phrases.iter().any(|p| p.to_lowercase() == *lp))
+    });
+    let shared: Vec<String> = sharing.map(|s| s.name.clone()).collect();
+    for other in shared {
+        slots.insert(other, value.clone());
+    }
+    slots.insert(name.to_string(), value);
 }
 
 /// Where the first mention of a setting no slot holds (`other_setting`: a stop loss comes
