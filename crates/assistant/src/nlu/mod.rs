@@ -220,49 +220,8 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         // Only across "and": after a comma the part is more often a value of the first
         // ("新建交易员 x，交易所 sandbox").
         let and = cx.lexicon.words(WordClass::AndJoin).contains(join);
-        if and && let Some(verb) = create_verb_of(lower_first, cx) {
-            let again = format!("{verb} {}", second.trim());
-            // Another kind by its noun ("a trader called t1 on paper"), said before any name
-            // of the user's: "用模拟盘账户" after a trader's create picks its account, it
-            // makes no account.
-            let first_name = cx
-                .names
-                .mentioned(lower_second)
-                .iter()
-                .map(|(_, at, _)| *at)
-                .min()
-                .unwrap_or(usize::MAX);
-            let names_noun = |skill: &str| {
-                cx.library.get(skill).is_some_and(|sk| {
-                    sk.meta.nouns.iter().any(|n| {
-                        find_phrase(lower_second, &n.to_lowercase())
-                            .is_some_and(|at| at < first_name)
-                    })
-                })
-            };
-            let other_kind = route::route(
-                cx.library,
-                &again.to_lowercase(),
-                cx.names,
-                cx.lexicon,
-                None,
-            )
-            .zip(route::route(
-                cx.library,
-                lower_first,
-                cx.names,
-                cx.lexicon,
-                None,
-            ))
-            .is_some_and(|(b, a)| {
-                b.action == "create"
-                    && b.skill != a.skill
-                    && names_noun(&b.skill)
-                    && !refers_to_kind_of(cx, (&a.skill, &a.action), &b.skill)
-            });
-            if other_kind {
-                return Some((first.to_string(), again));
-            }
+        if and && let Some(again) = other_kind_created(lower_first, lower_second, second, cx) {
+            return Some((first.to_string(), again));
         }
         if let Some(on_it) = request_on_it(lower_first, lower_second, cx)
             && is_request(&on_it)
@@ -272,6 +231,56 @@ fn two_requests(message: &str, cx: &Context<'_>) -> Option<(String, String)> {
         let again = same_request_on(lower_first, trim_punct(lower_second), cx)?;
         Some((first.to_string(), again))
     })
+}
+
+/// "create a paper exchange p2 and a strategy s2": the second side names another kind to
+/// make, and the first one's create verb carries over; the second request, so said.
+fn other_kind_created(
+    lower_first: &str,
+    lower_second: &str,
+    second: &str,
+    cx: &Context<'_>,
+) -> Option<String> {
+    let verb = create_verb_of(lower_first, cx)?;
+    let again = format!("{verb} {}", second.trim());
+    // Another kind by its noun ("a trader called t1 on paper"), said before any name
+    // of the user's: "用模拟盘账户" after a trader's create picks its account, it
+    // makes no account.
+    let first_name = cx
+        .names
+        .mentioned(lower_second)
+        .iter()
+        .map(|(_, at, _)| *at)
+        .min()
+        .unwrap_or(usize::MAX);
+    let names_noun = |skill: &str| {
+        cx.library.get(skill).is_some_and(|sk| {
+            sk.meta.nouns.iter().any(|n| {
+                find_phrase(lower_second, &n.to_lowercase()).is_some_and(|at| at < first_name)
+            })
+        })
+    };
+    let other_kind = route::route(
+        cx.library,
+        &again.to_lowercase(),
+        cx.names,
+        cx.lexicon,
+        None,
+    )
+    .zip(route::route(
+        cx.library,
+        lower_first,
+        cx.names,
+        cx.lexicon,
+        None,
+    ))
+    .is_some_and(|(b, a)| {
+        b.action == "create"
+            && b.skill != a.skill
+            && names_noun(&b.skill)
+            && !refers_to_kind_of(cx, (&a.skill, &a.action), &b.skill)
+    });
+    other_kind.then_some(again)
 }
 
 /// Whether `first`'s action holds a reference to the kind `skill` makes: then "create a
