@@ -24,7 +24,7 @@ pub fn whole_message(
     input: &Input<'_>,
     cx: &Context<'_>,
 ) -> Option<Understanding> {
-    let topic = whole_message_entry(cx.library, input.message)?;
+    let topic = whole_message_entry(cx.library, cx.lexicon, input.message)?;
     Some(answer(AnswerKind::Glossary, topic, 0.95))
 }
 
@@ -125,32 +125,90 @@ fn checks_named(r: &route::Route) -> bool {
     r.has_name && matches!(r.action.as_str(), "test" | "diagnose")
 }
 
-/// The guidance entry whose `whole_message` phrases include the message itself, ignoring case
-/// and surrounding punctuation.
-fn whole_message_entry(library: &Library, message: &str) -> Option<String> {
-    let entry_of = |part: &str| {
-        library
-            .skills()
-            .iter()
-            .filter(|s| s.meta.kind == SkillKind::Guidance)
-            .flat_map(|s| s.meta.knowledge.iter())
-            .find(|k| k.whole_message && k.phrases.iter().any(|p| p.to_lowercase() == part))
-    };
-    // "hi, what can you do?" is two such phrases: every part must be one, and the longest
-    // part (the question, not the greeting) is answered.
+/// The guidance entry a whole message is for: every part of it (split at punctuation) is
+/// made of that kind of entry's phrases and filler words alone ("你好呀", "ok 拜拜", "thanks
+/// gn"), ignoring case and spaces. Of the entries said, the one with the longest phrase (the
+/// question, not the greeting) is answered.
+fn whole_message_entry(library: &Library, lexicon: &Lexicon, message: &str) -> Option<String> {
+    // Small talk is short; a long message is a request, and the cover below stays cheap.
+    if message.chars().count() > WHOLE_MESSAGE_MAX_CHARS {
+        return None;
+    }
+    let entries: Vec<&Knowledge> = library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Guidance)
+        .flat_map(|s| s.meta.knowledge.iter())
+        .filter(|k| k.whole_message)
+        .collect();
     let mut best: Option<(usize, &Knowledge)> = None;
-    for part in message.split([',', '，', '.', '。', '!', '！', '?', '？', ';', '；']) {
+    for part in message.split([
+        ',', '，', '.', '。', '!', '！', '?', '？', ';', '；', '~', '～',
+    ]) {
         let part = trim_punct(part).to_lowercase();
         if part.is_empty() {
             continue;
         }
-        let k = entry_of(&part)?;
-        let len = part.chars().count();
+        let (len, k) = cover(&part, &entries, lexicon.words(WordClass::Filler))?;
         if best.is_none_or(|(l, _)| len > l) {
             best = Some((len, k));
         }
     }
     best.map(|(_, k)| k.id.clone())
+}
+
+/// Messages longer than this are never small talk.
+const WHOLE_MESSAGE_MAX_CHARS: usize = 48;
+
+/// `part` read left to right as entry phrases and filler words (spaces between them skipped;
+/// an ASCII word only whole): the entry of the longest phrase in it, with that phrase's
+/// length, or `None` when a word is neither or no phrase is said. Greedy longest match at
+/// each position, so linear in the part's length times the words tried.
+fn cover<'k>(
+    part: &str,
+    entries: &[&'k Knowledge],
+    filler: &[String],
+) -> Option<(usize, &'k Knowledge)> {
+    let mut rest = part.trim_start();
+    let mut best: Option<(usize, &Knowledge)> = None;
+    while !rest.is_empty() {
+        let phrase = entries
+            .iter()
+            .flat_map(|k| k.phrases.iter().map(move |p| (p.to_lowercase(), *k)))
+            .filter(|(p, _)| starts_with_word(rest, p))
+            .max_by_key(|(p, _)| p.len());
+        let filled = filler
+            .iter()
+            .filter(|w| starts_with_word(rest, w))
+            .map(String::len)
+            .max();
+        let taken = match (phrase, filled) {
+            (Some((p, k)), f) if f.is_none_or(|f| p.len() >= f) => {
+                let len = p.chars().count();
+                if best.is_none_or(|(l, _)| len > l) {
+                    best = Some((len, k));
+                }
+                p.len()
+            }
+            (_, Some(f)) => f,
+            _ => return None,
+        };
+        rest = rest.get(taken..)?.trim_start();
+    }
+    best
+}
+
+/// Whether `text` starts with `word`, ending where an ASCII word would (not inside one).
+fn starts_with_word(text: &str, word: &str) -> bool {
+    if word.is_empty() || !text.starts_with(word) {
+        return false;
+    }
+    let ascii_end = word
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_ascii_alphanumeric());
+    let next = text[word.len()..].chars().next();
+    !(ascii_end && next.is_some_and(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is
@@ -205,6 +263,35 @@ mod tests {
         let u = run("whole_message_guidance", "hi", &cx).expect("a greeting");
         assert_eq!(topic_kind(&u), Some(AnswerKind::Glossary));
         assert!(run("whole_message_guidance", "hi, stop alpha", &cx).is_none());
+    }
+
+    /// Small talk with particles and filler around it is still small talk; a word that is
+    /// neither keeps the message from being one.
+    #[test]
+    fn small_talk_with_particles_and_filler_is_answered_and_a_request_inside_is_not() {
+        let f = Fixture::new();
+        let cx = f.cx();
+        for said in [
+            "你好呀",
+            "hey there",
+            "ok 拜拜",
+            "thanks gn",
+            "行 知道了",
+            "嗯嗯 好的谢谢～",
+        ] {
+            let u = run("whole_message_guidance", said, &cx);
+            assert!(
+                u.as_ref().and_then(topic_kind) == Some(AnswerKind::Glossary),
+                "{said}"
+            );
+        }
+        for said in [
+            "你好 帮我停掉 alpha",
+            "thanks, now delete alpha",
+            "hi alpha",
+        ] {
+            assert!(run("whole_message_guidance", said, &cx).is_none(), "{said}");
+        }
     }
 
     #[test]
