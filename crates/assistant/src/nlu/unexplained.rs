@@ -424,8 +424,11 @@ fn look_first(
             slots: slots.into_iter().collect(),
         });
     }
-    if let Some(look) =
-        target.and_then(|t| verb_of(cx, skill, "query", lang).map(|v| format!("{v} {t}")))
+    // "I am not sure what “pls” means. Do you want me to stop eth-bot?" asks yes or no: its one
+    // option is what a yes does (the policy keeps it for the yes).
+    if other != OtherReading::Unsure
+        && let Some(look) =
+            target.and_then(|t| verb_of(cx, skill, "query", lang).map(|v| format!("{v} {t}")))
     {
         options.push(look);
     }
