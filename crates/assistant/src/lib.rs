@@ -28,6 +28,7 @@ pub mod model_errors;
 pub mod model_probe;
 mod model_turn;
 pub mod nlu;
+pub mod phrasing;
 pub mod policy;
 pub mod scrub;
 pub mod secret_message;

@@ -9,7 +9,7 @@ use nofxi_skills::{Action, Lang, Library, ResourceKind, Risk, Skill, SkillKind};
 use super::lexicon::Lexicon;
 use super::names::Names;
 use super::words::find_phrase;
-use crate::msg;
+use crate::phrasing::msg;
 
 /// What the words said decide between the skills that read by them.
 pub enum SharedRead {
@@ -112,7 +112,7 @@ fn read_said<'a>(
 /// "交易员"), else the skill's first noun in that language ("portfolio", "投资组合").
 fn noun(skill: &Skill, lang: Lang) -> Option<String> {
     match ResourceKind::parse(&skill.meta.domain) {
-        Some(kind) => Some(crate::texts::kind_word(lang, kind)),
+        Some(kind) => Some(crate::phrasing::kind_word(lang, kind)),
         None => skill
             .meta
             .nouns

@@ -26,7 +26,7 @@ use super::Context;
 use super::asks::is_request_put_as_question;
 use super::route::quoted_spans;
 use super::words::{find_phrase, phrase_positions, trim_punct};
-use crate::texts::{self, OtherReading};
+use crate::phrasing::{self, OtherReading, msg};
 
 /// What the message says beside the request, in the order a reply weighs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -355,12 +355,12 @@ pub fn account_for(u: Understanding, message: &str, cx: &Context<'_>) -> Underst
     };
     let (mut commands, options) = look_first(cx, (skill, target), other, &act, lang);
     let question = match other {
-        OtherReading::Unsure => crate::msg(
+        OtherReading::Unsure => msg(
             lang,
             "dialogue-unsure-words",
             &[("words", &unclaimed.join(" / ")), ("act", &act)],
         ),
-        other => texts::other_reading(lang, &act, other),
+        other => phrasing::other_reading(lang, &act, other),
     };
     commands.push(Command::Clarify { question, options });
     Understanding {
@@ -378,7 +378,7 @@ fn effects_then_ask(
     act: String,
     lang: Lang,
 ) -> Understanding {
-    let question = crate::msg(lang, "dialogue-unsure", &[("act", &act)]);
+    let question = msg(lang, "dialogue-unsure", &[("act", &act)]);
     Understanding {
         commands: vec![
             Command::ExplainEffects {
@@ -490,7 +490,7 @@ fn name_unplaced(
         return u;
     };
     let lang = Lang::detect(message);
-    let separator = crate::msg(lang, "clause-separator", &[]);
+    let separator = msg(lang, "clause-separator", &[]);
     let options: Vec<String> = first
         .candidates
         .iter()
@@ -502,21 +502,21 @@ fn name_unplaced(
             .map_or(slot.clone(), |s| s.label().get(lang).to_string())
     };
     let question = match first.candidates.as_slice() {
-        [one] => crate::msg(
+        [one] => msg(
             lang,
             "unplaced-one",
             &[("number", &first.said), ("setting", &label(one))],
         ),
         some if (2..=MAX_OFFERED).contains(&some.len()) => {
             let settings: Vec<String> = some.iter().map(label).collect();
-            let settings = settings.join(&crate::msg(lang, "list-separator", &[]));
-            crate::msg(
+            let settings = settings.join(&msg(lang, "list-separator", &[]));
+            msg(
                 lang,
                 "unplaced-some",
                 &[("number", &first.said), ("settings", &settings)],
             )
         }
-        _ => crate::msg(lang, "unplaced-none", &[("number", &first.said)]),
+        _ => msg(lang, "unplaced-none", &[("number", &first.said)]),
     };
     let options = match options.len() {
         1..=MAX_OFFERED => options,
@@ -566,7 +566,7 @@ fn act_phrase(
 ) -> String {
     match (verb_of(cx, skill, action, lang), target) {
         (Some(verb), Some(target)) => format!("{verb} {target}"),
-        _ => texts::task_label(cx.library, skill, action, lang),
+        _ => phrasing::task_label(cx.library, skill, action, lang),
     }
 }
 

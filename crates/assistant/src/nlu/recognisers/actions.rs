@@ -320,12 +320,12 @@ fn shared_name_choice(
     let options: Vec<String> = kinds
         .iter()
         .map(|k| {
-            let noun = crate::texts::kind_word(lang, *k);
+            let noun = crate::phrasing::kind_word(lang, *k);
             let (before, after) = (message.get(..from)?, message.get(from..)?);
             Some(format!("{before}{noun} {after}"))
         })
         .collect::<Option<_>>()?;
-    let question = crate::texts::same_name_kinds(lang, &said.name, &options);
+    let question = crate::phrasing::same_name_kinds(lang, &said.name, &options);
     Some(one(Command::Clarify { question, options }, 0.9))
 }
 
