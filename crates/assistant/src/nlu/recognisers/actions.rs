@@ -383,4 +383,23 @@ mod tests {
             "{u:?}"
         );
     }
+
+    #[test]
+    fn answers_said_with_another_skills_words_fill_what_was_asked() {
+        let f = Fixture::with(vec![
+            entry(ResourceKind::Exchange, "paper"),
+            entry(ResourceKind::Model, "ds"),
+            entry(ResourceKind::Strategy, "default"),
+        ]);
+        let mut cx = f.cx();
+        let asked = ["exchange".to_string(), "model".to_string()];
+        let message = "use paper and ds, default strategy";
+        assert!(run("answers_beside_other_skill", message, &cx).is_none());
+        cx.top = Some(("trader_management", "create", &asked, false));
+        let u = run("answers_beside_other_skill", message, &cx).expect("the answers");
+        let [Command::SetSlots { slots }] = u.commands.as_slice() else {
+            panic!("{u:?}");
+        };
+        assert!(asked.iter().all(|a| slots.contains_key(a)), "{slots:?}");
+    }
 }
