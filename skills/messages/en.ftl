@@ -533,3 +533,5 @@ portfolio-fee-maximum = { $rate }, capped at { $amount }
 pnl-no-traders-portfolio = There is no trader yet; your portfolio:
 pnl-portfolio-too = Your portfolio (your own holdings, apart from the traders):
 portfolio-currency-mismatch = { $name } trades in { $currency }, but the price was said in { $said }: nothing is recorded. Say the trade again with its price in { $currency }.
+
+venue-not-supported = nofxi cannot trade on { $venue } yet, nor read its account or prices. It trades on Binance, OKX, Bybit, Bitget and Hyperliquid, and on paper accounts (simulated, no real money): "add a paper exchange called paper" tries a strategy without one.

@@ -524,3 +524,5 @@ portfolio-fee-maximum = { $rate }，封顶 { $amount }
 pnl-no-traders-portfolio = 还没有交易员；你的投资组合：
 pnl-portfolio-too = 你的投资组合（自己持有的证券，与交易员分开）：
 portfolio-currency-mismatch = { $name } 以 { $currency } 交易，但你说的价格是 { $said }：没有记录。请用 { $currency } 价格再说一遍这笔交易。
+
+venue-not-supported = nofxi 目前还不能在 { $venue } 上交易，也读不了它的账户和行情。能交易的有 Binance、OKX、Bybit、Bitget 和 Hyperliquid，以及模拟盘账户（模拟资金，不动真钱）：说“添加一个模拟盘账户叫 paper”就能先试策略。

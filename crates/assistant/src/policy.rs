@@ -11,7 +11,8 @@ use crate::act::{advance, finish, resume_below, same_item};
 use crate::conversation::{Pending, Task};
 use crate::nlu::names::Resolution;
 use crate::nlu::{
-    ADD_TO_REASON, NO_BULK_REASON, NOT_FOUND_REASON, OTHER_RESOURCE_REASON, PART_OF_REASON,
+    ADD_TO_REASON, NO_BULK_REASON, NOT_FOUND_REASON, OTHER_RESOURCE_REASON, OTHER_VENUE_REASON,
+    PART_OF_REASON,
 };
 use crate::turn::Turn;
 use crate::{msg, texts};
@@ -71,6 +72,8 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
                 texts::values_for_other(turn.lang, other)
             } else if let Some(action) = reason.strip_prefix(NO_BULK_REASON) {
                 texts::no_bulk(turn.lang, action)
+            } else if let Some(venue) = reason.strip_prefix(OTHER_VENUE_REASON) {
+                msg(turn.lang, "venue-not-supported", &[("venue", venue)])
             } else {
                 texts::cannot_handle(turn.lang)
             };

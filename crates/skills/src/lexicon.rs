@@ -206,10 +206,13 @@ pub enum WordClass {
     /// happens if", "should I", "会不会", "该不该"): answered from the action's effects, never
     /// done.
     Hypothetical,
+    /// An exchange nofxi cannot trade on (Kraken, Coinbase, 火币): a request about one is
+    /// answered with what nofxi can trade on, never read as another request.
+    OtherVenue,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 97] = [
+    pub const ALL: [WordClass; 98] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -307,6 +310,7 @@ impl WordClass {
         WordClass::FollowUpAdds,
         WordClass::Inflection,
         WordClass::Hypothetical,
+        WordClass::OtherVenue,
     ];
 
     /// The class's key in a lexicon file.
@@ -409,6 +413,7 @@ impl WordClass {
             WordClass::FollowUpAdds => "follow_up_adds",
             WordClass::Inflection => "inflection",
             WordClass::Hypothetical => "hypothetical",
+            WordClass::OtherVenue => "other_venue",
         }
     }
 

@@ -6,11 +6,11 @@
 use nofxi_protocol::{Command, Understanding};
 use nofxi_skills::{Library, WordClass};
 
-use crate::nlu::CONFIDENCE_THRESHOLD;
 use crate::nlu::asks;
 use crate::nlu::lexicon::Lexicon;
 use crate::nlu::names::Names;
 use crate::nlu::route::names_function_subject;
+use crate::nlu::{CONFIDENCE_THRESHOLD, OTHER_VENUE_REASON};
 
 /// Whether this understanding should go to the model (when one is configured).
 pub fn wants_model(
@@ -59,9 +59,11 @@ pub fn is_open_question(
     library: &Library,
     lexicon: &Lexicon,
 ) -> bool {
+    // A refusal the rules could say plainly (an exchange nofxi cannot trade on) is no open
+    // question, whatever the message asks.
     let only_cannot = matches!(
         understanding.commands.as_slice(),
-        [Command::CannotHandle { .. }]
+        [Command::CannotHandle { reason }] if !reason.starts_with(OTHER_VENUE_REASON)
     );
     if !only_cannot {
         return false;

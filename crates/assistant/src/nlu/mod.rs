@@ -84,6 +84,10 @@ pub const OTHER_RESOURCE_REASON: &str = "values for another resource: ";
 /// the opposite of what was asked.
 pub const NO_BULK_REASON: &str = "no bulk ";
 
+/// The reason of a `CannotHandle` for a request about an exchange nofxi cannot trade on,
+/// before the exchange as said.
+pub const OTHER_VENUE_REASON: &str = "other venue ";
+
 /// Below this confidence a configured model would be asked (the LLM issue); with none, the
 /// rules' answer stands.
 pub const CONFIDENCE_THRESHOLD: f32 = 0.5;

@@ -18,6 +18,7 @@ mod guidance;
 mod reads;
 #[cfg(test)]
 mod testing;
+mod venues;
 mod yes_no;
 
 use std::cell::OnceCell;
@@ -53,6 +54,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     named("value_with_lead_in", answers::value_with_lead_in),
     named("whole_message_guidance", guidance::whole_message),
     named("secret_request", guidance::secret_request),
+    named("other_venue", venues::other_venue),
     named("follow_up", follow_ups::follow_up),
     named("shared_read", reads::shared_read),
     named("how_to", guidance::how_to),
