@@ -197,9 +197,11 @@ impl Names {
                 .iter()
                 .filter(|e| e.class.as_deref() == Some(class))
                 .collect();
-            // "the deepseek model" names the one of that type; a short form of the type
-            // ("ds", "bn") may as well be a name the user misremembers: offered, not taken.
-            let names_the_type = said_lower.contains(&class.to_lowercase());
+            // "the deepseek model", "我币安那个账户" name the one of that type (a type's name in
+            // Chinese is its name, not a short form); a short form of the type ("ds", "bn")
+            // may as well be a name the user misremembers: offered, not taken.
+            let names_the_type =
+                said_lower.contains(&class.to_lowercase()) || !said_lower.is_ascii();
             let found = match names_the_type {
                 true => one_or_many(&by_class),
                 false => offered(&by_class),
