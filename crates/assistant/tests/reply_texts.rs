@@ -45,3 +45,48 @@ fn every_message_id_in_the_source_is_in_the_catalogs() {
         missing.join("\n")
     );
 }
+
+/// nofxi's own words are never taken for a credential: every knowledge answer of the skills
+/// and every catalog message passes the chat's redaction unchanged ("私钥：它们加密保存" once
+/// lost its second half to the labelled-value rule, as if it were a pasted key).
+#[test]
+fn no_text_of_the_skills_or_catalogs_is_masked_as_a_secret() {
+    let library = nofxi_skills::Library::builtin().unwrap();
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for skill in library.skills() {
+        for k in &skill.meta.knowledge {
+            for text in [&k.answer, &k.what, &k.why, &k.fix].into_iter().flatten() {
+                for lang in [nofxi_skills::Lang::En, nofxi_skills::Lang::Zh] {
+                    texts.push((
+                        format!("{}:{}", skill.name, k.id),
+                        text.get(lang).to_string(),
+                    ));
+                }
+            }
+        }
+    }
+    let messages = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills/messages");
+    for entry in std::fs::read_dir(messages).unwrap() {
+        let path = entry.unwrap().path();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            // A message's text, its placeholders left out: they are the caller's values.
+            if let Some((id, text)) = line.split_once(" = ")
+                && !text.contains('{')
+            {
+                texts.push((format!("{}:{id}", path.display()), text.to_string()));
+            }
+        }
+    }
+    assert!(texts.len() > 500, "only {} texts", texts.len());
+    let masked: Vec<String> = texts
+        .iter()
+        .filter(|(_, text)| nofxi_assistant::scrub::scrub(text) != *text)
+        .map(|(at, text)| format!("{at}: {text}\n  → {}", nofxi_assistant::scrub::scrub(text)))
+        .collect();
+    assert!(
+        masked.is_empty(),
+        "{} masked:\n{}",
+        masked.len(),
+        masked.join("\n")
+    );
+}
