@@ -209,10 +209,12 @@ pub enum WordClass {
     /// An exchange nofxi cannot trade on (Kraken, Coinbase, 火币): a request about one is
     /// answered with what nofxi can trade on, never read as another request.
     OtherVenue,
+    /// A word between an amount's whole part and its tenths ("14块5" is 14.5 yuan).
+    DecimalPoint,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 98] = [
+    pub const ALL: [WordClass; 99] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -311,6 +313,7 @@ impl WordClass {
         WordClass::Inflection,
         WordClass::Hypothetical,
         WordClass::OtherVenue,
+        WordClass::DecimalPoint,
     ];
 
     /// The class's key in a lexicon file.
@@ -414,6 +417,7 @@ impl WordClass {
             WordClass::Inflection => "inflection",
             WordClass::Hypothetical => "hypothetical",
             WordClass::OtherVenue => "other_venue",
+            WordClass::DecimalPoint => "decimal_point",
         }
     }
 

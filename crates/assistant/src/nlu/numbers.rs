@@ -49,6 +49,8 @@ pub struct NumberWords {
     groups: HashMap<char, u64>,
     halves: Vec<String>,
     minus: Vec<String>,
+    /// Words between an amount's whole part and its tenths ("14块5" is 14.5).
+    decimal_points: Vec<String>,
 }
 
 impl Default for NumberWords {
@@ -94,6 +96,7 @@ impl NumberWords {
             groups: chars(WordClass::NumeralGroup),
             halves: texts(WordClass::NumeralHalf).collect(),
             minus: texts(WordClass::Minus).collect(),
+            decimal_points: texts(WordClass::DecimalPoint).collect(),
         };
         let unit_words: Vec<String> = reader.units.keys().cloned().collect();
         let multiplier_words: Vec<String> = reader.multipliers.keys().cloned().collect();
@@ -158,7 +161,39 @@ impl NumberWords {
         out.extend(ratios);
         out.extend(self.chinese(text));
         out.sort_by_key(|n| n.start);
+        self.join_tenths(text, &mut out);
         out
+    }
+
+    /// "14块5", "2块3": a whole figure, a decimal-point word, then one digit, is one amount
+    /// with that digit as its tenths (14.5), not the figures 14 and 5.
+    fn join_tenths(&self, text: &str, out: &mut Vec<Number>) {
+        let mut i = 0;
+        while i + 1 < out.len() {
+            let (whole, tenth) = (&out[i], &out[i + 1]);
+            let point = text.get(whole.end..tenth.start).unwrap_or_default();
+            let digit = text
+                .get(tenth.start..tenth.end)
+                .filter(|d| d.len() == 1 && d.bytes().all(|b| b.is_ascii_digit()));
+            let joined = match (digit, Decimal::from_str(&whole.text)) {
+                (Some(d), Ok(w))
+                    if whole.unit.is_none()
+                        && tenth.unit.is_none()
+                        && w.fract().is_zero()
+                        && self.decimal_points.iter().any(|p| p == point) =>
+                {
+                    Decimal::from_str(d).ok().map(|d| w + d / Decimal::TEN)
+                }
+                _ => None,
+            };
+            if let Some(value) = joined {
+                let end = out[i + 1].end;
+                out[i].text = normalized(value);
+                out[i].end = end;
+                out.remove(i + 1);
+            }
+            i += 1;
+        }
     }
 
     /// The unit a number is in ("minutes", "倍"), and how many base units one is.
@@ -590,6 +625,15 @@ mod tests {
         assert_eq!(read("risk reward 1:3"), [("3".into(), None)]);
         assert_eq!(read("盈亏比 1：2.5"), [("2.5".into(), None)]);
         assert_eq!(read("50 percent"), [("50".into(), Some(Unit::Percent))]);
+    }
+
+    #[test]
+    fn a_whole_amount_then_a_point_word_then_a_digit_is_its_tenths() {
+        assert_eq!(read("14块5 买的"), vec![("14.5".to_string(), None)]);
+        assert_eq!(read("12块钱"), vec![("12".to_string(), None)]);
+        assert!(read("卖了100股 15块8").contains(&("15.8".to_string(), None)));
+        // A figure after a space is another figure, not the tenths.
+        assert!(read("14块 5").contains(&("14".to_string(), None)));
     }
 
     #[test]
