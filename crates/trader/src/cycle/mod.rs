@@ -7,11 +7,13 @@ mod journal;
 mod orphans;
 mod record;
 mod run;
+mod undecided;
 
 pub use execute::{ExecutionSettings, Mode, quantity_for};
 pub use idle::{Bar, CycleOutcome};
 pub use input::{CandidateData, CycleInput};
 pub use journal::{Journal, JournalError, MemoryJournal};
 pub use orphans::{CANCEL_ORPHANED, orphaned};
-pub use record::{CyclePhase, CycleRecord, Execution, RefusedDecision};
+pub use record::{CyclePhase, CycleRecord, Execution, ModelUsed, RefusedDecision};
 pub use run::{CycleWorld, SAFE_MODE_AFTER_FAILURES, TraderCycle};
+pub use undecided::NO_DECIDER;

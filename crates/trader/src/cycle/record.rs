@@ -44,6 +44,11 @@ pub struct CycleRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epoch: Option<u64>,
     pub safe_mode: bool,
+    /// The model config the cycle decided with, as the trader was bound when it ran: a model
+    /// changed on a running trader shows here from the cycle that used it. Absent in records
+    /// written before it was kept, and in backtests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelUsed>,
     pub system_prompt: Option<String>,
     pub user_prompt: Option<String>,
     pub raw_response: Option<String>,
@@ -67,6 +72,14 @@ pub struct CycleRecord {
     pub error: Option<String>,
     /// Things worth knowing that are not errors (a coin in the strategy nobody lists).
     pub notes: Vec<String>,
+}
+
+/// A model config as a cycle record names it: never its key, nor anything derived from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelUsed {
+    pub id: String,
+    /// Its name when the cycle ran (a later rename does not rewrite the journal).
+    pub name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,6 +125,7 @@ impl CycleRecord {
             engine: String::new(),
             epoch: None,
             safe_mode: false,
+            model: None,
             system_prompt: None,
             user_prompt: None,
             raw_response: None,

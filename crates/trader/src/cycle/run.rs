@@ -13,7 +13,7 @@ use super::execute::{ExecutionSettings, Mode, execute};
 use super::idle::{self, Bar, CycleOutcome, recorded};
 use super::journal::{Journal, JournalError};
 use super::orphans;
-use super::record::{CyclePhase, CycleRecord, RefusedDecision};
+use super::record::{CyclePhase, CycleRecord, ModelUsed, RefusedDecision};
 use super::{CandidateData, CycleInput};
 use crate::decider::{Decider, SeriesRequest};
 use crate::guard::{GuardContext, guard};
@@ -31,6 +31,9 @@ pub struct TraderCycle {
     pub engine: String,
     /// Recorded in every cycle record: what the account's prices are (the venue's `prices`).
     pub prices: String,
+    /// Recorded in every cycle record: the model config the decider stands for (the engine
+    /// sets it whenever it builds the decider; backtests leave it out).
+    pub model: Option<ModelUsed>,
     pub cycle_number: u64,
     pub failures_in_a_row: u32,
     pub safe_mode: bool,
@@ -61,6 +64,7 @@ impl TraderCycle {
             settings,
             engine: String::new(),
             prices: String::new(),
+            model: None,
             cycle_number: 0,
             failures_in_a_row: 0,
             safe_mode: false,
@@ -155,7 +159,7 @@ impl TraderCycle {
         let (account, positions) = match read_account(world.exchange).await {
             Ok(read) => read,
             Err(e) => {
-                let record = self.new_record(now, world.clock.simulated(), decider);
+                let record = self.new_record(now, world.clock.simulated(), decider.name());
                 return self
                     .give_up(record, format!("account unreadable: {e}"), world)
                     .await
@@ -175,7 +179,7 @@ impl TraderCycle {
             self.mark_idle(world, now, 0, &[equity])?;
             return Ok(CycleOutcome::Idle { equity });
         }
-        let mut record = self.new_record(now, world.clock.simulated(), decider);
+        let mut record = self.new_record(now, world.clock.simulated(), decider.name());
         record.notes = self.coins.notes.clone();
         match open_orders {
             Some(Ok(open)) => {
@@ -216,10 +220,11 @@ impl TraderCycle {
             .mark_idle(&self.trader_id, first, now, step_ms, equity)
     }
 
-    fn new_record(&self, now: i64, simulated: bool, decider: &dyn Decider) -> CycleRecord {
-        let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider.name());
+    pub(super) fn new_record(&self, now: i64, simulated: bool, decider: String) -> CycleRecord {
+        let mut record = CycleRecord::new(&self.trader_id, self.cycle_number, now, decider);
         record.engine = self.engine.clone();
         record.market = self.prices.clone();
+        record.model.clone_from(&self.model);
         record.epoch = self.settings.epoch;
         record.simulated = simulated;
         record.safe_mode = self.safe_mode;
@@ -343,7 +348,7 @@ impl TraderCycle {
         Ok(record)
     }
 
-    async fn give_up(
+    pub(super) async fn give_up(
         &self,
         mut record: CycleRecord,
         error: String,

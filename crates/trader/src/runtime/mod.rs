@@ -2,6 +2,7 @@
 //! the engine that runs every started trader under a lease.
 
 pub mod baseline;
+pub mod bound_model;
 pub mod connect;
 pub mod engine;
 pub mod host;

@@ -147,12 +147,7 @@ async fn check_with(
             detail: "a checked reference vanished".into(),
         }));
     };
-    let key = if is_builtin(&model) {
-        None
-    } else {
-        store.model_api_key(user, &model.id).await?
-    };
-    let decider = decider_for(&model, key)?;
+    let decider = model_decider(&store, user, &model).await?;
     let account = PaperAccount::Trader {
         trader_id: trader.id.clone(),
         initial_balance: spec.initial_balance,
@@ -183,6 +178,22 @@ async fn check_with(
         decider,
     };
     Ok((ready, snapshot.equity))
+}
+
+/// The decider of a stored model config, its key from the vault (none for the builtin rules):
+/// what a start's preflight builds, and what a running trader builds again when its model
+/// binding changes (see [`super::bound_model`]).
+pub async fn model_decider(
+    store: &Store,
+    user: &str,
+    model: &Model,
+) -> Result<Box<dyn Decider>, PreflightError> {
+    let key = if is_builtin(model) {
+        None
+    } else {
+        store.model_api_key(user, &model.id).await?
+    };
+    decider_for(model, key)
 }
 
 /// The decider a model config stands for: the offline rules for `builtin`, otherwise REFERENCE

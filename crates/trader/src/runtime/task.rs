@@ -2,21 +2,29 @@
 //! interval until it is told to stop, loses its lease, or keeps failing.
 //!
 //! The trader and its strategy are re-read before every cycle, so an edit takes effect on the
-//! next cycle without a restart (the original platform's users hit "config not taking effect").
+//! next cycle without a restart (the original platform's users hit "config not taking effect"):
+//! the strategy, the scan interval, the margin mode, and the model (its decider is built again
+//! when the binding or the model's config changed, see [`super::bound_model`]). The account
+//! cannot be changed on a running trader (the store refuses it: its open positions stay on the
+//! old one); a trader stopped, moved and started again between two cycles is restarted.
 
 use std::sync::Arc;
 
 use nofxi_domain::trading::{MarginMode, PositionMode};
+use nofxi_domain::{Model, Strategy, Trader};
 use nofxi_store::Store;
 use tokio::sync::watch;
 
-use super::connect::{Persistence, is_live};
+use super::bound_model::BoundModel;
+use super::connect::{Persistence, Venue, is_live};
 use super::engine::renew_every;
 use super::lease_guard::{FencedExchange, LeaseGuard, SEND_MARGIN};
 use super::preflight::preflight_with;
 use super::status::{StopReason, TraderStatus, save_status};
 use super::store_journal::StoreJournal;
-use crate::cycle::{CycleWorld, ExecutionSettings, TraderCycle};
+use crate::cycle::{
+    CycleRecord, CycleWorld, ExecutionSettings, JournalError, ModelUsed, TraderCycle,
+};
 use nofxi_venues::Clock;
 
 /// Cycles failing in a row (account unreadable, journal unwritable) before a trader stops.
@@ -49,8 +57,7 @@ pub struct TaskExit {
     pub detail: Option<String>,
 }
 
-pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> TaskExit {
-    let exit = |reason, detail: Option<String>| TaskExit { reason, detail };
+pub async fn run_trader(spec: TaskSpec, stop: watch::Receiver<bool>) -> TaskExit {
     let clock = trader_clock(&spec).await;
     let ready = match preflight_with(
         spec.store.clone(),
@@ -65,28 +72,11 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         Err(_) if spec.lease.is_lost() => return exit(StopReason::LeaseLost, None),
         Err(e) => return exit(StopReason::Preflight, Some(e.to_string())),
     };
-    let mut decider = ready.decider;
-    let venue = ready.venue;
+    let venue = &ready.venue;
     if let Some(problem) = lease_too_short(spec.lease_ttl_ms, venue.exchange.request_timeout()) {
         return exit(StopReason::Preflight, Some(problem));
     }
     let exchange = FencedExchange::new(venue.exchange.clone(), spec.lease.clone());
-    let margin = if ready.trader.spec.is_cross_margin {
-        MarginMode::Cross
-    } else {
-        MarginMode::Isolated
-    };
-    let position_mode = venue
-        .exchange
-        .position_mode()
-        .await
-        .unwrap_or(PositionMode::OneWay);
-    let epoch = u64::try_from(spec.lease.fence().epoch).ok();
-    let settings =
-        ExecutionSettings::new(&ready.trader.id, margin, position_mode).with_epoch(epoch);
-    let mut cycle = TraderCycle::new(&ready.trader.id, &ready.trader.spec.name, settings);
-    cycle.engine = spec.owner.clone();
-    cycle.prices = venue.prices.clone();
     let journal = StoreJournal {
         store: spec.store.clone(),
         user: spec.user.clone(),
@@ -98,11 +88,12 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
         clock: clock.as_ref(),
         journal: &journal,
     };
-    let interval = |minutes: i64| spec.cycle_override_ms.unwrap_or(minutes * 60_000);
-    let mut status = TraderStatus::running(&spec.owner, clock.now_ms());
-    status.simulated = clock.simulated();
+    let mut cycle = trader_cycle(&spec, &ready.trader, &ready.model, venue).await;
     if let Err(e) = cycle
-        .resume(&world, interval(ready.trader.spec.scan_interval_minutes))
+        .resume(
+            &world,
+            spec.interval(ready.trader.spec.scan_interval_minutes),
+        )
         .await
     {
         if spec.lease.is_lost() {
@@ -113,76 +104,198 @@ pub async fn run_trader(spec: TaskSpec, mut stop: watch::Receiver<bool>) -> Task
             Some(format!("could not finish the interrupted cycle: {e}")),
         );
     }
+    let mut status = TraderStatus::running(&spec.owner, clock.now_ms());
+    status.simulated = clock.simulated();
     let _ = save_status(&spec.store, &spec.user, &status, &spec.lease).await;
+    let running = Running {
+        spec: &spec,
+        world,
+        exchange_id: ready.trader.spec.exchange_id.clone(),
+        model: BoundModel::new(&ready.model, ready.decider),
+        cycle,
+        status,
+        failed_cycles: 0,
+    };
+    running.run(stop).await
+}
 
-    let mut failed_cycles = 0;
-    let mut next_ms = clock.now_ms();
-    loop {
-        tokio::select! {
-            _ = clock.sleep(wait(next_ms - clock.now_ms())) => {}
-            _ = stop.changed() => {}
-        }
-        if *stop.borrow() {
-            return exit(StopReason::Shutdown, None);
-        }
-        let now = clock.now_ms();
-        if !spec.lease.valid_now() {
-            // The heartbeat could not renew the lease (or this process was frozen past it):
-            // another process may own the trader now.
-            return exit(StopReason::LeaseLost, None);
-        }
-        // Edits take effect here, on the next cycle.
-        let (trader, strategy) = match reload(&spec).await {
-            Ok(Some(pair)) => pair,
-            Ok(None) => return exit(StopReason::User, None),
-            Err(e) => {
-                failed_cycles += 1;
-                next_ms = now + interval(5);
-                if failed_cycles >= STOP_AFTER_FAILED_CYCLES {
-                    return exit(StopReason::Error, Some(e));
-                }
-                continue;
+fn exit(reason: StopReason, detail: Option<String>) -> TaskExit {
+    TaskExit { reason, detail }
+}
+
+impl TaskSpec {
+    /// A scan interval of `minutes` in milliseconds, unless the engine runs every trader
+    /// faster.
+    fn interval(&self, minutes: i64) -> i64 {
+        self.cycle_override_ms.unwrap_or(minutes * 60_000)
+    }
+}
+
+/// A trader's cycle state as its start found it: its margin mode, the account's position
+/// mode, the lease's epoch in its order ids, and the model it decides with first.
+async fn trader_cycle(
+    spec: &TaskSpec,
+    trader: &Trader,
+    model: &Model,
+    venue: &Venue,
+) -> TraderCycle {
+    let position_mode = venue
+        .exchange
+        .position_mode()
+        .await
+        .unwrap_or(PositionMode::OneWay);
+    let epoch = u64::try_from(spec.lease.fence().epoch).ok();
+    let settings =
+        ExecutionSettings::new(&trader.id, margin_of(trader), position_mode).with_epoch(epoch);
+    let mut cycle = TraderCycle::new(&trader.id, &trader.spec.name, settings);
+    cycle.engine = spec.owner.clone();
+    cycle.prices = venue.prices.clone();
+    cycle.model = Some(ModelUsed {
+        id: model.id.clone(),
+        name: model.spec.name.clone(),
+    });
+    cycle
+}
+
+fn margin_of(trader: &Trader) -> MarginMode {
+    if trader.spec.is_cross_margin {
+        MarginMode::Cross
+    } else {
+        MarginMode::Isolated
+    }
+}
+
+/// A started trader between its cycles: what its next cycle acts on and with.
+struct Running<'a> {
+    spec: &'a TaskSpec,
+    world: CycleWorld<'a>,
+    /// The account the world was connected to at the start.
+    exchange_id: String,
+    model: BoundModel,
+    cycle: TraderCycle,
+    status: TraderStatus,
+    failed_cycles: u32,
+}
+
+impl Running<'_> {
+    async fn run(mut self, mut stop: watch::Receiver<bool>) -> TaskExit {
+        let clock = self.world.clock;
+        let mut next_ms = clock.now_ms();
+        loop {
+            tokio::select! {
+                _ = clock.sleep(wait(next_ms - clock.now_ms())) => {}
+                _ = stop.changed() => {}
             }
-        };
-        let period = interval(trader.spec.scan_interval_minutes);
-        next_ms = next_ms.max(now - period) + period;
-        let seen = (status.safe_mode, status.detail.clone());
-        match cycle
-            .run(&strategy.spec.config, decider.as_mut(), &world)
+            if *stop.borrow() {
+                return exit(StopReason::Shutdown, None);
+            }
+            let now = clock.now_ms();
+            if !self.spec.lease.valid_now() {
+                // The heartbeat could not renew the lease (or this process was frozen past
+                // it): another process may own the trader now.
+                return exit(StopReason::LeaseLost, None);
+            }
+            // Edits take effect here, on the next cycle.
+            let (trader, strategy) = match reload(self.spec).await {
+                Ok(Some(pair)) => pair,
+                Ok(None) => return exit(StopReason::User, None),
+                Err(e) => {
+                    self.failed_cycles += 1;
+                    next_ms = now + self.spec.interval(5);
+                    if self.failed_cycles >= STOP_AFTER_FAILED_CYCLES {
+                        return exit(StopReason::Error, Some(e));
+                    }
+                    continue;
+                }
+            };
+            if let Some(moved) = self.moved(&trader) {
+                return moved;
+            }
+            let period = self.spec.interval(trader.spec.scan_interval_minutes);
+            next_ms = next_ms.max(now - period) + period;
+            if let Some(exit) = self.cycle(&trader, &strategy).await {
+                return exit;
+            }
+        }
+    }
+
+    /// A trader stopped, moved to another account and started again between two of its
+    /// cycles (a running trader's account cannot be changed): this task ends, and the
+    /// engine starts the trader again there, through the start's preflight.
+    fn moved(&self, trader: &Trader) -> Option<TaskExit> {
+        (trader.spec.exchange_id != self.exchange_id).then(|| {
+            exit(
+                StopReason::User,
+                Some(
+                    "it was moved to another exchange account: the engine starts it again there"
+                        .into(),
+                ),
+            )
+        })
+    }
+
+    /// One cycle with the trader and strategy as they are now; `Some` when the task ends.
+    async fn cycle(&mut self, trader: &Trader, strategy: &Strategy) -> Option<TaskExit> {
+        let seen = (self.status.safe_mode, self.status.detail.clone());
+        self.cycle.settings.margin_mode = margin_of(trader);
+        let ran = match self
+            .model
+            .refresh(&self.spec.store, &self.spec.user, trader)
             .await
         {
-            Ok(record) => {
-                log_cycle(&trader.spec.name, &record);
-                failed_cycles = if record.error.is_some() && record.account_before.is_none() {
-                    failed_cycles + 1
-                } else {
-                    0
-                };
-                status.last_cycle = Some(record.cycle_number);
-                status.last_cycle_ms = Some(record.started_ms);
-                status.safe_mode = record.safe_mode;
-                status.detail = record.error.clone();
+            Ok((used, decider)) => {
+                self.cycle.model = Some(used.clone());
+                self.cycle
+                    .run(&strategy.spec.config, decider, &self.world)
+                    .await
             }
             Err(e) => {
-                failed_cycles += 1;
-                status.detail = Some(e.to_string());
+                let used = self.model.used();
+                self.cycle.model = Some(used.clone());
+                let why = format!("model \"{}\" cannot decide: {e}", used.name);
+                self.cycle.run_undecided(&self.world, why).await
             }
-        }
-        // The journal already has every cycle; the status document changes only when what a
-        // user would be told changes (safe mode, an error appearing or clearing).
+        };
+        self.count(trader, ran);
+        let spec = self.spec;
         if spec.lease.is_lost() {
             // A write or an order of this cycle was refused for the lease: whatever else it
             // did not do, the engine holding the lease now does.
-            return exit(StopReason::LeaseLost, None);
+            return Some(exit(StopReason::LeaseLost, None));
         }
-        if (status.safe_mode, status.detail.clone()) != seen {
-            let _ = save_status(&spec.store, &spec.user, &status, &spec.lease).await;
+        // The journal already has every cycle; the status document changes only when what a
+        // user would be told changes (safe mode, an error appearing or clearing).
+        if (self.status.safe_mode, self.status.detail.clone()) != seen {
+            let _ = save_status(&spec.store, &spec.user, &self.status, &spec.lease).await;
         }
-        if cycle.failures_in_a_row >= STOP_AFTER_MODEL_FAILURES {
-            return exit(StopReason::SafeMode, status.detail.clone());
+        if self.cycle.failures_in_a_row >= STOP_AFTER_MODEL_FAILURES {
+            return Some(exit(StopReason::SafeMode, self.status.detail.clone()));
         }
-        if failed_cycles >= STOP_AFTER_FAILED_CYCLES {
-            return exit(StopReason::Error, status.detail.clone());
+        if self.failed_cycles >= STOP_AFTER_FAILED_CYCLES {
+            return Some(exit(StopReason::Error, self.status.detail.clone()));
+        }
+        None
+    }
+
+    /// What a cycle's outcome says of the trader's health.
+    fn count(&mut self, trader: &Trader, ran: Result<CycleRecord, JournalError>) {
+        match ran {
+            Ok(record) => {
+                log_cycle(&trader.spec.name, &record);
+                self.failed_cycles = if record.error.is_some() && record.account_before.is_none() {
+                    self.failed_cycles + 1
+                } else {
+                    0
+                };
+                self.status.last_cycle = Some(record.cycle_number);
+                self.status.last_cycle_ms = Some(record.started_ms);
+                self.status.safe_mode = record.safe_mode;
+                self.status.detail = record.error;
+            }
+            Err(e) => {
+                self.failed_cycles += 1;
+                self.status.detail = Some(e.to_string());
+            }
         }
     }
 }
@@ -266,9 +379,7 @@ fn wait(ms: i64) -> std::time::Duration {
 }
 
 /// The trader and its strategy as they are now; `None` once the trader is stopped or deleted.
-async fn reload(
-    spec: &TaskSpec,
-) -> Result<Option<(nofxi_domain::Trader, nofxi_domain::Strategy)>, String> {
+async fn reload(spec: &TaskSpec) -> Result<Option<(Trader, Strategy)>, String> {
     let trader = match spec.store.get_trader(&spec.user, &spec.trader_id).await {
         Ok(t) if t.is_running => t,
         Ok(_) | Err(nofxi_store::StoreError::NotFound { .. }) => return Ok(None),
