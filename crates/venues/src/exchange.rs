@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode, SymbolRules,
+    AccountSnapshot, Fill, FundingPayment, MarginMode, Order, OrderRequest, Position, PositionMode,
+    SymbolRules,
 };
 
 use crate::{SimulatedVenue, VenueError};
@@ -65,4 +66,14 @@ pub trait Exchange: Send + Sync {
     async fn open_orders(&self, symbol: Option<&Symbol>) -> Result<Vec<Order>, VenueError>;
     /// Fills of `symbol` at or after `since_ms`, oldest first.
     async fn fills(&self, symbol: &Symbol, since_ms: Option<i64>) -> Result<Vec<Fill>, VenueError>;
+
+    /// Funding the account booked after `since_ms` (all of it with `None`), oldest first.
+    /// `Ok(None)` where nofxi does not keep the account's funding: a live venue settles it in
+    /// its own statement, a replay has none.
+    async fn funding_payments(
+        &self,
+        _since_ms: Option<i64>,
+    ) -> Result<Option<Vec<FundingPayment>>, VenueError> {
+        Ok(None)
+    }
 }

@@ -1,7 +1,8 @@
 //! A market whose prices a test (or a backtest driver) sets by hand.
 //!
 //! The paper account needs a price to fill against; tests of fees, P&L, stops and liquidation
-//! need to put that price exactly where the hand computation says. Klines are not recorded.
+//! need to put that price exactly where the hand computation says, and funding tests its rate
+//! and time. Klines are not recorded.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,6 +17,8 @@ use crate::{Clock, KlineQuery, MarketData, VenueError};
 #[derive(Debug, Clone)]
 pub struct ManualMarket {
     prices: Arc<Mutex<HashMap<Symbol, Decimal>>>,
+    /// Announced funding per symbol: (rate, next funding time).
+    funding: Arc<Mutex<HashMap<Symbol, (Decimal, i64)>>>,
     clock: Arc<dyn Clock>,
 }
 
@@ -23,6 +26,7 @@ impl ManualMarket {
     pub fn new(clock: Arc<dyn Clock>) -> ManualMarket {
         ManualMarket {
             prices: Arc::default(),
+            funding: Arc::default(),
             clock,
         }
     }
@@ -31,6 +35,14 @@ impl ManualMarket {
     pub fn set_price(&self, symbol: &Symbol, price: Decimal) {
         if let Ok(mut p) = self.prices.lock() {
             p.insert(symbol.clone(), price);
+        }
+    }
+
+    /// Announce `rate` for the funding at `next_funding_time_ms`; without one the market has
+    /// no funding.
+    pub fn set_funding(&self, symbol: &Symbol, rate: Decimal, next_funding_time_ms: i64) {
+        if let Ok(mut f) = self.funding.lock() {
+            f.insert(symbol.clone(), (rate, next_funding_time_ms));
         }
     }
 
@@ -88,7 +100,16 @@ impl MarketData for ManualMarket {
         Ok(Vec::new())
     }
 
-    async fn funding_rate(&self, _symbol: &Symbol) -> Result<Option<FundingRate>, VenueError> {
-        Ok(None)
+    async fn funding_rate(&self, symbol: &Symbol) -> Result<Option<FundingRate>, VenueError> {
+        let announced = self
+            .funding
+            .lock()
+            .ok()
+            .and_then(|f| f.get(symbol).copied());
+        Ok(announced.map(|(rate, next_funding_time_ms)| FundingRate {
+            symbol: symbol.clone(),
+            rate,
+            next_funding_time_ms,
+        }))
     }
 }

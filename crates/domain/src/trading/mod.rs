@@ -5,10 +5,12 @@
 //! with exchange filters and stored; quantities are always positive, the side says the direction.
 
 mod account;
+mod funding;
 mod order;
 mod rules;
 
 pub use account::{AccountSnapshot, MarginMode, Position, PositionMode};
+pub use funding::FundingPayment;
 pub use order::{
     Fill, Order, OrderRequest, OrderStatus, OrderType, PositionSide, Side, TimeInForce,
 };

@@ -4,8 +4,8 @@
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, OrderStatus, OrderType, Position,
-    PositionMode, Side, SymbolRules,
+    AccountSnapshot, Fill, FundingPayment, MarginMode, Order, OrderRequest, OrderStatus, OrderType,
+    Position, PositionMode, Side, SymbolRules,
 };
 use rust_decimal::Decimal;
 
@@ -203,5 +203,25 @@ impl Exchange for PaperExchange {
             .filter(|f| &f.symbol == symbol && since_ms.is_none_or(|t| f.time_ms >= t))
             .cloned()
             .collect())
+    }
+
+    /// What [`super::funding`] booked: `None` for an account that settles no funding (the
+    /// simulated market, a replay). Read without a sync: a cycle reads it right after the
+    /// account, which synced.
+    async fn funding_payments(
+        &self,
+        since_ms: Option<i64>,
+    ) -> Result<Option<Vec<FundingPayment>>, VenueError> {
+        if !self.config.settles_funding {
+            return Ok(None);
+        }
+        let st = self.state.lock().await;
+        Ok(Some(
+            st.funding_payments
+                .iter()
+                .filter(|f| since_ms.is_none_or(|t| f.booked_ms > t))
+                .cloned()
+                .collect(),
+        ))
     }
 }

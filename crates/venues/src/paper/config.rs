@@ -20,6 +20,11 @@ pub struct PaperConfig {
     /// through [`super::PaperExchange::process_bar`].
     #[serde(default)]
     pub quotes: Quotes,
+    /// Whether positions pay and receive funding at the market's funding times and rates
+    /// (see `funding`): an account that follows a venue's live prices does, the offline
+    /// simulated market and a replay of bars do not.
+    #[serde(default)]
+    pub settles_funding: bool,
 }
 
 /// The price the account marks positions at and fills market orders against.
@@ -47,6 +52,7 @@ impl Default for PaperConfig {
             max_leverage: 125,
             min_notional: Decimal::from(5),
             quotes: Quotes::Market,
+            settles_funding: false,
         }
     }
 }
@@ -56,6 +62,15 @@ impl PaperConfig {
         PaperConfig {
             initial_balance,
             ..PaperConfig::default()
+        }
+    }
+
+    /// The terms of an account that follows `venue`'s live prices: its fees, and funding at
+    /// its funding times and rates.
+    pub fn following(self, venue: &str) -> Self {
+        PaperConfig {
+            settles_funding: true,
+            ..self.with_fees_of(venue)
         }
     }
 

@@ -19,6 +19,7 @@ mod api;
 mod bar;
 mod config;
 mod exact;
+pub mod funding;
 pub mod margin;
 mod matching;
 mod quiet;
@@ -143,16 +144,22 @@ impl PaperExchange {
         }
         let now = self.clock.now_ms();
         let before = quiet::Fingerprint::of(st);
+        let settles = self.config.settles_funding && self.config.quotes == Quotes::Market;
         for symbol in symbols {
             let (bid, ask, mark) = self.quote(st, &symbol).await?;
             set_mark(st, &symbol, mark);
+            // Funding is owed by the positions held at its time: before orders move them.
+            if settles {
+                funding::settle_due(st, &symbol, mark, now);
+            }
             self.work_orders(st, &symbol, bid, ask, mark, now);
             self.liquidate(st, &symbol, mark, now);
         }
+        let announced = settles && funding::refresh(st, self.market.as_ref(), now).await;
         // A new mark alone is not saved: the next sync reads it again. Saving only when an
         // order filled, expired or a position changed keeps a long-running account from
         // rewriting its whole history every cycle.
-        if quiet::Fingerprint::of(st) != before {
+        if announced || quiet::Fingerprint::of(st) != before {
             save(self.repo.as_ref(), &self.account_id, st).await?;
         }
         Ok(())
@@ -386,5 +393,7 @@ fn no_position_change(kind_code: i64, message: &str) -> VenueError {
     }
 }
 
+#[cfg(test)]
+mod funding_tests;
 #[cfg(test)]
 mod tests;

@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, OrderStatus, Position, PositionMode, PositionSide,
-    Side,
+    AccountSnapshot, Fill, FundingPayment, MarginMode, Order, OrderStatus, Position, PositionMode,
+    PositionSide, Side,
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::PaperConfig;
+use super::funding::{FundingClock, FundingReads};
 use super::margin::{fee, initial_margin, liquidation_price, unrealized_pnl};
 use super::quiet::BandCache;
 
@@ -47,6 +48,15 @@ pub struct PaperState {
     pub next_id: u64,
     /// Last mark price seen per symbol: what P&L and liquidation read between syncs.
     pub marks: BTreeMap<Symbol, Decimal>,
+    /// Per symbol held, the venue's coming funding and the last funding time settled (see
+    /// [`super::funding`]); empty unless the account settles funding.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub funding: BTreeMap<Symbol, FundingClock>,
+    /// Funding booked, oldest first; kept in full, as fills are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub funding_payments: Vec<FundingPayment>,
+    #[serde(skip)]
+    pub(super) funding_reads: FundingReads,
     /// Every order before this index is finished: the scans that look for open orders (each
     /// sync, each backtest bar) start here instead of walking the kept history.
     #[serde(skip)]
@@ -122,6 +132,9 @@ impl PaperState {
             fills: Vec::new(),
             next_id: 1,
             marks: BTreeMap::new(),
+            funding: BTreeMap::new(),
+            funding_payments: Vec::new(),
+            funding_reads: FundingReads::default(),
             open_from: OpenFrom(0),
             liquidation_cache: LiquidationCache::default(),
             client_ids: ClientIds::default(),
@@ -287,6 +300,12 @@ impl PaperState {
         m
     }
 
+    /// Funding moved the wallet or an isolated margin without a fill: the liquidation prices
+    /// kept since the last fill no longer hold.
+    pub(super) fn forget_liquidation_prices(&mut self) {
+        self.liquidation_cache = LiquidationCache::default();
+    }
+
     pub fn liquidation_price(&self, p: &PaperPosition, mmr: Decimal) -> Option<Decimal> {
         let compute = || {
             let m = self.backing_margin(p, mmr);
@@ -400,6 +419,11 @@ impl PaperState {
             if p.quantity.is_zero() {
                 self.positions.remove(i);
                 self.cancel_closing_orders(&order.symbol, position_side, now_ms);
+                if !self.positions.iter().any(|p| p.symbol == order.symbol) {
+                    // A later position on the symbol owes no funding of this one's times.
+                    self.funding.remove(&order.symbol);
+                    self.funding_reads.forget(&order.symbol);
+                }
             }
         }
         self.wallet_balance += realized - paid;
