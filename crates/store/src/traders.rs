@@ -4,6 +4,7 @@
 
 use nofxi_domain::{
     Actor, Adjustment, FieldProblem, Problem, ResourceKind, Trader, TraderPatch, TraderSpec,
+    ValidationError,
 };
 use rust_decimal::Decimal;
 use sqlx::any::AnyRow;
@@ -225,13 +226,9 @@ impl Store {
         let current = load(&mut tx, &actor.user, &found.id).await?;
         let mut spec = current.spec.clone().apply(patch);
         let mut extra = resolve_references(&mut tx, &actor.user, &mut spec).await?;
-        // A running trader moved to another account would trade there from its next cycle,
-        // past the start's preflight (and its live-money confirmation), and leave its open
-        // positions unmanaged where they are.
-        if current.is_running && spec.exchange_id != current.spec.exchange_id {
-            return Err(StoreError::RunningMove {
-                name: current.spec.name,
-            });
+        if current.is_running {
+            self.check_running_rebind(&mut tx, &actor.user, &current, &spec)
+                .await?;
         }
         extra.extend(name_taken(&mut tx, &actor.user, KIND, &spec.name, &found.id).await?);
         // Both lists of problems are reported together: the domain's and the store's.
@@ -294,6 +291,41 @@ impl Store {
         let trader = load(&mut tx, &actor.user, &found.id).await?;
         tx.commit().await.ctx("saving the trader")?;
         Ok((trader, adjustments))
+    }
+}
+
+impl Store {
+    /// What a running trader may be bound to, since its engine takes the new binding at the
+    /// next cycle. Not another account: it would trade there past the start's preflight (and
+    /// its live-money confirmation), and leave its open positions unmanaged where they are.
+    /// Not a disabled model: its next cycles would fail (the start refuses one too).
+    async fn check_running_rebind(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        current: &Trader,
+        spec: &TraderSpec,
+    ) -> Result<(), StoreError> {
+        if spec.exchange_id != current.spec.exchange_id {
+            return Err(StoreError::RunningMove {
+                name: current.spec.name.clone(),
+            });
+        }
+        if spec.ai_model_id == current.spec.ai_model_id || spec.ai_model_id.is_empty() {
+            return Ok(());
+        }
+        let Some(id) = live(conn, user, ResourceKind::Model, &spec.ai_model_id).await? else {
+            return Ok(()); // an unknown reference: reported with the other problems
+        };
+        let model = self.load_model(conn, user, &id).await?;
+        if model.spec.enabled {
+            return Ok(());
+        }
+        let disabled = Problem::Disabled {
+            kind: "model".into(),
+            name: model.spec.name,
+        };
+        Err(ValidationError::single("ai_model_id", disabled).into())
     }
 }
 

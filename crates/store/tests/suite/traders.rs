@@ -190,6 +190,26 @@ pub async fn traders_start_only_when_ready_and_running_ones_stay(
     let trader = ts.get_trader("a", "bot").await.unwrap();
     let main = ts.get_exchange("a", "main").await.unwrap();
     assert_eq!(trader.spec.exchange_id, main.id);
+    // Nor a disabled model: its engine takes the binding at the next cycle, which would fail.
+    let off = ModelSpec {
+        enabled: false,
+        ..deepseek("off")
+    };
+    ts.create_model(&a, off, Some(Secret::new("k")))
+        .await
+        .unwrap();
+    let to_off = TraderPatch {
+        ai_model_id: Some("off".into()),
+        ..Default::default()
+    };
+    let err = ts.update_trader(&a, "bot", to_off).await.unwrap_err();
+    assert_eq!(fields(&err), vec!["ai_model_id"]);
+    assert!(err.to_string().contains("disabled"), "{err}");
+    let ds = ts.get_model("a", "ds").await.unwrap();
+    assert_eq!(
+        ts.get_trader("a", "bot").await.unwrap().spec.ai_model_id,
+        ds.id
+    );
     assert!(
         !ts.set_trader_running(&a, "bot", false)
             .await
