@@ -16,6 +16,7 @@ pub mod assistant_model;
 pub mod compose;
 pub mod confirm_token;
 pub mod conversation;
+pub mod edit_confirm;
 pub mod effects;
 mod error;
 pub mod exchange_errors;

@@ -222,18 +222,10 @@ impl Store {
         patch: TraderPatch,
     ) -> Result<(Trader, Vec<Adjustment>), StoreError> {
         let mut tx = self.begin_write().await?;
-        let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
-        let current = load(&mut tx, &actor.user, &found.id).await?;
-        let mut spec = current.spec.clone().apply(patch);
-        let mut extra = resolve_references(&mut tx, &actor.user, &mut spec).await?;
-        if current.is_running {
-            self.check_running_rebind(&mut tx, &actor.user, &current, &spec)
-                .await?;
-        }
-        extra.extend(name_taken(&mut tx, &actor.user, KIND, &spec.name, &found.id).await?);
-        // Both lists of problems are reported together: the domain's and the store's.
-        let adjustments = spec.validate().map_err(|e| with_extra(e, extra.clone()))?;
-        combine(Ok(()), extra)?;
+        let (current, spec, adjustments) = self
+            .checked_update(&mut tx, &actor.user, reference, patch)
+            .await?;
+        let found = &current;
         let now = self.clock.now_ms();
         sqlx::query(
             "UPDATE traders SET name = $3, name_key = $4, ai_model_id = $5, exchange_id = $6, \
@@ -295,6 +287,42 @@ impl Store {
 }
 
 impl Store {
+    /// The trader `reference` names and what `patch` would make of it (references resolved to
+    /// ids, values clamped), checked as [`Store::update_trader`] checks it, nothing written: a
+    /// surface that asks the user first refuses a change now rather than after the yes, and
+    /// shows what it changes.
+    pub async fn check_trader_update(
+        &self,
+        user: &str,
+        reference: &str,
+        patch: TraderPatch,
+    ) -> Result<(Trader, TraderSpec, Vec<Adjustment>), StoreError> {
+        let mut conn = self.pool.acquire().await.ctx("getting a connection")?;
+        self.checked_update(&mut conn, user, reference, patch).await
+    }
+
+    async fn checked_update(
+        &self,
+        conn: &mut AnyConnection,
+        user: &str,
+        reference: &str,
+        patch: TraderPatch,
+    ) -> Result<(Trader, TraderSpec, Vec<Adjustment>), StoreError> {
+        let found = resolve(conn, user, KIND, reference, Where::Live).await?;
+        let current = load(conn, user, &found.id).await?;
+        let mut spec = current.spec.clone().apply(patch);
+        let mut extra = resolve_references(conn, user, &mut spec).await?;
+        if current.is_running {
+            self.check_running_rebind(conn, user, &current, &spec)
+                .await?;
+        }
+        extra.extend(name_taken(conn, user, KIND, &spec.name, &found.id).await?);
+        // Both lists of problems are reported together: the domain's and the store's.
+        let adjustments = spec.validate().map_err(|e| with_extra(e, extra.clone()))?;
+        combine(Ok(()), extra)?;
+        Ok((current, spec, adjustments))
+    }
+
     /// What a running trader may be bound to, since its engine takes the new binding at the
     /// next cycle. Not another account: it would trade there past the start's preflight (and
     /// its live-money confirmation), and leave its open positions unmanaged where they are.

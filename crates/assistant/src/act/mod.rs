@@ -19,6 +19,7 @@ use self::run::{execute, refused_before_confirming};
 pub use self::run::{finish, resume_below};
 use self::slots::{ask, check_values, resolve_refs, take_the_only_one};
 use crate::conversation::PendingConfirmation;
+use crate::edit_confirm::change_text;
 use crate::nlu::names::Names;
 use crate::turn::Turn;
 use crate::{msg, texts};
@@ -469,19 +470,8 @@ pub(super) fn changes(
         .iter()
         .filter(|k| k.as_str() != "target")
         .filter_map(|k| {
-            let label = action
-                .slot(k)
-                .map_or_else(|| k.clone(), |s| s.label().get(lang).to_string());
-            let now = match texts::value(lang, shown.get(k)?) {
-                // An emptied list ("stop excluding DOGE", the only one) reads as none.
-                empty if empty.is_empty() => msg(lang, "confirm-emptied", &[]),
-                now => now,
-            };
-            let was = task.before.get(k).map(|old| texts::value(lang, old));
-            Some(match was.filter(|was| *was != now) {
-                Some(was) => format!("{label} → {now} {}", texts::was(lang, &was)),
-                None => format!("{label} → {now}"),
-            })
+            let now = shown.get(k)?;
+            Some(change_text(action, lang, k, now, task.before.get(k)))
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -14,6 +14,7 @@ pub mod reads;
 pub mod resources;
 pub mod step;
 pub mod system;
+pub mod trader_edit;
 pub mod traders;
 
 use std::collections::BTreeMap;

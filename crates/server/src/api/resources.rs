@@ -83,7 +83,10 @@ pub fn operations() -> Vec<Op> {
     let mut ops = kind_ops::<Exchanges>("exchanges");
     ops.extend(kind_ops::<Models>("models"));
     ops.extend(kind_ops::<Strategies>("strategies"));
-    ops.extend(kind_ops::<Traders>("traders"));
+    // A trader's change may wait for a confirmation, as in the chat: its own PATCH.
+    let traders = kind_ops::<Traders>("traders");
+    ops.extend(traders.into_iter().filter(|op| op.method != Method::PATCH));
+    ops.push(super::trader_edit::operation());
     ops
 }
 
@@ -488,6 +491,23 @@ pub struct TraderUpdate {
     pub initial_balance: Option<Decimal>,
     pub scan_interval_minutes: Option<i64>,
     pub is_cross_margin: Option<bool>,
+    /// The token of the first call's confirmation, when the change needed one.
+    pub confirm: Option<String>,
+}
+
+impl TraderUpdate {
+    /// The fields it changes.
+    pub fn patch(&self) -> TraderPatch {
+        TraderPatch {
+            name: self.name.clone(),
+            ai_model_id: self.ai_model_id.clone(),
+            exchange_id: self.exchange_id.clone(),
+            strategy_id: self.strategy_id.clone(),
+            initial_balance: self.initial_balance,
+            scan_interval_minutes: self.scan_interval_minutes,
+            is_cross_margin: self.is_cross_margin,
+        }
+    }
 }
 
 #[async_trait]
@@ -530,17 +550,8 @@ impl Kind for Traders {
         reference: &str,
         b: TraderUpdate,
     ) -> ApiResult<TraderView> {
-        let patch = TraderPatch {
-            name: b.name,
-            ai_model_id: b.ai_model_id,
-            exchange_id: b.exchange_id,
-            strategy_id: b.strategy_id,
-            initial_balance: b.initial_balance,
-            scan_interval_minutes: b.scan_interval_minutes,
-            is_cross_margin: b.is_cross_margin,
-        };
         let (trader, adjusted) = store
-            .update_trader(&caller.actor(true), reference, patch)
+            .update_trader(&caller.actor(true), reference, b.patch())
             .await?;
         Ok(TraderView { trader, adjusted })
     }
