@@ -194,3 +194,99 @@ fn simulated_quotes_are_labelled_and_never_value_holdings() {
     let err = refused(&home, &["portfolio", "quote", "notacode!"]);
     assert!(err.contains("notacode!"), "{err}");
 }
+
+/// Two rough edges found while putting the portfolio in the browser (issue 51): `fx mine USD
+/// 7.1` stored "1 MINE = 7.1 USD", and `lots` failed outright on a missing exchange rate where
+/// `show` names the rate to add and shows each currency on its own. A currency must now be a
+/// known code, said with the fix; lots need no rate and say the missing one as `show` does.
+#[test]
+fn an_unknown_currency_is_refused_and_lots_do_without_a_rate() {
+    let (dir, home) = home();
+    let err = refused(&home, &["portfolio", "fx", "mine", "USD", "7.1"]);
+    assert!(
+        err.contains("FROM")
+            && err.contains("`MINE` is not a currency code")
+            && err.contains("ISO 4217"),
+        "{err}"
+    );
+    let err = refused(&home, &["portfolio", "fx", "HKD", "UDS", "0.91"]);
+    assert!(err.contains("TO") && err.contains("UDS"), "{err}");
+    let err = refused(&home, &["portfolio", "add", "odd", "--account", "x:MINE"]);
+    assert!(
+        err.contains("--account") && err.contains("ISO 4217"),
+        "{err}"
+    );
+    let listed = json(&home, &["portfolio", "list"]);
+    assert_eq!(listed, serde_json::json!([]));
+
+    ok(
+        &home,
+        &[
+            "portfolio",
+            "add",
+            "mine",
+            "--account",
+            "huatai:CNY",
+            "--account",
+            "futu:HKD",
+        ],
+    );
+    let file = "date,type,code,quantity,price,amount,currency,account\n\
+                2024-01-02,DEPOSIT,,,,100000,CNY,huatai\n\
+                2024-01-02,BUY,600519,10,1500,,,huatai\n\
+                2024-01-02,DEPOSIT,,,,50000,HKD,futu\n\
+                2024-01-03,BUY,00700.HK,100,300,,,futu\n";
+    let path = dir.path().join("two-currencies.csv");
+    std::fs::write(&path, file).unwrap();
+    ok(
+        &home,
+        &["portfolio", "import", "mine", path.to_str().unwrap()],
+    );
+    // A rate dated 2024-01-05 and a lowercase code that is one: recorded.
+    let said = ok(
+        &home,
+        &[
+            "portfolio",
+            "fx",
+            "hkd",
+            "CNY",
+            "0.91",
+            "--date",
+            "2024-01-05",
+        ],
+    );
+    assert!(said.contains("1 HKD = 0.91 CNY"), "{said}");
+
+    // On 2024-01-04 there is no HKD/CNY rate yet: the lots are listed, each currency on its
+    // own, after the rate to add.
+    let out = run(&home, &["portfolio", "lots", "mine", "--on", "2024-01-04"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "lots failed: {stderr}");
+    assert!(
+        stderr.contains("HKD/CNY") && stderr.contains("nofxi portfolio fx"),
+        "{stderr}"
+    );
+    let cny = stdout.find("In CNY:").expect("a CNY part");
+    let hkd = stdout.find("In HKD:").expect("an HKD part");
+    assert!(
+        stdout[cny..hkd].contains("SH:600519") && stdout[hkd..].contains("HK:00700"),
+        "{stdout}"
+    );
+    let rows = json(&home, &["portfolio", "lots", "mine", "--on", "2024-01-04"]);
+    assert_eq!(rows.as_array().map(Vec::len), Some(2), "{rows}");
+    // With the rate, one table and no warning.
+    let out = run(&home, &["portfolio", "lots", "mine", "--on", "2024-01-05"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !stdout.contains("In CNY:") && stdout.contains("HK:00700"),
+        "{stdout}"
+    );
+}

@@ -33,6 +33,15 @@ pub fn instrument(
     built.map_err(|mut e| e.0.remove(0))
 }
 
+/// A code as a person types it outside a file (`nofxi portfolio price`, the web app's price
+/// form): `MARKET:CODE` (`FUND:110022`, `CRYPTO:BTC`), or anything a CSV's code column takes.
+pub fn code(text: &str) -> Result<Instrument, FieldError> {
+    match text.split_once(':') {
+        Some((market, code)) => instrument(code, Some(market.parse()?), None),
+        None => instrument(text, None, None),
+    }
+}
+
 /// `600519.SH`, `sh600519`, `00700.HK`, `hk00700` → the market tag and the bare code.
 fn strip_market(symbol: &str) -> (Option<Market>, String) {
     let symbol = symbol.trim();
@@ -77,7 +86,7 @@ fn infer_market(code: &str, currency: Option<&Currency>) -> Option<Market> {
         return Some(Market::Hk);
     }
     let crypto_quote =
-        currency.is_some_and(|c| matches!(c.as_str(), "USDT" | "USDC" | "BTC" | "ETH" | "FDUSD"));
+        currency.is_some_and(|c| crate::domain::currency_codes::is_crypto_unit(c.as_str()));
     if code.chars().all(|c| c.is_ascii_alphanumeric()) && crypto_quote {
         return Some(Market::Crypto);
     }
@@ -108,5 +117,13 @@ mod tests {
         assert_eq!(key("aapl", None).unwrap(), ("US:AAPL".into(), "USD".into()));
         assert_eq!(key("BTC", Some("USDT")).unwrap().0, "CRYPTO:BTC");
         assert_eq!(key("700000", None).unwrap_err().field, "market");
+    }
+
+    #[test]
+    fn a_typed_code_may_name_its_market_before_a_colon() {
+        assert_eq!(code("FUND:110022").unwrap().key(), "FUND:110022");
+        assert_eq!(code("crypto:btc").unwrap().currency.as_str(), "USDT");
+        assert_eq!(code("00700.HK").unwrap().key(), "HK:00700");
+        assert_eq!(code("NYSE:IBM").unwrap_err().field, "market");
     }
 }

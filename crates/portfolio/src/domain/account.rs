@@ -118,6 +118,7 @@ impl Portfolio {
     pub fn validate(&self) -> Result<(), PortfolioError> {
         let mut problems = Vec::new();
         problems.extend(name_error("name", &self.name, "give the portfolio a name"));
+        problems.extend(self.base_currency.unknown("base_currency"));
         let mut seen: Vec<String> = Vec::new();
         for (i, account) in self.accounts.iter().enumerate() {
             let key = account.name.trim().to_lowercase();
@@ -140,6 +141,7 @@ impl Portfolio {
             } else {
                 seen.push(key);
             }
+            problems.extend(account.currency.unknown(&format!("accounts[{i}].currency")));
             // The broker is optional, and shown beside the name wherever the name is.
             if !account.broker.is_empty() {
                 problems.extend(name_error(

@@ -117,25 +117,74 @@ impl FromStr for Market {
     }
 }
 
-/// An ISO-4217-like currency code (CNY, HKD, USD) or a crypto unit (USDT, BTC): 3 to 5
-/// upper-case letters.
+/// A currency: an ISO 4217 code (CNY, HKD, USD), the offshore yuan (CNH) or a crypto quote
+/// unit (USDT, BTC); see [`super::currency_codes`].
+///
+/// Typed text ([`FromStr`]: a CSV cell, a command's argument) must be one of those codes, or
+/// a Chinese name of one (人民币, 港币, 美元). Stored records are read back by their shape
+/// alone (3 to 5 upper-case letters), so a code stored before the list existed still loads
+/// and is refused only when written again ([`Currency::unknown`], which every `validate`
+/// asks).
 #[derive(
     Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
 )]
 #[serde(try_from = "String", into = "String")]
 pub struct Currency(String);
 
+/// Names of currencies as Chinese statements and people write them.
+const CURRENCY_NAMES: &[(&str, &str)] = &[
+    ("RMB", "CNY"),
+    ("人民币", "CNY"),
+    ("港币", "HKD"),
+    ("港元", "HKD"),
+    ("美元", "USD"),
+];
+
+/// What to write instead of a currency that is not one.
+const CURRENCY_FIX: &str = "use an ISO 4217 code such as CNY, HKD, USD, EUR or JPY, or a crypto unit: USDT, USDC, BTC, ETH, FDUSD";
+
 impl Currency {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether this is a currency of the known lists (see the type's comment).
+    pub fn is_known(&self) -> bool {
+        super::currency_codes::is_known(&self.0)
+    }
+
+    /// The refusal of a code of the right shape that is no currency, under `field`.
+    pub fn unknown(&self, field: &str) -> Option<FieldError> {
+        (!self.is_known()).then(|| {
+            FieldError::new(
+                field,
+                format!("`{}` is not a currency code nofxi knows", self.0),
+                CURRENCY_FIX,
+            )
+        })
+    }
+
+    /// A code by its shape alone: 3 to 5 upper-case letters.
+    fn shaped(text: &str) -> Result<Self, FieldError> {
+        let code = text.trim().to_ascii_uppercase();
+        if (3..=5).contains(&code.len()) && code.chars().all(|c| c.is_ascii_uppercase()) {
+            Ok(Currency(code))
+        } else {
+            Err(FieldError::new(
+                "currency",
+                format!("`{}` is not a currency code", shown_input(text.trim())),
+                CURRENCY_FIX,
+            ))
+        }
+    }
 }
 
+/// Stored records and JSON bodies: the shape only (see the type's comment).
 impl TryFrom<String> for Currency {
     type Error = FieldError;
 
     fn try_from(text: String) -> Result<Self, Self::Error> {
-        text.parse()
+        Currency::shaped(&text)
     }
 }
 
@@ -149,15 +198,17 @@ impl FromStr for Currency {
     type Err = FieldError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let code = text.trim().to_ascii_uppercase();
-        if (3..=5).contains(&code.len()) && code.chars().all(|c| c.is_ascii_uppercase()) {
-            Ok(Currency(code))
-        } else {
-            Err(FieldError::new(
-                "currency",
-                format!("`{}` is not a currency code", shown_input(text.trim())),
-                "use a 3 to 5 letter code such as CNY, HKD, USD or USDT",
-            ))
+        let trimmed = text.trim();
+        if let Some((_, code)) = CURRENCY_NAMES
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(trimmed))
+        {
+            return Ok(Currency((*code).to_string()));
+        }
+        let currency = Currency::shaped(trimmed)?;
+        match currency.unknown("currency") {
+            Some(refused) => Err(refused),
+            None => Ok(currency),
         }
     }
 }
@@ -318,5 +369,26 @@ mod tests {
         assert!("NYSE".parse::<Market>().unwrap_err().fix.contains("SH, SZ"));
         assert_eq!("usd".parse::<Currency>().unwrap().as_str(), "USD");
         assert_eq!("US$".parse::<Currency>().unwrap_err().field, "currency");
+    }
+
+    #[test]
+    fn a_code_of_the_right_shape_must_be_a_currency_when_typed_but_loads_when_stored() {
+        let err = "mine".parse::<Currency>().unwrap_err();
+        assert_eq!(err.field, "currency");
+        assert!(
+            err.problem.contains("`MINE` is not a currency code"),
+            "{err}"
+        );
+        assert!(
+            err.fix.contains("ISO 4217") && err.fix.contains("USDT"),
+            "{err}"
+        );
+        assert_eq!("人民币".parse::<Currency>().unwrap().as_str(), "CNY");
+        assert_eq!("rmb".parse::<Currency>().unwrap().as_str(), "CNY");
+        assert_eq!("usdt".parse::<Currency>().unwrap().as_str(), "USDT");
+        let stored: Currency = serde_json::from_str("\"MINE\"").unwrap();
+        assert!(!stored.is_known());
+        assert_eq!(stored.unknown("from").unwrap().field, "from");
+        assert!(serde_json::from_str::<Currency>("\"mine!\"").is_err());
     }
 }

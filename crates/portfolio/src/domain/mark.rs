@@ -10,12 +10,14 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::instrument::{Currency, Instrument};
-use crate::error::PortfolioError;
+use crate::error::{FieldError, PortfolioError};
 
 /// An instrument's price on a date, in the instrument's currency.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PriceMark {
     pub instrument: Instrument,
+    /// YYYY-MM-DD.
+    #[schemars(with = "String")]
     pub date: Date,
     pub price: Decimal,
     /// Where it came from: a quote source's name, or `user`.
@@ -23,10 +25,12 @@ pub struct PriceMark {
 }
 
 /// One `from` bought `rate` of `to` on `date`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FxMark {
     pub from: Currency,
     pub to: Currency,
+    /// YYYY-MM-DD.
+    #[schemars(with = "String")]
     pub date: Date,
     pub rate: Decimal,
     pub source: String,
@@ -34,12 +38,28 @@ pub struct FxMark {
 
 impl PriceMark {
     pub fn validate(&self) -> Result<(), PortfolioError> {
-        positive("price", self.price, "give the price per unit, above 0")
+        let mut problems: Vec<FieldError> = self
+            .instrument
+            .currency
+            .unknown("instrument.currency")
+            .into_iter()
+            .collect();
+        problems.extend(positive(
+            "price",
+            self.price,
+            "give the price per unit, above 0",
+        ));
+        PortfolioError::check(problems)
     }
 }
 
 impl FxMark {
     pub fn validate(&self) -> Result<(), PortfolioError> {
+        let unknown: Vec<FieldError> = [("from", &self.from), ("to", &self.to)]
+            .into_iter()
+            .filter_map(|(field, c)| c.unknown(field))
+            .collect();
+        PortfolioError::check(unknown)?;
         if self.from == self.to {
             return Err(PortfolioError::one(
                 "currency",
@@ -47,17 +67,15 @@ impl FxMark {
                 "give two different currencies, e.g. HKD CNY",
             ));
         }
-        positive(
+        let rate = positive(
             "rate",
             self.rate,
             "give the units of the second currency one unit of the first buys, above 0",
-        )
+        );
+        PortfolioError::check(rate.into_iter().collect())
     }
 }
 
-fn positive(field: &str, value: Decimal, fix: &str) -> Result<(), PortfolioError> {
-    if value > Decimal::ZERO {
-        return Ok(());
-    }
-    Err(PortfolioError::one(field, format!("is {value}"), fix))
+fn positive(field: &str, value: Decimal, fix: &str) -> Option<FieldError> {
+    (value <= Decimal::ZERO).then(|| FieldError::new(field, format!("is {value}"), fix))
 }

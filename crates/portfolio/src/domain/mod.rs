@@ -3,6 +3,7 @@
 //! and how to fix it. No IO: storage and import are other modules' jobs.
 
 pub mod account;
+pub mod currency_codes;
 pub mod fx;
 pub mod instrument;
 pub mod mark;

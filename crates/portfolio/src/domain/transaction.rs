@@ -19,7 +19,19 @@ use super::money::money;
 use crate::error::{FieldError, PortfolioError};
 
 /// What a transaction is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum TxKind {
     Buy,
@@ -114,17 +126,19 @@ impl FromStr for TxKind {
 }
 
 /// Part of a specific-lot sale: which lot (by id) and how many of its units.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LotPick {
     pub lot: String,
     pub quantity: Decimal,
 }
 
 /// One record in an account.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Transaction {
     /// The account's name in the portfolio.
     pub account: String,
+    /// YYYY-MM-DD.
+    #[schemars(with = "String")]
     pub date: Date,
     pub kind: TxKind,
     /// Present for security transactions and dividends.
@@ -273,6 +287,7 @@ impl Transaction {
                 "remove the lot list from this record",
             );
         }
+        problems.extend(self.currency.unknown("currency"));
         problems.extend(note_problem(&self.note));
         PortfolioError::check(problems)
     }

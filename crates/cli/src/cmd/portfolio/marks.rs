@@ -7,8 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use jiff::civil::Date;
 use nofxi_domain::validation::shown_input;
-use nofxi_portfolio::csv_io::instrument;
-use nofxi_portfolio::domain::{Currency, FxMark, Instrument, Market, PriceMark};
+use nofxi_portfolio::domain::{Currency, FxMark, Instrument, PriceMark};
 use nofxi_quotes::{LiveConfig, Quotes};
 use rust_decimal::Decimal;
 
@@ -55,12 +54,7 @@ pub struct FxArgs {
 
 /// A code as the user types it: `MARKET:CODE`, or anything a CSV's code column accepts.
 pub fn parse_code(text: &str) -> Result<Instrument> {
-    let refused = |e: nofxi_portfolio::FieldError| usage(format!("{}: {e}", shown_input(text)));
-    if let Some((market, code)) = text.split_once(':') {
-        let market: Market = market.parse().map_err(refused)?;
-        return instrument(code, Some(market), None).map_err(refused);
-    }
-    instrument(text, None, None).map_err(refused)
+    nofxi_portfolio::csv_io::code(text).map_err(|e| usage(format!("{}: {e}", shown_input(text))))
 }
 
 fn day(date: Option<&str>) -> Result<Date> {

@@ -1,6 +1,7 @@
 //! `show`, `lots` and `perf`: the snapshot printed three ways (or as JSON with `--json`).
 
 use anyhow::Result;
+use jiff::civil::Date;
 use nofxi_portfolio::domain::{Portfolio, Transaction};
 use nofxi_portfolio::lots::Ledger;
 use nofxi_portfolio::performance::{
@@ -139,64 +140,103 @@ struct LotRow {
 
 pub fn lots(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
     block_on(async {
-        let (portfolio, records, shot) = load(global, &args).await?;
-        let upto: Vec<Transaction> = with_fees(&records)?
-            .into_iter()
-            .filter(|t| t.date <= shot.on)
-            .collect();
-        let ledger = Ledger::replay(&portfolio, &upto)?;
-        let rows: Vec<LotRow> = ledger
-            .holdings()
-            .flat_map(|h| {
-                h.book.lots().iter().map(move |lot| LotRow {
-                    holding: h.key.instrument.key(),
-                    account: h.key.account.clone(),
-                    lot: lot.id.clone(),
-                    opened: lot.opened,
-                    quantity: lot.quantity,
-                    cost: lot.cost,
-                    unit_cost: lot.unit_cost(),
-                    currency: h.key.instrument.currency.to_string(),
-                })
-            })
-            .collect();
+        let on = valuation_day(args.on.as_deref())?;
+        let store = open_store(global).await?;
+        let portfolio = pick(&store, global, args.name.as_deref()).await?;
+        let book = store.portfolio_book(&global.user, &portfolio.name).await?;
+        // Lots are each in their instrument's currency and need no rate. What the snapshot
+        // refuses is still refused, but a missing rate stops only totals, which this does not
+        // print: it is said as `show` says it, and the lots are listed currency by currency,
+        // as `show` then lists each currency on its own.
+        let by_currency = match snapshot(&portfolio, &book.records, &book.prices, &book.rates, on) {
+            Ok(_) => false,
+            Err(e) => {
+                let e = anyhow::Error::from(e);
+                if !missing_rate(&e) {
+                    return Err(e);
+                }
+                eprintln!(
+                    "warning: {e}\nwarning: totals in {} need that rate (`nofxi portfolio fx`); the lots, each currency on its own:",
+                    portfolio.base_currency
+                );
+                true
+            }
+        };
+        let rows = lot_rows(&portfolio, &book.records, on)?;
         if global.json {
             return print_json(&rows);
         }
         println!(
-            "Open lots of {} on {} (cost method {})",
-            shot.portfolio, shot.on, shot.cost_method
+            "Open lots of {} on {on} (cost method {})",
+            portfolio.name, portfolio.cost_method
         );
-        let table: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.holding.clone(),
-                    r.account.clone(),
-                    r.lot.clone(),
-                    r.opened.to_string(),
-                    r.quantity.normalize().to_string(),
-                    amount(r.cost),
-                    r.unit_cost.to_string(),
-                    r.currency.clone(),
-                ]
-            })
-            .collect();
-        print_table(
-            &[
-                "HOLDING",
-                "ACCOUNT",
-                "LOT",
-                "OPENED",
-                "QTY",
-                "COST",
-                "UNIT COST",
-                "CCY",
-            ],
-            &table,
-        );
+        if !by_currency {
+            print_lots(rows.iter());
+            return Ok(());
+        }
+        let mut currencies: Vec<&str> = rows.iter().map(|r| r.currency.as_str()).collect();
+        currencies.sort_unstable();
+        currencies.dedup();
+        for currency in currencies {
+            println!("\nIn {currency}:");
+            print_lots(rows.iter().filter(|r| r.currency == currency));
+        }
         Ok(())
     })?
+}
+
+/// The open lots of every holding on `on`, replayed from the records up to that day.
+fn lot_rows(portfolio: &Portfolio, records: &[Transaction], on: Date) -> Result<Vec<LotRow>> {
+    let upto: Vec<Transaction> = with_fees(records)?
+        .into_iter()
+        .filter(|t| t.date <= on)
+        .collect();
+    let ledger = Ledger::replay(portfolio, &upto)?;
+    Ok(ledger
+        .holdings()
+        .flat_map(|h| {
+            h.book.lots().iter().map(move |lot| LotRow {
+                holding: h.key.instrument.key(),
+                account: h.key.account.clone(),
+                lot: lot.id.clone(),
+                opened: lot.opened,
+                quantity: lot.quantity,
+                cost: lot.cost,
+                unit_cost: lot.unit_cost(),
+                currency: h.key.instrument.currency.to_string(),
+            })
+        })
+        .collect())
+}
+
+fn print_lots<'a>(rows: impl Iterator<Item = &'a LotRow>) {
+    let table: Vec<Vec<String>> = rows
+        .map(|r| {
+            vec![
+                r.holding.clone(),
+                r.account.clone(),
+                r.lot.clone(),
+                r.opened.to_string(),
+                r.quantity.normalize().to_string(),
+                amount(r.cost),
+                r.unit_cost.to_string(),
+                r.currency.clone(),
+            ]
+        })
+        .collect();
+    print_table(
+        &[
+            "HOLDING",
+            "ACCOUNT",
+            "LOT",
+            "OPENED",
+            "QTY",
+            "COST",
+            "UNIT COST",
+            "CCY",
+        ],
+        &table,
+    );
 }
 
 pub fn perf(global: &GlobalArgs, args: ShowArgs) -> Result<()> {
