@@ -9,7 +9,7 @@ use std::fmt;
 use serde::Serialize;
 
 /// One thing wrong with one field, and what to do about it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FieldError {
     /// The field's snake_case name (`quantity`, `instrument.symbol`, `fx_rate`).
     pub field: String,

@@ -169,6 +169,13 @@ pub enum StoreError {
     UnknownPortfolio { name: String },
 
     #[error(
+        "portfolio \"{}\" has no record \"{}\": list its records to find the one to correct",
+        shown_input(.portfolio),
+        shown_input(.id)
+    )]
+    UnknownPortfolioRecord { portfolio: String, id: String },
+
+    #[error(
         "a portfolio called \"{}\" already exists: choose another name",
         shown_input(.name)
     )]
@@ -346,6 +353,11 @@ impl StoreError {
             StoreError::PortfolioExists { name } => {
                 format!("已有名为「{}」的组合：请换一个名字", shown_input(name))
             }
+            StoreError::UnknownPortfolioRecord { portfolio, id } => format!(
+                "组合「{}」里没有记录「{}」：请先列出它的记录，找到要更正的那一条",
+                shown_input(portfolio),
+                shown_input(id)
+            ),
             other => format!("存储出错：{other}"),
         }
     }
@@ -433,6 +445,10 @@ mod tests {
             StoreError::Expired { kind, name: h() },
             StoreError::UnknownPortfolio { name: h() },
             StoreError::PortfolioExists { name: h() },
+            StoreError::UnknownPortfolioRecord {
+                portfolio: h(),
+                id: h(),
+            },
         ];
         for err in &errors {
             for said in [err.to_string(), err.to_zh()] {

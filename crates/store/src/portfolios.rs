@@ -301,7 +301,7 @@ impl Store {
 }
 
 /// The id and settings of the user's portfolio called `name`.
-async fn find(
+pub(crate) async fn find(
     conn: &mut AnyConnection,
     user: &str,
     name: &str,
@@ -340,7 +340,7 @@ async fn load_records(
         .collect()
 }
 
-async fn insert_records(
+pub(crate) async fn insert_records(
     conn: &mut AnyConnection,
     user: &str,
     portfolio_id: &str,

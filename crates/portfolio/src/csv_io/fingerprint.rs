@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::domain::Transaction;
 
 /// A canonical text of a record's identifying fields.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 pub struct Fingerprint(pub String);
 
 impl Fingerprint {

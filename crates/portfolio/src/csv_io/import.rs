@@ -20,7 +20,7 @@ use crate::domain::{Portfolio, Transaction};
 use crate::error::{FieldError, PortfolioError};
 
 /// Whether a row would be written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RowStatus {
     New,
@@ -29,7 +29,7 @@ pub enum RowStatus {
 }
 
 /// A good row and what would happen to it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PreviewRow {
     /// The row's line in the file (the header is line 1).
     pub line: u64,
@@ -39,7 +39,7 @@ pub struct PreviewRow {
 }
 
 /// Everything wrong with one line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RowError {
     pub line: u64,
     pub problems: Vec<FieldError>,

@@ -11,6 +11,7 @@ mod columns;
 mod export;
 mod fingerprint;
 mod import;
+mod record;
 mod row;
 mod symbol;
 
@@ -18,4 +19,5 @@ pub use columns::Column;
 pub use export::{to_csv, to_json};
 pub use fingerprint::Fingerprint;
 pub use import::{ImportPreview, PreviewRow, RowError, RowStatus, commit, preview};
-pub use symbol::instrument;
+pub use record::{RECORD_FIELDS, preview_record};
+pub use symbol::{code, instrument};

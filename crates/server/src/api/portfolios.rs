@@ -13,7 +13,7 @@ use axum::http::{Method, StatusCode};
 use axum::routing::get;
 use jiff::civil::Date;
 use nofxi_portfolio::PortfolioError;
-use nofxi_portfolio::domain::{Account, CostMethod, Currency};
+use nofxi_portfolio::domain::{Account, CostMethod, Currency, Portfolio};
 use nofxi_portfolio::performance::{
     Basis, CurvePoint, Figure, Snapshot, portfolio_curve, snapshot,
 };
@@ -75,6 +75,18 @@ pub struct PortfolioSummary {
     pub records: usize,
 }
 
+impl PortfolioSummary {
+    pub fn of(portfolio: Portfolio, records: usize) -> PortfolioSummary {
+        PortfolioSummary {
+            name: portfolio.name,
+            base_currency: portfolio.base_currency,
+            cost_method: portfolio.cost_method,
+            accounts: portfolio.accounts,
+            records,
+        }
+    }
+}
+
 /// A portfolio on a day: the snapshot every front end shows, and its bases in words.
 #[derive(Serialize, schemars::JsonSchema)]
 pub struct PortfolioView {
@@ -132,13 +144,7 @@ async fn list(
             .await
             .map_err(refused_by_store)?
             .len();
-        items.push(PortfolioSummary {
-            name: portfolio.name,
-            base_currency: portfolio.base_currency,
-            cost_method: portfolio.cost_method,
-            accounts: portfolio.accounts,
-            records,
-        });
+        items.push(PortfolioSummary::of(portfolio, records));
     }
     Ok(Json(Items { items }))
 }
@@ -212,7 +218,7 @@ async fn curve(
 /// What a valuation reads: the portfolio, its records, and the caller's marks.
 /// `on`, or today on this machine's calendar (as `nofxi portfolio show` takes it). A day that
 /// is not a date is the request's fault, named by its field.
-fn valuation_day(on: Option<&str>) -> ApiResult<Date> {
+pub(super) fn valuation_day(on: Option<&str>) -> ApiResult<Date> {
     let text = match on.map(str::trim) {
         None | Some("") => return Ok(jiff::ZonedDateTime::now().date()),
         Some(text) => text,
@@ -232,12 +238,20 @@ fn valuation_day(on: Option<&str>) -> ApiResult<Date> {
 }
 
 /// The store's refusals about portfolios, with the status they deserve: an unknown portfolio
-/// is a 404 in the store's words, records the portfolio crate refuses are a 422.
-fn refused_by_store(err: StoreError) -> ApiError {
+/// or record is a 404 in the store's words, a name already taken a 409, records the portfolio
+/// crate refuses are a 422.
+pub(super) fn refused_by_store(err: StoreError) -> ApiError {
     match err {
-        StoreError::UnknownPortfolio { .. } => ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
+        StoreError::UnknownPortfolio { .. } | StoreError::UnknownPortfolioRecord { .. } => {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                Worded::new(err.to_string(), err.to_zh()),
+            )
+        }
+        StoreError::PortfolioExists { .. } => ApiError::new(
+            StatusCode::CONFLICT,
+            "conflict",
             Worded::new(err.to_string(), err.to_zh()),
         ),
         StoreError::Portfolio(refusal) => refused_by_portfolio(refusal),
@@ -247,7 +261,7 @@ fn refused_by_store(err: StoreError) -> ApiError {
 
 /// Records that cannot be valued (a missing price or rate, a flow missing): 422 with every
 /// problem under its field, each saying what to add.
-fn refused_by_portfolio(err: PortfolioError) -> ApiError {
+pub(super) fn refused_by_portfolio(err: PortfolioError) -> ApiError {
     let problems = err
         .0
         .iter()
