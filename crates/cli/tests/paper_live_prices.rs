@@ -239,6 +239,12 @@ async fn a_market_source_is_a_paper_account_s_choice_and_bad_ones_are_named() {
 
 /// Run the engine on `home` until the trader `bot` has a finished cycle; its journal.
 async fn one_cycle(home: &Path, variable: &str, url: &str) -> Value {
+    run_until_cycle(home, variable, url, 1).await
+}
+
+/// Run the engine on `home` until the trader `bot`'s newest cycle is number `cycle` or later
+/// and finished, then stop it; the journal.
+async fn run_until_cycle(home: &Path, variable: &str, url: &str, cycle: u64) -> Value {
     let mut engine = nofxi(home, &["run", "--cycle-seconds", "60"]);
     let child = engine
         .env(variable, url)
@@ -250,7 +256,11 @@ async fn one_cycle(home: &Path, variable: &str, url: &str) -> Value {
     for _ in 0..600 {
         let out = output_async(nofxi(home, &["trader", "journal", "bot", "--json"])).await;
         journal = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        if journal[0]["phase"] == "done" {
+        if journal[0]["phase"] == "done"
+            && journal[0]["cycle_number"]
+                .as_u64()
+                .is_some_and(|n| n >= cycle)
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -263,6 +273,11 @@ async fn one_cycle(home: &Path, variable: &str, url: &str) -> Value {
         .await
         .unwrap();
     assert_eq!(journal[0]["phase"], "done", "{journal}\n{}", text(&log));
+    assert!(
+        journal[0]["cycle_number"].as_u64() >= Some(cycle),
+        "{journal}\n{}",
+        text(&log)
+    );
     journal
 }
 
@@ -331,4 +346,109 @@ async fn a_paper_account_on_bybit_prices_pays_bybit_s_fee() {
         dec_of(&p["quantity"]) * entry * dec!(0.00055),
         "{balance} {positions}"
     );
+}
+
+fn wall_ms() -> i64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    i64::try_from(since.unwrap().as_millis()).unwrap()
+}
+
+/// Funding on Binance's prices: the position held across Binance's funding time pays the
+/// rate Binance announced for it (the mock's `lastFundingRate` and `nextFundingTime`) at the
+/// mark, once, though the engine is stopped and started around it; the journal and the stats
+/// show it beside the fees.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_position_on_binance_prices_pays_binance_s_funding_once_across_restarts() {
+    let (_dir, home) = home();
+    let mock = MockBinance::start().await.unwrap();
+    let url = mock.url();
+    mock.set_price("BTCUSDT", dec!(61234.5));
+    // The first cycle reads this announcement; the time passes before the second.
+    let funding_time = wall_ms() + 20_000;
+    mock.set_funding("BTCUSDT", dec!(0.0003), funding_time);
+    let llm = MockLlm::start().await;
+    // The engine asks the model more than once a cycle (a check before it starts): the
+    // default answer is what every question gets until it is changed.
+    llm.set_default(Reply::Text(
+        "Up.\n```json\n[{\"symbol\":\"BTCUSDT\",\"action\":\"open_long\",\"leverage\":3,\
+         \"position_size_usd\":300,\"stop_loss\":60000,\"take_profit\":65000,\"confidence\":85,\
+         \"reasoning\":\"up\"}]\n```"
+            .into(),
+    ));
+    add_deepseek_model(&home, &format!("{}/v1", llm.base_url()), MODEL_KEY).await;
+    for args in [
+        &[
+            "exchange", "add", "--type", "paper", "--name", "lp", "--market", "binance",
+        ][..],
+        &["strategy", "add", "--name", "default"],
+        &[
+            "trader",
+            "add",
+            "--name",
+            "bot",
+            "--model",
+            "ds",
+            "--exchange",
+            "lp",
+            "--strategy",
+            "default",
+            "--initial-balance",
+            "10000",
+        ],
+        &["trader", "start", "bot"],
+    ] {
+        ok(&home, &url, args).await;
+    }
+    let first = run_until_cycle(&home, "NOFXI_BINANCE_BASE_URL", &url, 1).await;
+    assert!(
+        first[0]["finished_ms"].as_i64().unwrap() < funding_time,
+        "the first cycle ended after the funding time: {first}"
+    );
+    assert!(first[0].get("funding").is_none(), "{first}");
+    let balance =
+        |b: String| dec_of(&serde_json::from_str::<Value>(&b).unwrap()[0]["wallet_balance"]);
+    let after_fee = balance(ok(&home, &url, &["exchange", "balance", "lp", "--json"]).await);
+    let positions = ok(&home, &url, &["exchange", "positions", "lp", "--json"]).await;
+    let quantity = dec_of(&serde_json::from_str::<Value>(&positions).unwrap()[0]["quantity"]);
+    llm.set_default(Reply::Text(
+        "Hold.\n```json\n[{\"symbol\":\"BTCUSDT\",\"action\":\"wait\"}]\n```".into(),
+    ));
+
+    // Past the funding time, at a mark of 62 000: the long pays q × 62 000 × 0.0003.
+    let wait = funding_time + 1_000 - wall_ms();
+    tokio::time::sleep(Duration::from_millis(u64::try_from(wait.max(0)).unwrap())).await;
+    mock.set_price("BTCUSDT", dec!(62000));
+    let owed = quantity * dec!(62000) * dec!(0.0003);
+    let second = run_until_cycle(&home, "NOFXI_BINANCE_BASE_URL", &url, 2).await;
+    let paid = second[0]["funding"].as_array().unwrap();
+    assert_eq!(paid.len(), 1, "{second}");
+    assert_eq!(dec_of(&paid[0]["amount"]), -owed, "{second}");
+    assert_eq!(dec_of(&paid[0]["rate"]), dec!(0.0003));
+    assert_eq!(paid[0]["funding_time_ms"], funding_time);
+    assert_eq!(paid[0]["side"], "LONG");
+
+    // Started again: the same funding time is not paid twice.
+    let third = run_until_cycle(&home, "NOFXI_BINANCE_BASE_URL", &url, 3).await;
+    assert!(third[0].get("funding").is_none(), "{third}");
+    let now = balance(ok(&home, &url, &["exchange", "balance", "lp", "--json"]).await);
+    assert_eq!(now, after_fee - owed);
+
+    // Beside the fees: in the journal and the stats.
+    let journal = ok(&home, &url, &["trader", "journal", "bot"]).await;
+    let line = format!(
+        "#2 funding: BTCUSDT long paid {} USDT (rate 0.0003",
+        owed.round_dp(2)
+    );
+    assert!(journal.contains(&line), "{journal}");
+    let stats = ok(&home, &url, &["trader", "stats", "bot"]).await;
+    assert!(
+        stats.contains(&format!(
+            "funding         {} USDT paid, in the total P&L",
+            owed.round_dp(2)
+        )),
+        "{stats}"
+    );
+    let stats = ok(&home, &url, &["trader", "stats", "bot", "--json"]).await;
+    let stats: Value = serde_json::from_str(&stats).unwrap();
+    assert_eq!(dec_of(&stats["total_funding"]), -owed, "{stats}");
 }

@@ -44,6 +44,11 @@ pub struct Stats {
     /// Net of fees: final equity − initial equity when an equity curve is given.
     pub total_pnl: Decimal,
     pub total_fee: Decimal,
+    /// Funding received less funding paid (negative: the account paid), where the account
+    /// books funding (a paper account on a venue's live prices); zero elsewhere. Like the
+    /// fees, it is inside `total_pnl`.
+    #[serde(default)]
+    pub total_funding: Decimal,
     pub avg_win: Option<Decimal>,
     pub avg_loss: Option<Decimal>,
     /// Largest peak-to-trough fall of equity, in percent of the peak.
@@ -157,6 +162,7 @@ where
         sharpe_na,
         total_pnl,
         total_fee,
+        total_funding: Decimal::ZERO,
         avg_win: mean(&wins),
         avg_loss: mean(&losses),
         max_drawdown_pct: drawdown.worst_pct(),

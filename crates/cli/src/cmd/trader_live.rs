@@ -221,9 +221,28 @@ fn journal_row(c: &CycleRecord) -> Vec<String> {
     vec![
         format!("#{}", c.cycle_number),
         time_on(c.started_ms, c.simulated),
+    print_funding(&records);
         if decisions.is_empty() {
             "-".into()
         } else {
+/// Funding paid or received, under the table as the fees are in the stats: one line a
+/// payment, the cycle that journalled it first.
+fn print_funding(records: &[CycleRecord]) {
+    for c in records {
+        for f in &c.funding {
+            println!(
+                "#{} funding: {} {} {} (rate {}, at {})",
+                c.cycle_number,
+                f.symbol,
+                f.side.as_str().to_ascii_lowercase(),
+                f.said(),
+                f.rate.normalize(),
+                time_on(f.funding_time_ms, c.simulated),
+            );
+        }
+    }
+}
+
             decisions.join(", ")
         },
         c.approved.len().to_string(),
@@ -285,3 +304,14 @@ pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
     };
     println!("sharpe          {sharpe}");
 }
+    if !s.total_funding.is_zero() {
+        let verb = if s.total_funding < Decimal::ZERO {
+            "paid"
+        } else {
+            "received"
+        };
+        println!(
+            "funding         {} USDT {verb}, in the total P&L",
+            s.total_funding.abs().round_dp(2)
+        );
+    }

@@ -38,11 +38,18 @@ pub(crate) fn public(
             "symbol": symbol, "lastPrice": book.mid.to_string(), "volume": "12345.678",
             "closeTime": now,
         })),
-        "/fapi/v1/premiumIndex" => Some(json!({
-            "symbol": symbol, "markPrice": book.mid.to_string(), "indexPrice": book.mid.to_string(),
-            "lastFundingRate": "0.00010000", "nextFundingTime": (now / 28_800_000 + 1) * 28_800_000,
-            "time": now,
-        })),
+        "/fapi/v1/premiumIndex" => {
+            let (rate, next) = st
+                .funding
+                .get(symbol)
+                .copied()
+                .unwrap_or((Decimal::new(1, 4), (now / 28_800_000 + 1) * 28_800_000));
+            Some(json!({
+                "symbol": symbol, "markPrice": book.mid.to_string(),
+                "indexPrice": book.mid.to_string(), "lastFundingRate": format!("{rate:.8}"),
+                "nextFundingTime": next, "time": now,
+            }))
+        }
         "/fapi/v1/depth" => {
             let limit: usize = param(p, "limit").and_then(|l| l.parse().ok()).unwrap_or(10);
             let side = |levels: &[(Decimal, Decimal)]| {

@@ -192,6 +192,15 @@ impl MockBinance {
         self.with(|st| st.kline_gaps.push((symbol.to_string(), from_ms, to_ms)));
     }
 
+    /// Announce `rate` for `symbol`'s funding at `next_funding_time_ms` in
+    /// `/fapi/v1/premiumIndex` (its `lastFundingRate` and `nextFundingTime`).
+    pub fn set_funding(&self, symbol: &str, rate: Decimal, next_funding_time_ms: i64) {
+        self.with(|st| {
+            st.funding
+                .insert(symbol.to_string(), (rate, next_funding_time_ms));
+        });
+    }
+
     /// From now on, refuse every request on `route` with an error quoting the request's API
     /// key header and signed query string (`None` turns it off); see [`EchoRequests`].
     pub fn echo_requests(&self, echo: Option<EchoRequests>) {

@@ -125,6 +125,9 @@ pub struct State {
     /// Stretches with no candles, as when trading halted: (symbol, from open time, to open
     /// time exclusive).
     pub kline_gaps: Vec<(String, i64, i64)>,
+    /// Funding announced per symbol: (rate, next funding time). Without it, 0.01 % at the
+    /// next 8-hour boundary.
+    pub funding: HashMap<String, (Decimal, i64)>,
     pub echo: Option<EchoRequests>,
     /// While set, every request but `/fapi/v1/time` is answered HTTP 200 with this body.
     pub hollow: Option<serde_json::Value>,

@@ -6,7 +6,7 @@
 //! executed again with every order looked up by client order id first, so nothing is lost
 //! and nothing is sent twice.
 
-use nofxi_domain::trading::{AccountSnapshot, Position};
+use nofxi_domain::trading::{AccountSnapshot, FundingPayment, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::decider::DeciderOutput;
@@ -72,6 +72,11 @@ pub struct CycleRecord {
     pub error: Option<String>,
     /// Things worth knowing that are not errors (a coin in the strategy nobody lists).
     pub notes: Vec<String>,
+    /// Funding the account paid or received since the trader's previous cycle (a paper
+    /// account on a venue's live prices books it; see the venues crate's `paper::funding`):
+    /// part of the equity change beside the fees.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub funding: Vec<FundingPayment>,
 }
 
 /// A model config as a cycle record names it: never its key, nor anything derived from it.
@@ -143,6 +148,7 @@ impl CycleRecord {
             positions_after: Vec::new(),
             error: None,
             notes: Vec::new(),
+            funding: Vec::new(),
         }
     }
 

@@ -46,6 +46,8 @@ pub struct TraderCycle {
     pub(super) coins: ParsedCoins,
     /// Equity points of the last run of idle steps, kept to be refilled without allocating.
     pub(super) idle_equity: Vec<Decimal>,
+    /// Funding booked after this time is not journalled yet (`None`: none is).
+    pub(super) funding_seen_ms: Option<i64>,
 }
 
 /// The world a cycle acts on.
@@ -71,6 +73,7 @@ impl TraderCycle {
             idle_fast_path: true,
             coins: ParsedCoins::default(),
             idle_equity: Vec::new(),
+            funding_seen_ms: None,
         }
     }
 
@@ -87,6 +90,13 @@ impl TraderCycle {
         };
         self.cycle_number = last.cycle_number;
         self.safe_mode = last.safe_mode;
+        // What the last cycle journalled: its funding, or none booked from its start on.
+        self.funding_seen_ms = last
+            .funding
+            .iter()
+            .map(|f| f.booked_ms)
+            .max()
+            .or(Some(last.started_ms - 1));
         if last.phase == CyclePhase::Done {
             return Ok(None);
         }
@@ -181,6 +191,7 @@ impl TraderCycle {
         }
         let mut record = self.new_record(now, world.clock.simulated(), decider.name());
         record.notes = self.coins.notes.clone();
+        self.journal_funding(&mut record, world.exchange).await;
         match open_orders {
             Some(Ok(open)) => {
                 record.executions =
@@ -218,6 +229,21 @@ impl TraderCycle {
         world
             .journal
             .mark_idle(&self.trader_id, first, now, step_ms, equity)
+    }
+
+    /// The funding booked since the last cycle journalled it, read after the account (whose
+    /// read settles what came due).
+    async fn journal_funding(&mut self, record: &mut CycleRecord, exchange: &dyn Exchange) {
+        match exchange.funding_payments(self.funding_seen_ms).await {
+            Ok(Some(paid)) => {
+                if let Some(last) = paid.iter().map(|f| f.booked_ms).max() {
+                    self.funding_seen_ms = Some(last);
+                }
+                record.funding = paid;
+            }
+            Ok(None) => {}
+            Err(e) => record.notes.push(format!("funding unreadable: {e}")),
+        }
     }
 
     pub(super) fn new_record(&self, now: i64, simulated: bool, decider: String) -> CycleRecord {

@@ -185,7 +185,7 @@ pub async fn connect_with(
                 persistence,
             });
             let paper_config = match fees_of {
-                Some(venue) => paper_config.with_fees_of(venue),
+                Some(venue) => paper_config.following(venue),
                 None => paper_config,
             };
             let paper =

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{
-    AccountSnapshot, Fill, MarginMode, Order, OrderRequest, Position, PositionMode, SymbolRules,
+    AccountSnapshot, Fill, FundingPayment, MarginMode, Order, OrderRequest, Position, PositionMode,
+    SymbolRules,
 };
 use nofxi_store::{Fence, StoreError};
 use nofxi_venues::{Exchange, SimulatedVenue, VenueError};
@@ -226,6 +227,13 @@ impl Exchange for FencedExchange {
 
     async fn fills(&self, symbol: &Symbol, since_ms: Option<i64>) -> Result<Vec<Fill>, VenueError> {
         self.inner.fills(symbol, since_ms).await
+    }
+
+    async fn funding_payments(
+        &self,
+        since_ms: Option<i64>,
+    ) -> Result<Option<Vec<FundingPayment>>, VenueError> {
+        self.inner.funding_payments(since_ms).await
     }
 }
 

@@ -20,8 +20,9 @@ use crate::stats::{Stats, compute, trades_from_fills};
 const JOURNAL_SYMBOL_CYCLES: i64 = 1_000;
 
 /// A trader's performance: closed trades, fees and drawdown from its account's fills and its
-/// equity curve, P&L from its own start (see `baseline`); the basis is the equity P&L is
-/// measured from, for a percentage (none when unknown).
+/// equity curve, funding from what its account booked, P&L from its own start (see
+/// `baseline`); the basis is the equity P&L is measured from, for a percentage (none when
+/// unknown).
 pub async fn trader_stats(
     store: &Arc<Store>,
     user: &str,
@@ -46,6 +47,9 @@ pub async fn trader_stats(
         curve.iter().map(|(_, e)| *e),
         per_year,
     );
+    if let Some(funding) = venue.exchange.funding_payments(None).await? {
+        stats.total_funding = funding.iter().map(|f| f.amount).sum();
+    }
     // P&L is the account's equity now against the basis, as the trader's detail and the
     // total P&L say it: the last journalled cycle's equity is older by up to a cycle.
     let basis = pnl_basis(store, user, trader, venue.is_paper()).await;
