@@ -14,8 +14,8 @@ use axum::http::Method;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::get;
 use futures::Stream;
-use nofxi_domain::Trader;
-use nofxi_store::Store;
+use nofxi_domain::{MarketSource, Trader};
+use nofxi_store::{CycleRow, Store};
 use nofxi_trader::runtime::baseline::pnl_basis;
 use nofxi_trader::runtime::connect::is_live;
 use nofxi_trader::runtime::status::{StatusView, status_view_after};
@@ -64,6 +64,9 @@ pub struct TraderCard {
     pub is_running: bool,
     pub status: StatusView,
     pub exchange: String,
+    /// Where a paper trader's prices come from (`simulated`, `binance`, …): its equity and
+    /// P&L rest on them. Absent for a live account, which trades on its own venue's prices.
+    pub market: Option<MarketSource>,
     pub model: String,
     pub strategy: String,
     pub initial_balance: Decimal,
@@ -117,6 +120,7 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
     let spec = &trader.spec;
     let account = store.get_exchange(user, &spec.exchange_id).await;
     let paper = account.as_ref().is_ok_and(|e| !is_live(e));
+    let market = account.as_ref().ok().filter(|_| paper).map(|e| e.market);
     let exchange = name_of(account.map(|e| e.spec.account_name), &spec.exchange_id);
     let model = name_of(
         store
@@ -151,27 +155,7 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
         .iter()
         .map(PositionView::from)
         .collect();
-    let last_decision = last.as_ref().map(|row| {
-        let r = &row.record;
-        LastDecision {
-            cycle_number: row.cycle_number,
-            at: row.started_at,
-            simulated: r
-                .get("simulated")
-                .and_then(|v| v.as_bool())
-                .unwrap_or(false),
-            reasoning: r
-                .get("reasoning")
-                .and_then(|v| v.as_str())
-                .unwrap_or("")
-                .to_string(),
-            decisions: r
-                .get("decisions")
-                .cloned()
-                .unwrap_or(serde_json::Value::Null),
-            error: r.get("error").and_then(|v| v.as_str()).map(str::to_string),
-        }
-    });
+    let last_decision = last.as_ref().map(last_decision);
     Ok(TraderCard {
         equity_curve,
         id: trader.id,
@@ -179,6 +163,7 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
         is_running: trader.is_running,
         status,
         exchange,
+        market,
         model,
         strategy,
         initial_balance: trader.spec.initial_balance,
@@ -188,6 +173,29 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
         positions,
         last_decision,
     })
+}
+
+/// The newest cycle's decision as a card shows it.
+fn last_decision(row: &CycleRow) -> LastDecision {
+    let r = &row.record;
+    LastDecision {
+        cycle_number: row.cycle_number,
+        at: row.started_at,
+        simulated: r
+            .get("simulated")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false),
+        reasoning: r
+            .get("reasoning")
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string(),
+        decisions: r
+            .get("decisions")
+            .cloned()
+            .unwrap_or(serde_json::Value::Null),
+        error: r.get("error").and_then(|v| v.as_str()).map(str::to_string),
+    }
 }
 
 /// `changed` when the caller's activity mark moves; the first event comes at once so a page

@@ -7,7 +7,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::get;
 use nofxi_domain::market::Symbol;
-use nofxi_domain::{ExchangeType, PROVIDERS};
+use nofxi_domain::{ExchangeType, MarketSource, PROVIDERS};
 use nofxi_skills::export::{Format, export};
 use nofxi_store::AuditEntry;
 use nofxi_trader::runtime::connect::sim_seed;
@@ -312,6 +312,10 @@ pub struct ExchangeTypeView {
     pub credentials: Vec<String>,
     /// Whether nofxi trades on it today (others can be stored and tested).
     pub can_trade: bool,
+    /// The market sources an account of this type may name (`market`): the simulated market
+    /// and the venues whose live prices a paper account can follow; empty for a type that
+    /// trades on its own venue's prices.
+    pub markets: Vec<String>,
 }
 
 async fn exchange_types() -> Json<Items<ExchangeTypeView>> {
@@ -326,6 +330,10 @@ async fn exchange_types() -> Json<Items<ExchangeTypeView>> {
                     .map(|f| f.as_str().to_string())
                     .collect(),
                 can_trade: t.can_trade(),
+                markets: match t {
+                    ExchangeType::Paper => MarketSource::names(),
+                    _ => Vec::new(),
+                },
             })
             .collect(),
     })

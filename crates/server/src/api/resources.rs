@@ -10,11 +10,11 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
-use nofxi_domain::validation::Adjustment;
+use nofxi_domain::validation::{Adjustment, ValidationError};
 use nofxi_domain::{
-    CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, Model, ModelPatch,
-    ModelSpec, ResourceKind, Secret, Strategy, StrategyConfig, StrategyPatch, StrategySpec, Trader,
-    TraderPatch, TraderSpec,
+    CredentialField, Credentials, Exchange, ExchangePatch, ExchangeSpec, MarketSource, Model,
+    ModelPatch, ModelSpec, ResourceKind, Secret, Strategy, StrategyConfig, StrategyPatch,
+    StrategySpec, Trader, TraderPatch, TraderSpec,
 };
 use nofxi_store::Store;
 use rust_decimal::Decimal;
@@ -210,6 +210,9 @@ pub struct ExchangeCreate {
     pub enabled: bool,
     #[serde(default)]
     pub testnet: bool,
+    /// Where a paper account's prices come from: `simulated` (the default, offline) or a
+    /// venue's live prices, `binance`, `okx`, `bybit`, `hyperliquid`. Paper accounts only.
+    pub market: Option<String>,
     /// Credential fields by name (`api_key`, `secret_key`, `passphrase`, …): write-only,
     /// stored encrypted, shown back only as masks.
     #[serde(flatten)]
@@ -222,6 +225,8 @@ pub struct ExchangeUpdate {
     pub account_name: Option<String>,
     pub enabled: Option<bool>,
     pub testnet: Option<bool>,
+    /// A paper account's market source (see the create body).
+    pub market: Option<String>,
     /// Credential fields to replace; the others are kept.
     #[serde(flatten)]
     pub credentials: BTreeMap<String, String>,
@@ -255,8 +260,9 @@ impl Kind for Exchanges {
             testnet: b.testnet,
         };
         let creds = credentials(b.credentials)?;
+        let market = market_source(b.market.as_deref())?.unwrap_or_default();
         Ok(store
-            .create_exchange(&caller.actor(true), spec, creds)
+            .create_exchange_with_market(&caller.actor(true), spec, creds, market)
             .await?)
     }
     async fn update(
@@ -272,8 +278,26 @@ impl Kind for Exchanges {
             testnet: b.testnet,
         };
         let creds = credentials(b.credentials)?;
+        let Some(market) = market_source(b.market.as_deref())? else {
+            return Ok(store
+                .update_exchange(&caller.actor(true), reference, patch, creds)
+                .await?);
+        };
+        // Checked before anything is written: the market and the type it ends up with.
+        let current = store.get_exchange(&caller.user, reference).await?;
+        let kind = patch.exchange_type.as_deref();
+        if let Some(problem) = market.problem_for(kind.unwrap_or(&current.spec.exchange_type)) {
+            return Err(ApiError::validation(&ValidationError::single(
+                "market", problem,
+            )));
+        }
+        if patch != ExchangePatch::default() || !creds.is_empty() {
+            store
+                .update_exchange(&caller.actor(true), &current.id, patch, creds)
+                .await?;
+        }
         Ok(store
-            .update_exchange(&caller.actor(true), reference, patch, creds)
+            .set_exchange_market(&caller.actor(true), &current.id, market)
             .await?)
     }
     fn identity(v: &Exchange) -> (String, String, String) {
@@ -283,6 +307,15 @@ impl Kind for Exchanges {
             v.updated_at.to_string(),
         )
     }
+}
+
+/// A `market` field as sent, refused under its name with the choices when it is none of them.
+fn market_source(text: Option<&str>) -> ApiResult<Option<MarketSource>> {
+    text.map(|t| {
+        t.parse::<MarketSource>()
+            .map_err(|problem| ApiError::validation(&ValidationError::single("market", problem)))
+    })
+    .transpose()
 }
 
 pub struct Models;
