@@ -16,7 +16,7 @@ const ROUTES = [
   { re: /^\/traders\/([^/]+)\/?$/, page: trader, nav: 'resources', title: 'trader.title', params: (m) => ({ id: decodeURIComponent(m[1]) }) },
   { re: /^\/resources\/(exchanges|models|strategies|traders)\/?$/, page: resources, nav: 'resources', title: 'resources.title', params: (m) => ({ kind: m[1] }) },
   { re: /^\/backtest\/?$/, page: backtest, nav: 'backtest', title: 'backtest.title' },
-  { re: /^\/portfolio\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ on: new URLSearchParams(m[1] || '').get('on') }) },
+  { re: /^\/portfolio\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ on: new URLSearchParams(m[1] || '').get('on'), create: new URLSearchParams(m[1] || '').has('new') }) },
   { re: /^\/portfolio\/([^/?]+)\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ name: decodeURIComponent(m[1]), on: new URLSearchParams(m[2] || '').get('on') }) },
 ];
 const NAV = [

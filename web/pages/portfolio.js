@@ -1,12 +1,17 @@
 // #/portfolio — the user's portfolios; #/portfolio/<name>[?on=YYYY-MM-DD] — one on a day:
 // value, P&L with what each figure means, holdings, allocation, performance, returns, warnings.
 // Every figure is the server's (the portfolio crate's snapshot, as `nofxi portfolio show`
-// prints it); this page only lays it out and formats it.
+// prints it); this page only lays it out and formats it. `#/portfolio?new=1` opens the list
+// with the new-portfolio form; a portfolio's page has a bar of actions (upload a CSV, record
+// or correct a record, record a price or a rate, add an account) and its records.
 import { api, enc } from '../api.js';
 import { lineChart } from '../chart.js';
 import { errorBox, h, loading, pageHeader } from '../dom.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtShortTime, fmtSigned, pnlClass, toNum } from '../format.js';
 import { t, tOr } from '../i18n.js';
+import { portfolioActions } from './portfolio-actions.js';
+import { newPortfolioForm } from './portfolio-forms.js';
+import { recordsSection } from './portfolio-records.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const PERIODS = ['today', 'month_to_date', 'year_to_date', 'one_year', 'all'];
@@ -169,13 +174,11 @@ function returnsTable(shot) {
     h('p', { class: 'basis muted' }, t('portfolio.returns_note')));
 }
 
-/** How to put records in, with the commands to type. */
-function importGuide(name, on) {
-  const n = name || 'mine';
+/** A portfolio with nothing recorded by the day shown: what to do, with its buttons above. */
+function emptyGuide(name, on, none) {
   return h('section', { class: 'card empty-guide portfolio-empty' },
-    h('h2', {}, name ? t('portfolio.empty_records_title', { name, date: on }) : t('portfolio.empty_title')),
-    h('p', {}, name ? t('portfolio.empty_records_text') : t('portfolio.empty_text')),
-    h('pre', {}, h('code', {}, [name ? null : `nofxi portfolio add ${n}`, `nofxi portfolio import ${n} FILE.csv`, `nofxi portfolio price CODE PRICE --date YYYY-MM-DD`].filter(Boolean).join('\n'))),
+    h('h2', {}, t('portfolio.empty_records_title', { name, date: on })),
+    h('p', {}, t(none ? 'portfolio.empty_records_text' : 'portfolio.empty_by_day_text')),
     h('p', { class: 'muted' }, t('portfolio.empty_hint')));
 }
 
@@ -187,56 +190,113 @@ function dayPicker(name, on) {
   return h('label', { class: 'day-picker' }, h('span', {}, t('portfolio.on')), input);
 }
 
+/** The figures of `name` on `on` (or today), into `body`; with nothing recorded, the guide. */
+async function renderFigures(body, name, on, summary, actions) {
+  const q = on ? `?on=${enc(on)}` : '';
+  const [shot, curve] = await Promise.all([api.get(`/api/portfolios/${enc(name)}${q}`), api.get(`/api/portfolios/${enc(name)}/curve${q}`)]);
+  const crumbs = h('p', { class: 'crumbs' }, h('a', { href: '#/portfolio' }, t('portfolio.all')), ` · ${t('portfolio.valued_on', { date: shot.on })}`);
+  const records = recordsSection(summary, (r) => actions.open('record', r));
+  if (!shot.records) {
+    body.replaceChildren(...[crumbs, emptyGuide(shot.portfolio, shot.on, !summary.records), summary.records ? records : null].filter(Boolean));
+    return shot;
+  }
+  const parts = [
+    crumbs,
+    warnings(shot.warnings),
+    headline(shot),
+    section('portfolio-holdings', 'portfolio.holdings', holdingsTable(shot)),
+    h('div', { class: 'portfolio-grid' }, performance(curve), allocation(shot)),
+    returnsTable(shot),
+    records,
+  ];
+  body.replaceChildren(...parts.filter(Boolean));
+  return shot;
+}
+
 function mountOne(root, name, on) {
   const body = h('div', { class: 'portfolio-page' }, loading());
-  root.append(pageHeader(name), body);
+  const tools = h('div', { class: 'portfolio-tools' });
+  root.append(pageHeader(name), tools, body);
   let alive = true;
-  const q = on ? `?on=${enc(on)}` : '';
-  Promise.all([api.get(`/api/portfolios/${enc(name)}${q}`), api.get(`/api/portfolios/${enc(name)}/curve${q}`)])
-    .then(([shot, curve]) => {
-      if (!alive) return;
+  const failed = (err) => alive && body.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/portfolio' }, t('portfolio.all'))), errorBox(err));
+  api.get('/api/portfolios')
+    .then(async (list) => {
+      const key = name.toLowerCase();
+      const summary = ((list && list.items) || []).find((p) => p.name.toLowerCase() === key);
+      // Unknown: the figures' 404 says so in the server's words.
+      if (!summary) return renderFigures(body, name, on, { name, accounts: [] }, null);
+      let actions = null;
+      const load = () => renderFigures(body, summary.name, on, summary, actions).catch(failed);
+      const reload = () => api.get('/api/portfolios').then((l) => {
+        const fresh = ((l && l.items) || []).find((p) => p.name === summary.name);
+        if (fresh) Object.assign(summary, fresh);
+        return load();
+      }).catch(failed);
+      actions = portfolioActions(summary, () => alive && reload());
+      tools.replaceChildren(actions.bar, actions.panel);
+      const shot = await load();
+      if (!alive || !shot) return;
       const header = root.querySelector('.page-header');
-      if (header) header.append(dayPicker(name, shot.on));
-      const crumbs = h('p', { class: 'crumbs' }, h('a', { href: '#/portfolio' }, t('portfolio.all')), ` · ${t('portfolio.valued_on', { date: shot.on })}`);
-      if (!shot.records) return body.replaceChildren(crumbs, importGuide(shot.portfolio, shot.on));
-      const parts = [
-        crumbs,
-        warnings(shot.warnings),
-        headline(shot),
-        section('portfolio-holdings', 'portfolio.holdings', holdingsTable(shot)),
-        h('div', { class: 'portfolio-grid' }, performance(curve), allocation(shot)),
-        returnsTable(shot),
-      ];
-      body.replaceChildren(...parts.filter(Boolean));
+      if (header) header.append(dayPicker(summary.name, shot.on));
+      if (!summary.records) actions.open('import');
     })
-    .catch((err) => alive && body.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/portfolio' }, t('portfolio.all'))), errorBox(err)));
+    .catch(failed);
   return () => {
     alive = false;
   };
 }
 
-function mountList(root, on) {
+function listTable(items) {
+  const label = (c) => t(`portfolio.col_${c}`);
+  return h('section', { class: 'card' },
+    h('div', { class: 'table-wrap' },
+      h('table', { class: 'data cards-on-mobile', id: 'portfolios-table' },
+        h('thead', {}, h('tr', {}, ['name', 'base_currency', 'cost_method', 'accounts', 'records'].map((c) => h('th', { scope: 'col' }, label(c))))),
+        h('tbody', {}, items.map((p) => h('tr', { 'data-portfolio': p.name },
+          h('td', { 'data-label': label('name') }, h('a', { href: `#/portfolio/${enc(p.name)}` }, p.name)),
+          h('td', { 'data-label': label('base_currency') }, p.base_currency),
+          h('td', { 'data-label': label('cost_method') }, tOr(`portfolio.method_${p.cost_method}`, p.cost_method)),
+          h('td', { 'data-label': label('accounts') }, p.accounts.map((a) => `${a.name} (${a.currency})`).join(', ')),
+          h('td', { 'data-label': label('records') }, String(p.records))))))));
+}
+
+/** The new-portfolio card: opens the portfolio once created. */
+function createCard(first, onCancel) {
+  return h('section', { class: 'card portfolio-create', 'aria-labelledby': 'portfolio-create-title' },
+    h('h2', { id: 'portfolio-create-title' }, t(first ? 'portfolio.empty_title' : 'portfolio.action_new')),
+    first ? h('p', {}, t('portfolio.empty_text')) : null,
+    newPortfolioForm((made) => {
+      location.hash = `#/portfolio/${enc(made.name)}`;
+    }, onCancel));
+}
+
+function mountList(root, on, create) {
   const body = h('div', { class: 'portfolio-list' }, loading());
-  root.append(pageHeader(t('portfolio.title')), body);
+  const newBtn = h('button', { type: 'button', class: 'btn primary', id: 'portfolio-new', 'aria-expanded': 'false' }, t('portfolio.action_new'));
+  root.append(pageHeader(t('portfolio.title'), newBtn), body);
   let alive = true;
   api.get('/api/portfolios')
     .then((data) => {
       if (!alive) return;
       const items = (data && data.items) || [];
-      if (!items.length) return body.replaceChildren(importGuide(null));
       // One portfolio: open it, as `nofxi portfolio show` does without a name.
-      if (items.length === 1) return location.replace(`#/portfolio/${enc(items[0].name)}${on ? `?on=${enc(on)}` : ''}`);
-      const label = (c) => t(`portfolio.col_${c}`);
-      body.replaceChildren(h('section', { class: 'card' },
-        h('div', { class: 'table-wrap' },
-          h('table', { class: 'data cards-on-mobile', id: 'portfolios-table' },
-            h('thead', {}, h('tr', {}, ['name', 'base_currency', 'cost_method', 'accounts', 'records'].map((c) => h('th', { scope: 'col' }, label(c))))),
-            h('tbody', {}, items.map((p) => h('tr', { 'data-portfolio': p.name },
-              h('td', { 'data-label': label('name') }, h('a', { href: `#/portfolio/${enc(p.name)}` }, p.name)),
-              h('td', { 'data-label': label('base_currency') }, p.base_currency),
-              h('td', { 'data-label': label('cost_method') }, tOr(`portfolio.method_${p.cost_method}`, p.cost_method)),
-              h('td', { 'data-label': label('accounts') }, p.accounts.map((a) => `${a.name} (${a.currency})`).join(', ')),
-              h('td', { 'data-label': label('records') }, String(p.records)))))))));
+      if (items.length === 1 && !create) return location.replace(`#/portfolio/${enc(items[0].name)}${on ? `?on=${enc(on)}` : ''}`);
+      if (!items.length) {
+        newBtn.hidden = true;
+        body.replaceChildren(createCard(true, null));
+        body.querySelector('input')?.focus();
+        return;
+      }
+      const table = listTable(items);
+      const toggle = (open) => {
+        newBtn.setAttribute('aria-expanded', String(open));
+        body.replaceChildren(...(open ? [createCard(false, () => toggle(false))] : []), table);
+        if (open) body.querySelector('input')?.focus();
+        else newBtn.focus();
+      };
+      newBtn.addEventListener('click', () => toggle(newBtn.getAttribute('aria-expanded') !== 'true'));
+      if (create) toggle(true);
+      else body.replaceChildren(table);
     })
     .catch((err) => alive && body.replaceChildren(errorBox(err)));
   return () => {
@@ -244,6 +304,6 @@ function mountList(root, on) {
   };
 }
 
-export function mount(root, { name, on } = {}) {
-  return name ? mountOne(root, name, on) : mountList(root, on);
+export function mount(root, { name, on, create } = {}) {
+  return name ? mountOne(root, name, on) : mountList(root, on, create);
 }

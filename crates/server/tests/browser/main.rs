@@ -25,6 +25,7 @@ macro_rules! check {
 }
 
 mod harness;
+mod portfolio_upload;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -205,8 +206,9 @@ async fn switching_to_chinese_relabels_the_page() -> TestResult {
 }
 
 /// A user who imported a broker's export in the terminal opens the portfolio page: first the
-/// empty page says how to import; then, with the sample imported and the closes of 2024-01-05
-/// recorded, `#/portfolio` opens the only portfolio, and on that day the page shows what
+/// empty page offers to create one (no terminal command); then, with the sample imported and
+/// the closes of 2024-01-05 recorded, `#/portfolio` opens the only portfolio, and on that day
+/// the page shows what
 /// `nofxi portfolio show` prints — the holding SH:600519 with 6 left, the value 100781.59, the
 /// basis of each P&L figure, both allocations and the performance curve as charts, and 0.78 %
 /// time-weighted over all of it — and relabels itself in Chinese.
@@ -216,16 +218,15 @@ async fn a_portfolio_shows_holdings_allocation_and_performance() -> TestResult {
         b.goto("#/portfolio").await?;
         let guide = b
             .wait_until(
-                "the empty portfolio page's import guide",
-                "const g = document.querySelector('.portfolio-empty'); return g && g.textContent",
+                "the empty portfolio page's new-portfolio form",
+                "const g = document.querySelector('.portfolio-create');\
+                 return g && g.querySelector('#new-portfolio-form') && g.textContent",
             )
             .await?;
         b.screenshot("portfolio-empty").await?;
         check!(
-            guide
-                .as_str()
-                .is_some_and(|g| g.contains("nofxi portfolio import mine FILE.csv")),
-            "the empty page does not say how to import: {guide}"
+            guide.as_str().is_some_and(|g| !g.contains("nofxi ")),
+            "the empty page sends a web user to a terminal: {guide}"
         );
         check!(
             b.eval("return !!document.querySelector('.nav-links a[href=\"#/portfolio\"][aria-current=page]')")
