@@ -197,7 +197,26 @@ pub async fn journal(global: &GlobalArgs, store: Arc<Store>, args: JournalArgs) 
         ],
         &table,
     );
+    print_funding(&records);
     Ok(())
+}
+
+/// Funding paid or received, under the table as the fees are in the stats: one line a
+/// payment, the cycle that journalled it first.
+fn print_funding(records: &[CycleRecord]) {
+    for c in records {
+        for f in &c.funding {
+            println!(
+                "#{} funding: {} {} {} (rate {}, at {})",
+                c.cycle_number,
+                f.symbol,
+                f.side.as_str().to_ascii_lowercase(),
+                f.said(),
+                f.rate.normalize(),
+                time_on(f.funding_time_ms, c.simulated),
+            );
+        }
+    }
 }
 
 fn journal_row(c: &CycleRecord) -> Vec<String> {
@@ -221,28 +240,9 @@ fn journal_row(c: &CycleRecord) -> Vec<String> {
     vec![
         format!("#{}", c.cycle_number),
         time_on(c.started_ms, c.simulated),
-    print_funding(&records);
         if decisions.is_empty() {
             "-".into()
         } else {
-/// Funding paid or received, under the table as the fees are in the stats: one line a
-/// payment, the cycle that journalled it first.
-fn print_funding(records: &[CycleRecord]) {
-    for c in records {
-        for f in &c.funding {
-            println!(
-                "#{} funding: {} {} {} (rate {}, at {})",
-                c.cycle_number,
-                f.symbol,
-                f.side.as_str().to_ascii_lowercase(),
-                f.said(),
-                f.rate.normalize(),
-                time_on(f.funding_time_ms, c.simulated),
-            );
-        }
-    }
-}
-
             decisions.join(", ")
         },
         c.approved.len().to_string(),
@@ -295,15 +295,6 @@ pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
         s.total_pnl.round_dp(2)
     );
     println!("fees            {} USDT", s.total_fee.round_dp(2));
-    println!("avg win / loss  {} / {}", opt(s.avg_win), opt(s.avg_loss));
-    println!("max drawdown    {}%", s.max_drawdown_pct.round_dp(2));
-    let sharpe = match (s.sharpe_ratio, &s.sharpe_na) {
-        (Some(x), _) => format!("{x:.2}"),
-        (None, Some(why)) => format!("n/a ({why})"),
-        (None, None) => "-".into(),
-    };
-    println!("sharpe          {sharpe}");
-}
     if !s.total_funding.is_zero() {
         let verb = if s.total_funding < Decimal::ZERO {
             "paid"
@@ -315,3 +306,12 @@ pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
             s.total_funding.abs().round_dp(2)
         );
     }
+    println!("avg win / loss  {} / {}", opt(s.avg_win), opt(s.avg_loss));
+    println!("max drawdown    {}%", s.max_drawdown_pct.round_dp(2));
+    let sharpe = match (s.sharpe_ratio, &s.sharpe_na) {
+        (Some(x), _) => format!("{x:.2}"),
+        (None, Some(why)) => format!("n/a ({why})"),
+        (None, None) => "-".into(),
+    };
+    println!("sharpe          {sharpe}");
+}
