@@ -5,6 +5,7 @@ import { coalesce, errorBox, h, keepFocus, loading, pageHeader } from '../dom.js
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, pnlClass, toNum } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
+import { pricesLine } from '../prices.js';
 import { traderState } from '../normalize.js';
 import { reasonLine, stateBadge } from '../widgets.js';
 
@@ -32,6 +33,8 @@ function card(tr) {
       h('div', {}, h('dt', {}, t('dashboard.pnl')),
         h('dd', { class: pnlCls }, fmtSigned(tr.pnl), h('small', {}, fmtPct(tr.pnl_pct)))),
       h('div', {}, h('dt', {}, t('dashboard.positions')), h('dd', {}, String(positions.length)))),
+    // A paper trader's equity and P&L rest on its account's prices: simulated or a venue's.
+    tr.market ? h('p', { class: 'prices-source muted' }, pricesLine(tr.market)) : null,
     curve.length
       ? lineChart({ series: [{ name: tr.name, points: curve }], className: `equity-chart ${pnlCls}`, lineClass: 'equity-line', height: 120, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: tr.name }) })
       : h('p', { class: 'empty-note' }, t('dashboard.no_cycles')),

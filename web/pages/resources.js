@@ -4,6 +4,7 @@ import { twoStep } from '../confirm.js';
 import { errorBox, h, loading, notify, pageHeader } from '../dom.js';
 import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
 import { fmtMoney, fmtTime, fmtValue } from '../format.js';
+import { pricesLabel } from '../prices.js';
 import { t, tOr } from '../i18n.js';
 import { stateBadge } from '../widgets.js';
 
@@ -20,6 +21,7 @@ function columns(kind, ctx) {
       return [
         ['account_name', (o) => h('strong', {}, o.account_name)],
         ['exchange_type', (o) => typeName(ctx, o.exchange_type)],
+        ['market', (o) => (o.exchange_type === 'paper' ? h('span', { class: 'prices-source' }, pricesLabel(o.market)) : t('prices.own'))],
         ['testnet', (o) => yesNo(o.testnet)],
         ['enabled', (o) => yesNo(o.enabled)],
         ['credentials', (o) => credSummary(o)],
@@ -85,9 +87,22 @@ function formFor(kind, ctx, obj) {
       }));
       credBox.hidden = !creds.length;
     };
-    typeField.querySelector('select').addEventListener('change', drawCreds);
+    // A paper account's market source: the choices the server lists for the type, none for a
+    // type that trades on its own venue's prices (the field is then hidden and not sent).
+    const marketField = f('market', { type: 'select', value: o.market || 'simulated', hint: t('prices.hint'), options: [] });
+    const drawMarket = () => {
+      const ty = types.find((x) => x.id === typeField.querySelector('select').value) || {};
+      const markets = ty.markets || [];
+      const select = marketField.querySelector('select');
+      const keep = select.value || o.market || 'simulated';
+      select.replaceChildren(...markets.map((m) => h('option', { value: m }, pricesLabel(m))));
+      if (markets.includes(keep)) select.value = keep;
+      marketField.hidden = !markets.length;
+    };
+    typeField.querySelector('select').addEventListener('change', () => (drawCreds(), drawMarket()));
     drawCreds();
-    fields.push(typeField, f('account_name', { required: true, placeholder: 'main' }), f('testnet', { type: 'checkbox' }));
+    drawMarket();
+    fields.push(typeField, marketField, f('account_name', { required: true, placeholder: 'main' }), f('testnet', { type: 'checkbox' }));
     if (edit) fields.push(f('enabled', { type: 'checkbox' }));
     fields.push(credBox);
   } else if (kind === 'models') {

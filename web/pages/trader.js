@@ -6,13 +6,14 @@ import { coalesce, errorBox, h, keepFocus, loading, notify } from '../dom.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
+import { pricesLine } from '../prices.js';
 import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
 import { dataTable, kvList, rawJson, reasonLine, stateBadge } from '../widgets.js';
 
 const PAGE = 50;
 const MONEY = new Set(['final_equity', 'equity', 'initial_balance', 'balance', 'fee', 'fees', 'total_fees', 'avg_win', 'avg_loss', 'entry_price', 'mark_price', 'price']);
 const PCT = new Set(['total_pnl_pct', 'pnl_pct', 'win_rate', 'max_drawdown_pct', 'return_pct', 'total_return_pct']);
-MONEY.add('pnl_basis').add('total_fee').add('wallet_balance').add('available').add('margin_used').add('position_size_usd').add('risk_usd').add('stop_loss').add('take_profit').add('liquidation_price');
+MONEY.add('pnl_basis').add('total_fee').add('total_funding').add('wallet_balance').add('available').add('margin_used').add('position_size_usd').add('risk_usd').add('stop_loss').add('take_profit').add('liquidation_price');
 
 export function fmtStat(k, v) {
   if (v == null || typeof v === 'object') return fmtValue(v);
@@ -81,6 +82,7 @@ export function mount(root, { id }) {
   let alive = true;
   let trader = null;
   let busy = false;
+  let account = null; // the trader's exchange account: a paper one says where its prices come from
   let older = []; // cycles paged in with "load older", kept across refreshes
   let noMore = false;
   let first = true;
@@ -130,6 +132,8 @@ export function mount(root, { id }) {
     document.title = `${trader.name} · nofxi`;
     const status = traderState(st.status === 'fulfilled' ? st.value : trader);
     const running = status.state === 'running' || status.state === 'safe_mode' || status.state === 'waiting' || (status.state === 'unknown' && trader.is_running);
+    account = await api.get(`/api/exchanges/${enc(trader.exchange_id)}`).catch(() => account);
+    if (!alive) return;
     const points = eq.status === 'fulfilled' ? (eq.value.points || []).map((p) => ({ t: p.t, v: p.equity })) : [];
     const open = new Set([...body.querySelectorAll('details.cycle[open]')].map((d) => d.dataset.cycle));
     const latest = jr.status === 'fulfilled' ? jr.value.items || [] : null;
@@ -141,6 +145,7 @@ export function mount(root, { id }) {
         h('div', { class: 'title-block' },
           h('h1', { tabindex: '-1' }, trader.name, ' ', stateBadge(status.state)),
           reasonLine(status),
+          account && account.exchange_type === 'paper' ? h('p', { class: 'prices-source', id: 'trader-prices' }, pricesLine(account.market)) : null,
           status.lastCycleAt ? h('p', { class: 'muted' }, t('trader.last_cycle', { at: fmtTime(status.lastCycleAt) }), status.simulated ? ` · ${t('trader.simulated')}` : '') : null),
         h('div', { class: 'actions' },
           h('button', { type: 'button', class: 'btn primary', id: 'trader-start', disabled: running, onclick: () => act('start') }, t('trader.start')),
