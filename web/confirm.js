@@ -1,5 +1,6 @@
 // The two-step confirmation: first call returns a summary + token, a modal dialog asks, the
-// second call carries the token. Used for start, stop and delete.
+// second call carries the token. Used for start, stop, delete, and the edits the server asks
+// about (a trader's model, account, strategy, interval…, by the chat's rule).
 import { api } from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -48,13 +49,16 @@ export function confirmDialog(summary, { title, confirmLabel, danger = false } =
 }
 
 /**
- * Runs a confirmed action. Returns the final response ({done, object}), or null when the user
- * cancelled. Throws ApiError (409 stale_confirmation included) for the caller to show.
+ * Runs an action that may need a confirmation: the first call (with `opts.body`) either acts or
+ * returns a summary and a token; then the dialog asks, and the same call with the token acts.
+ * Returns the final response, or null when the user cancelled. Throws ApiError (409
+ * stale_confirmation included) for the caller to show.
  */
 export async function twoStep(method, path, opts = {}) {
-  const first = await api.request(method, path, {});
+  const body = opts.body || {};
+  const first = await api.request(method, path, body);
   if (!first || !first.confirm_required) return first;
   const yes = await confirmDialog(first.summary, opts);
   if (!yes) return null;
-  return api.request(method, path, { confirm: first.token });
+  return api.request(method, path, { ...body, confirm: first.token });
 }

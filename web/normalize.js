@@ -82,6 +82,7 @@ export function normalizeCycle(c) {
     equity: take('equity') ?? (after ? after.equity : c.account_before ? c.account_before.equity : null),
     prompt,
     raw_response: take('raw_response'),
+    model: take('model') || null,
     notes: take('notes') || [],
     invalid: take('invalid') || [],
     raw: c,

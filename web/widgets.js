@@ -42,3 +42,16 @@ export function reasonLine(st) {
   const why = [st.reasonCode ? tOr(`stop_reason.${st.reasonCode}`, st.reasonCode) : null, st.reason].filter(Boolean).join(' — ');
   return h('p', { class: 'reason' }, t('trader.stopped_because', { reason: why }));
 }
+
+/**
+ * The model a trader is bound to. While a running trader's engine still decides with the one
+ * before (until its next cycle, `status.model_pending`), says which: the page never shows a
+ * binding the engine is not using as if it were. `status` is a StatusView or a dashboard card.
+ */
+export function modelBinding(name, status) {
+  const sv = status && status.status && typeof status.status === 'object' ? status.status : status;
+  const used = sv && sv.model_pending ? sv.model_in_use : null;
+  if (!used) return h('span', { class: 'model-binding' }, name);
+  return h('span', { class: 'model-binding', 'data-pending': 'true' }, name, ' ',
+    h('small', { class: 'muted pending-model' }, t('trader.model_pending', { used: used.name })));
+}

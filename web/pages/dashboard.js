@@ -7,7 +7,7 @@ import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
 import { pricesLine } from '../prices.js';
 import { traderState } from '../normalize.js';
-import { reasonLine, stateBadge } from '../widgets.js';
+import { modelBinding, reasonLine, stateBadge } from '../widgets.js';
 
 const nameOf = (x) => (x && typeof x === 'object' ? x.name || x.account_name || x.id : x);
 
@@ -19,7 +19,10 @@ function card(tr) {
   const curve = equitySeries(tr);
   const positions = tr.positions || [];
   const pnlCls = pnlClass(tr.pnl);
-  const meta = [nameOf(tr.exchange), nameOf(tr.model), nameOf(tr.strategy)].filter(Boolean).join(' · ');
+  // The model as the engine uses it: a new one shows as pending until the next cycle.
+  const meta = [nameOf(tr.exchange), tr.model ? modelBinding(nameOf(tr.model), tr.status) : null, nameOf(tr.strategy)]
+    .filter(Boolean)
+    .flatMap((part, i) => (i ? [' · ', part] : [part]));
   const d = tr.last_decision;
   const st = traderState(tr);
   return h('article', { class: 'card trader-card', 'data-trader': tr.name, 'data-trader-id': tr.id },
@@ -27,7 +30,7 @@ function card(tr) {
       h('h2', {}, h('a', { href: `#/traders/${encodeURIComponent(tr.id)}` }, tr.name)),
       stateBadge(st.state)),
     reasonLine(st),
-    meta ? h('p', { class: 'meta muted' }, meta) : null,
+    meta.length ? h('p', { class: 'meta muted' }, meta) : null,
     h('dl', { class: 'kpis' },
       h('div', {}, h('dt', {}, t('dashboard.equity')), h('dd', {}, fmtMoney(tr.equity))),
       h('div', {}, h('dt', {}, t('dashboard.pnl')),

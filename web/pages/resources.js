@@ -1,12 +1,12 @@
 // #/resources/<kind> — list, trash, create / edit forms, delete (two-step) and restore.
 import { api, enc } from '../api.js';
 import { twoStep } from '../confirm.js';
-import { errorBox, h, loading, notify, pageHeader } from '../dom.js';
+import { errorBox, h, keepFocus, loading, notify, pageHeader } from '../dom.js';
 import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
 import { fmtMoney, fmtTime, fmtValue } from '../format.js';
 import { pricesLabel } from '../prices.js';
 import { t, tOr } from '../i18n.js';
-import { stateBadge } from '../widgets.js';
+import { modelBinding, stateBadge } from '../widgets.js';
 
 export const KINDS = ['exchanges', 'models', 'strategies', 'traders'];
 const SINGULAR = { exchanges: 'exchange', models: 'model', strategies: 'strategy', traders: 'trader' };
@@ -46,7 +46,8 @@ function columns(kind, ctx) {
       return [
         ['name', (o) => h('a', { href: `#/traders/${enc(o.id)}` }, h('strong', {}, o.name))],
         ['exchange_id', (o) => byId(ctx.exchanges, o.exchange_id)],
-        ['ai_model_id', (o) => byId(ctx.models, o.ai_model_id)],
+        // As the engine uses it: a running trader's new model shows as pending until its next cycle.
+        ['ai_model_id', (o) => modelBinding(byId(ctx.models, o.ai_model_id), (ctx.status || {})[o.id])],
         ['strategy_id', (o) => byId(ctx.strategies, o.strategy_id)],
         ['initial_balance', (o) => fmtMoney(o.initial_balance)],
         ['scan_interval_minutes', (o) => fmtValue(o.scan_interval_minutes)],
@@ -194,6 +195,7 @@ export function mount(root, { kind }) {
       h('section', { class: 'card', 'aria-labelledby': 'list-title' }, h('div', { class: 'section-head' }, listTitle, trashBtn), list),
       h('section', { class: 'card form-card', 'aria-labelledby': 'form-title' }, formTitle, formSlot)));
   let alive = true;
+  let recheck = null;
 
   async function loadCtx() {
     const want = { types: '/api/exchange-types', providers: '/api/providers', exchanges: '/api/exchanges', models: '/api/models', strategies: '/api/strategies' };
@@ -210,10 +212,29 @@ export function mount(root, { kind }) {
       const r = await api.get(`/api/${kind}${state.trash ? '?deleted=true' : ''}`);
       if (!alive) return;
       state.items = (r && r.items) || [];
+      if (kind === 'traders' && !state.trash) await loadStatuses();
+      if (!alive) return;
       renderList();
     } catch (err) {
       if (alive) list.replaceChildren(errorBox(err));
     }
+  }
+
+  /**
+   * What the engine says of each running trader: the model it decides with until its next
+   * cycle. While a change waits for that cycle, read again until it is taken.
+   */
+  async function loadStatuses() {
+    const running = state.items.filter((o) => o.is_running);
+    const res = await Promise.allSettled(running.map((o) => api.get(`/api/traders/${enc(o.id)}/status`)));
+    state.ctx.status = Object.fromEntries(running.map((o, i) => [o.id, res[i].status === 'fulfilled' ? res[i].value : null]));
+    clearTimeout(recheck);
+    if (!Object.values(state.ctx.status).some((st) => st && st.model_pending)) return;
+    recheck = setTimeout(async () => {
+      if (!alive) return;
+      await loadStatuses();
+      if (alive && !state.trash) keepFocus(list, renderList);
+    }, 2000);
   }
 
   function renderList() {
@@ -274,7 +295,11 @@ export function mount(root, { kind }) {
     if (obj && !Object.keys(body).length) return showForm(null);
     setBusy(form, true);
     try {
-      const r = obj ? await api.patch(`/api/${kind}/${enc(obj.id)}`, body) : await api.post(`/api/${kind}`, body);
+      // An edit the server asks about (a trader's model, account, strategy, interval…, by the
+      // chat's own rule) shows its summary first; Cancel changes nothing and keeps the form.
+      const ask = { body, title: t('resources.confirm_edit_title'), confirmLabel: t('common.save') };
+      const r = obj ? await twoStep('PATCH', `/api/${kind}/${enc(obj.id)}`, ask) : await api.post(`/api/${kind}`, body);
+      if (obj && r === null) return notify(t('resources.not_changed'), 'info');
       notify(t(obj ? 'resources.saved' : 'resources.created', { name: label(r || obj) }), 'ok');
       showForm(null);
       state.trash = false;
@@ -315,5 +340,6 @@ export function mount(root, { kind }) {
   })();
   return () => {
     alive = false;
+    clearTimeout(recheck);
   };
 }

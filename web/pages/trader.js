@@ -8,7 +8,7 @@ import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
 import { pricesLine } from '../prices.js';
 import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
-import { dataTable, kvList, rawJson, reasonLine, stateBadge } from '../widgets.js';
+import { dataTable, kvList, modelBinding, rawJson, reasonLine, stateBadge } from '../widgets.js';
 
 const PAGE = 50;
 const MONEY = new Set(['final_equity', 'equity', 'initial_balance', 'balance', 'fee', 'fees', 'total_fees', 'avg_win', 'avg_loss', 'entry_price', 'mark_price', 'price']);
@@ -59,6 +59,8 @@ function cycleView(raw) {
       h('span', { class: 'cycle-no' }, `#${c.cycle_number ?? '?'}`),
       h('time', {}, fmtTime(c.at)),
       h('span', { class: `badge ${ok ? 'tone-ok' : 'tone-bad'}` }, ok ? t('trader.cycle_ok') : t('trader.cycle_failed')),
+      // The model this cycle decided with, as the engine journaled it.
+      c.model && c.model.name ? h('span', { class: 'cycle-model muted' }, t('trader.cycle_model', { name: c.model.name })) : null,
       h('span', { class: 'muted' }, decisions.length ? decisions.map((d) => `${d.symbol} ${tOr(`decision_action.${d.action}`, d.action)}`).join(', ') : t('trader.no_decisions')),
       c.equity != null ? h('span', { class: 'cycle-eq' }, fmtMoney(c.equity)) : null),
     h('div', { class: 'cycle-body' },
@@ -86,6 +88,20 @@ export function mount(root, { id }) {
   let older = []; // cycles paged in with "load older", kept across refreshes
   let noMore = false;
   let first = true;
+  const names = new Map(); // "models/<id>" → its name, read once
+
+  async function nameOf(kind, ref) {
+    const key = `${kind}/${ref}`;
+    if (!names.has(key)) {
+      try {
+        const o = await api.get(`/api/${kind}/${enc(ref)}`);
+        names.set(key, (o && (o.name || o.account_name)) || ref);
+      } catch {
+        return ref;
+      }
+    }
+    return names.get(key);
+  }
 
   function moreButton(journal, fetched) {
     if (noMore || fetched < PAGE) return null;
@@ -130,6 +146,10 @@ export function mount(root, { id }) {
     if (tr.status === 'rejected') return body.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← ', t('nav.dashboard'))), errorBox(tr.reason));
     trader = tr.value;
     document.title = `${trader.name} · nofxi`;
+    const [model, exchange, strategy] = await Promise.all([nameOf('models', trader.ai_model_id), nameOf('exchanges', trader.exchange_id), nameOf('strategies', trader.strategy_id)]);
+    if (!alive) return;
+    const sv = st.status === 'fulfilled' ? st.value : null;
+    const settings = { ai_model_id: model, exchange_id: exchange, strategy_id: strategy, initial_balance: trader.initial_balance, scan_interval_minutes: trader.scan_interval_minutes, is_cross_margin: trader.is_cross_margin };
     const status = traderState(st.status === 'fulfilled' ? st.value : trader);
     const running = status.state === 'running' || status.state === 'safe_mode' || status.state === 'waiting' || (status.state === 'unknown' && trader.is_running);
     account = await api.get(`/api/exchanges/${enc(trader.exchange_id)}`).catch(() => account);
@@ -152,7 +172,7 @@ export function mount(root, { id }) {
           h('button', { type: 'button', class: 'btn danger', id: 'trader-stop', disabled: !running, onclick: () => act('stop') }, t('trader.stop')))),
       h('div', { class: 'trader-grid' },
         section('trader.stats', stats.status === 'fulfilled' ? kvList(flattenStats(stats.value), fmtStat) : errorBox(stats.reason)),
-        section('trader.settings', kvList({ initial_balance: trader.initial_balance, scan_interval_minutes: trader.scan_interval_minutes, is_cross_margin: trader.is_cross_margin }, fmtStat, 'field'))),
+        section('trader.settings', kvList(settings, (k, v) => (k === 'ai_model_id' ? modelBinding(v, sv) : fmtStat(k, v)), 'field'))),
       section('trader.equity',
         points.length
           ? lineChart({ series: [{ name: trader.name, points }], className: `equity-chart ${pnlClass(points[points.length - 1].v - points[0].v)}`, lineClass: 'equity-line', height: 220, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: trader.name }) })

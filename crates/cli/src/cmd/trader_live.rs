@@ -14,7 +14,7 @@ use nofxi_trader::cycle::CycleRecord;
 use nofxi_trader::runtime::baseline::PnlBasis;
 use nofxi_trader::runtime::preflight::start_trader;
 use nofxi_trader::runtime::report::trader_stats;
-use nofxi_trader::runtime::status::{StopReason, status_view};
+use nofxi_trader::runtime::status::{StatusView, StopReason, status_view};
 use nofxi_trader::stats::Stats;
 use rust_decimal::Decimal;
 
@@ -101,6 +101,25 @@ pub async fn stop(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> Res
     Ok(())
 }
 
+/// The model a trader is bound to, and while a running trader's engine still decides with the
+/// one before (until its next cycle), that one: never a binding it is not using, unsaid.
+async fn model_words(
+    store: &Store,
+    user: &str,
+    trader: &nofxi_domain::Trader,
+    view: &StatusView,
+) -> String {
+    let bound = store
+        .get_model(user, &trader.spec.ai_model_id)
+        .await
+        .map(|m| m.spec.name)
+        .unwrap_or_else(|_| trader.spec.ai_model_id.clone());
+    match view.model_in_use.as_ref().filter(|_| view.model_pending) {
+        Some(used) => format!("{bound} from its next cycle ({} until then)", used.name),
+        None => bound,
+    }
+}
+
 /// Why a trader stopped, as `trader status` says it; the detail line beneath gives the error.
 fn stop_words(reason: StopReason) -> &'static str {
     match reason {
@@ -133,6 +152,10 @@ pub async fn status(global: &GlobalArgs, store: Arc<Store>, target: RefArg) -> R
     if let Some(prices) = &view.prices {
         println!("prices     {prices}");
     }
+    println!(
+        "model      {}",
+        model_words(&store, &global.user, &trader, &view).await
+    );
     if let Some(s) = &view.engine {
         if let Some(reason) = s.stop_reason.filter(|_| !s.running) {
             println!(
@@ -188,6 +211,7 @@ pub async fn journal(global: &GlobalArgs, store: Arc<Store>, args: JournalArgs) 
         &[
             "cycle",
             "time",
+            "model",
             "decisions",
             "approved",
             "refused",
@@ -240,6 +264,9 @@ fn journal_row(c: &CycleRecord) -> Vec<String> {
     vec![
         format!("#{}", c.cycle_number),
         time_on(c.started_ms, c.simulated),
+        c.model
+            .as_ref()
+            .map_or_else(|| "-".into(), |m| m.name.clone()),
         if decisions.is_empty() {
             "-".into()
         } else {

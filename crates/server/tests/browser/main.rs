@@ -27,6 +27,7 @@ macro_rules! check {
 mod harness;
 mod paper_prices;
 mod portfolio_upload;
+mod running_edit;
 #[path = "../support/mod.rs"]
 mod support;
 

@@ -80,7 +80,7 @@ pub struct CycleRecord {
 }
 
 /// A model config as a cycle record names it: never its key, nor anything derived from it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModelUsed {
     pub id: String,
     /// Its name when the cycle ran (a later rename does not rewrite the journal).

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use nofxi_store::{Store, StoreError};
 
 use super::lease_guard::LeaseGuard;
+use crate::cycle::ModelUsed;
 use serde::{Deserialize, Serialize};
 
 pub const STATUS_SCOPE: &str = "trader_status";
@@ -116,6 +117,13 @@ pub struct StatusView {
     /// (paper fills)`): the equity and P&L the trader reports rest on them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prices: Option<String>,
+    /// The model the newest cycle decided with, as the journal names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_in_use: Option<ModelUsed>,
+    /// The trader runs and is bound to another model than its newest cycle used: the engine
+    /// decides with the new one from its next cycle, and until then with `model_in_use`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub model_pending: bool,
 }
 
 /// Reads a trader's [`StatusView`]: the status document, corrected by the journal's newest
@@ -156,6 +164,8 @@ pub async fn status_view_after(
         .as_ref()
         .filter(|l| trader.is_running && l.unrenewed(now));
     let waiting_ms = silent.map(|l| l.expires_at - now);
+    let model_in_use: Option<ModelUsed> =
+        last.and_then(|l| serde_json::from_value(l.record["model"].clone()).ok());
     let silent_ms = silent.map(|l| now - l.heartbeat_at);
     Ok(StatusView {
         name: trader.spec.name.clone(),
@@ -169,5 +179,10 @@ pub async fn status_view_after(
             .and_then(|l| l.record["market"].as_str())
             .filter(|m| !m.is_empty())
             .map(str::to_string),
+        model_pending: trader.is_running
+            && model_in_use
+                .as_ref()
+                .is_some_and(|m| m.id != trader.spec.ai_model_id),
+        model_in_use,
     })
 }
