@@ -39,6 +39,7 @@ pub mod texts;
 pub mod texts_llm;
 pub mod tools;
 pub mod turn;
+pub mod web_client;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -58,7 +59,7 @@ pub use error::AssistantError;
 const FOLLOW_UP_TURNS: u64 = 3;
 
 pub(crate) fn msg(lang: Lang, id: &str, args: &[(&str, &str)]) -> String {
-    nofxi_skills::Catalog::builtin().text(lang, id, args)
+    phrasing::msg(lang, id, args)
 }
 
 use crate::conversation::{Conversation, Pending};
@@ -172,12 +173,14 @@ impl Assistant {
         given: Option<(Vec<Command>, Lang)>,
         on_delta: &(dyn Fn(&str) + Send + Sync),
     ) -> Result<TurnResponse, AssistantError> {
+        let channel = request.channel;
         let Some((key, lock)) = self.conversation_lock(&request) else {
-            return self.turn_unlocked(request, given, on_delta).await;
+            let turn = self.turn_unlocked(request, given, on_delta);
+            return web_client::within(channel, turn).await;
         };
         let result = {
             let _guard = lock.lock().await;
-            self.turn_unlocked(request, given, on_delta).await
+            web_client::within(channel, self.turn_unlocked(request, given, on_delta)).await
         };
         self.release_lock(&key, lock);
         result

@@ -5,9 +5,18 @@
 
 use nofxi_skills::{Lang, Library};
 
-/// Reply text `id` in `lang` from the message catalogs beside the skills, as [`crate::msg`].
+/// Reply text `id` in `lang` from the message catalogs beside the skills, as [`crate::msg`];
+/// in a web turn its `<id>-web` variant when the catalogs have one (see
+/// [`crate::web_client`]).
 pub fn msg(lang: Lang, id: &str, args: &[(&str, &str)]) -> String {
-    nofxi_skills::Catalog::builtin().text(lang, id, args)
+    let catalog = nofxi_skills::Catalog::builtin();
+    if crate::web_client::in_web_app() {
+        let web = format!("{id}-web");
+        if catalog.has(&web) {
+            return catalog.text(lang, &web, args);
+        }
+    }
+    catalog.text(lang, id, args)
 }
 
 /// What a reply calls a resource kind: 交易员, exchange …
