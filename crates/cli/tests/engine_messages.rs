@@ -180,4 +180,11 @@ fn a_stopped_simulated_run_freezes_its_timeline_and_marks_its_times() {
     );
     let status = ok(&home, &["trader", "status", "bot"]);
     assert!(status.contains("(simulated)"), "{status}");
+    // Each cycle names the model it decided with; the status, the one the trader is bound to.
+    let rows: Vec<&str> = journal.lines().filter(|l| l.starts_with('#')).collect();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r.contains(" rules ")),
+        "{journal}"
+    );
+    assert!(status.contains("model      rules\n"), "{status}");
 }
