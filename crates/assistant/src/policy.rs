@@ -12,7 +12,7 @@ use crate::conversation::{Pending, Task};
 use crate::nlu::names::Resolution;
 use crate::nlu::{
     ADD_TO_REASON, NO_BULK_REASON, NOT_FOUND_REASON, OTHER_RESOURCE_REASON, OTHER_VENUE_REASON,
-    PART_OF_REASON,
+    PART_OF_REASON, UNREAD_WHILE_WAITING_REASON,
 };
 use crate::turn::Turn;
 use crate::{msg, texts};
@@ -74,13 +74,44 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
                 texts::no_bulk(turn.lang, action)
             } else if let Some(venue) = reason.strip_prefix(OTHER_VENUE_REASON) {
                 msg(turn.lang, "venue-not-supported", &[("venue", venue)])
+            } else if reason == UNREAD_WHILE_WAITING_REASON {
+                msg(turn.lang, "dialogue-unread-confirmation-dropped", &[])
             } else {
                 texts::cannot_handle(turn.lang)
             };
             turn.say(text);
+            // Words about the user's resources that were not read while a confirmation
+            // waits may have changed what the user wants: a later yes must not confirm it.
+            let unread_about_resources =
+                reason == UNREAD_WHILE_WAITING_REASON || reason.starts_with(OTHER_RESOURCE_REASON);
+            if unread_about_resources
+                && drop_waiting_confirmation(turn)
+                && reason != UNREAD_WHILE_WAITING_REASON
+            {
+                turn.say(msg(turn.lang, "dialogue-confirmation-dropped", &[]));
+            }
             reprompt(turn);
         }
     }
+}
+
+/// Drops the task whose confirmation waits, if one does (see `UNREAD_WHILE_WAITING_REASON`);
+/// whether one did.
+fn drop_waiting_confirmation(turn: &mut Turn<'_>) -> bool {
+    let waits = turn
+        .conv
+        .top()
+        .is_some_and(|t| t.status == TaskStatus::AwaitingConfirmation);
+    if !waits {
+        return false;
+    }
+    turn.conv.pending = None;
+    if let Some(mut t) = turn.conv.stack.pop() {
+        t.status = TaskStatus::Cancelled;
+        turn.engine.secrets.forget_task(&turn.conv.id, &t.id.0);
+        turn.events.push(Event::TaskCancelled { task_id: t.id });
+    }
+    true
 }
 
 /// Names of any kind close to `word` (a typo of one), for "did you mean".

@@ -17,6 +17,7 @@ pub mod new_create;
 pub mod numbers;
 pub mod recognisers;
 pub mod repair;
+pub mod reply_tone;
 pub mod route;
 pub mod shared_read;
 pub mod typos;
@@ -87,6 +88,12 @@ pub const NO_BULK_REASON: &str = "no bulk ";
 /// The reason of a `CannotHandle` for a request about an exchange nofxi cannot trade on,
 /// before the exchange as said.
 pub const OTHER_VENUE_REASON: &str = "other venue ";
+
+/// The reason of a `CannotHandle` for a message that names the user's resources while a
+/// confirmation waits, but is neither a yes nor a no nor another request the rules read
+/// ("只停btc-bot吧 alpha留着" while a stop of both waits): the confirmation is dropped, so
+/// that a later yes cannot confirm what the user may just have changed.
+pub const UNREAD_WHILE_WAITING_REASON: &str = "unread while waiting";
 
 /// Below this confidence a configured model would be asked (the LLM issue); with none, the
 /// rules' answer stands.

@@ -33,6 +33,52 @@ pub fn is_exactly<W: AsRef<str>>(message: &str, words: &[W]) -> bool {
     true
 }
 
+/// `text` read as phrases of `lists` and nothing else (spaces and punctuation between them
+/// skipped; an ASCII phrase only as a whole word): for each phrase read, the index of its
+/// list and where it is in `text`; `None` when no reading covers all of it. Of the readings,
+/// the one taking the longest phrase at each step that still lets the rest be read ("先不弄了"
+/// is 先 + 不弄了 when 先不 + 弄了 reads no further), the earlier list on a tie. Linear in the
+/// text's length times the phrases tried.
+pub fn cover_by<W: AsRef<str>>(
+    text: &str,
+    lists: &[&[W]],
+) -> Option<Vec<(usize, std::ops::Range<usize>)>> {
+    let separators = |c: char| c.is_whitespace() || ",，、!！.。~～?？;；".contains(c);
+    // The next phrase's start after `at`: separators skipped.
+    let skip = |at: usize| text.len() - text[at..].trim_start_matches(separators).len();
+    let phrases_at = |at: usize| {
+        let rest = &text[at..];
+        lists
+            .iter()
+            .enumerate()
+            .flat_map(|(i, words)| words.iter().map(move |w| (i, w.as_ref())))
+            .filter(move |(_, w)| !w.is_empty() && starts_with_word(rest, w))
+    };
+    // finishes[i]: the text from byte i on can be read to its end.
+    let mut finishes = vec![false; text.len() + 1];
+    for at in (0..=text.len()).rev() {
+        if !text.is_char_boundary(at) {
+            continue;
+        }
+        let from = skip(at);
+        finishes[at] = from == text.len()
+            || phrases_at(from).any(|(_, w)| finishes.get(from + w.len()) == Some(&true));
+    }
+    if !finishes[0] {
+        return None;
+    }
+    let mut read = Vec::new();
+    let mut at = skip(0);
+    while at < text.len() {
+        let (list, phrase) = phrases_at(at)
+            .filter(|(_, w)| finishes[at + w.len()])
+            .max_by_key(|(i, w)| (w.len(), std::cmp::Reverse(*i)))?;
+        read.push((list, at..at + phrase.len()));
+        at = skip(at + phrase.len());
+    }
+    Some(read)
+}
+
 /// A message that starts with one of `words` and is short (a reply, not a new request).
 pub fn starts_short<W: AsRef<str>>(message: &str, words: &[W], max_chars: usize) -> bool {
     let m = trim_punct(message).to_lowercase();

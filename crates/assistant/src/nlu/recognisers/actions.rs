@@ -4,10 +4,11 @@
 //! "remove from" a resource, and the repairs of [`crate::nlu::repair`].
 
 use nofxi_protocol::{Command, ListEdit, Understanding};
-use nofxi_skills::{ResourceKind, SkillKind, WordClass};
+use nofxi_skills::{ResourceKind, Risk, SkillKind, WordClass};
 
 use super::Input;
 use crate::nlu::route::{self, Route};
+use crate::nlu::words::cover_by;
 use crate::nlu::{
     ADD_TO_REASON, Context, NO_BULK_REASON, PART_OF_REASON, RuleUnderstander, new_create, one,
     repair,
@@ -212,6 +213,89 @@ pub fn start_task(
         },
         confidence,
     ))
+}
+
+/// "stop", "跑起来", "帮我停下": the verb of one changing action on a resource, with nothing
+/// else but filler and polite words. It is said of the resource talked about last when that
+/// is of the action's kind ("create fast", then "跑起来"), as "it" would be; with none, the
+/// action opens and asks which one. A verb several skills share ("delete") says too little
+/// and is left to the other readings.
+pub fn lone_verb(
+    rules: &RuleUnderstander,
+    input: &Input<'_>,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let (skill, action, kind) = lone_action(&input.lower, cx)?;
+    if cx.top.is_some_and(|t| t.0 == skill && t.1 == action) {
+        return None;
+    }
+    let mut slots = rules.slots_for(skill, action, input.message, cx);
+    if cx.it_kind == Some(kind)
+        && let Some(it) = (cx.current)(kind)
+    {
+        slots.insert("target".into(), serde_json::Value::String(it));
+    }
+    Some(one(
+        Command::StartTask {
+            skill: skill.to_string(),
+            action: action.to_string(),
+            slots: slots.into_iter().collect(),
+        },
+        0.85,
+    ))
+}
+
+/// Messages longer than this are never a verb said alone.
+const LONE_VERB_MAX_CHARS: usize = 24;
+
+/// The one (skill, action, kind) whose verb is all `lower` says besides filler and polite
+/// words.
+fn lone_action<'l>(lower: &str, cx: &Context<'l>) -> Option<(&'l str, &'l str, ResourceKind)> {
+    // A verb said alone is short; a long message is a request, and the cover stays cheap.
+    if lower.chars().count() > LONE_VERB_MAX_CHARS {
+        return None;
+    }
+    let lx = cx.lexicon;
+    let neutral: Vec<&str> = [WordClass::Filler, WordClass::PoliteRequest]
+        .into_iter()
+        .flat_map(|class| lx.words(class))
+        .map(String::as_str)
+        .collect();
+    let actions: Vec<(&str, &str, ResourceKind, Vec<String>)> = cx
+        .library
+        .skills()
+        .iter()
+        .filter(|s| s.meta.kind == SkillKind::Management)
+        .filter_map(|s| Some((s, ResourceKind::parse(&s.meta.domain)?)))
+        .flat_map(|(s, kind)| {
+            s.actions
+                .iter()
+                .filter(|a| a.risk != Risk::Query && a.slot("target").is_some())
+                .map(move |a| {
+                    let verbs = lx.action_verbs(a).map(|v| v.to_lowercase()).collect();
+                    (s.id.as_str(), a.name.as_str(), kind, verbs)
+                })
+        })
+        .collect();
+    let verbs: Vec<&str> = actions
+        .iter()
+        .flat_map(|(.., v)| v)
+        .map(String::as_str)
+        .collect();
+    let read = cover_by(lower, &[&neutral[..], &verbs[..]])?;
+    let said: Vec<&str> = read
+        .iter()
+        .filter(|(list, _)| *list == 1)
+        .map(|(_, at)| &lower[at.clone()])
+        .collect();
+    let [verb] = said.as_slice() else {
+        return None;
+    };
+    let mut owners = actions
+        .iter()
+        .filter(|(.., vs)| vs.iter().any(|v| v == verb));
+    let &(skill, action, kind, _) = owners.next()?;
+    owners.next().is_none().then_some((skill, action, kind))
 }
 
 /// The resource something is removed from or added to ("remove ETH from default", "从

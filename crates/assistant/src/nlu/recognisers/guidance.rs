@@ -8,7 +8,7 @@ use nofxi_skills::{Knowledge, Library, SkillKind, WordClass};
 use super::Input;
 use crate::nlu::lexicon::Lexicon;
 use crate::nlu::names::Names;
-use crate::nlu::words::trim_punct;
+use crate::nlu::words::{cover_by, trim_punct};
 use crate::nlu::{Context, RuleUnderstander, asks, extract, is_read, one, repair, route};
 
 /// The glossary entry that answers a request to see a stored credential.
@@ -160,55 +160,30 @@ fn whole_message_entry(library: &Library, lexicon: &Lexicon, message: &str) -> O
 /// Messages longer than this are never small talk.
 const WHOLE_MESSAGE_MAX_CHARS: usize = 48;
 
-/// `part` read left to right as entry phrases and filler words (spaces between them skipped;
-/// an ASCII word only whole): the entry of the longest phrase in it, with that phrase's
-/// length, or `None` when a word is neither or no phrase is said. Greedy longest match at
-/// each position, so linear in the part's length times the words tried.
+/// `part` read as entry phrases and filler words ([`cover_by`]): the entry of the longest
+/// phrase in it, with that phrase's length, or `None` when a word is neither or no phrase
+/// is said.
 fn cover<'k>(
     part: &str,
     entries: &[&'k Knowledge],
     filler: &[String],
 ) -> Option<(usize, &'k Knowledge)> {
-    let mut rest = part.trim_start();
+    let phrases: Vec<Vec<String>> = entries
+        .iter()
+        .map(|k| k.phrases.iter().map(|p| p.to_lowercase()).collect())
+        .collect();
+    let mut lists: Vec<&[String]> = phrases.iter().map(Vec::as_slice).collect();
+    lists.push(filler);
     let mut best: Option<(usize, &Knowledge)> = None;
-    while !rest.is_empty() {
-        let phrase = entries
-            .iter()
-            .flat_map(|k| k.phrases.iter().map(move |p| (p.to_lowercase(), *k)))
-            .filter(|(p, _)| starts_with_word(rest, p))
-            .max_by_key(|(p, _)| p.len());
-        let filled = filler
-            .iter()
-            .filter(|w| starts_with_word(rest, w))
-            .map(String::len)
-            .max();
-        let taken = match (phrase, filled) {
-            (Some((p, k)), f) if f.is_none_or(|f| p.len() >= f) => {
-                let len = p.chars().count();
-                if best.is_none_or(|(l, _)| len > l) {
-                    best = Some((len, k));
-                }
-                p.len()
-            }
-            (_, Some(f)) => f,
-            _ => return None,
-        };
-        rest = rest.get(taken..)?.trim_start();
+    for (list, at) in cover_by(part, &lists)? {
+        let len = part[at].chars().count();
+        if let Some(k) = entries.get(list)
+            && best.is_none_or(|(l, _)| len > l)
+        {
+            best = Some((len, *k));
+        }
     }
     best
-}
-
-/// Whether `text` starts with `word`, ending where an ASCII word would (not inside one).
-fn starts_with_word(text: &str, word: &str) -> bool {
-    if word.is_empty() || !text.starts_with(word) {
-        return false;
-    }
-    let ascii_end = word
-        .chars()
-        .last()
-        .is_some_and(|c| c.is_ascii_alphanumeric());
-    let next = text[word.len()..].chars().next();
-    !(ascii_end && next.is_some_and(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Whether the message asks to see a stored credential ("print the api key of ds", "what is

@@ -17,7 +17,7 @@ mod follow_ups;
 mod guidance;
 mod reads;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod venues;
 mod yes_no;
 
@@ -51,6 +51,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     named("take_back_waiting", cancel::take_back_waiting),
     named("yes_but_new_value", yes_no::yes_but_new_value),
     named("yes_no_to_waiting", yes_no::yes_no_to_waiting),
+    named("reply_without_question", yes_no::reply_without_question),
     named("value_with_lead_in", answers::value_with_lead_in),
     named("whole_message_guidance", guidance::whole_message),
     named("secret_request", guidance::secret_request),
@@ -81,12 +82,14 @@ pub const RECOGNISERS: &[Recogniser] = &[
     named("create_verb_on_existing", actions::create_verb_on_existing),
     named("use_with_settings", actions::use_with_settings),
     named("answer_to_asked_ref", actions::answer_to_asked_ref),
+    named("lone_verb", actions::lone_verb),
     named("start_task", actions::start_task),
     named("settings_of_it", follow_ups::settings_of_it),
     named("follow_up_read", follow_ups::follow_up_read),
     named("bare_yes_no", yes_no::bare_yes_no),
     named("answer_to_task", answers::answer_to_task),
     named("not_found", answers::not_found),
+    named("unread_while_waiting", answers::unread_while_waiting),
 ];
 
 /// The name recorded when no recogniser claims the message.

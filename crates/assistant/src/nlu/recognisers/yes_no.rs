@@ -6,6 +6,7 @@ use nofxi_protocol::{CancelScope, Command, Understanding};
 use nofxi_skills::{Library, WordClass};
 
 use super::Input;
+use crate::nlu::reply_tone::{self, Tone};
 use crate::nlu::words::trim_punct;
 use crate::nlu::{Context, RuleUnderstander, one, sets_values, unexplained};
 
@@ -35,11 +36,17 @@ pub fn yes_no_to_waiting(
     if !input.yes_no_pending(cx) {
         return None;
     }
+    let waiting = cx.top.map(|(s, a, ..)| (s, a));
+    let tone = reply_tone::tone(message, waiting, cx);
+    // "嗯 先不停", "ok but don't": a no after a word that is also a yes is a no.
+    if tone == Some(Tone::No) {
+        return Some(one(Command::Deny, 0.9));
+    }
     // A yes and nothing else: "是啊，一直启动不了" is a complaint, "yes, and stop
-    // btc-bot" another request; neither confirms what waits.
+    // btc-bot" another request; neither confirms what waits, nor does a yes with a no in it.
     if lx.is(WordClass::Confirm, message)
         || lx.starts(WordClass::Confirm, message, 10)
-            && !lx.starts(WordClass::Deny, message, 10)
+            && !says_a_no(message, cx)
             && unexplained::only_a_yes(message, cx)
     {
         return Some(one(Command::Confirm, 0.95));
@@ -54,7 +61,44 @@ pub fn yes_no_to_waiting(
         }
         return Some(one(Command::Deny, 0.9));
     }
-    None
+    // "ok yes stop", "ok then go": a yes in several words.
+    (tone == Some(Tone::Yes)).then(|| one(Command::Confirm, 0.9))
+}
+
+/// Whether a no, a cancel or a negation is said anywhere in `message`.
+fn says_a_no(message: &str, cx: &Context<'_>) -> bool {
+    let lower = message.to_lowercase();
+    [WordClass::Deny, WordClass::Cancel, WordClass::Negation]
+        .into_iter()
+        .any(|class| cx.lexicon.any_in(class, &lower))
+}
+
+/// "那不删了", "不用 知道了", "yes go" with no yes/no question waiting: a no drops the task
+/// that is open (or says nothing is in progress), a yes is told what it can confirm. Not
+/// when the open task asks a yes/no value ("no" is then that value).
+pub fn reply_without_question(
+    _: &RuleUnderstander,
+    input: &Input<'_>,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    if input.yes_no_pending(cx) || asks_a_yes_no_value(cx) {
+        return None;
+    }
+    match reply_tone::tone(input.message, cx.top.map(|(s, a, ..)| (s, a)), cx)? {
+        Tone::No => Some(one(
+            Command::Cancel {
+                scope: CancelScope::Current,
+            },
+            0.8,
+        )),
+        Tone::Yes => Some(one(Command::Confirm, 0.6)),
+    }
+}
+
+/// Whether the open task's question is for a yes/no value ("start it right away?").
+fn asks_a_yes_no_value(cx: &Context<'_>) -> bool {
+    cx.top
+        .is_some_and(|(skill, action, asked, _)| asks_yes_no(cx.library, skill, action, asked))
 }
 
 /// A bare yes or no is no value ("create a trader" → "no" must not name the trader "no"),
@@ -66,10 +110,7 @@ pub fn bare_yes_no(
     input: &Input<'_>,
     cx: &Context<'_>,
 ) -> Option<Understanding> {
-    let asks_one = cx
-        .top
-        .is_some_and(|(skill, action, asked, _)| asks_yes_no(cx.library, skill, action, asked));
-    if asks_one {
+    if asks_a_yes_no_value(cx) {
         return None;
     }
     if cx.lexicon.is(WordClass::Deny, input.message) {
