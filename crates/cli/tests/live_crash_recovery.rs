@@ -10,185 +10,38 @@ mod support;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use nofxi_testkit::llm::{MockLlm, Reply};
-use rust_decimal_macros::dec;
 use serde_json::Value;
+use support::live::{self, Live};
 use support::{add_deepseek_model, home, nofxi, output_async, text};
 
 const MODEL_KEY: &str = "sk-crashtest0123456789abcdef";
-/// Long enough that the engine is killed while the venue still holds its answer back.
-const HELD_BACK: Duration = Duration::from_secs(60);
-
-/// One live venue's mock, seen the same way: how to reach it, how to add an account on it, how
-/// to hold the entry's answer back, and how many entries and protective orders it holds.
-struct Live {
-    kind: &'static str,
-    url_env: &'static str,
-    url: String,
-    credentials: Vec<&'static str>,
-    hold_back_entry: Box<dyn Fn()>,
-    entries: Box<dyn Fn() -> usize>,
-    protections: Box<dyn Fn() -> usize>,
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn binance_entry_in_flight_at_sigkill_is_placed_once() {
-    use nofxi_testkit::binance::{Fault, MockBinance, Route};
-    const KEY: &str = "binCrashKey0123456789abcdefABCDEF0123456789abcdefABCDEF01234567";
-    const SECRET: &str = "binCrashSecret0123456789abcdefABCDEF0123456789abcdefABCDEF012345";
-    let mock = Arc::new(MockBinance::start().await.unwrap());
-    mock.add_account(KEY, SECRET, dec!(8765.4));
-    let (m1, m2, m3) = (mock.clone(), mock.clone(), mock.clone());
-    crash_and_resume(Live {
-        kind: "binance",
-        url_env: "NOFXI_BINANCE_BASE_URL",
-        url: mock.url(),
-        credentials: vec!["--api-key", KEY, "--secret-key", SECRET],
-        hold_back_entry: Box::new(move || {
-            m1.inject(Route::PlaceOrder, Fault::AcceptThenDelay(HELD_BACK))
-        }),
-        entries: Box::new(move || {
-            m2.orders(KEY)
-                .iter()
-                .filter(|o| o.order_type == "MARKET")
-                .count()
-        }),
-        protections: Box::new(move || {
-            m3.orders(KEY)
-                .iter()
-                .filter(|o| o.order_type != "MARKET")
-                .count()
-        }),
-    })
-    .await;
+    crash_and_resume(live::binance().await).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn okx_entry_in_flight_at_sigkill_is_placed_once() {
-    use nofxi_testkit::okx::{Fault, MockOkx, Route};
-    const KEY: &str = "okxCrashKey0123456789";
-    const SECRET: &str = "okxCrashSecret0123456789";
-    const PASSPHRASE: &str = "okxCrashPass42";
-    let mock = Arc::new(MockOkx::start().await.unwrap());
-    mock.add_account(KEY, SECRET, PASSPHRASE, dec!(8765.4));
-    let (m1, m2, m3) = (mock.clone(), mock.clone(), mock.clone());
-    crash_and_resume(Live {
-        kind: "okx",
-        url_env: "NOFXI_OKX_BASE_URL",
-        url: mock.url(),
-        credentials: vec![
-            "--api-key",
-            KEY,
-            "--secret-key",
-            SECRET,
-            "--passphrase",
-            PASSPHRASE,
-        ],
-        hold_back_entry: Box::new(move || {
-            m1.inject(Route::PlaceOrder, Fault::AcceptThenDelay(HELD_BACK))
-        }),
-        entries: Box::new(move || m2.orders(KEY).len()),
-        protections: Box::new(move || m3.algo_orders(KEY).len()),
-    })
-    .await;
+    crash_and_resume(live::okx().await).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn bybit_entry_in_flight_at_sigkill_is_placed_once() {
-    use nofxi_testkit::bybit::{Fault, MockBybit, Route};
-    const KEY: &str = "bybitCrashKey0123456789";
-    const SECRET: &str = "bybitCrashSecret0123456789";
-    let mock = Arc::new(MockBybit::start().await.unwrap());
-    mock.add_account(KEY, SECRET, dec!(8765.4));
-    let (m1, m2, m3) = (mock.clone(), mock.clone(), mock.clone());
-    crash_and_resume(Live {
-        kind: "bybit",
-        url_env: "NOFXI_BYBIT_BASE_URL",
-        url: mock.url(),
-        credentials: vec!["--api-key", KEY, "--secret-key", SECRET],
-        hold_back_entry: Box::new(move || {
-            m1.inject(Route::PlaceOrder, Fault::AcceptThenDelay(HELD_BACK))
-        }),
-        entries: Box::new(move || {
-            m2.orders(KEY)
-                .iter()
-                .filter(|o| o.trigger_price.is_none())
-                .count()
-        }),
-        protections: Box::new(move || {
-            m3.orders(KEY)
-                .iter()
-                .filter(|o| o.trigger_price.is_some())
-                .count()
-        }),
-    })
-    .await;
+    crash_and_resume(live::bybit().await).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn bitget_entry_in_flight_at_sigkill_is_placed_once() {
-    use nofxi_testkit::bitget::{Fault, MockBitget, Route};
-    const KEY: &str = "bg_1a2b3c4d5e6f708192a3b4c5d6e7f8091";
-    const SECRET: &str = "6f2f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7";
-    const PASSPHRASE: &str = "bitgetCrashPass42";
-    let mock = Arc::new(MockBitget::start().await.unwrap());
-    mock.add_account(KEY, SECRET, PASSPHRASE, dec!(8765.4));
-    let (m1, m2, m3) = (mock.clone(), mock.clone(), mock.clone());
-    crash_and_resume(Live {
-        kind: "bitget",
-        url_env: "NOFXI_BITGET_BASE_URL",
-        url: mock.url(),
-        credentials: vec![
-            "--api-key",
-            KEY,
-            "--secret-key",
-            SECRET,
-            "--passphrase",
-            PASSPHRASE,
-        ],
-        hold_back_entry: Box::new(move || {
-            m1.inject(Route::PlaceOrder, Fault::AcceptThenDelay(HELD_BACK))
-        }),
-        entries: Box::new(move || m2.orders(KEY).len()),
-        protections: Box::new(move || m3.plan_orders(KEY).len()),
-    })
-    .await;
+    crash_and_resume(live::bitget().await).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn hyperliquid_entry_in_flight_at_sigkill_is_placed_once() {
-    use nofxi_testkit::hyperliquid::{address_of_key, Fault, MockHyperliquid, Route};
-    const AGENT_KEY: &str = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
-    const WALLET: &str = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
-    let mock = Arc::new(MockHyperliquid::start().await.unwrap());
-    mock.add_user(WALLET, dec!(8765.4));
-    mock.approve_agent(WALLET, &address_of_key(AGENT_KEY).unwrap(), "nofxi");
-    let (m1, m2, m3) = (mock.clone(), mock.clone(), mock.clone());
-    crash_and_resume(Live {
-        kind: "hyperliquid",
-        url_env: "NOFXI_HYPERLIQUID_BASE_URL",
-        url: mock.url(),
-        credentials: vec!["--api-key", AGENT_KEY, "--wallet-addr", WALLET],
-        hold_back_entry: Box::new(move || {
-            m1.inject(Route::Exchange("order"), Fault::AcceptThenDelay(HELD_BACK))
-        }),
-        entries: Box::new(move || {
-            m2.orders(WALLET)
-                .iter()
-                .filter(|o| o.trigger_px.is_none())
-                .count()
-        }),
-        protections: Box::new(move || {
-            m3.orders(WALLET)
-                .iter()
-                .filter(|o| o.trigger_px.is_some())
-                .count()
-        }),
-    })
-    .await;
+    crash_and_resume(live::hyperliquid().await).await;
 }
 
 /// Sets a trader up on `live`, kills its engine while the entry's answer is held back, starts

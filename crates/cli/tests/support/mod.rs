@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod live;
+
 pub const K: &str = "AKIAKEYMATERIAL7f3e9c1d2b";
 pub const S: &str = "SECRETMATERIAL9a8b7c6d5e4f3";
 
