@@ -49,4 +49,3 @@ async fn with_no_portfolio_the_web_chat_points_at_the_page_not_a_terminal() {
         );
     }
 }
-
