@@ -95,11 +95,12 @@ async fn a_started_paper_trader_trades_in_simulated_time_and_stops_when_told() {
 async fn a_trader_that_fails_preflight_is_stopped_with_the_reason() {
     let ts = sqlite_store().await.unwrap();
     let id = paper_trader(&ts, "bot").await;
-    // A model that is switched off: the engine must not start a trader on it.
+    // A model that is switched off after the trader was started on it: the engine must not
+    // start a trader on it. (A running trader cannot be bound to a disabled one.)
     let spec = ModelSpec {
         name: "ds".into(),
         provider: "deepseek".into(),
-        enabled: false,
+        enabled: true,
         base_url: None,
         model_name: None,
     };
@@ -115,6 +116,11 @@ async fn a_trader_that_fails_preflight_is_stopped_with_the_reason() {
         ..Default::default()
     };
     ts.update_trader(&cli(), "bot", patch).await.unwrap();
+    let off = nofxi_domain::ModelPatch {
+        enabled: Some(false),
+        ..Default::default()
+    };
+    ts.update_model(&cli(), "ds", off, None).await.unwrap();
 
     let mut engine = engine(&ts, "proc-a", Arc::new(ManualClock::new(START_MS)));
     engine.poll().await.unwrap();
