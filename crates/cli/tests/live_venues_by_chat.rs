@@ -89,7 +89,7 @@ async fn trades_after_chat(live: Live) {
     );
 
     let mut engine = nofxi(&home, &["run", "--cycle-seconds", "600"]);
-    let child = engine
+    let mut child = engine
         .env(live.url_env, &live.url)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -108,6 +108,7 @@ async fn trades_after_chat(live: Live) {
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
+    child.wait().unwrap();
 }
 
 /// The account's credentials as a user types them: "api key …, secret key …".

@@ -120,6 +120,25 @@ fn another_resource_named(
         .map(|e| e.name.clone())
 }
 
+/// A message about the user's resources that nothing else read, while a confirmation waits:
+/// see [`crate::nlu::UNREAD_WHILE_WAITING_REASON`]. As unsure as "not understood", so a
+/// configured model reads it first.
+pub fn unread_while_waiting(
+    _: &RuleUnderstander,
+    input: &Input<'_>,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let waiting = cx.top.is_some_and(|t| t.3);
+    (waiting && !cx.names.mentioned(&input.lower).is_empty()).then(|| {
+        one(
+            Command::CannotHandle {
+                reason: crate::nlu::UNREAD_WHILE_WAITING_REASON.into(),
+            },
+            0.2,
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use nofxi_protocol::Command;
@@ -155,23 +174,4 @@ mod tests {
             "{u:?}"
         );
     }
-}
-
-/// A message about the user's resources that nothing else read, while a confirmation waits:
-/// see [`crate::nlu::UNREAD_WHILE_WAITING_REASON`]. As unsure as "not understood", so a
-/// configured model reads it first.
-pub fn unread_while_waiting(
-    _: &RuleUnderstander,
-    input: &Input<'_>,
-    cx: &Context<'_>,
-) -> Option<Understanding> {
-    let waiting = cx.top.is_some_and(|t| t.3);
-    (waiting && !cx.names.mentioned(&input.lower).is_empty()).then(|| {
-        one(
-            Command::CannotHandle {
-                reason: crate::nlu::UNREAD_WHILE_WAITING_REASON.into(),
-            },
-            0.2,
-        )
-    })
 }
