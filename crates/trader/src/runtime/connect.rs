@@ -14,7 +14,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use nofxi_domain::base_url::check_base_url;
 use nofxi_domain::exchange::Exchange as ExchangeConfig;
-use nofxi_domain::{CredentialField, FieldProblem};
+use nofxi_domain::{CredentialField, Credentials, FieldProblem, Secret};
 use nofxi_store::{Store, StoreError};
 use nofxi_venues::binance::{
     ApiCredentials, BinanceClient, BinanceEndpoints, BinanceFutures, BinanceMarket, BinanceOptions,
@@ -91,12 +91,13 @@ pub enum ConnectError {
     #[error(transparent)]
     Venue(#[from] VenueError),
     #[error(
-        "exchange {name} has no {field}: add it with `nofxi exchange update {name} --{flag} -`"
+        "exchange {name} has no {field}: add it with `nofxi exchange update {name} --{flag} -`",
+        field = .field.as_str(),
+        flag = .field.as_str().replace('_', "-")
     )]
     MissingCredential {
         name: String,
-        field: &'static str,
-        flag: &'static str,
+        field: CredentialField,
     },
     /// `NOFXI_BINANCE_BASE_URL` or `NOFXI_OKX_BASE_URL` is set to something no request can go to.
     #[error("{fix}; or unset {variable} to use the exchange's own URLs")]
@@ -199,18 +200,8 @@ pub async fn connect_with(
             })
         }
         "binance" => {
-            let name = &config.spec.account_name;
-            let missing = |field, flag| ConnectError::MissingCredential {
-                name: name.clone(),
-                field,
-                flag,
-            };
-            let key = credentials
-                .get(CredentialField::ApiKey)
-                .ok_or_else(|| missing("api_key", "api-key"))?;
-            let secret = credentials
-                .get(CredentialField::SecretKey)
-                .ok_or_else(|| missing("secret_key", "secret-key"))?;
+            let key = required(&credentials, &config, CredentialField::ApiKey)?;
+            let secret = required(&credentials, &config, CredentialField::SecretKey)?;
             let kind = if config.spec.testnet {
                 "binance-testnet"
             } else {
@@ -233,21 +224,9 @@ pub async fn connect_with(
             })
         }
         "okx" => {
-            let name = &config.spec.account_name;
-            let missing = |field, flag| ConnectError::MissingCredential {
-                name: name.clone(),
-                field,
-                flag,
-            };
-            let key = credentials
-                .get(CredentialField::ApiKey)
-                .ok_or_else(|| missing("api_key", "api-key"))?;
-            let secret = credentials
-                .get(CredentialField::SecretKey)
-                .ok_or_else(|| missing("secret_key", "secret-key"))?;
-            let passphrase = credentials
-                .get(CredentialField::Passphrase)
-                .ok_or_else(|| missing("passphrase", "passphrase"))?;
+            let key = required(&credentials, &config, CredentialField::ApiKey)?;
+            let secret = required(&credentials, &config, CredentialField::SecretKey)?;
+            let passphrase = required(&credentials, &config, CredentialField::Passphrase)?;
             let demo = config.spec.testnet;
             let kind = if demo { "okx-demo" } else { "okx" };
             let client = Arc::new(OkxClient::new(
@@ -275,18 +254,8 @@ pub async fn connect_with(
         }
         // Bybit v5 USDT perpetuals; `testnet` is Bybit's testnet URL.
         "bybit" => {
-            let name = &config.spec.account_name;
-            let missing = |field, flag| ConnectError::MissingCredential {
-                name: name.clone(),
-                field,
-                flag,
-            };
-            let key = credentials
-                .get(CredentialField::ApiKey)
-                .ok_or_else(|| missing("api_key", "api-key"))?;
-            let secret = credentials
-                .get(CredentialField::SecretKey)
-                .ok_or_else(|| missing("secret_key", "secret-key"))?;
+            let key = required(&credentials, &config, CredentialField::ApiKey)?;
+            let secret = required(&credentials, &config, CredentialField::SecretKey)?;
             let testnet = config.spec.testnet;
             let kind = if testnet { "bybit-testnet" } else { "bybit" };
             let client = Arc::new(BybitClient::new(
@@ -306,21 +275,9 @@ pub async fn connect_with(
             })
         }
         "bitget" => {
-            let name = &config.spec.account_name;
-            let missing = |field, flag| ConnectError::MissingCredential {
-                name: name.clone(),
-                field,
-                flag,
-            };
-            let key = credentials
-                .get(CredentialField::ApiKey)
-                .ok_or_else(|| missing("api_key", "api-key"))?;
-            let secret = credentials
-                .get(CredentialField::SecretKey)
-                .ok_or_else(|| missing("secret_key", "secret-key"))?;
-            let passphrase = credentials
-                .get(CredentialField::Passphrase)
-                .ok_or_else(|| missing("passphrase", "passphrase"))?;
+            let key = required(&credentials, &config, CredentialField::ApiKey)?;
+            let secret = required(&credentials, &config, CredentialField::SecretKey)?;
+            let passphrase = required(&credentials, &config, CredentialField::Passphrase)?;
             let demo = config.spec.testnet;
             let kind = if demo { "bitget-demo" } else { "bitget" };
             let client = Arc::new(BitgetClient::new(
@@ -349,18 +306,8 @@ pub async fn connect_with(
         // Hyperliquid perpetuals: the agent wallet's key signs for the main wallet; `testnet`
         // is Hyperliquid's testnet (its URL and its signatures).
         "hyperliquid" => {
-            let name = &config.spec.account_name;
-            let missing = |field, flag| ConnectError::MissingCredential {
-                name: name.clone(),
-                field,
-                flag,
-            };
-            let key = credentials
-                .get(CredentialField::ApiKey)
-                .ok_or_else(|| missing("api_key", "api-key"))?;
-            let wallet = credentials
-                .get(CredentialField::WalletAddr)
-                .ok_or_else(|| missing("wallet_addr", "wallet-addr"))?;
+            let key = required(&credentials, &config, CredentialField::ApiKey)?;
+            let wallet = required(&credentials, &config, CredentialField::WalletAddr)?;
             let testnet = config.spec.testnet;
             let kind = if testnet {
                 "hyperliquid-testnet"
@@ -387,6 +334,20 @@ pub async fn connect_with(
             kind: other.to_string(),
         }),
     }
+}
+
+/// The account's stored credential `field`, or the error saying how to add it.
+fn required<'c>(
+    credentials: &'c Credentials,
+    config: &ExchangeConfig,
+    field: CredentialField,
+) -> Result<&'c Secret, ConnectError> {
+    credentials
+        .get(field)
+        .ok_or_else(|| ConnectError::MissingCredential {
+            name: config.spec.account_name.clone(),
+            field,
+        })
 }
 
 /// Whether an exchange config trades real money (anything but paper, testnet included: a
