@@ -193,7 +193,8 @@ impl ExchangeType {
     }
 
     /// Whether nofxi can trade on accounts of this type today (see [`ExchangeType::tradable`]);
-    /// the others can be stored, and a test or a trader on one is refused.
+    /// the others are not offered for new accounts ([`ExchangeType::offered`]), and a test or
+    /// a trader on one made earlier is refused, saying that trading on it is not available.
     pub fn can_trade(self) -> bool {
         matches!(
             self,
@@ -204,6 +205,23 @@ impl ExchangeType {
                 | ExchangeType::Bitget
                 | ExchangeType::Hyperliquid
         )
+    }
+
+    /// Whether a new account of this type may be made (the one rule every place that makes
+    /// one asks: the store, and so the CLI, the chat, the HTTP API and MCP; the CLI's, the
+    /// web form's and the skill's lists of choices). Nothing is offered that cannot trade:
+    /// accounts of the other types made by an older nofxi still load, list, update and
+    /// delete, and say that trading on them is not available.
+    pub fn offered(self) -> bool {
+        self.can_trade()
+    }
+
+    /// The types offered for new accounts, in [`ExchangeType::ALL`]'s order.
+    pub fn offered_types() -> Vec<ExchangeType> {
+        ExchangeType::ALL
+            .into_iter()
+            .filter(|t| t.offered())
+            .collect()
     }
 
     /// The types nofxi trades on, as a person reads them: `paper, binance and okx`.
@@ -307,6 +325,21 @@ mod tests {
             "paper, binance, bybit, okx, bitget and hyperliquid"
         );
         assert!(!ExchangeType::Gate.can_trade());
+    }
+
+    #[test]
+    fn only_the_types_that_trade_are_offered_for_new_accounts() {
+        let offered: Vec<&str> = ExchangeType::offered_types()
+            .iter()
+            .map(|t| t.as_str())
+            .collect();
+        assert_eq!(
+            offered,
+            ["paper", "binance", "bybit", "okx", "bitget", "hyperliquid"]
+        );
+        for t in ExchangeType::ALL {
+            assert_eq!(t.offered(), t.can_trade(), "{t}");
+        }
     }
 
     #[test]

@@ -56,6 +56,32 @@ impl ExchangeSpec {
         self.exchange_type.parse().ok()
     }
 
+    /// [`ExchangeSpec::validate`] of a new account, which must also be of a type offered for
+    /// new accounts ([`ExchangeType::offered`]). For a type that is not, its credentials are
+    /// not judged: what they lack matters only for a type the account cannot have.
+    pub fn validate_new(&self, provided: &Credentials) -> Result<(), ValidationError> {
+        let Some(not_offered) = self.offered_problem() else {
+            return self.validate(provided, &BTreeSet::new());
+        };
+        let mut p = Problems::default();
+        p.name("account_name", &self.account_name, NAME_MAX);
+        p.push("exchange_type", not_offered);
+        p.finish(())
+    }
+
+    /// The problem of a type nofxi knows but no longer offers for new accounts: `None` for an
+    /// offered type, and for an unknown one (which [`ExchangeSpec::validate`] names).
+    pub fn offered_problem(&self) -> Option<Problem> {
+        let kind = self.exchange_type()?;
+        (!kind.offered()).then(|| Problem::NotOffered {
+            exchange_type: kind.as_str().into(),
+            offered: ExchangeType::offered_types()
+                .iter()
+                .map(|t| t.as_str().to_string())
+                .collect(),
+        })
+    }
+
     /// Every problem at once. `provided` are values given now; `stored` are fields the vault
     /// already holds for this account (empty on create).
     pub fn validate(
@@ -349,6 +375,35 @@ mod tests {
         assert_eq!(err.fields(), vec!["api_key_index"]);
         let junk = base.with(CredentialField::ApiKeyIndex, "x");
         assert!(spec("lighter").validate(&junk, &BTreeSet::new()).is_err());
+    }
+
+    /// Gate, KuCoin, Aster and Lighter are known (accounts made earlier still validate on
+    /// update) but no new account of theirs is made; the refusal names the types that trade.
+    #[test]
+    fn a_new_account_of_a_type_that_cannot_trade_is_refused() {
+        let keys = Credentials::new()
+            .with(CredentialField::ApiKey, "K")
+            .with(CredentialField::SecretKey, "S");
+        assert!(spec("gate").validate(&keys, &BTreeSet::new()).is_ok());
+        for t in ["gate", "kucoin", "aster", "lighter"] {
+            let err = spec(t).validate_new(&keys).unwrap_err();
+            assert_eq!(err.fields(), vec!["exchange_type"], "{t}");
+            let said = err.to_string();
+            assert!(said.contains(&format!("cannot trade on {t}")), "{said}");
+            assert!(
+                said.contains("paper, binance, bybit, okx, bitget, hyperliquid"),
+                "{said}"
+            );
+            assert!(err.to_zh().contains("不能在"), "{}", err.to_zh());
+        }
+        assert!(spec("binance").validate_new(&keys).is_ok());
+        let mut blank = spec("kucoin");
+        blank.account_name = " ".into();
+        let err = blank.validate_new(&keys).unwrap_err();
+        assert_eq!(err.fields(), vec!["account_name", "exchange_type"]);
+        // An unknown type is still said as one, with every type it could be.
+        let err = spec("ftx").validate_new(&keys).unwrap_err();
+        assert_eq!(err.fields(), vec!["exchange_type"]);
     }
 
     #[test]

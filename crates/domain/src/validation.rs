@@ -42,6 +42,12 @@ pub enum Problem {
     },
     /// A value that is not one of the allowed choices.
     NotOneOf { allowed: Vec<String>, got: String },
+    /// An exchange type nofxi knows (accounts made earlier still load) but no longer offers
+    /// for new accounts, because it cannot trade on it; `offered` are the types it does.
+    NotOffered {
+        exchange_type: String,
+        offered: Vec<String>,
+    },
     /// A URL that would send credentials in clear text.
     InsecureUrl { got: String },
     /// A URL carrying credentials (`user:password@`, a query string): never repeated back.
@@ -118,6 +124,14 @@ impl FieldProblem {
                     allowed.join(", ")
                 )
             }
+            Problem::NotOffered {
+                exchange_type,
+                offered,
+            } => format!(
+                "`{f}` cannot be \"{0}\" for a new account: nofxi cannot trade on {0}, so it no longer offers it (accounts made earlier are kept); use one of {1}",
+                shown_input(exchange_type),
+                offered.join(", ")
+            ),
             Problem::InsecureUrl { got } => format!(
                 "`{f}` must use https (plain http only for localhost / 127.0.0.1 / ::1), got \"{}\": switch to the https URL",
                 shown_input(got)
@@ -219,6 +233,14 @@ impl FieldProblem {
                     allowed.join("、")
                 )
             }
+            Problem::NotOffered {
+                exchange_type,
+                offered,
+            } => format!(
+                "`{f}` 不能是 \"{0}\"：nofxi 不能在 {0} 上交易，所以不再提供它来新建账户（以前建的账户会保留）；可选值为 {1}",
+                shown_input(exchange_type),
+                offered.join("、")
+            ),
             Problem::InsecureUrl { got } => format!(
                 "`{f}` 必须使用 https（仅 localhost / 127.0.0.1 / ::1 可用 http），当前为 \"{}\"：请改用 https 地址",
                 shown_input(got)

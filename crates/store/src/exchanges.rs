@@ -21,6 +21,13 @@ use crate::resolve::{Where, combine, name_taken, resolve, unique_to_duplicate};
 use crate::vault::SecretSlot;
 
 const KIND: ResourceKind = ResourceKind::Exchange;
+
+/// What a new account is made of, normalized.
+pub(crate) struct NewExchange {
+    pub spec: ExchangeSpec,
+    pub credentials: Credentials,
+    pub market: MarketSource,
+}
 const COLUMNS: &str = "id, user_id, exchange_type, account_name, enabled, testnet, market, created_at, updated_at, deleted_at";
 
 fn row_to_exchange(
@@ -68,7 +75,8 @@ impl Store {
             .await
     }
 
-    /// [`Store::create_exchange`] of a paper account whose prices come from `market`.
+    /// [`Store::create_exchange`] of a paper account whose prices come from `market`. Only a
+    /// type offered for new accounts is made ([`ExchangeSpec::validate_new`]).
     pub async fn create_exchange_with_market(
         &self,
         actor: &Actor,
@@ -76,7 +84,29 @@ impl Store {
         credentials: Credentials,
         market: MarketSource,
     ) -> Result<Exchange, StoreError> {
-        let spec = spec.normalized();
+        let new = NewExchange {
+            spec: spec.normalized(),
+            credentials,
+            market,
+        };
+        self.insert_exchange(actor, new, |s, c| s.validate_new(c))
+            .await
+    }
+
+    /// Writes a new account once `validated` and the name and market checks pass. Besides
+    /// [`Store::create_exchange_with_market`], only the test support's account "made by an
+    /// older nofxi" calls it, with the rules of its time.
+    pub(crate) async fn insert_exchange(
+        &self,
+        actor: &Actor,
+        new: NewExchange,
+        validated: impl FnOnce(&ExchangeSpec, &Credentials) -> Result<(), ValidationError>,
+    ) -> Result<Exchange, StoreError> {
+        let NewExchange {
+            spec,
+            credentials,
+            market,
+        } = new;
         let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.account_name, "").await?;
         let mut problems: Vec<FieldProblem> = dup.into_iter().collect();
@@ -85,7 +115,7 @@ impl Store {
                 .problem_for(&spec.exchange_type)
                 .map(|p| FieldProblem::new("market", p)),
         );
-        combine(spec.validate(&credentials, &BTreeSet::new()), problems)?;
+        combine(validated(&spec, &credentials), problems)?;
         let id = uuid::Uuid::now_v7().to_string();
         let now = self.clock.now_ms();
         sqlx::query(
@@ -204,10 +234,14 @@ impl Store {
             .filter_map(|(field, _)| field.parse().ok())
             .collect();
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.account_name, &found.id).await?;
-        combine(
-            spec.validate(&credentials, &stored),
-            dup.into_iter().collect(),
-        )?;
+        let mut problems: Vec<FieldProblem> = dup.into_iter().collect();
+        // Moving an account to a type no longer offered would make one in all but name; an
+        // account already of that type keeps it.
+        if spec.exchange_type != current.spec.exchange_type {
+            let not_offered = spec.offered_problem();
+            problems.extend(not_offered.map(|p| FieldProblem::new("exchange_type", p)));
+        }
+        combine(spec.validate(&credentials, &stored), problems)?;
         let now = self.clock.now_ms();
         sqlx::query(
             "UPDATE exchanges SET exchange_type = $3, account_name = $4, name_key = $5, enabled = $6, \

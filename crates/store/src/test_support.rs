@@ -21,8 +21,10 @@ use crate::error::{DbContext, StoreError};
 use crate::open::{Database, StoreConfig};
 use crate::vault::key::KeySpec;
 
+pub mod legacy_exchange;
 pub mod paper_basics;
 pub mod portfolio_book;
+pub use legacy_exchange::insert_exchange_made_earlier;
 pub use paper_basics::{PaperBasics, SeededBasics, seed_paper_basics};
 pub use portfolio_book::seed_portfolio;
 

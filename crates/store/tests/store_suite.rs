@@ -48,6 +48,7 @@ both!(
     exchange_secrets_are_flags_and_masks,
     invalid_exchange_names_every_problem_and_writes_nothing,
     names_are_unique_case_insensitively,
+    types_that_cannot_trade_are_not_made_but_earlier_ones_are_kept,
     model_rules_and_key_decryption,
     delete_restore_and_audit,
     trash_expires_after_30_days,

@@ -141,3 +141,64 @@ pub async fn strategies_one_active_and_ranges(ts: TestStore, _clock: Arc<ManualC
         Decimal::ONE
     );
 }
+
+/// Gate, KuCoin, Aster and Lighter are no longer offered for new accounts, nor as the type an
+/// account moves to; one an older nofxi made still loads, lists, updates and deletes.
+pub async fn types_that_cannot_trade_are_not_made_but_earlier_ones_are_kept(
+    ts: TestStore,
+    _clock: Arc<ManualClock>,
+) {
+    let gate = ExchangeSpec {
+        exchange_type: "gate".into(),
+        ..binance("g1")
+    };
+    let err = ts
+        .create_exchange(&cli("a"), gate.clone(), keys())
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&err), vec!["exchange_type"]);
+    assert!(err.to_string().contains("cannot trade on gate"), "{err}");
+    assert!(ts.list_exchanges("a", false).await.unwrap().is_empty());
+    assert!(ts.audit_log("a", 100).await.unwrap().is_empty());
+    assert_no_plaintext(&ts, &[K, S]).await;
+
+    ts.create_exchange(&cli("a"), binance("b1"), keys())
+        .await
+        .unwrap();
+    let to_gate = ExchangePatch {
+        exchange_type: Some("gate".into()),
+        ..Default::default()
+    };
+    let err = ts
+        .update_exchange(&cli("a"), "b1", to_gate, Credentials::new())
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&err), vec!["exchange_type"]);
+
+    let made =
+        nofxi_store::test_support::insert_exchange_made_earlier(&ts, &cli("a"), gate, keys())
+            .await
+            .unwrap();
+    assert_eq!(made.spec.exchange_type, "gate");
+    assert!(made.credentials_complete);
+    let listed = ts.list_exchanges("a", false).await.unwrap();
+    assert!(listed.iter().any(|e| e.spec.account_name == "g1"));
+    // Renamed, its key rotated, its type restated as it is: all kept as a gate account.
+    let patch = ExchangePatch {
+        exchange_type: Some("gate".into()),
+        account_name: Some("g2".into()),
+        ..Default::default()
+    };
+    let rotated = Credentials::new().with(CredentialField::ApiKey, "AKIAROTATED0123456789");
+    let updated = ts
+        .update_exchange(&cli("a"), "g1", patch, rotated)
+        .await
+        .unwrap();
+    assert_eq!(updated.spec.exchange_type, "gate");
+    assert_eq!(updated.spec.account_name, "g2");
+    let removed = ts
+        .delete(&cli("a"), ResourceKind::Exchange, "g2")
+        .await
+        .unwrap();
+    assert_eq!(removed.name, "g2");
+}
