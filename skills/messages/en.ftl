@@ -80,6 +80,33 @@ market-unknown-symbol = "{ $symbol }" is no symbol I can quote: say a coin (BTC,
 market-unquoted = { $symbol } cannot be quoted from { $source } now: { $error }
 market-rate-limited = { $symbol } was not quoted: nofxi keeps to { $limit } market-data requests a minute to { $source }, and this minute's are used. Ask again in { $seconds } s.
 market-rate-limited-source = { $source } is limiting requests ({ $error }), so { $symbol } was not quoted. Ask again in { $seconds } s.
+market-source-public = { $venue } public market data (live)
+market-source-sim-offline = nofxi's simulated market (offline, not a live quote)
+market-source-paper-live = { $name } (paper) on { $venue } live prices
+market-unknown-source = There is no market-data source "{ $source }": use { $names }.
+market-what-price = price
+market-what-book = order book
+market-what-klines = candles
+market-book-header = { $symbol } order book on { $source }, { $time }, top { $levels } levels a side:
+market-book-columns = bid size | bid | ask | ask size
+market-book-summary = Spread { $spread } ({ $spread_pct }%); pressure ratio { $pressure } (Σ bid size { $bids } / Σ ask size { $asks } over { $levels } levels): { $reading }.
+market-book-bids-outweigh = bids outweigh asks
+market-book-asks-outweigh = asks outweigh bids
+market-book-even = bids and asks are even
+market-book-one-sided = No asks in the top { $levels } levels, so there is no pressure ratio.
+market-klines-header = { $symbol } { $interval } candles on { $source }, the last { $count } up to { $time }:
+market-klines-columns = open time | open | high | low | close | volume
+market-klines-summary = Over { $count } candles: { $change }% ({ $first_open } → { $last_close }), high { $high }, low { $low }.
+market-klines-none = { $source } has no { $interval } candles of { $symbol } for that time.
+market-which-symbol-book = Which symbol's order book? Say a coin or a pair: BTC, ETHUSDT.
+market-which-symbol-klines = Which symbol's candles? Say a coin or a pair (BTC, ETHUSDT), with an interval if not 1h (4h, 1d).
+market-function-invalid = The { $what } could not be requested: { $problems }
+market-function-no-source = nofxi's market sources have no { $what } of { $symbol }: they serve crypto pairs (BTC, ETHUSDT). Ask for its price instead.
+market-function-failed = The { $what } of { $symbol } could not be read from { $source }: { $error }
+market-function-rate-limited = The { $what } of { $symbol } could not be read now: nofxi keeps to { $limit } market-data requests a minute to { $source }, and this minute's are used. Ask again in { $seconds } s.
+market-function-rate-limited-source = { $source } is limiting requests ({ $error }), so the { $what } of { $symbol } could not be read. Ask again in { $seconds } s.
+market-bad-time = `{ $field }` "{ $value }" is no time: use ISO 8601, like 2026-01-01T00:00:00Z.
+market-start-after-end = The start time is after the end time: swap them.
 
 ## Taking back a change the last message already made ("stop btc-bot" → "actually no")
 

@@ -69,6 +69,33 @@ market-unknown-symbol = “{ $symbol }”不是我能报价的品种：请说币
 market-unquoted = 现在无法从 { $source } 获取 { $symbol } 的报价：{ $error }
 market-rate-limited = { $symbol } 这次没有报价：nofxi 对 { $source } 每分钟最多发 { $limit } 次行情请求，这一分钟已经用完。请 { $seconds } 秒后再问。
 market-rate-limited-source = { $source } 正在限制请求频率（{ $error }），所以 { $symbol } 这次没有报价。请 { $seconds } 秒后再问。
+market-source-public = { $venue } 公开行情（实盘）
+market-source-sim-offline = nofxi 的模拟行情（离线，不是实盘报价）
+market-source-paper-live = { $name }（模拟盘）跟随的 { $venue } 实盘行情
+market-unknown-source = 没有叫 “{ $source }” 的行情来源：请用 { $names }。
+market-what-price = 价格
+market-what-book = 订单簿
+market-what-klines = K 线
+market-book-header = { $symbol } 订单簿（{ $source }，{ $time }），买卖各前 { $levels } 档：
+market-book-columns = 买量 | 买价 | 卖价 | 卖量
+market-book-summary = 价差 { $spread }（{ $spread_pct }%）；买卖压力比 { $pressure }（前 { $levels } 档买量合计 { $bids } / 卖量合计 { $asks }）：{ $reading }。
+market-book-bids-outweigh = 买盘占优
+market-book-asks-outweigh = 卖盘占优
+market-book-even = 买卖持平
+market-book-one-sided = 前 { $levels } 档没有卖单，所以算不出买卖压力比。
+market-klines-header = { $symbol } { $interval } K 线（{ $source }），截至 { $time } 的最近 { $count } 根：
+market-klines-columns = 开盘时间 | 开 | 高 | 低 | 收 | 量
+market-klines-summary = 这 { $count } 根 K 线：涨跌 { $change }%（{ $first_open } → { $last_close }），最高 { $high }，最低 { $low }。
+market-klines-none = { $source } 在这段时间没有 { $symbol } 的 { $interval } K 线。
+market-which-symbol-book = 要看哪个品种的订单簿？说一个币种或交易对：BTC、ETHUSDT。
+market-which-symbol-klines = 要看哪个品种的 K 线？说一个币种或交易对（BTC、ETHUSDT），不是 1 小时的话再说周期（4小时、日线）。
+market-function-invalid = 没有查询{ $what }：{ $problems }
+market-function-no-source = nofxi 的行情来源没有 { $symbol } 的{ $what }：它们只提供数字货币交易对（BTC、ETHUSDT）。可以改问它的价格。
+market-function-failed = 无法从 { $source } 读取 { $symbol } 的{ $what }：{ $error }
+market-function-rate-limited = { $symbol } 的{ $what }这次没有读取：nofxi 对 { $source } 每分钟最多发 { $limit } 次行情请求，这一分钟已经用完。请 { $seconds } 秒后再问。
+market-function-rate-limited-source = { $source } 正在限制请求频率（{ $error }），所以这次没有读取 { $symbol } 的{ $what }。请 { $seconds } 秒后再问。
+market-bad-time = 「{ $field }」的值 “{ $value }” 不是时间：请用 ISO 8601 格式，例如 2026-01-01T00:00:00Z。
+market-start-after-end = 开始时间晚于结束时间：请对调。
 
 ## 撤回上一条消息已经做完的改动（“停掉 btc-bot” → “算了不停了”）
 

@@ -23,6 +23,7 @@ pub mod exchange_errors;
 pub mod gateway;
 mod how_to;
 pub mod llm_call;
+pub mod market_data;
 mod market_turn;
 pub mod message_limit;
 pub mod model_errors;

@@ -3,27 +3,19 @@
 //! through the market-data skill's constraints runtime, the one every market call passes: the
 //! arguments against the function's schema before any request, the rate limits, and retries
 //! only on the codes the skill calls retryable. The market is the one the user's own traders
-//! see: a live account's venue when there is one, else the paper account's simulated market
-//! (labelled simulated, so it is never passed off as a live quote).
+//! see ([`crate::market_data::source::for_user`]): a live account's venue when there is one,
+//! else the paper account's market — the venue whose live prices it follows, or its
+//! simulated market, labelled simulated so it is never passed off as a live quote.
 //!
 //! The skill's rate limits are a live source's budget: a quote from the simulated market sends
 //! nothing anywhere and is never held by them. A chat turn does not wait a limit out either:
 //! when the budget or the venue says "not now", the reply says so and when to ask again.
 
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
-
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::validation::shown_input;
-use nofxi_skills::runtime::{
-    CallError, CallFailure, Clock, LimitedBy, Reach, Reference, SkillRuntime,
-};
-use nofxi_skills::{Catalog, Lang, Library};
-use nofxi_trader::runtime::connect::{DEFAULT_SIM_SEED, PaperAccount, is_live};
-use nofxi_trader::runtime::view::open_view;
-use nofxi_venues::sim::SimMarket;
-use nofxi_venues::{MarketData, RejectKind, SystemClock, VenueError};
+use nofxi_skills::runtime::{CallError, Clock, LimitedBy, Reach, Reference, SkillRuntime};
+use nofxi_skills::{Catalog, Lang};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -31,17 +23,10 @@ use serde_json::json;
 use super::registry::{Tool, ToolContext};
 use super::{RiskLevel, ToolError, ToolOutput};
 use crate::compose::facts::time_on;
+use crate::market_data::call::{GET_PRICE, failure, limit_code, shared_runtime};
+use crate::market_data::source::{self, DataSource, Prefer};
 use crate::tools::exec::store_error;
 use crate::tools::portfolio::stock_quote;
-
-/// The market-data skill's function a quote is.
-const FUNCTION: &str = "get_realtime_price";
-/// A failure the venue says may pass (a timeout, a rate limit): one of the skill's retryable
-/// codes, so the runtime retries it; anything else is given up at once.
-const RETRYABLE: i64 = 5000;
-const NOT_RETRYABLE: i64 = 0;
-/// The longest a chat turn waits for a rate limit: beyond it the reply says when to ask again.
-const CHAT_MAX_WAIT: Duration = Duration::from_secs(1);
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PriceArgs {
@@ -50,36 +35,6 @@ pub struct PriceArgs {
 }
 
 pub struct MarketPrice;
-
-/// The built-in market-data skill's runtime, one per process: its rate limits are its state.
-fn runtime() -> Option<&'static SkillRuntime> {
-    static RUNTIME: OnceLock<Option<SkillRuntime>> = OnceLock::new();
-    RUNTIME
-        .get_or_init(|| {
-            let library = Library::builtin().ok()?;
-            let skill = library.skills().iter().find(|s| s.name == "market-data")?;
-            Some(for_chat(SkillRuntime::new(skill)))
-        })
-        .as_ref()
-}
-
-/// The runtime as a chat turn uses it: no long waits.
-fn for_chat<C>(runtime: SkillRuntime<C>) -> SkillRuntime<C>
-where
-    C: Clock + Clone,
-    C::Instant: Reference,
-{
-    runtime.with_max_wait(CHAT_MAX_WAIT)
-}
-
-/// Where the quote comes from, as the reply names it.
-struct Source {
-    market: Arc<dyn MarketData>,
-    label: String,
-    simulated: bool,
-    /// A live venue's market leaves the machine; a simulated one is computed here.
-    reach: Reach,
-}
 
 #[async_trait]
 impl Tool for MarketPrice {
@@ -113,15 +68,19 @@ impl Tool for MarketPrice {
                 &[("symbol", &shown_input(&args.symbol))],
             )));
         };
-        let Some(runtime) = runtime() else {
+        let Some(runtime) = shared_runtime() else {
             return Err(ToolError::new(
                 "error",
                 "the market-data skill is not loaded",
             ));
         };
-        let source = source(cx, Prefer::Live).await?;
+        let source = source::for_user(cx.store, cx.user, Prefer::Live, lang)
+            .await
+            .map_err(|e| store_error(&e, lang))?;
         let local = match source.reach {
-            Reach::Remote => Some(source_or_sim(cx, Prefer::Local).await),
+            Reach::Remote => {
+                Some(source::for_user_or_sim(cx.store, cx.user, Prefer::Local, lang).await)
+            }
             Reach::Local => None,
         };
         Ok(said(
@@ -136,8 +95,8 @@ impl Tool for MarketPrice {
 /// venue answers again in seconds.
 async fn answer<C>(
     runtime: &SkillRuntime<C>,
-    source: &Source,
-    local: Option<&Source>,
+    source: &DataSource,
+    local: Option<&DataSource>,
     symbol: &Symbol,
     lang: Lang,
 ) -> String
@@ -155,27 +114,11 @@ where
     }
 }
 
-/// Which of the user's accounts a quote is taken from.
-#[derive(Clone, Copy, PartialEq)]
-enum Prefer {
-    /// The live account's venue when there is one: the market the user's money is on.
-    Live,
-    /// A paper account's simulated market (or nofxi's own): nothing leaves the machine.
-    Local,
-}
-
-/// The source `prefer` picks, or the simulated market when the store cannot be read.
-async fn source_or_sim(cx: &ToolContext<'_>, prefer: Prefer) -> Source {
-    source(cx, prefer)
-        .await
-        .unwrap_or_else(|_| simulated_market(cx.lang))
-}
-
 /// The reply to a quote of `symbol` from `source`, the call made through the market-data
 /// skill's runtime; a failure is said in its reply too, with the runtime's error beside it.
 async fn quote<C>(
     runtime: &SkillRuntime<C>,
-    source: &Source,
+    source: &DataSource,
     symbol: &Symbol,
     lang: Lang,
 ) -> Result<String, (String, CallError)>
@@ -185,11 +128,11 @@ where
 {
     let c = Catalog::builtin();
     let market = source.market.clone();
-    let limit_code = runtime.limit_code().unwrap_or(RETRYABLE);
+    let limit_code = limit_code(runtime);
     let quoted = runtime
         .invoke_on(
             source.reach,
-            FUNCTION,
+            GET_PRICE,
             &json!({"symbol": symbol.as_str()}),
             |_, _| {
                 let market = market.clone();
@@ -216,30 +159,11 @@ where
                 ("volume", &t.volume_24h.round_dp(2).to_string()),
                 (
                     "time",
-                    &time_on(t.time_ms, source.simulated, lang == Lang::Zh),
+                    &time_on(t.time_ms, source.sim_clock, lang == Lang::Zh),
                 ),
             ],
         )),
         Err(e) => Err((unquoted(lang, symbol.as_str(), &source.label, &e), e)),
-    }
-}
-
-/// A venue's error as the runtime reads it: its rate limit (with the wait it asked for) under
-/// the skill's rate-limit code, anything else that may pass retryable, the rest not.
-fn failure(e: &VenueError, limit_code: i64) -> CallFailure {
-    let (code, retry_after) = match e {
-        VenueError::Rejected {
-            kind: RejectKind::RateLimited,
-            retry_after,
-            ..
-        } => (limit_code, *retry_after),
-        _ if e.is_retryable() => (RETRYABLE, None),
-        _ => (NOT_RETRYABLE, None),
-    };
-    CallFailure {
-        code,
-        message: e.to_string(),
-        retry_after,
     }
 }
 
@@ -254,67 +178,6 @@ fn said(text: String) -> ToolOutput {
     ToolOutput {
         text: Some(text),
         ..ToolOutput::default()
-    }
-}
-
-/// The user's live account's market when one is enabled and `prefer` is live, else their
-/// paper account's, else the simulated market on the wall clock.
-async fn source(cx: &ToolContext<'_>, prefer: Prefer) -> Result<Source, ToolError> {
-    let c = Catalog::builtin();
-    let exchanges = cx
-        .store
-        .list_exchanges(cx.user, false)
-        .await
-        .map_err(|e| store_error(&e, cx.lang))?;
-    let enabled = exchanges.iter().filter(|e| e.spec.enabled);
-    let chosen = match prefer {
-        Prefer::Live => enabled
-            .clone()
-            .find(|e| is_live(e))
-            .or_else(|| enabled.clone().next()),
-        Prefer::Local => enabled.clone().find(|e| !is_live(e)),
-    };
-    if let Some(config) = chosen
-        && let Ok(venue) = open_view(
-            cx.store.clone(),
-            cx.user,
-            &config.id,
-            PaperAccount::Exchange,
-        )
-        .await
-    {
-        let simulated = venue.is_paper();
-        let id = if simulated {
-            "market-source-paper"
-        } else {
-            "market-source-live"
-        };
-        let label = c.text(
-            cx.lang,
-            id,
-            &[("name", &config.spec.account_name), ("kind", &venue.kind)],
-        );
-        return Ok(Source {
-            market: venue.market.clone(),
-            label,
-            simulated,
-            reach: if simulated {
-                Reach::Local
-            } else {
-                Reach::Remote
-            },
-        });
-    }
-    Ok(simulated_market(cx.lang))
-}
-
-/// nofxi's simulated market on the wall clock: the source when the user has no account.
-fn simulated_market(lang: Lang) -> Source {
-    Source {
-        market: Arc::new(SimMarket::new(DEFAULT_SIM_SEED, Arc::new(SystemClock))),
-        label: Catalog::builtin().text(lang, "market-source-sim", &[]),
-        simulated: false,
-        reach: Reach::Local,
     }
 }
 
@@ -364,17 +227,21 @@ fn unquoted(lang: Lang, symbol: &str, source: &str, e: &CallError) -> String {
 mod tests {
     use std::future::Future;
     use std::pin::Pin;
-    use std::sync::Mutex;
-    use std::time::Duration;
-
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
 
     use nofxi_domain::Interval;
     use nofxi_domain::market::{Candle, FundingRate, OrderBook, Ticker};
+    use nofxi_skills::Library;
     use nofxi_skills::runtime::{FakeRelativeClock, Sleeper};
-    use nofxi_venues::KlineQuery;
+    use nofxi_trader::runtime::connect::DEFAULT_SIM_SEED;
+    use nofxi_venues::sim::SimMarket;
+    use nofxi_venues::{KlineQuery, MarketData, RejectKind, SystemClock, VenueError};
 
     use super::*;
+    use crate::market_data::call::brief;
+    use crate::market_data::source::simulated as simulated_market;
 
     /// Records every wait and moves the fake clock on by it: nothing really sleeps.
     #[derive(Clone, Default)]
@@ -394,7 +261,7 @@ mod tests {
     fn runtime_on(sleeper: &RecordingSleeper) -> SkillRuntime<FakeRelativeClock> {
         let library = Library::builtin().unwrap();
         let skill = library.get("market_data").unwrap();
-        for_chat(SkillRuntime::with_clock(
+        brief(SkillRuntime::with_clock(
             skill,
             sleeper.clock.clone(),
             Arc::new(sleeper.clone()),
@@ -445,16 +312,18 @@ mod tests {
         }
     }
 
-    fn live(limited: Option<Duration>) -> (Arc<LiveVenue>, Source) {
+    fn live(limited: Option<Duration>) -> (Arc<LiveVenue>, DataSource) {
         let venue = Arc::new(LiveVenue {
             prices: SimMarket::new(DEFAULT_SIM_SEED, Arc::new(SystemClock)),
             requests: AtomicUsize::new(0),
             limited,
         });
-        let source = Source {
+        let source = DataSource {
             market: venue.clone(),
+            name: "binance".into(),
             label: "main (binance), live".into(),
             simulated: false,
+            sim_clock: false,
             reach: Reach::Remote,
         };
         (venue, source)
@@ -497,7 +366,10 @@ mod tests {
             confirmed: false,
         };
         assert_eq!(
-            source(&cx, Prefer::Live).await.unwrap().reach,
+            source::for_user(cx.store, cx.user, Prefer::Live, cx.lang)
+                .await
+                .unwrap()
+                .reach,
             Reach::Local,
             "no account"
         );
@@ -512,7 +384,10 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(
-            source(&cx, Prefer::Live).await.unwrap().reach,
+            source::for_user(cx.store, cx.user, Prefer::Live, cx.lang)
+                .await
+                .unwrap()
+                .reach,
             Reach::Local,
             "paper"
         );
@@ -524,12 +399,18 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(
-            source(&cx, Prefer::Live).await.unwrap().reach,
+            source::for_user(cx.store, cx.user, Prefer::Live, cx.lang)
+                .await
+                .unwrap()
+                .reach,
             Reach::Remote,
             "live"
         );
         assert_eq!(
-            source(&cx, Prefer::Local).await.unwrap().reach,
+            source::for_user(cx.store, cx.user, Prefer::Local, cx.lang)
+                .await
+                .unwrap()
+                .reach,
             Reach::Local,
             "the paper account beside it"
         );
