@@ -253,6 +253,12 @@ pub enum FrameRequest {
     },
     /// A quote of a symbol ("btc price").
     Quote { symbol: String },
+    /// A skill function's call ("eth order book"), or one waiting for its symbol ("show me
+    /// the order book" asked which): a coin said next is called with the same arguments.
+    Function {
+        function: String,
+        args: Map<String, Value>,
+    },
 }
 
 /// A change a turn completed.

@@ -317,6 +317,10 @@ impl Assistant {
                         self.answer_market(&mut turn, &topic).await;
                         quoted = true;
                     }
+                    Command::CallFunction { function, args } => {
+                        self.answer_function(&mut turn, &function, args).await;
+                        quoted = true;
+                    }
                     c => policy::apply(&mut turn, c).await,
                 }
             }

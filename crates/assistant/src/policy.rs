@@ -61,6 +61,9 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
             action,
             slots,
         } => crate::effects::explain(turn, &skill, &action, slots.into_iter().collect()),
+        // A skill function's call is a tool call the assistant makes itself, beside any task
+        // (`Assistant::answer_function`): it never reaches the task stack.
+        Command::CallFunction { .. } => {}
         Command::CannotHandle { reason } => {
             let text = if let Some(word) = reason.strip_prefix(NOT_FOUND_REASON) {
                 texts::nothing_called(turn.lang, word, &similar_names(turn, word))

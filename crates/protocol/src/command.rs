@@ -57,6 +57,15 @@ pub enum Command {
         #[serde(default)]
         slots: BTreeMap<String, serde_json::Value>,
     },
+    /// Call a function of a function-style skill with these arguments ("eth order book" is
+    /// `get_order_book` with `{"symbol": "ETHUSDT"}`), answered beside any task. The arguments
+    /// are checked against the function's schema before anything is sent; one the message did
+    /// not give (the symbol of "show me the order book") is asked for.
+    CallFunction {
+        function: String,
+        #[serde(default)]
+        args: BTreeMap<String, serde_json::Value>,
+    },
     /// Nothing here can be handled; the reply says so and what would help.
     CannotHandle { reason: String },
 }

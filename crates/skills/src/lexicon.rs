@@ -211,10 +211,19 @@ pub enum WordClass {
     OtherVenue,
     /// A word between an amount's whole part and its tenths ("14块5" is 14.5 yuan).
     DecimalPoint,
+    /// Asks for a symbol's order book rather than its price ("eth order book", "盘口",
+    /// "买卖压力比"): the market-data skill's `get_order_book`.
+    OrderBookWord,
+    /// Asks for a symbol's candles rather than its price ("btc k线", "eth candles"): the
+    /// market-data skill's `get_kline`.
+    CandleWord,
+    /// A candle interval said in one word, with how many minutes it is ("daily", "日线", "周线");
+    /// an interval said as a number and a unit ("4小时", "1h") is read as a number.
+    CandleInterval,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 99] = [
+    pub const ALL: [WordClass; 102] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -314,6 +323,9 @@ impl WordClass {
         WordClass::Hypothetical,
         WordClass::OtherVenue,
         WordClass::DecimalPoint,
+        WordClass::OrderBookWord,
+        WordClass::CandleWord,
+        WordClass::CandleInterval,
     ];
 
     /// The class's key in a lexicon file.
@@ -418,6 +430,9 @@ impl WordClass {
             WordClass::Hypothetical => "hypothetical",
             WordClass::OtherVenue => "other_venue",
             WordClass::DecimalPoint => "decimal_point",
+            WordClass::OrderBookWord => "order_book_word",
+            WordClass::CandleWord => "candle_word",
+            WordClass::CandleInterval => "candle_interval",
         }
     }
 
@@ -436,6 +451,7 @@ impl WordClass {
                 | WordClass::NumeralDigit
                 | WordClass::NumeralPlace
                 | WordClass::NumeralGroup
+                | WordClass::CandleInterval
         )
     }
 

@@ -112,6 +112,13 @@ fn check(command: &Command, input: &GatewayPrompt<'_>) -> Result<(), String> {
                 .ok_or_else(|| format!("no action {skill}.{action}"))?;
             check_slots(act, slots, input)
         }
+        Command::CallFunction { function, .. } => {
+            if input.library.function(function).is_some() && crate::market_data::runs(function) {
+                Ok(())
+            } else {
+                Err(format!("no function {function} nofxi runs"))
+            }
+        }
         Command::AnswerQuestion { kind, .. } => match kind {
             AnswerKind::Open | AnswerKind::Facts | AnswerKind::Market | AnswerKind::Effects => {
                 Ok(())

@@ -262,6 +262,7 @@ pub fn values_of(commands: &[nofxi_protocol::Command]) -> Vec<&str> {
     for c in commands {
         let slots = match c {
             Command::StartTask { slots, .. } | Command::SetSlots { slots } => slots,
+            Command::CallFunction { args, .. } => args,
             _ => continue,
         };
         for v in slots.values() {

@@ -66,6 +66,7 @@ pub fn follow_up(message: &str, cx: &Context<'_>) -> Option<Understanding> {
     }
     let command = match frame {
         FrameRequest::Quote { .. } => quote_of(&rest)?,
+        FrameRequest::Function { function, args } => function_on(&rest, function, args)?,
         FrameRequest::Task {
             skill,
             action,
@@ -79,10 +80,29 @@ pub fn follow_up(message: &str, cx: &Context<'_>) -> Option<Understanding> {
     })
 }
 
-/// A quote of the one coin `rest` names and nothing else: a coin of the alias table by its
-/// symbol, ticker or a name people use ("eth", "以太坊"). Never a symbol made up of whatever
-/// was typed ("btc price" is no coin, "list traders" none either).
+/// A quote of the one coin `rest` names and nothing else.
 fn quote_of(rest: &str) -> Option<Command> {
+    Some(Command::AnswerQuestion {
+        kind: AnswerKind::Market,
+        topic: coin_of(rest)?,
+    })
+}
+
+/// The function called last ("eth order book", or one that asked which symbol) again, on the
+/// one coin `rest` names, with its other arguments kept.
+fn function_on(rest: &str, function: &str, args: &Map<String, Value>) -> Option<Command> {
+    let mut args = args.clone();
+    args.insert("symbol".into(), Value::String(coin_of(rest)?));
+    Some(Command::CallFunction {
+        function: function.to_string(),
+        args: args.into_iter().collect(),
+    })
+}
+
+/// The one coin `rest` names and nothing else: a coin of the alias table by its symbol,
+/// ticker or a name people use ("eth", "以太坊"). Never a symbol made up of whatever was typed
+/// ("btc price" is no coin, "list traders" none either).
+fn coin_of(rest: &str) -> Option<String> {
     let said = rest
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
         .to_lowercase();
@@ -91,10 +111,7 @@ fn quote_of(rest: &str) -> Option<Command> {
             || c.base.eq_ignore_ascii_case(&said)
             || c.names.iter().any(|n| n.to_lowercase() == said)
     })?;
-    Some(Command::AnswerQuestion {
-        kind: AnswerKind::Market,
-        topic: coin.symbol.clone(),
-    })
+    Some(coin.symbol.clone())
 }
 
 /// `skill.action` again on the one name of the user's that `rest` holds, of the kind of the

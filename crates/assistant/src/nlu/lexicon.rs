@@ -20,6 +20,8 @@ pub struct Lexicon {
     words: BTreeMap<WordClass, Vec<String>>,
     /// (ordinal word, 0-based index), longest first: "the first one" before "the first".
     ordinals: Vec<(String, usize)>,
+    /// Candle intervals said in one word ("日线", "daily") and their minutes, longest first.
+    candle_intervals: Vec<(String, u64)>,
     /// Units, multipliers and numerals in words, and the patterns built from them.
     numbers: NumberWords,
     /// Every phrase nofxi knows, for [`super::coverage`].
@@ -65,10 +67,17 @@ impl Lexicon {
             })
             .collect();
         ordinals.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+        let mut candle_intervals: Vec<(String, u64)> = lexicon
+            .of(WordClass::CandleInterval)
+            .iter()
+            .filter_map(|w| Some((w.text.clone(), w.value?)))
+            .collect();
+        candle_intervals.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
         Lexicon {
             class_aliases,
             words,
             ordinals,
+            candle_intervals,
             numbers: NumberWords::new(lexicon),
             vocabulary: Vocabulary::of_library(library),
         }
@@ -155,6 +164,15 @@ impl Lexicon {
             .iter()
             .find(|(w, _)| lower.contains(w.as_str()))
             .map(|(_, i)| *i)
+    }
+
+    /// The first candle interval said in one word in `lower` ("btc 日线" → 1440 minutes), with
+    /// where it stands.
+    pub fn candle_interval_in(&self, lower: &str) -> Option<(u64, usize, usize)> {
+        self.candle_intervals
+            .iter()
+            .filter_map(|(w, minutes)| find_phrase(lower, w).map(|at| (*minutes, at, at + w.len())))
+            .min_by_key(|(_, at, _)| *at)
     }
 
     /// The type or provider a phrase names, if any ("币安账户" → binance).

@@ -12,20 +12,51 @@ use super::names::Names;
 use super::route::names_function_subject;
 use super::words::phrase_positions;
 
+/// A symbol the message names, canonical (`BTCUSDT`, `NVDA.US`), and where it is said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaidSymbol {
+    pub symbol: String,
+    pub from: usize,
+    pub to: usize,
+}
+
 /// The symbols a price question asks about, canonical (`BTCUSDT`, `NVDA.US`), in the order
 /// said, when the message names market data; none when it names no symbol.
 pub fn quoted_symbols(library: &Library, names: &Names, lower: &str) -> Vec<String> {
     if !names_function_subject(library, lower) {
         return Vec::new();
     }
+    distinct(&symbols_said(library, names, lower))
+}
+
+/// Each symbol once, in the order first said.
+pub fn distinct(said: &[SaidSymbol]) -> Vec<String> {
+    let mut symbols: Vec<String> = Vec::new();
+    for s in said {
+        if !symbols.contains(&s.symbol) {
+            symbols.push(s.symbol.clone());
+        }
+    }
+    symbols
+}
+
+/// Every symbol `lower` names outside the user's resource names, in the order said: by the
+/// market skill's `value_aliases`, the coin table, a symbol written out whole, or a listed
+/// security's name or code.
+pub fn symbols_said(library: &Library, names: &Names, lower: &str) -> Vec<SaidSymbol> {
     let mut text = lower.to_string();
     for (_, from, to) in names.mentioned(lower) {
         blank(&mut text, from, to);
     }
-    let mut found: Vec<(usize, String)> = Vec::new();
+    let mut found: Vec<SaidSymbol> = Vec::new();
     let mut look = |phrase: &str, symbol: &str| {
-        if let Some(at) = phrase_positions(&text, &phrase.to_lowercase()).next() {
-            found.push((at, symbol.to_string()));
+        let phrase = phrase.to_lowercase();
+        if let Some(at) = phrase_positions(&text, &phrase).next() {
+            found.push(SaidSymbol {
+                symbol: symbol.to_string(),
+                from: at,
+                to: at + phrase.len(),
+            });
         }
     };
     for skill in library
@@ -46,23 +77,25 @@ pub fn quoted_symbols(library: &Library, names: &Names, lower: &str) -> Vec<Stri
     }
     // A symbol written out whole (`NVDA.US`, `700.HK`), as the market skill's pattern has it.
     for (at, word) in dotted_words(&text) {
-        found.push((at, word.to_uppercase()));
+        found.push(SaidSymbol {
+            symbol: word.to_uppercase(),
+            from: at,
+            to: at + word.len(),
+        });
     }
     // A listed security by name or code (成都银行, 600519): the portfolio's names, resolved by
     // the tool's confidence ladder; unless a symbol above was said in the same place.
     if let Some((from, to)) = super::instruments::find(&text)
-        && !found.iter().any(|(at, _)| (from..to).contains(at))
+        && !found.iter().any(|s| (from..to).contains(&s.from))
     {
-        found.push((from, text[from..to].to_string()));
+        found.push(SaidSymbol {
+            symbol: text[from..to].to_string(),
+            from,
+            to,
+        });
     }
-    found.sort();
-    let mut symbols: Vec<String> = Vec::new();
-    for (_, symbol) in found {
-        if !symbols.contains(&symbol) {
-            symbols.push(symbol);
-        }
-    }
-    symbols
+    found.sort_by_key(|s| (s.from, s.to));
+    found
 }
 
 /// "茅台赚了多少钱", "亏了多少钱": a market subject said right after a verb of the read the

@@ -12,6 +12,7 @@ pub mod follow_up;
 pub mod instruments;
 pub mod lexicon;
 pub mod market;
+pub mod market_reading;
 pub mod names;
 pub mod new_create;
 pub mod numbers;

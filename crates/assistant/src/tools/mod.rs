@@ -9,6 +9,7 @@ mod current;
 mod exec;
 mod journal;
 mod market;
+mod market_functions;
 mod performance;
 mod portfolio;
 mod probes;

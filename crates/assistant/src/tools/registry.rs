@@ -140,6 +140,8 @@ impl Registry {
             r.add(super::account::ExchangePositions);
             r.add(super::trash::TrashList);
             r.add(super::market::MarketPrice);
+            r.add(super::market_functions::MarketBook);
+            r.add(super::market_functions::MarketKlines);
             r.add(super::trader_diagnosis::TraderDiagnose);
             r.add(super::portfolio::PortfolioShow);
             r.add(super::portfolio::PortfolioRecord);

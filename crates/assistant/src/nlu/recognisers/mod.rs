@@ -66,6 +66,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     named("resume", follow_ups::resume),
     named("error_explanation", guidance::error_explanation),
     named("glossary_question", guidance::glossary_question),
+    named("market_call_unnamed", reads::market_call_unnamed),
     named(
         "answers_beside_other_skill",
         actions::answers_beside_other_skill,

@@ -3,9 +3,11 @@
 //! task goes on and never taken as one of its values.
 
 use nofxi_protocol::{AnswerKind, Command, CommandSource, Understanding};
+use serde_json::Value;
 
 use super::Input;
 use super::follow_ups::{read_of, read_said};
+use crate::nlu::market_reading::{self, Reading};
 use crate::nlu::route::{self, Route};
 use crate::nlu::words::find_phrase;
 use crate::nlu::{Context, RuleUnderstander, instruments, is_read, market, one, shared_read};
@@ -43,8 +45,11 @@ pub fn shared_read(
     }
 }
 
-/// "btc price", "比特币多少钱": a quote, answered beside any task; never a request to change
-/// something ("create a trader when btc price drops" routes to its verb).
+/// "btc price", "比特币多少钱": a quote; "eth order book", "btc 4小时k线": the market-data
+/// function the kind of words said asks for (see [`market_reading`]). Answered beside any
+/// task; never a request to change something ("create a trader when btc price drops" routes
+/// to its verb), nor a value of the open task's own field ("BTC on 5m candles" for a
+/// strategy's candles).
 pub fn market_quote(
     _: &RuleUnderstander,
     input: &Input<'_>,
@@ -58,15 +63,37 @@ pub fn market_quote(
     if !quotable {
         return None;
     }
-    let symbols = market::quoted_symbols(cx.library, cx.names, lower);
+    // A market word makes the symbols said asked about; with nothing open, an interval too
+    // ("eth 4h").
+    let subject = route::names_function_subject(cx.library, lower)
+        || cx.top.is_none() && market_reading::interval_said(cx.lexicon, lower).is_some();
+    if !subject {
+        return None;
+    }
+    let said = market::symbols_said(cx.library, cx.names, lower);
+    let symbols = market::distinct(&said);
     if symbols.is_empty() {
+        return None;
+    }
+    let reading = market_reading::reading(cx.library, cx.lexicon, lower, &said);
+    if matches!(reading, Reading::Call { .. }) && names_own_field(input, cx) {
         return None;
     }
     let commands = symbols
         .into_iter()
-        .map(|topic| Command::AnswerQuestion {
-            kind: AnswerKind::Market,
-            topic,
+        .map(|symbol| match &reading {
+            Reading::Quote => Command::AnswerQuestion {
+                kind: AnswerKind::Market,
+                topic: symbol,
+            },
+            Reading::Call { function, args } => {
+                let mut args = args.clone();
+                args.insert("symbol".into(), Value::String(symbol));
+                Command::CallFunction {
+                    function: function.to_string(),
+                    args: args.into_iter().collect(),
+                }
+            }
         })
         .collect();
     Some(Understanding {
@@ -74,6 +101,35 @@ pub fn market_quote(
         confidence: 0.9,
         source: CommandSource::Rules,
     })
+}
+
+/// "show me the order book", "看看k线": a market-data function's words and no symbol, with
+/// nothing else asked and nothing open: the call, which asks which symbol.
+pub fn market_call_unnamed(
+    _: &RuleUnderstander,
+    input: &Input<'_>,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let lower = &input.lower;
+    if cx.top.is_some()
+        || input.routed(cx).is_some()
+        || !market_reading::names_function_word(cx.lexicon, lower)
+        || !market::symbols_said(cx.library, cx.names, lower).is_empty()
+    {
+        return None;
+    }
+    let Reading::Call { function, args } =
+        market_reading::reading(cx.library, cx.lexicon, lower, &[])
+    else {
+        return None;
+    };
+    Some(one(
+        Command::CallFunction {
+            function: function.to_string(),
+            args: args.into_iter().collect(),
+        },
+        0.85,
+    ))
 }
 
 /// "hold on, total pnl?", "btc-bot的持仓看下", "等下 回收站有啥" while something is being
@@ -120,13 +176,19 @@ pub fn side_follow_up_read(
 /// something else; a strategy once got "btc-bot的持仓看下" as its name otherwise).
 fn open_beside<'c>(input: &Input<'_>, cx: &Context<'c>) -> Option<(&'c str, &'c str)> {
     let (skill, action, ..) = cx.top?;
-    let names_own_field = cx.library.action(skill, action).is_some_and(|a| {
-        a.slots
-            .iter()
-            .flat_map(|slot| slot.phrases.iter())
-            .any(|p| find_phrase(&input.lower, &p.to_lowercase()).is_some())
-    });
-    (!names_own_field).then_some((skill, action))
+    (!names_own_field(input, cx)).then_some((skill, action))
+}
+
+/// A word of the message names one of the open task's own fields.
+fn names_own_field(input: &Input<'_>, cx: &Context<'_>) -> bool {
+    cx.top
+        .and_then(|(skill, action, ..)| cx.library.action(skill, action))
+        .is_some_and(|a| {
+            a.slots
+                .iter()
+                .flat_map(|slot| slot.phrases.iter())
+                .any(|p| find_phrase(&input.lower, &p.to_lowercase()).is_some())
+        })
 }
 
 #[cfg(test)]
@@ -154,6 +216,51 @@ mod tests {
         );
         assert!(run("market_quote", "stop alpha", &cx).is_none());
         assert_eq!(claimed_by("比特币多少钱", &cx), "market_quote");
+    }
+
+    fn function_of(u: &nofxi_protocol::Understanding) -> Vec<(String, Option<String>)> {
+        u.commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::CallFunction { function, args } => Some((
+                    function.clone(),
+                    args.get("symbol")
+                        .and_then(|s| s.as_str())
+                        .map(str::to_string),
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn book_and_candle_words_call_their_function_on_each_symbol() {
+        let f = Fixture::new();
+        let cx = f.cx();
+        let one = |f: &str, s: &str| vec![(f.to_string(), Some(s.to_string()))];
+        let u = run("market_quote", "eth order book", &cx).expect("a book");
+        assert_eq!(function_of(&u), one("get_order_book", "ETHUSDT"));
+        let u = run("market_quote", "btc 4小时k线给我看看", &cx).expect("candles");
+        assert_eq!(function_of(&u), one("get_kline", "BTCUSDT"));
+        let u = run("market_quote", "eth 1h", &cx).expect("an interval alone asks for candles");
+        assert_eq!(function_of(&u), one("get_kline", "ETHUSDT"));
+        let u = run("market_quote", "btc and eth 盘口", &cx).expect("two books");
+        assert_eq!(function_of(&u).len(), 2);
+        assert_eq!(claimed_by("btc 买卖压力比", &cx), "market_quote");
+    }
+
+    #[test]
+    fn a_function_without_its_symbol_is_called_to_ask_for_it() {
+        let f = Fixture::new();
+        let mut cx = f.cx();
+        let u = run("market_call_unnamed", "show me the order book", &cx).expect("a call");
+        assert_eq!(function_of(&u), vec![("get_order_book".to_string(), None)]);
+        assert_eq!(claimed_by("看看k线", &cx), "market_call_unnamed");
+        // A symbol said is market_quote's; an open task's own words are its values.
+        assert!(run("market_call_unnamed", "btc order book", &cx).is_none());
+        cx.top = Some(("strategy_management", "create", NONE, false));
+        assert!(run("market_call_unnamed", "15m candles", &cx).is_none());
+        assert!(run("market_quote", "BTC and SOL on 5m candles", &cx).is_none());
     }
 
     #[test]
