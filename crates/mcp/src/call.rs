@@ -255,7 +255,7 @@ fn check_arguments(target: &Target, args: &Map<String, Value>) -> Result<(), Str
         Target::Action {
             schema, secrets, ..
         } => (schema, secrets.as_slice()),
-        Target::Quote { schema } => (schema, &[][..]),
+        Target::Quote { schema } | Target::Function { schema, .. } => (schema, &[][..]),
         Target::Chat => return Ok(()),
     };
     let Ok(validator) = jsonschema::validator_for(schema) else {

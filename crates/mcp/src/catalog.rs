@@ -4,8 +4,10 @@
 //! management action with its input schema and annotations, so a client and a model see one
 //! definition. Added here, and only here, what MCP needs beyond the export: every tool's
 //! output schema (the [`Outcome`]), the `confirm` argument of the actions that change
-//! something, and `nofxi_chat`. A skill function is listed only if nofxi can run it.
+//! something, and `nofxi_chat`. A skill function is listed only if nofxi can run it
+//! (`nofxi_assistant::market_data::runs`: the quote, the order book and the candles).
 
+use nofxi_assistant::market_data;
 use nofxi_protocol::{AnswerKind, Command};
 use nofxi_skills::export::{self, ToolDef};
 use nofxi_skills::{Lang, Library, Risk, ToolRef};
@@ -38,6 +40,9 @@ pub enum Target {
     },
     /// A market quote (`get_realtime_price`).
     Quote { schema: Value },
+    /// Another skill function nofxi runs (`get_order_book`, `get_kline`), called with the
+    /// arguments as given.
+    Function { function: String, schema: Value },
     /// One chat message.
     Chat,
 }
@@ -70,6 +75,12 @@ impl Target {
                     schema: function.parameters.clone(),
                 })
             }
+            ToolRef::Function { function, .. } if market_data::runs(&function.name) => {
+                Some(Target::Function {
+                    function: function.name.clone(),
+                    schema: function.parameters.clone(),
+                })
+            }
             ToolRef::Function { .. } => None,
         }
     }
@@ -85,6 +96,10 @@ impl Target {
             Target::Quote { .. } => Some(Command::AnswerQuestion {
                 kind: AnswerKind::Market,
                 topic: args.get("symbol")?.as_str()?.to_string(),
+            }),
+            Target::Function { function, .. } => Some(Command::CallFunction {
+                function: function.clone(),
+                args: args.clone().into_iter().collect(),
             }),
             Target::Chat => None,
         }
@@ -158,7 +173,7 @@ fn chat_tool(output: &Value) -> Option<Tool> {
 /// everything else writes. A chat may lead to any of them.
 pub fn scopes_needed(target: &Target) -> &'static [Scope] {
     match target {
-        Target::Quote { .. } => &[Scope::Read],
+        Target::Quote { .. } | Target::Function { .. } => &[Scope::Read],
         Target::Chat => &[Scope::Write, Scope::Trade],
         Target::Action { risk, .. } => match risk {
             Risk::Query => &[Scope::Read],

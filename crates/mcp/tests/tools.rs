@@ -426,3 +426,74 @@ async fn credentials_given_to_a_tool_appear_in_no_result_or_trace() {
         }
     }
 }
+
+/// The market-data skill's order book and candles are listed once nofxi runs them, with the
+/// skill's own schemas, and a call answers with the book from the caller's market (here the
+/// paper account's simulated one, labelled so); the skill's refusals come back as errors.
+#[tokio::test]
+async fn the_order_book_and_candles_are_tools_that_run() {
+    let c = connect(&[Scope::Read, Scope::Write]).await;
+    let tools = c.client.list_all_tools().await.unwrap();
+    let library = Library::builtin().unwrap();
+    for name in ["get_realtime_price", "get_order_book", "get_kline"] {
+        let tool = tools.iter().find(|t| t.name == name);
+        let tool = tool.unwrap_or_else(|| panic!("{name} is not listed"));
+        let (_, function) = library.function(name).unwrap();
+        assert_eq!(
+            Value::Object(tool.input_schema.as_ref().clone())["properties"],
+            function.parameters["properties"],
+            "{name}"
+        );
+        assert_eq!(
+            tool.annotations.as_ref().unwrap().read_only_hint,
+            Some(true),
+            "{name}"
+        );
+    }
+    c.call(
+        "exchange_management_create",
+        json!({"exchange_type": "paper", "account_name": "paper"}),
+    )
+    .await;
+
+    let (result, book) = c
+        .call("get_order_book", json!({"symbol": "BTCUSDT", "depth": 3}))
+        .await;
+    done(&result, &book);
+    let reply = book["reply"].as_str().unwrap();
+    assert!(
+        reply.contains("BTCUSDT order book on paper's simulated market")
+            && reply.contains("top 3 levels")
+            && reply.contains("pressure ratio"),
+        "{reply}"
+    );
+    let (result, candles) = c
+        .call(
+            "get_kline",
+            json!({"symbol": "ETHUSDT", "interval": "4h", "limit": 5}),
+        )
+        .await;
+    done(&result, &candles);
+    assert!(
+        candles["reply"]
+            .as_str()
+            .unwrap()
+            .contains("ETHUSDT 4h candles"),
+        "{candles}"
+    );
+
+    let (result, index) = c.call("get_order_book", json!({"symbol": "SPX.IX"})).await;
+    assert_eq!(result.is_error, Some(true), "{index}");
+    assert!(
+        index["reply"].as_str().unwrap().contains("no order book"),
+        "{index}"
+    );
+    let (result, odd) = c
+        .call(
+            "get_kline",
+            json!({"symbol": "BTCUSDT", "interval": "1.5h"}),
+        )
+        .await;
+    assert_eq!(result.is_error, Some(true), "{odd}");
+    assert!(odd["reply"].as_str().unwrap().contains("1.5h"), "{odd}");
+}
