@@ -8,6 +8,7 @@ mod body_error;
 pub mod chat;
 pub mod dashboard;
 mod login;
+pub mod market;
 mod openapi;
 pub mod portfolio_import;
 pub mod portfolio_marks;
@@ -127,6 +128,7 @@ pub fn operations() -> Vec<Op> {
     ops.extend(chat::operations());
     ops.extend(backtests::operations());
     ops.extend(reads::operations());
+    ops.extend(market::operations());
     ops
 }
 
