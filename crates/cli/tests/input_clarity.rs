@@ -215,61 +215,121 @@ fn an_exported_credential_a_type_does_not_use_is_ignored_and_said() {
     assert!(err.contains("--api-key"), "{err}");
 }
 
-/// A type nofxi cannot trade on yet is said at creation and in `exchange types`, not first
-/// at `trader start`.
+/// Nothing is offered that cannot trade: `exchange add` refuses Gate, KuCoin, Aster and Lighter
+/// by `--type`, naming the types that trade, and `exchange types` says so. An account of one
+/// that an older nofxi made still lists, shows, updates and deletes, and `exchange test` and
+/// `trader start` on it say plainly that trading on it is not available.
 #[test]
-fn an_account_nofxi_cannot_trade_on_yet_is_said_at_creation() {
+fn a_type_nofxi_cannot_trade_on_is_not_offered_and_earlier_accounts_say_so() {
+    use nofxi_domain::CredentialField as F;
     let (_guard, home) = home();
-    let out = support::nofxi(
+    for kind in ["gate", "kucoin", "aster", "lighter"] {
+        let err = refused(
+            &home,
+            &[
+                "exchange",
+                "add",
+                "--type",
+                kind,
+                "--name",
+                "b",
+                "--api-key",
+                support::K,
+            ],
+        );
+        assert!(err.contains("`--type`"), "{err}");
+        assert!(err.contains(&format!("cannot trade on {kind}")), "{err}");
+        assert!(
+            err.contains("paper, binance, bybit, okx, bitget, hyperliquid"),
+            "{err}"
+        );
+        assert!(!err.contains(support::K), "{err}");
+    }
+    assert_eq!(json(&home, &["exchange", "list"]), serde_json::json!([]));
+    let types = ok(&home, &["exchange", "types"]);
+    let gate = types.lines().find(|l| l.starts_with("gate")).unwrap();
+    assert!(
+        gate.contains("not available") && gate.contains("no"),
+        "{types}"
+    );
+    let okx = types.lines().find(|l| l.starts_with("okx")).unwrap();
+    assert!(!okx.contains("not available"), "{types}");
+    let listed = json(&home, &["exchange", "types"]);
+    assert_eq!(listed["binance"]["offered"], true, "{listed}");
+    assert_eq!(listed["gate"]["offered"], false, "{listed}");
+    assert_eq!(listed["gate"]["can_trade"], false, "{listed}");
+
+    support::earlier::exchange(
+        &home,
+        "gate",
+        "g1",
+        &[(F::ApiKey, support::K), (F::SecretKey, support::S)],
+    );
+    let list = ok(&home, &["exchange", "list"]);
+    let row = list.lines().find(|l| l.starts_with("g1")).unwrap();
+    assert!(row.contains("gate (trading not available)"), "{list}");
+    let shown = ok(&home, &["exchange", "show", "g1"]);
+    assert!(shown.contains("trading     not available"), "{shown}");
+    ok(
         &home,
         &[
             "exchange",
-            "add",
-            "--type",
-            "gate",
+            "update",
+            "g1",
             "--name",
-            "b",
-            "--api-key",
-            support::K,
-            "--secret-key",
-            support::S,
+            "g2",
+            "--testnet",
+            "true",
         ],
-    )
-    .output()
-    .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    assert!(
-        text(&out).contains("cannot trade on gate accounts yet"),
-        "{}",
-        text(&out)
     );
-    // The note promises no check that `exchange test` cannot make, and the test agrees.
-    assert!(
-        !text(&out).contains("checks its credentials") && text(&out).contains("cannot check"),
-        "{}",
-        text(&out)
+    ok(
+        &home,
+        &[
+            "exchange",
+            "update",
+            "g2",
+            "--secret-key",
+            "SECRETROTATED0123456789",
+        ],
     );
-    let test = support::fails(&home, &["exchange", "test", "b"]);
+    let test = support::fails(&home, &["exchange", "test", "g2"]);
     assert!(
-        test.contains("cannot trade on gate accounts yet") && test.contains("cannot"),
+        test.contains("trading on gate accounts is not available"),
         "{test}"
     );
-    assert!(test.contains("neither check their credentials"), "{test}");
-    let out = run(
+    assert!(test.contains("neither check"), "{test}");
+    assert!(!test.contains(support::S), "{test}");
+
+    ok(
         &home,
-        &["exchange", "add", "--type", "paper", "--name", "p"],
+        &["model", "add", "--name", "rules", "--provider", "builtin"],
     );
-    assert!(!text(&out).contains("cannot trade"), "{}", text(&out));
-    let types = ok(&home, &["exchange", "types"]);
-    let gate = types
-        .lines()
-        .find(|l| l.starts_with("gate"))
-        .unwrap_or_default();
-    assert!(gate.contains("not yet"), "{types}");
-    let listed = json(&home, &["exchange", "types"]);
-    assert_eq!(listed["binance"]["can_trade"], true, "{listed}");
-    assert_eq!(listed["okx"]["can_trade"], true, "{listed}");
-    assert_eq!(listed["gate"]["can_trade"], false, "{listed}");
+    ok(&home, &["strategy", "add", "--name", "default"]);
+    ok(
+        &home,
+        &[
+            "trader",
+            "add",
+            "--name",
+            "t",
+            "--model",
+            "rules",
+            "--exchange",
+            "g2",
+            "--strategy",
+            "default",
+        ],
+    );
+    let start = run(&home, &["trader", "start", "t", "--confirm-live"]);
+    assert!(!start.status.success(), "{}", text(&start));
+    assert!(
+        text(&start).contains("trading on gate accounts is not available"),
+        "{}",
+        text(&start)
+    );
+    ok(&home, &["trader", "delete", "t"]);
+    ok(&home, &["exchange", "delete", "g2"]);
+    assert_eq!(json(&home, &["exchange", "list"]), serde_json::json!([]));
 }
 
 /// One broken user SKILL.md costs that skill, not the chat: the rest loads, the broken file

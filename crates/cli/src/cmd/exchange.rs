@@ -53,7 +53,8 @@ pub enum ExchangeCommand {
 
 #[derive(Debug, Args)]
 pub struct ExchangeFields {
-    /// Account type: paper, binance, bybit, gate, okx, bitget, kucoin, hyperliquid, aster, lighter.
+    /// Account type: paper, binance, bybit, okx, bitget, hyperliquid. (gate, kucoin, aster
+    /// and lighter accounts made by an earlier nofxi are kept, but cannot trade.)
     #[arg(long = "type", value_name = "TYPE")]
     pub exchange_type: Option<String>,
     /// Account name, unique among your exchange accounts (case-insensitive).
@@ -201,18 +202,6 @@ impl ExchangeFields {
     }
 }
 
-/// What a user should know at creation about a type nofxi cannot trade on yet. It promises
-/// only what holds: `exchange test` connects only to the types it trades on (see the trader
-/// runtime's `connect`), so it cannot check these credentials either.
-fn cannot_trade_note(kind: ExchangeType) -> String {
-    format!(
-        "note: nofxi cannot trade on {kind} accounts yet ({} only): the account \
-         is stored with its credentials encrypted, but nofxi cannot connect to it, so \
-         `nofxi exchange test` cannot check them and a trader on it will not start",
-        ExchangeType::tradable()
-    )
-}
-
 pub fn run(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> {
     match command {
         ExchangeCommand::Types => types(global),
@@ -266,12 +255,10 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
                 enabled: fields.enabled.unwrap_or(true),
                 testnet: fields.testnet.unwrap_or(false),
             };
+            // A type not offered for new accounts is refused by the store, naming `--type`.
             let exchange = store
                 .create_exchange_with_market(&actor(global), spec, credentials, market)
                 .await?;
-            if let Some(kind) = exchange.spec.exchange_type().filter(|k| !k.can_trade()) {
-                eprintln!("{}", cannot_trade_note(kind));
-            }
             done(global, "created", &exchange)
         }
         ExchangeCommand::Update { target, mut fields } => {
@@ -360,12 +347,19 @@ fn market_arg(text: Option<&str>) -> Result<Option<MarketSource>> {
     })
 }
 
-/// `paper (binance prices)` for a paper account that follows a venue; the type otherwise.
+/// `paper (binance prices)` for a paper account that follows a venue, `gate (trading not
+/// available)` for one of a type nofxi cannot trade on; the type otherwise.
 fn type_with_prices(e: &Exchange) -> String {
     match e.market.venue() {
         Some(venue) => format!("{} ({venue} prices)", e.spec.exchange_type),
+        None if !tradable(e) => format!("{} (trading not available)", e.spec.exchange_type),
         None => e.spec.exchange_type.clone(),
     }
+}
+
+/// Whether nofxi trades on the account's type (an account an older nofxi made may not).
+fn tradable(e: &Exchange) -> bool {
+    e.spec.exchange_type().is_some_and(|k| k.can_trade())
 }
 
 fn show(e: &Exchange) {
@@ -376,6 +370,12 @@ fn show(e: &Exchange) {
     println!("testnet     {}", yes_no(e.spec.testnet));
     if e.spec.exchange_type == "paper" {
         println!("prices      {}", e.market.label());
+    }
+    if !tradable(e) {
+        println!(
+            "trading     not available: nofxi trades on {} only; this account is kept as a config (update or delete it)",
+            ExchangeType::tradable()
+        );
     }
     for (field, status) in &e.credentials {
         let shown = match &status.masked {
@@ -389,46 +389,51 @@ fn show(e: &Exchange) {
 }
 
 fn types(global: &GlobalArgs) -> Result<()> {
-    let table: Vec<(String, Vec<&str>, bool)> = ExchangeType::ALL
+    let table: Vec<(ExchangeType, Vec<&str>)> = ExchangeType::ALL
         .iter()
         .map(|t| {
-            (
-                t.as_str().to_string(),
-                t.required_credentials()
-                    .iter()
-                    .map(|f| f.as_str())
-                    .collect(),
-                t.can_trade(),
-            )
+            let fields = t.required_credentials().iter().map(|f| f.as_str());
+            (*t, fields.collect())
         })
         .collect();
     if global.json {
         let map: serde_json::Map<String, serde_json::Value> = table
             .into_iter()
-            .map(|(t, fields, can_trade)| {
-                let row =
-                    serde_json::json!({"required_credentials": fields, "can_trade": can_trade});
-                (t, row)
+            .map(|(t, fields)| {
+                let row = serde_json::json!({
+                    "required_credentials": fields,
+                    "can_trade": t.can_trade(),
+                    "offered": t.offered(),
+                });
+                (t.to_string(), row)
             })
             .collect();
         return print_json(&map);
     }
     let rows = table
         .into_iter()
-        .map(|(t, fields, can_trade)| {
-            let trading = if can_trade {
-                "yes".to_string()
+        .map(|(t, fields)| {
+            let trading = if t.can_trade() {
+                "yes"
             } else {
-                "not yet (store and test only)".to_string()
+                "not available"
+            };
+            let new = if t.offered() {
+                "yes"
+            } else {
+                "no (accounts made earlier are kept)"
             };
             let needed = if fields.is_empty() {
                 "(none)".to_string()
             } else {
                 fields.join(", ")
             };
-            vec![t, needed, trading]
+            vec![t.to_string(), needed, trading.into(), new.into()]
         })
         .collect::<Vec<_>>();
-    print_table(&["TYPE", "REQUIRED CREDENTIALS", "TRADING"], &rows);
+    print_table(
+        &["TYPE", "REQUIRED CREDENTIALS", "TRADING", "NEW ACCOUNTS"],
+        &rows,
+    );
     Ok(())
 }

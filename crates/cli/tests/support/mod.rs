@@ -8,6 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod earlier;
 pub mod live;
 
 pub const K: &str = "AKIAKEYMATERIAL7f3e9c1d2b";

@@ -102,9 +102,10 @@ pub enum ConnectError {
     /// `NOFXI_BINANCE_BASE_URL` or `NOFXI_OKX_BASE_URL` is set to something no request can go to.
     #[error("{fix}; or unset {variable} to use the exchange's own URLs")]
     BadBaseUrl { fix: String, variable: &'static str },
-    /// Said the same way as `exchange add`'s note for the type: nothing is tested or traded.
+    /// An account of a type nofxi cannot trade on (one an older nofxi made: no new one is
+    /// offered), or a market no venue serves: nothing is tested or traded.
     #[error(
-        "nofxi cannot trade on {kind} accounts yet ({} only): it cannot connect to them, so it can neither check their credentials nor start a trader on them",
+        "trading on {kind} accounts is not available: nofxi trades on {} only and cannot connect to {kind}, so it can neither check the account's credentials nor start a trader on it (the account is kept as a config: update or delete it)",
         nofxi_domain::ExchangeType::tradable()
     )]
     Unsupported { kind: String },
