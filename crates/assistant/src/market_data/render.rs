@@ -214,25 +214,12 @@ pub fn error_text(
             ],
         ),
         MarketError::Call(CallError::RateLimited { by, retry_in }) => {
-            // Whole seconds, rounded up: "ask again in 0 s" would be asked again too soon.
-            let seconds = retry_in.as_secs() + u64::from(retry_in.subsec_nanos() > 0);
-            let seconds = seconds.max(1).to_string();
-            let args = [
+            let said = [
                 ("what", what.as_str()),
                 ("symbol", &symbol),
                 ("source", source),
             ];
-            match by {
-                LimitedBy::Budget { per_minute, .. } => {
-                    let limit = per_minute.to_string();
-                    let all = [&args[..], &[("limit", &limit), ("seconds", &seconds)]].concat();
-                    text(lang, "market-function-rate-limited", &all)
-                }
-                LimitedBy::Source { message, .. } => {
-                    let all = [&args[..], &[("error", message), ("seconds", &seconds)]].concat();
-                    text(lang, "market-function-rate-limited-source", &all)
-                }
-            }
+            rate_limited(by, *retry_in, &said, lang)
         }
         MarketError::NoSource { .. } => text(
             lang,
@@ -272,6 +259,30 @@ pub fn error_text(
     }
 }
 
+/// A rate limit, the budget's or the source's, and when to ask again; `said` names what was
+/// asked and where.
+fn rate_limited(
+    by: &LimitedBy,
+    retry_in: std::time::Duration,
+    said: &[(&str, &str)],
+    lang: Lang,
+) -> String {
+    // Whole seconds, rounded up: "ask again in 0 s" would be asked again too soon.
+    let seconds = retry_in.as_secs() + u64::from(retry_in.subsec_nanos() > 0);
+    let seconds = seconds.max(1).to_string();
+    match by {
+        LimitedBy::Budget { per_minute, .. } => {
+            let limit = per_minute.to_string();
+            let all = [said, &[("limit", &limit), ("seconds", &seconds)]].concat();
+            text(lang, "market-function-rate-limited", &all)
+        }
+        LimitedBy::Source { message, .. } => {
+            let all = [said, &[("error", message), ("seconds", &seconds)]].concat();
+            text(lang, "market-function-rate-limited-source", &all)
+        }
+    }
+}
+
 /// `message` with each text argument the caller gave shown as [`shown_input`] shows it: the
 /// schema's message repeats values as they came.
 pub fn quoted_safely(message: &str, args: &Value) -> String {
@@ -285,4 +296,46 @@ pub fn quoted_safely(message: &str, args: &Value) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use nofxi_skills::runtime::SkillRuntime;
+    use serde_json::json;
+
+    use super::*;
+    use crate::market_data::call::market_skill;
+
+    #[test]
+    fn a_limit_says_when_to_ask_again_in_whole_seconds() {
+        let limited = MarketError::Call(CallError::RateLimited {
+            by: LimitedBy::Budget {
+                function: Some(GET_KLINE.into()),
+                per_minute: 20,
+            },
+            retry_in: Duration::from_millis(2_500),
+        });
+        let args = json!({"symbol": "BTCUSDT"});
+        let en = error_text(&limited, GET_KLINE, &args, "main (okx), live", Lang::En);
+        assert!(
+            en.contains("candles of BTCUSDT") && en.contains(" 20 ") && en.contains("3 s"),
+            "{en}"
+        );
+        let zh = error_text(&limited, GET_BOOK, &args, "main（okx）", Lang::Zh);
+        assert!(zh.contains("订单簿") && zh.contains("3 秒"), "{zh}");
+    }
+
+    #[test]
+    fn a_refused_value_is_quoted_escaped() {
+        let args = json!({"symbol": "BTCUSDT", "interval": "1h\u{1b}[2J"});
+        let runtime = SkillRuntime::new(market_skill().unwrap());
+        let invalid = runtime.prepare(GET_KLINE, &args).unwrap_err();
+        let said = error_text(&MarketError::Call(invalid), GET_KLINE, &args, "x", Lang::En);
+        assert!(
+            !said.contains('\u{1b}') && said.contains("\\u{1b}"),
+            "{said}"
+        );
+    }
 }
