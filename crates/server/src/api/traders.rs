@@ -7,10 +7,11 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
-use nofxi_domain::Trader;
 use nofxi_domain::trading::Position;
+use nofxi_domain::{Exchange, Trader};
 use nofxi_store::Store;
 use nofxi_trader::runtime::baseline::PnlBasis;
+use nofxi_trader::runtime::connect::ConnectError;
 use nofxi_trader::runtime::preflight::start_trader;
 use nofxi_trader::runtime::report::trader_stats;
 use nofxi_trader::runtime::status::{StatusView, status_view};
@@ -22,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::step::{ConfirmBody, Risky, Step, confirmation, summary};
 use super::{Body, Op, Reply, schema};
 use crate::access::{Caller, TRADE};
-use crate::error::{ApiError, ApiResult, Worded};
+use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
 pub fn operations() -> Vec<Op> {
@@ -55,6 +56,7 @@ async fn start(
         .get_strategy(&caller.user, &trader.spec.strategy_id)
         .await?;
     let balance = trader.spec.initial_balance.to_string();
+    let account = summary(money_at_stake(&exchange), &[]);
     let risky = Risky {
         action: "trader.start",
         id: &trader.id,
@@ -68,31 +70,26 @@ async fn start(
                 ("model", &model.spec.name),
                 ("strategy", &strategy.spec.name),
                 ("balance", &balance),
+                ("account", &account),
             ],
         ),
     };
     if let Some(step) = confirmation(&state, &caller, &body, risky)? {
         return Ok(Json(step));
     }
+    // The preflight's own words say what failed and what to do (a venue's code and message
+    // included); its kind is for programs and the logs, not the reader.
     let (trader, _) = start_trader(store, &caller.actor(true), &trader.id)
         .await
         .map_err(|e| {
+            tracing::info!(trader = %trader.spec.name, kind = e.kind(), "start refused");
             let detail = e.to_string();
-            ApiError::new(
+            let args = [("name", trader.spec.name.as_str()), ("detail", &detail)];
+            ApiError::catalog(
                 StatusCode::CONFLICT,
                 "preflight",
-                Worded::new(
-                    format!(
-                        "trader {:?} cannot start ({}): {detail}",
-                        trader.spec.name,
-                        e.kind()
-                    ),
-                    format!(
-                        "交易员 {:?} 无法启动（{}）：{detail}",
-                        trader.spec.name,
-                        e.kind()
-                    ),
-                ),
+                "http-start-refused",
+                &args,
             )
         })?;
     Ok(Json(Step::Done {
@@ -125,6 +122,33 @@ async fn stop(
         done: true,
         object: trader,
     }))
+}
+
+/// A trader's account that cannot be read: the store's failure as the store's; the venue's (a
+/// refused key, a venue down) in its own words, not as a failure inside nofxi.
+fn unreadable(e: ConnectError) -> ApiError {
+    let status = match e {
+        ConnectError::Store(e) => return e.into(),
+        ConnectError::Venue(_) => StatusCode::BAD_GATEWAY,
+        _ => StatusCode::CONFLICT,
+    };
+    let detail = e.to_string();
+    ApiError::catalog(
+        status,
+        "unavailable",
+        "http-account-unreadable",
+        &[("detail", &detail)],
+    )
+}
+
+/// What money a start on `exchange` trades, as the chat's confirmations say it (the catalog
+/// key): real money on a live account, test funds on a testnet one, none on paper.
+fn money_at_stake(exchange: &Exchange) -> &'static str {
+    match (exchange.spec.exchange_type.as_str(), exchange.spec.testnet) {
+        ("paper", _) => "confirm-account-paper",
+        (_, true) => "confirm-account-testnet",
+        _ => "confirm-account-live",
+    }
 }
 
 /// What a start or stop confirmation is bound to: any edit, start or stop makes it stale.
@@ -190,7 +214,7 @@ pub struct StatsView {
 pub async fn stats_of(store: &Arc<Store>, user: &str, trader: &Trader) -> ApiResult<StatsView> {
     let (stats, basis) = trader_stats(store, user, trader)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(unreadable)?;
     let basis = basis.as_ref().map(PnlBasis::equity);
     let pct = basis
         .filter(|b| *b > Decimal::ZERO)
@@ -283,7 +307,7 @@ pub struct Positions {
 pub async fn positions_of(store: &Arc<Store>, user: &str, trader: &Trader) -> ApiResult<Positions> {
     let view = trader_account(store.clone(), user, trader)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(unreadable)?;
     Ok(match view {
         Some(v) => Positions {
             items: v.positions.iter().map(PositionView::from).collect(),
