@@ -56,10 +56,15 @@ function columns(kind, ctx) {
   }
 }
 
+// A credential field in the words of its exchange: Hyperliquid's `api_key` is the agent
+// wallet's private key, and its hint says which wallet; other types use the common label.
+const credLabel = (type, c) => tOr(`exchange_field.${type}.${c}`, tOr(`field.${c}`, c));
+const credHint = (type, c) => tOr(`exchange_hint.${type}.${c}`, t('resources.secret_hint'));
+
 function credSummary(o) {
   const creds = Object.entries(o.credentials || {});
   if (!creds.length) return t('resources.no_credentials');
-  return h('span', { class: 'creds' }, creds.map(([k, c]) => h('code', { title: tOr(`field.${k}`, k) }, c && c.present ? c.masked || '••••' : t('resources.missing'))),
+  return h('span', { class: 'creds' }, creds.map(([k, c]) => h('code', { title: credLabel(o.exchange_type, k) }, c && c.present ? c.masked || '••••' : t('resources.missing'))),
     o.credentials_complete === false ? h('span', { class: 'badge tone-warn' }, t('resources.incomplete')) : null);
 }
 
@@ -84,7 +89,7 @@ function formFor(kind, ctx, obj) {
       const creds = ty.credentials || [];
       credBox.replaceChildren(...creds.map((c) => {
         const cur = o.credentials && o.credentials[c];
-        return field({ name: c, label: tOr(`field.${c}`, c), type: 'password', required: !edit, placeholder: cur && cur.present ? cur.masked : '', hint: edit ? t('resources.keep_secret') : t('resources.secret_hint') });
+        return field({ name: c, label: credLabel(ty.id, c), type: 'password', required: !edit, placeholder: cur && cur.present ? cur.masked : '', hint: edit ? t('resources.keep_secret') : credHint(ty.id, c) });
       }));
       credBox.hidden = !creds.length;
     };
