@@ -84,6 +84,7 @@ export function mount(root, { id }) {
   let alive = true;
   let trader = null;
   let busy = false;
+  let refused = null; // why the last start or stop was refused: shown by the buttons until the next try
   let account = null; // the trader's exchange account: a paper one says where its prices come from
   let older = []; // cycles paged in with "load older", kept across refreshes
   let noMore = false;
@@ -126,11 +127,14 @@ export function mount(root, { id }) {
   async function act(verb) {
     if (busy) return;
     busy = true;
+    refused = null;
     try {
-      const r = await twoStep('POST', `/api/traders/${enc(trader ? trader.id : id)}/${verb}`, { confirmLabel: t(`trader.${verb}`), danger: verb === 'stop' });
+      // Starting on a live account trades real money: its Confirm looks as grave as a stop's.
+      const live = !!account && account.exchange_type !== 'paper' && !account.testnet;
+      const r = await twoStep('POST', `/api/traders/${enc(trader ? trader.id : id)}/${verb}`, { confirmLabel: t(`trader.${verb}`), danger: verb === 'stop' || live });
       if (r) notify(t(`trader.${verb}_done`, { name: trader ? trader.name : id }), 'ok');
     } catch (err) {
-      notify(err.message, 'error');
+      refused = err.message;
     } finally {
       busy = false;
       load();
@@ -165,6 +169,7 @@ export function mount(root, { id }) {
         h('div', { class: 'title-block' },
           h('h1', { tabindex: '-1' }, trader.name, ' ', stateBadge(status.state)),
           reasonLine(status),
+          refused ? h('p', { class: 'alert error', id: 'trader-action-error', role: 'alert' }, refused) : null,
           account && account.exchange_type === 'paper' ? h('p', { class: 'prices-source', id: 'trader-prices' }, pricesLine(account.market)) : null,
           status.lastCycleAt ? h('p', { class: 'muted' }, t('trader.last_cycle', { at: fmtTime(status.lastCycleAt) }), status.simulated ? ` · ${t('trader.simulated')}` : '') : null),
         h('div', { class: 'actions' },
