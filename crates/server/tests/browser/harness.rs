@@ -10,6 +10,7 @@ use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use futures::StreamExt;
 use nofxi_store::test_support::{TestStore, sqlite_store};
+use nofxi_trader::runtime::host::HostOptions;
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 use tokio::time::Instant;
@@ -36,7 +37,7 @@ pub struct App {
 
 impl App {
     /// With `users` (name, password) the server starts in multi-user mode: the page logs in.
-    async fn start(users: &[(&str, &str)]) -> TestResult<App> {
+    async fn start(users: &[(&str, &str)], engine: HostOptions) -> TestResult<App> {
         let store = sqlite_store().await?;
         for (name, password) in users {
             store
@@ -44,7 +45,7 @@ impl App {
                 .add_user(name, &nofxi_domain::Secret::new(*password))
                 .await?;
         }
-        let running = start_server(store.store.clone(), Some(fast_engine("browser-test"))).await?;
+        let running = start_server(store.store.clone(), Some(engine)).await?;
         Ok(App {
             base: running.base.clone(),
             http: reqwest::Client::new(),
@@ -121,7 +122,19 @@ pub async fn with_app_and_browser(
     users: &[(&str, &str)],
     flow: impl AsyncFnOnce(&App, &Browser) -> TestResult,
 ) -> TestResult {
-    let app = App::start(users).await?;
+    let engine = fast_engine("browser-test");
+    with_engine_app_and_browser(name, viewport, users, engine, flow).await
+}
+
+/// [`with_app_and_browser`] with the engine hosted as `engine` says.
+pub async fn with_engine_app_and_browser(
+    name: &str,
+    viewport: Viewport,
+    users: &[(&str, &str)],
+    engine: HostOptions,
+    flow: impl AsyncFnOnce(&App, &Browser) -> TestResult,
+) -> TestResult {
+    let app = App::start(users, engine).await?;
     let browser = Browser::launch(name, viewport).await?;
     let outcome = match browser.client.goto(&app.base).await {
         Ok(()) => flow(&app, &browser).await,

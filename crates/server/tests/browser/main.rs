@@ -25,6 +25,8 @@ macro_rules! check {
 }
 
 mod harness;
+mod live_steps;
+mod live_venues;
 mod paper_prices;
 mod portfolio_upload;
 mod running_edit;
