@@ -18,9 +18,12 @@ export function mount(root) {
   const today = new Date();
   const monthAgo = new Date(today.getTime() - 30 * 86400000);
   const strategySel = field({ name: 'strategy', label: t('backtest.strategy'), type: 'select', required: true, options: [] });
+  // What to replay: the simulated market, or a series `nofxi data download` stored.
+  const dataSel = field({ name: 'data', label: t('backtest.data'), type: 'select', value: 'simulated', hint: t('backtest.data_hint'), options: [{ value: 'simulated', label: t('backtest.data_simulated') }] });
   const form = h('form', { id: 'backtest-form', class: 'resource-form backtest-form', novalidate: true },
     formError(),
     strategySel,
+    dataSel,
     field({ name: 'symbols', label: t('backtest.symbols'), required: true, value: 'BTCUSDT', hint: t('backtest.symbols_hint') }),
     h('div', { class: 'field-row' },
       field({ name: 'start', label: t('backtest.start'), type: 'date', required: true, value: iso(monthAgo) }),
@@ -45,6 +48,35 @@ export function mount(root) {
     if (!items.length) sel.append(h('option', { value: '' }, t('backtest.no_strategies')));
   }).catch((err) => out.replaceChildren(errorBox(err)));
 
+  // Each downloaded series is a choice; choosing one sets the symbol, interval and dates to it.
+  const series = new Map();
+  api.get('/api/history').then((r) => {
+    const sel = dataSel.querySelector('select');
+    for (const m of (r && r.items) || []) {
+      const spans = m.covered || [];
+      if (!m.candles || !spans.length) continue;
+      const key = `${m.exchange}|${m.symbol}|${m.interval}`;
+      const from = iso(new Date(spans[0].from_ms));
+      // Spans are half-open: the last day held is the one before `to_ms`. The end date asked
+      // for is the day after it; the server cuts the range to what was downloaded.
+      const end = spans[spans.length - 1].to_ms;
+      const last = iso(new Date(end - 1));
+      series.set(key, { ...m, from, to: iso(new Date(end + 86399999)) });
+      const holes = (m.holes || []).length ? ` · ${t('backtest.data_holes', { n: m.holes.length })}` : '';
+      sel.append(h('option', { value: key }, t('backtest.data_series', { exchange: m.exchange, symbol: m.symbol, interval: m.interval, from, to: last, candles: m.candles }) + holes));
+    }
+  }).catch(() => {});
+  dataSel.querySelector('select').addEventListener('change', (e) => {
+    const m = series.get(e.target.value);
+    if (!m) return;
+    const interval = form.querySelector('select[name=interval]');
+    if (![...interval.options].some((o) => o.value === m.interval)) interval.append(h('option', { value: m.interval }, m.interval));
+    interval.value = m.interval;
+    form.querySelector('input[name=symbols]').value = m.symbol;
+    form.querySelector('input[name=start]').value = m.from;
+    form.querySelector('input[name=end]').value = m.to;
+  });
+
   function render(data) {
     if (!data) {
       out.replaceChildren(h('p', { class: 'muted' }, t('backtest.idle')));
@@ -63,6 +95,7 @@ export function mount(root) {
     if (r) {
       // Offline the prices come from the simulated market, not history: never let a result
       // pass for a real backtest.
+      if (r.data_source) kids.push(h('p', { class: 'data-source', id: 'backtest-data-source' }, t('backtest.ran_on', { source: r.data_source })));
       if (r.simulated) kids.push(h('p', { class: 'note warn', role: 'note' }, t('backtest.simulated_prices')));
       const pts = curvePoints(r.equity_curve || r.equity);
       kids.push(pts.length
@@ -102,6 +135,7 @@ export function mount(root) {
       end: v.end,
       initial_balance: v.initial_balance,
       interval: v.interval,
+      data: String(v.data || 'simulated').split('|')[0],
     };
     clearTimeout(timer);
     setBusy(form, true);

@@ -20,6 +20,7 @@ use tokio::sync::watch;
 
 use crate::access::{self, Access, Mode};
 use crate::api;
+use crate::api::backtests::Backtests;
 use crate::chat_hub::ChatHub;
 use crate::client_addr::ProxyTrust;
 use crate::error::ApiError;
@@ -40,6 +41,9 @@ pub struct ServeOptions {
     /// Behind a reverse proxy: where the client's address is forwarded (default: nowhere,
     /// the peer is the client).
     pub proxy: ProxyTrust,
+    /// Where `nofxi data download` stores history (`<home>/history`): the backtest page can
+    /// run on it. None: the page offers the simulated market only.
+    pub history_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -165,6 +169,7 @@ pub async fn serve(
     let mut state = AppState::open(store.clone(), library, access, options.web_dir.clone()).await?;
     let (stop_streams, stopping) = watch::channel(false);
     state.stopping = stopping;
+    state.backtests = Arc::new(Backtests::with_history(options.history_dir.clone()));
     tokio::spawn(state.hub.clone().listen_for_other_processes());
 
     let (stop_engine, engine_stop) = watch::channel(false);

@@ -501,6 +501,7 @@ async fn a_non_loopback_address_is_refused_with_the_fix() -> TestResult {
         engine: None,
         web_dir: None,
         proxy: Default::default(),
+        history_dir: None,
     };
     let library = Arc::new(Library::builtin()?);
     let result = serve(ts.store.clone(), library, options, async {}, |_, _| {}).await;

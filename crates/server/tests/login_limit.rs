@@ -88,6 +88,7 @@ async fn serve_behind(ts: &TestStore, proxy: ProxyTrust) -> TestResult<Running> 
         engine: None,
         web_dir: None,
         proxy,
+        history_dir: None,
     };
     start_with(ts.store.clone(), options).await
 }

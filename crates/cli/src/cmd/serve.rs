@@ -86,6 +86,7 @@ async fn run_server(global: &GlobalArgs, args: ServeArgs) -> Result<()> {
             }),
             trusted: args.trusted_proxies,
         },
+        history_dir: Some(super::data::history_dir(global)?),
     };
     serve(store, library, options, wait_for_signal(), |addr, mode| {
         println!("nofxi is serving on http://{addr}/ — open it in a browser (Ctrl-C stops it)");

@@ -1,8 +1,10 @@
-//! Backtests from the page: start one (a strategy over the simulated market, the builtin
-//! decider), follow its progress, read its result. Jobs live in memory until the server
-//! stops; each runs on a blocking thread so the API stays responsive.
+//! Backtests from the page: start one (a strategy over the simulated market or over history
+//! `nofxi data download` stored, with the builtin decider), follow its progress, read its
+//! result, which says what data it ran on. Jobs live in memory until the server stops; each
+//! runs on a blocking thread so the API stays responsive.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -17,11 +19,14 @@ use nofxi_trader::backtest::{BacktestConfig, MAX_REPLAY_CANDLES, run_backtest};
 use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
 use nofxi_trader::runtime::connect::sim_seed;
 use nofxi_trader::stats::Stats;
+use nofxi_venues::csv_source::CsvMarket;
+use nofxi_venues::history::HistoryStore;
 use nofxi_venues::sim::SimMarket;
 use nofxi_venues::{Clock, ManualClock, MarketData};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::backtest_data::{self, Replay};
 use super::traders::EquityPoint;
 use super::{Body, Op, Reply, schema};
 use crate::access::Caller;
@@ -39,11 +44,12 @@ pub fn operations() -> Vec<Op> {
             Method::POST,
             "/api/backtests",
             "backtests",
-            "Start a backtest of a strategy on the simulated market; 202 with its id",
+            "Start a backtest of a strategy on the simulated market or on downloaded history; 202 with its id",
             Reply::Json(202, schema::<Started>),
             post(start),
         )
         .body(schema::<BacktestRequest>),
+        backtest_data::operation(),
         Op::new(
             Method::GET,
             "/api/backtests/{id}",
@@ -71,6 +77,10 @@ pub struct BacktestRequest {
     pub initial_balance: Option<Decimal>,
     /// One cycle per candle of this interval; default `1h`.
     pub interval: Option<Interval>,
+    /// What to replay: `simulated` (the default, the offline simulated market) or an exchange
+    /// whose history `nofxi data download` stored (`binance`; GET /api/history lists it).
+    /// Without `start` and `end` the whole time the symbols' history covers is replayed.
+    pub data: Option<String>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -96,13 +106,19 @@ pub struct BacktestResult {
     pub fills: usize,
     pub refused: usize,
     pub final_equity: Decimal,
-    /// Always true here: the data is the simulated market, not history.
+    /// True when the prices were the simulated market's, not market history.
     pub simulated: bool,
+    /// What it ran on: `simulated market (seed 42)`, `binance history BTCUSDT 1h (nofxi data
+    /// download)`.
+    pub data_source: String,
 }
 
 #[derive(Default)]
 pub struct Backtests {
     jobs: Mutex<HashMap<String, Entry>>,
+    /// Where `nofxi data download` stores history (`<home>/history`); none: only the
+    /// simulated market.
+    history_dir: Option<PathBuf>,
 }
 
 struct Entry {
@@ -119,6 +135,18 @@ impl std::fmt::Debug for Backtests {
 }
 
 impl Backtests {
+    pub fn with_history(history_dir: Option<PathBuf>) -> Backtests {
+        Backtests {
+            jobs: Mutex::default(),
+            history_dir,
+        }
+    }
+
+    /// The downloaded history, when the server knows where it is.
+    pub fn history(&self) -> Option<HistoryStore> {
+        self.history_dir.as_ref().map(HistoryStore::new)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
         match self.jobs.lock() {
             Ok(g) => g,
@@ -171,55 +199,24 @@ async fn start(
         }
         _ => StrategyConfig::default(),
     };
-    let symbols_given: Vec<String> = if body.symbols.is_empty() {
-        strategy.coin_source.static_coins.clone()
-    } else {
-        body.symbols.clone()
-    };
-    let mut symbols = Vec::new();
-    for s in &symbols_given {
-        let symbol = Symbol::parse_known(s).map_err(|e| {
-            invalid(
-                "symbols",
-                format!("`symbols`: {e}"),
-                format!("`symbols`：{e}"),
-            )
-        })?;
-        if !symbols.contains(&symbol) {
-            symbols.push(symbol);
-        }
-    }
-    if symbols.is_empty() {
-        return Err(invalid(
-            "symbols",
-            "no symbols to backtest: give some (BTCUSDT, ETHUSDT) or pick a strategy with coins"
-                .into(),
-            "没有要回测的币种：请填写（BTCUSDT, ETHUSDT），或选一个设置了币种的策略".into(),
-        ));
-    }
-    let now = state.store.now_ms();
-    let to = match &body.end {
-        Some(t) if !t.trim().is_empty() => parse_time("end", t)?,
-        _ => now,
-    };
-    let from = match &body.start {
-        Some(t) if !t.trim().is_empty() => parse_time("start", t)?,
-        _ => to - 30 * 86_400_000,
-    };
+    let symbols = symbols_of(&body, &strategy)?;
     let interval = body.interval.unwrap_or(Interval::H1);
-    let n = i64::try_from(symbols.len()).unwrap_or(i64::MAX);
-    let minutes = ((to - from).max(0) / 60_000).saturating_mul(n);
-    if from >= to || minutes > MAX_REPLAY_CANDLES {
-        return Err(invalid(
-            "start",
-            format!(
-                "the range must be after `start` and hold at most {MAX_REPLAY_CANDLES} simulated minutes over all symbols: shorten it or use fewer symbols"
-            ),
-            format!(
-                "时间范围须在 `start` 之后，且所有币种合计不超过 {MAX_REPLAY_CANDLES} 个模拟分钟：请缩短范围或减少币种"
-            ),
-        ));
-    }
+    let data = body
+        .data
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case("simulated"));
+    let replay = match data {
+        Some(exchange) => Some(backtest_data::replay(
+            state.backtests.history_dir.as_ref(),
+            exchange,
+            &symbols,
+            interval,
+        )?),
+        None => None,
+    };
+    let now = state.store.now_ms();
+    let (from, to) = range_of(&body, now, interval, symbols.len(), replay.as_ref())?;
     let initial_balance = body.initial_balance.unwrap_or(Decimal::from(1000));
     if initial_balance <= Decimal::ZERO {
         return Err(invalid(
@@ -239,49 +236,158 @@ async fn start(
         strategy,
         full_cycles: false,
     };
-    let id = uuid::Uuid::now_v7().to_string();
-    let progress = Arc::new(AtomicU64::new(0));
-    {
-        let mut jobs = state.backtests.lock();
-        let running = jobs.values().filter(|e| e.job.status == "running").count();
-        if running >= MAX_RUNNING {
-            let count = running.to_string();
-            return Err(ApiError::catalog(
-                StatusCode::TOO_MANY_REQUESTS,
-                "busy",
-                "http-backtest-busy",
-                &[("count", &count)],
-            ));
-        }
-        jobs.insert(
-            id.clone(),
-            Entry {
-                user: caller.user.clone(),
-                job: Job {
-                    id: id.clone(),
-                    status: "running".into(),
-                    progress: 0.0,
-                    error: None,
-                    result: None,
-                },
-                progress: progress.clone(),
-            },
-        );
-    }
+    let (id, progress) = enqueue(&state, &caller)?;
     let backtests = state.backtests.clone();
     let handle = tokio::runtime::Handle::current();
     let job_id = id.clone();
     tokio::task::spawn_blocking(move || {
-        let outcome = handle.block_on(run(config, progress));
+        let outcome = handle.block_on(run(config, progress, replay));
         backtests.finish(&job_id, outcome);
     });
     Ok((StatusCode::ACCEPTED, Json(Started { id })))
 }
 
-async fn run(config: BacktestConfig, progress: Arc<AtomicU64>) -> Result<BacktestResult, String> {
+/// The symbols asked for, or the strategy's coins; at least one.
+fn symbols_of(body: &BacktestRequest, strategy: &StrategyConfig) -> ApiResult<Vec<Symbol>> {
+    let symbols_given: &[String] = if body.symbols.is_empty() {
+        &strategy.coin_source.static_coins
+    } else {
+        &body.symbols
+    };
+    let mut symbols = Vec::new();
+    for s in symbols_given {
+        let symbol = Symbol::parse_known(s).map_err(|e| {
+            invalid(
+                "symbols",
+                format!("`symbols`: {e}"),
+                format!("`symbols`：{e}"),
+            )
+        })?;
+        if !symbols.contains(&symbol) {
+            symbols.push(symbol);
+        }
+    }
+    if symbols.is_empty() {
+        return Err(invalid(
+            "symbols",
+            "no symbols to backtest: give some (BTCUSDT, ETHUSDT) or pick a strategy with coins"
+                .into(),
+            "没有要回测的币种：请填写（BTCUSDT, ETHUSDT），或选一个设置了币种的策略".into(),
+        ));
+    }
+    Ok(symbols)
+}
+
+/// The time replayed: as asked, else the last 30 days, or for downloaded history the whole
+/// time it covers; cut to what was downloaded, and no more than one backtest replays.
+fn range_of(
+    body: &BacktestRequest,
+    now: i64,
+    interval: Interval,
+    symbols: usize,
+    replay: Option<&Replay>,
+) -> ApiResult<(i64, i64)> {
+    let given = |t: &Option<String>| t.clone().filter(|t| !t.trim().is_empty());
+    let data_end = replay.map(|r| r.last_ms.saturating_add(interval.millis()));
+    let to = match given(&body.end) {
+        Some(t) => parse_time("end", &t)?,
+        None => data_end.unwrap_or(now),
+    };
+    let from = match given(&body.start) {
+        Some(t) => parse_time("start", &t)?,
+        None => replay.map_or(to - 30 * 86_400_000, |r| r.first_ms),
+    };
+    let (from, to) = match (replay, data_end) {
+        (Some(r), Some(end)) => (from.max(r.first_ms), to.min(end)),
+        _ => (from, to),
+    };
+    if let Some(r) = replay.filter(|_| from >= to) {
+        return Err(invalid(
+            "start",
+            format!(
+                "`start` to `end` holds none of the {}: choose a range inside it",
+                r.source
+            ),
+            format!(
+                "`start` 到 `end` 之间没有 {} 的K线：请选它覆盖的时间",
+                r.source
+            ),
+        ));
+    }
+    let n = i64::try_from(symbols).unwrap_or(i64::MAX);
+    // The simulated market builds every minute of the range; history replays its candles.
+    let step = if replay.is_some() {
+        interval.millis()
+    } else {
+        60_000
+    };
+    let units = ((to - from).max(0) / step.max(1)).saturating_mul(n);
+    if from >= to || units > MAX_REPLAY_CANDLES {
+        return Err(invalid(
+            "start",
+            format!(
+                "the range must be after `start` and hold at most {MAX_REPLAY_CANDLES} candles (simulated minutes on the simulated market) over all symbols: shorten it or use fewer symbols"
+            ),
+            format!(
+                "时间范围须在 `start` 之后，且所有币种合计不超过 {MAX_REPLAY_CANDLES} 根K线（模拟行情按分钟计）：请缩短范围或减少币种"
+            ),
+        ));
+    }
+    Ok((from, to))
+}
+
+/// A new running job for the caller, unless as many as the machine takes already run.
+fn enqueue(state: &AppState, caller: &Caller) -> ApiResult<(String, Arc<AtomicU64>)> {
+    let id = uuid::Uuid::now_v7().to_string();
+    let progress = Arc::new(AtomicU64::new(0));
+    let mut jobs = state.backtests.lock();
+    let running = jobs.values().filter(|e| e.job.status == "running").count();
+    if running >= MAX_RUNNING {
+        let count = running.to_string();
+        return Err(ApiError::catalog(
+            StatusCode::TOO_MANY_REQUESTS,
+            "busy",
+            "http-backtest-busy",
+            &[("count", &count)],
+        ));
+    }
+    jobs.insert(
+        id.clone(),
+        Entry {
+            user: caller.user.clone(),
+            job: Job {
+                id: id.clone(),
+                status: "running".into(),
+                progress: 0.0,
+                error: None,
+                result: None,
+            },
+            progress: progress.clone(),
+        },
+    );
+    Ok((id, progress))
+}
+
+async fn run(
+    config: BacktestConfig,
+    progress: Arc<AtomicU64>,
+    replay: Option<Replay>,
+) -> Result<BacktestResult, String> {
     let clock = Arc::new(ManualClock::new(0));
-    let market: Arc<dyn MarketData> =
-        Arc::new(SimMarket::new(sim_seed(), clock.clone() as Arc<dyn Clock>));
+    let simulated = replay.is_none();
+    let (market, data_source): (Arc<dyn MarketData>, String) = match replay {
+        Some(replay) => {
+            let mut market = CsvMarket::new(clock.clone() as Arc<dyn Clock>);
+            for (symbol, candles) in replay.series {
+                market = market.with_candles(symbol, config.interval, candles);
+            }
+            (Arc::new(market), replay.source)
+        }
+        None => (
+            Arc::new(SimMarket::new(sim_seed(), clock.clone() as Arc<dyn Clock>)),
+            format!("simulated market (seed {})", sim_seed()),
+        ),
+    };
     let mut decider = BuiltinDecider::new(BuiltinParams::default());
     let report = run_backtest(&config, market, clock, &mut decider, |done, total| {
         let millionths = done.saturating_mul(1_000_000) / total.max(1);
@@ -314,7 +420,8 @@ async fn run(config: BacktestConfig, progress: Arc<AtomicU64>) -> Result<Backtes
         fills: report.fills,
         refused: report.refused,
         final_equity: report.final_account.equity,
-        simulated: true,
+        simulated,
+        data_source,
     })
 }
 

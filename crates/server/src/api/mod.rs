@@ -2,6 +2,7 @@
 //! document (`/api/openapi.json`) from the same entries and the Rust types' JSON Schemas, so
 //! the document cannot describe a route that is not served or a body the handler does not take.
 
+mod backtest_data;
 pub mod backtests;
 mod body;
 mod body_error;

@@ -56,6 +56,7 @@ pub async fn start_on(
         engine,
         web_dir: None,
         proxy: ProxyTrust::default(),
+        history_dir: None,
     };
     start_with(store, options).await
 }
