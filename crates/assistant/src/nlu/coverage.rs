@@ -133,13 +133,7 @@ impl Vocabulary {
             phrases.extend(skill.meta.nouns.iter().cloned());
             nouns.extend(skill.meta.nouns.iter().cloned());
             // The names a skill gives values ("苹果" for AAPL.US, "gold" for XAUUSD.FX).
-            phrases.extend(
-                skill
-                    .meta
-                    .value_aliases
-                    .iter()
-                    .map(|(alias, _)| alias.clone()),
-            );
+            phrases.extend(skill.meta.value_aliases.keys().cloned());
             for action in &skill.actions {
                 phrases.extend(action.verbs.iter().cloned());
                 for slot in &action.slots {

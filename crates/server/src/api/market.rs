@@ -223,3 +223,35 @@ fn refused(e: &MarketError, function: &str, args: &Value, source: &DataSource) -
 fn call_safe(message: &str, args: &Value) -> String {
     nofxi_assistant::market_data::render::quoted_safely(message, args)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use nofxi_skills::runtime::LimitedBy;
+    use serde_json::json;
+
+    use super::*;
+
+    /// A rate limit that would hold the request is a 429 saying when to come back.
+    #[test]
+    fn a_rate_limit_is_a_429_with_retry_after_in_whole_seconds() {
+        let limited = MarketError::Call(CallError::RateLimited {
+            by: LimitedBy::Budget {
+                function: Some(GET_KLINE.into()),
+                per_minute: 20,
+            },
+            retry_in: Duration::from_millis(2_200),
+        });
+        let sim = source::named("simulated", 42, Lang::En).unwrap();
+        let response = refused(&limited, GET_KLINE, &json!({"symbol": "BTCUSDT"}), &sim);
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(
+            response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|v| v.to_str().ok()),
+            Some("3")
+        );
+    }
+}
