@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use nofxi_domain::trader::INITIAL_BALANCE_DEFAULT;
+use nofxi_domain::validation::ValidationError;
 use nofxi_domain::validation::shown_input;
 use nofxi_domain::{
-    Actor, ExchangePatch, ExchangeSpec, ModelPatch, ModelSpec, Problem, ResourceKind, Secret,
-    StrategyConfig, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
+    Actor, ExchangePatch, ExchangeSpec, MarketSource, ModelPatch, ModelSpec, Problem, ResourceKind,
+    Secret, StrategyConfig, StrategyPatch, StrategySpec, TraderPatch, TraderSpec,
 };
 use nofxi_skills::Lang;
 use nofxi_store::{Store, StoreError};
@@ -333,7 +334,10 @@ impl ToolRunner {
                 };
                 let kind = spec.exchange_type();
                 let (creds, left_out) = credentials_for(a, kind);
-                let e = st.create_exchange(actor, spec, creds).await?;
+                let market = market_of(a)?.unwrap_or_default();
+                let e = st
+                    .create_exchange_with_market(actor, spec, creds, market)
+                    .await?;
                 let note = left_out_note(lang, &e.spec.exchange_type, &left_out);
                 Ok(ToolOutput {
                     notes: note.into_iter().collect(),
@@ -353,7 +357,7 @@ impl ToolRunner {
                 if let Some(err) = only_unused_credentials(&patch, &creds, note.clone()) {
                     return Err(Failure::Tool(err));
                 }
-                let e = st.update_exchange(actor, &target, patch, creds).await?;
+                let e = update_exchange(st, actor, &current, patch, creds, market_of(a)?).await?;
                 Ok(ToolOutput {
                     notes: note.into_iter().collect(),
                     ..done(e.id, e.spec.account_name)
@@ -692,6 +696,39 @@ fn no_engine_note(lang: Lang) -> String {
 }
 
 /// The change an exchange update's arguments ask for, `enabled` as the verb said it.
+/// A paper account's `market` argument (`binance`, …), refused under the field's name with
+/// the choices when it is none of them.
+fn market_of(a: &Map<String, Value>) -> Result<Option<MarketSource>, StoreError> {
+    s(a, "market")
+        .map(|m| {
+            m.parse::<MarketSource>()
+                .map_err(|p| ValidationError::single("market", p).into())
+        })
+        .transpose()
+}
+
+/// The account's fields and credentials, then its market source, if one is given: the source
+/// is checked against the account's type before anything is written.
+async fn update_exchange(
+    st: &Store,
+    actor: &Actor,
+    current: &nofxi_domain::Exchange,
+    patch: ExchangePatch,
+    creds: nofxi_domain::Credentials,
+    market: Option<MarketSource>,
+) -> Result<nofxi_domain::Exchange, StoreError> {
+    let Some(market) = market else {
+        return st.update_exchange(actor, &current.id, patch, creds).await;
+    };
+    if let Some(problem) = market.problem_for(&current.spec.exchange_type) {
+        return Err(ValidationError::single("market", problem).into());
+    }
+    if patch != ExchangePatch::default() || creds.fields().next().is_some() {
+        st.update_exchange(actor, &current.id, patch, creds).await?;
+    }
+    st.set_exchange_market(actor, &current.id, market).await
+}
+
 fn exchange_patch(a: &Map<String, Value>, enabled: Option<bool>) -> ExchangePatch {
     ExchangePatch {
         exchange_type: None,

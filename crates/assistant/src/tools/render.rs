@@ -32,8 +32,14 @@ pub fn exchange_line(lang: Lang, i: usize, e: &Exchange) -> String {
     } else {
         String::new()
     };
+    // A paper account says what its figures rest on: the simulated market or a venue's prices.
+    let prices = match (e.spec.exchange_type.as_str(), e.market.venue()) {
+        ("paper", Some(venue)) => msg(lang, "render-prices-live", &[("venue", venue)]),
+        ("paper", None) => msg(lang, "render-prices-simulated", &[]),
+        _ => String::new(),
+    };
     format!(
-        "{}. {} ({}{testnet}, {state})",
+        "{}. {} ({}{testnet}{prices}, {state})",
         i + 1,
         e.spec.account_name,
         e.spec.exchange_type

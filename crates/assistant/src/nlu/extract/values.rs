@@ -25,6 +25,11 @@ pub(super) fn occurrences(text: &str, phrase: &str) -> Vec<usize> {
 }
 
 /// Enum values by value or alias, the longest said wins; a negated mention is skipped.
+///
+/// The mentions of every enum slot are weighed together, longest first: a longer alias of one
+/// slot takes its words before a shorter alias of another inside it, so in "a paper account on
+/// binance prices" the market source takes "binance prices" and the exchange type "paper",
+/// where slot by slot the type would have taken "binance". Each slot keeps its longest mention.
 pub fn enums(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Map<String, Value>) {
     // "1350 港元": a value word that is also a number's phrase stays for the number to bind
     // to (the currency said, and the price it names).
@@ -34,29 +39,57 @@ pub fn enums(action: &Action, scan: &mut Scan, lexicon: &Lexicon, slots: &mut Ma
         .filter(|s| matches!(s.ty, SlotType::Integer | SlotType::Decimal))
         .flat_map(|s| s.phrases.iter().map(|p| p.to_lowercase()))
         .collect();
+    let mut said = enum_mentions(action, scan, lexicon);
+    // Stable: among mentions of one length, the earlier slot, value and alias win as before.
+    said.sort_by_key(|m| std::cmp::Reverse(m.end - m.start));
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    for m in said {
+        if slots.contains_key(&m.slot.name) || taken.iter().any(|(s, t)| m.start < *t && *s < m.end)
+        {
+            continue;
+        }
+        slots.insert(m.slot.name.clone(), Value::String(m.value.to_string()));
+        taken.push((m.start, m.end));
+        let word = scan
+            .text
+            .get(m.start..m.end)
+            .unwrap_or_default()
+            .to_string();
+        if !number_phrases.contains(&word) {
+            blank(&mut scan.text, m.start, m.end);
+        }
+    }
+}
+
+/// One enum value said: where, for which slot, which value.
+struct Mention<'a> {
+    start: usize,
+    end: usize,
+    slot: &'a Slot,
+    value: &'a str,
+}
+
+/// Every mention of each value and alias of every enum slot that is not negated, in the order
+/// of the slots, their values and aliases, then of the text.
+fn enum_mentions<'a>(action: &'a Action, scan: &Scan, lexicon: &Lexicon) -> Vec<Mention<'a>> {
+    let mut out = Vec::new();
     for slot in action.slots.iter().filter(|s| s.ty == SlotType::Enum) {
-        let mut best: Option<(usize, &str, usize, usize)> = None;
         for v in &slot.values {
             for word in std::iter::once(&v.value).chain(v.aliases.iter()) {
                 let lw = word.to_lowercase();
                 let said = occurrences(&scan.text, &lw)
                     .into_iter()
-                    .find(|at| !preceded_by(&scan.text, *at, lexicon.words(WordClass::NotValue)));
-                if let Some(at) = said
-                    && best.is_none_or(|(len, ..)| lw.len() > len)
-                {
-                    best = Some((lw.len(), v.value.as_str(), at, at + lw.len()));
-                }
-            }
-        }
-        if let Some((_, value, s, t)) = best {
-            slots.insert(slot.name.clone(), Value::String(value.to_string()));
-            let word = scan.text.get(s..t).unwrap_or_default().to_string();
-            if !number_phrases.contains(&word) {
-                blank(&mut scan.text, s, t);
+                    .filter(|at| !preceded_by(&scan.text, *at, lexicon.words(WordClass::NotValue)));
+                out.extend(said.map(|at| Mention {
+                    start: at,
+                    end: at + lw.len(),
+                    slot,
+                    value: v.value.as_str(),
+                }));
             }
         }
     }
+    out
 }
 
 /// Candle intervals ("15m candles", "4h 周期"): by the nearest phrase, else the first
