@@ -54,6 +54,9 @@ account-no-positions = No open positions.
 account-position = { $who }{ $symbol } { $side } { $quantity } @ { $entry }, mark { $mark }, { $leverage }x { $margin_mode }, unrealized P&L { $unrealized } USDT{ $liquidation }
 account-liquidation = , liquidation { $price }
 account-unreadable = { $name } cannot be read now: { $error }. `nofxi exchange test { $name }` checks each step (clock, key, IP, permissions).
+# An account of a type nofxi cannot trade on (Gate, KuCoin, Aster, Lighter), made by an earlier
+# nofxi: kept as a config, never connected to, and no new one is offered.
+exchange-trading-not-available = Trading on { $kind } accounts is not available: nofxi trades on { $tradable } only and cannot connect to { $kind }, so it can neither check this account nor start a trader on it. The account is kept as a config: you can rename, update or delete it.
 
 ## The trash ("what's in the trash", "回收站里有什么")
 

@@ -46,6 +46,8 @@ account-no-positions = 没有持仓。
 account-position = { $who }{ $symbol } { $side } { $quantity } @ { $entry }，标记价 { $mark }，{ $leverage } 倍 { $margin_mode }，未实现盈亏 { $unrealized } USDT{ $liquidation }
 account-liquidation = ，强平价 { $price }
 account-unreadable = 现在读不到 { $name }：{ $error }。`nofxi exchange test { $name }` 会逐项检查（时钟、密钥、IP、权限）。
+# 以前的 nofxi 建的、nofxi 不能交易的类型（Gate、KuCoin、Aster、Lighter）的账户：作为配置保留，不连接，也不再提供新建。
+exchange-trading-not-available = 不能在 { $kind } 账户上交易：nofxi 只在 { $tradable } 上交易，连接不了 { $kind }，所以既不能检查这个账户，也不能用它启动交易员。这个账户作为配置保留，可以改名、修改或删除。
 
 ## 回收站
 

@@ -299,6 +299,18 @@ fn a_type_nofxi_cannot_trade_on_is_not_offered_and_earlier_accounts_say_so() {
     );
     assert!(test.contains("neither check"), "{test}");
     assert!(!test.contains(support::S), "{test}");
+    // The chat says the same in the user's language, and still renames the account.
+    let said = chat_reply(&home, "test g2");
+    assert!(
+        said.contains("Trading on gate accounts is not available"),
+        "{said}"
+    );
+    let said = chat_reply(&home, "测试一下 g2");
+    assert!(said.contains("不能在 gate 账户上交易"), "{said}");
+    let said = chat_reply(&home, "rename g2 to g3");
+    assert!(said.contains("g3"), "{said}");
+    let shown = ok(&home, &["exchange", "show", "g3"]);
+    assert!(shown.contains("gate"), "{shown}");
 
     ok(
         &home,
@@ -315,7 +327,7 @@ fn a_type_nofxi_cannot_trade_on_is_not_offered_and_earlier_accounts_say_so() {
             "--model",
             "rules",
             "--exchange",
-            "g2",
+            "g3",
             "--strategy",
             "default",
         ],
@@ -328,8 +340,24 @@ fn a_type_nofxi_cannot_trade_on_is_not_offered_and_earlier_accounts_say_so() {
         text(&start)
     );
     ok(&home, &["trader", "delete", "t"]);
-    ok(&home, &["exchange", "delete", "g2"]);
+    ok(&home, &["exchange", "delete", "g3"]);
     assert_eq!(json(&home, &["exchange", "list"]), serde_json::json!([]));
+}
+
+/// One `nofxi chat --json --new` turn; its reply.
+fn chat_reply(home: &std::path::Path, message: &str) -> String {
+    let out = support::with_input(
+        &mut support::nofxi(home, &["chat", "--json", "--new"]),
+        &format!("{message}\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    v["reply"].as_str().unwrap_or_default().to_string()
 }
 
 /// One broken user SKILL.md costs that skill, not the chat: the rest loads, the broken file

@@ -197,7 +197,11 @@ fn credentials_are_required_per_exchange_type() {
             ))
             .is_ok()
     );
-    let err = create.validate_args(&obj(json!({"exchange_type": "lighter", "account_name": "l", "wallet_addr": "0x1", "api_key_private_key": "k-0123456789", "api_key_index": 300}))).unwrap_err();
+    // Lighter accounts are no longer made, but one made earlier still takes a new key index.
+    let update = lib.action("exchange_management", "update").unwrap();
+    let err = update
+        .validate_args(&obj(json!({"target": "l", "api_key_index": 300})))
+        .unwrap_err();
     assert!(
         matches!(err.errors[0].problem, Problem::OutOfRange { .. }),
         "{err}"

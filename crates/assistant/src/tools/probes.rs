@@ -40,7 +40,10 @@ impl ToolRunner {
         .await
         .map_err(|e| match e {
             ConnectError::Store(e) => Failure::Store(e),
-            other => Failure::Tool(ToolError::new("test_failed", other.to_string())),
+            other => match trading_not_available(lang, &other) {
+                Some(said) => Failure::Tool(ToolError::new("trading_not_available", said)),
+                None => Failure::Tool(ToolError::new("test_failed", other.to_string())),
+            },
         })?;
         let report = venue.check().await;
         let library = Library::builtin().ok();
@@ -154,6 +157,29 @@ impl ToolRunner {
             ..Default::default()
         })
     }
+}
+
+/// What the chat says of an account of a type nofxi cannot trade on (one an earlier nofxi
+/// made: no new one is offered), in the user's language; `None` for any other failure.
+pub(super) fn trading_not_available(
+    lang: Lang,
+    e: &nofxi_trader::runtime::connect::ConnectError,
+) -> Option<String> {
+    use nofxi_domain::ExchangeType;
+    use nofxi_trader::runtime::connect::ConnectError;
+    let ConnectError::Unsupported { kind } = e else {
+        return None;
+    };
+    let kind = kind
+        .parse::<ExchangeType>()
+        .ok()
+        .filter(|k| !k.can_trade())?;
+    let tradable = ExchangeType::tradable();
+    Some(msg(
+        lang,
+        "exchange-trading-not-available",
+        &[("kind", kind.as_str()), ("tradable", &tradable)],
+    ))
 }
 
 /// The error-diagnosis entries of a model probe whose fix is a change to the model config.
