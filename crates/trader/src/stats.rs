@@ -46,8 +46,9 @@ pub struct Stats {
     pub total_fee: Decimal,
     /// Funding received less funding paid (negative: the account paid), where the account
     /// books funding (a paper account on a venue's live prices); zero elsewhere. Like the
-    /// fees, it is inside `total_pnl`.
-    #[serde(default)]
+    /// fees, it is inside `total_pnl`. Left out when zero: a replay or the simulated market
+    /// settles none, and a zero there would read as a figure.
+    #[serde(default, skip_serializing_if = "Decimal::is_zero")]
     pub total_funding: Decimal,
     pub avg_win: Option<Decimal>,
     pub avg_loss: Option<Decimal>,
