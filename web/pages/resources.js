@@ -20,7 +20,7 @@ function columns(kind, ctx) {
     case 'exchanges':
       return [
         ['account_name', (o) => h('strong', {}, o.account_name)],
-        ['exchange_type', (o) => typeName(ctx, o.exchange_type)],
+        ['exchange_type', (o) => [typeName(ctx, o.exchange_type), cannotTrade(ctx, o.exchange_type) ? [' ', h('span', { class: 'badge tone-warn', title: t('resources.cannot_trade_hint') }, t('resources.cannot_trade'))] : null]],
         ['market', (o) => (o.exchange_type === 'paper' ? h('span', { class: 'prices-source' }, pricesLabel(o.market)) : t('prices.own'))],
         ['testnet', (o) => yesNo(o.testnet)],
         ['enabled', (o) => yesNo(o.enabled)],
@@ -70,6 +70,8 @@ function credSummary(o) {
 
 const cap = (s) => String(s || '').replace(/^./, (c) => c.toUpperCase());
 const typeName = (ctx, id) => { const ty = ctx.types.find((x) => x.id === id); return tOr(`exchange_type.${id}`, (ty && ty.name) || cap(id)); };
+// A type nofxi does not trade on: an account an earlier nofxi made, kept as a config.
+const cannotTrade = (ctx, id) => ctx.types.some((x) => x.id === id && x.can_trade === false);
 const providerName = (ctx, id) => label(ctx.providers.find((x) => x.id === id)) || id;
 
 function formFor(kind, ctx, obj) {
@@ -81,8 +83,11 @@ function formFor(kind, ctx, obj) {
   const fields = [];
 
   if (kind === 'exchanges') {
-    const types = ctx.types.length ? ctx.types : [{ id: 'paper', name: 'Paper', credentials: [] }];
-    const typeField = f('exchange_type', { type: 'select', required: true, value: o.exchange_type || types[0].id, options: types.map((x) => ({ value: x.id, label: typeName(ctx, x.id) + (x.can_trade === false ? ` ${t('resources.cannot_trade')}` : '') })), attrs: { disabled: edit } });
+    const known = ctx.types.length ? ctx.types : [{ id: 'paper', name: 'Paper', credentials: [], offered: true }];
+    // A new account may be only of a type offered for one (the ones nofxi trades on); an
+    // account being edited keeps its own type, which then says it cannot trade.
+    const types = known.filter((x) => x.offered !== false || (edit && x.id === o.exchange_type));
+    const typeField = f('exchange_type', { type: 'select', required: true, value: o.exchange_type || types[0].id, options: types.map((x) => ({ value: x.id, label: typeName(ctx, x.id) + (x.can_trade === false ? ` (${t('resources.cannot_trade')})` : '') })), attrs: { disabled: edit } });
     const credBox = h('div', { class: 'cred-box' });
     const drawCreds = () => {
       const ty = types.find((x) => x.id === typeField.querySelector('select').value) || {};

@@ -310,8 +310,11 @@ pub struct ExchangeTypeView {
     pub id: String,
     /// Credential fields an account of this type needs.
     pub credentials: Vec<String>,
-    /// Whether nofxi trades on it today (others can be stored and tested).
+    /// Whether nofxi trades on it today.
     pub can_trade: bool,
+    /// Whether a new account of this type may be made (the create form lists only these;
+    /// accounts of the others made by an earlier nofxi are kept and cannot trade).
+    pub offered: bool,
     /// The market sources an account of this type may name (`market`): the simulated market
     /// and the venues whose live prices a paper account can follow; empty for a type that
     /// trades on its own venue's prices.
@@ -330,6 +333,7 @@ async fn exchange_types() -> Json<Items<ExchangeTypeView>> {
                     .map(|f| f.as_str().to_string())
                     .collect(),
                 can_trade: t.can_trade(),
+                offered: t.offered(),
                 markets: match t {
                     ExchangeType::Paper => MarketSource::names(),
                     _ => Vec::new(),
