@@ -129,11 +129,17 @@ async fn running_trader(app: &App) -> TestResult {
 async fn submit_model(b: &Browser, model: &str) -> TestResult<String> {
     b.goto("#/resources/traders").await?;
     b.wait_for_row("bot").await?;
+    // Edit replaces the form showing with one built from the trader read again. After a
+    // Cancel the edit form for bot is still showing (same route, no remount), so the title
+    // alone says nothing: wait for the form this press builds, not the one it replaces.
+    b.eval("window.formBeforeEdit = document.getElementById('trader-form'); return true")
+        .await?;
     b.click("button[aria-label=\"Edit bot\"]").await?;
-    // The create form is replaced by the edit form once the trader is read.
     b.wait_until(
         "the edit form for bot",
-        "const t = document.getElementById('form-title'); return t && t.textContent === 'Edit bot'",
+        "const f = document.getElementById('trader-form');\
+         const t = document.getElementById('form-title');\
+         return f && f !== window.formBeforeEdit && t && t.textContent === 'Edit bot'",
     )
     .await?;
     b.wait_for("form#trader-form select[name=ai_model_id]")
