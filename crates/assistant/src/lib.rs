@@ -246,9 +246,12 @@ impl Assistant {
             model_answer: None,
         };
         turn.conv.lang = Some(lang);
-        // An undo offered last turn is answered by this one, whatever it says.
-        let offered_undo = match &turn.conv.pending {
-            Some(Pending::Undo { inverse }) => Some(inverse.clone()),
+        // A yes/no question asked last turn (an undo offered, "cancel it too?") is answered by
+        // this one, whatever it says: a later yes must not answer it.
+        let asked_last_turn = match &turn.conv.pending {
+            Some(asked @ (Pending::Undo { .. } | Pending::CancelParent { .. })) => {
+                Some(asked.clone())
+            }
             _ => None,
         };
         let t_understand = Instant::now();
@@ -329,10 +332,8 @@ impl Assistant {
             }
             recorded
         };
-        drop_stale_choice(&mut turn);
-        if let Some(offered) = offered_undo
-            && matches!(&turn.conv.pending, Some(Pending::Undo { inverse }) if *inverse == offered)
-        {
+        drop_stale_questions(&mut turn);
+        if asked_last_turn.is_some() && turn.conv.pending == asked_last_turn {
             turn.conv.pending = None;
         }
         // Every turn answers: a message that changed nothing and asked nothing still hears
@@ -807,16 +808,21 @@ fn offer_retry(turn: &mut Turn<'_>, message: &str, commands: &[Command]) {
     }
 }
 
-/// The answer to "which one?": an ordinal, a number, or one of the offered names.
-/// A "which one?" whose task is no longer the active one is no longer asked.
-fn drop_stale_choice(turn: &mut Turn<'_>) {
-    if let Some(Pending::Choose { task_id, .. }) = &turn.conv.pending
-        && turn.conv.top().map(|t| &t.id) != Some(task_id)
-    {
+/// A "which one?" or a "cancel it too?" whose task is no longer the active one is no longer
+/// asked.
+fn drop_stale_questions(turn: &mut Turn<'_>) {
+    // A choice for a task, or "cancel it too?" about a task, that is no longer the active one
+    // (another request came on top): a later yes or pick must not answer it.
+    let asked_about = match &turn.conv.pending {
+        Some(Pending::Choose { task_id, .. } | Pending::CancelParent { task_id }) => task_id,
+        _ => return,
+    };
+    if turn.conv.top().map(|t| &t.id) != Some(asked_about) {
         turn.conv.pending = None;
     }
 }
 
+/// The answer to "which one?": an ordinal, a number, or one of the offered names.
 fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
     let Some(Pending::Choose {
         task_id,
@@ -857,7 +863,7 @@ fn choose(turn: &mut Turn<'_>, message: &str) -> bool {
     let Some((name, id)) = index.and_then(|i| options.get(i).cloned()) else {
         // A bare yes to "which one?" picks none: the task asks again. Anything else is
         // understood as usual, and the question stays open while its task is on top (a
-        // side question is answered, then "2" still picks); see `drop_stale_choice`.
+        // side question is answered, then "2" still picks); see `drop_stale_questions`.
         return confirm;
     };
     turn.conv.pending = None;
