@@ -19,7 +19,7 @@ use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
 use nofxi_trader::decider::llm::{LlmDecider, ModelCallError, ModelClient, ModelText};
 use nofxi_venues::paper::{MemoryPaperRepo, PaperConfig, PaperExchange};
 use nofxi_venues::sim::SimMarket;
-use nofxi_venues::{Exchange, ManualClock, MarketData};
+use nofxi_venues::{Exchange, ManualClock, MarketData, VenueError};
 use rust_decimal::Decimal;
 
 const START_MS: i64 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
@@ -499,4 +499,71 @@ async fn a_cycle_without_orders_journals_the_positions_it_holds() {
         checked > 0,
         "no quiet cycle held a position: nothing was checked"
     );
+}
+
+/// A market that cannot be reached: every read fails as an unreachable venue's does.
+struct Unreachable;
+
+#[async_trait]
+impl MarketData for Unreachable {
+    fn source(&self) -> &str {
+        "binance"
+    }
+
+    async fn ticker(&self, _: &Symbol) -> Result<nofxi_domain::market::Ticker, VenueError> {
+        Err(down())
+    }
+
+    async fn order_book(
+        &self,
+        _: &Symbol,
+        _: usize,
+    ) -> Result<nofxi_domain::market::OrderBook, VenueError> {
+        Err(down())
+    }
+
+    async fn klines(
+        &self,
+        _: &Symbol,
+        _: nofxi_domain::Interval,
+        _: nofxi_venues::KlineQuery,
+    ) -> Result<Vec<nofxi_domain::market::Candle>, VenueError> {
+        Err(down())
+    }
+
+    async fn funding_rate(
+        &self,
+        _: &Symbol,
+    ) -> Result<Option<nofxi_domain::market::FundingRate>, VenueError> {
+        Err(down())
+    }
+}
+
+fn down() -> VenueError {
+    VenueError::BadResponse {
+        venue: "binance".into(),
+        status: 503,
+        detail: "unreachable in this test".into(),
+    }
+}
+
+#[tokio::test]
+async fn a_cycle_with_no_market_data_is_a_failed_cycle_not_a_quiet_one() {
+    let rig = rig(1_000).await;
+    let world = CycleWorld {
+        exchange: &rig.paper,
+        market: &Unreachable,
+        clock: rig.clock.as_ref(),
+        journal: &rig.journal,
+    };
+    let mut decider = BuiltinDecider::new(BuiltinParams::default());
+    let record = cycle()
+        .run(&StrategyConfig::default(), &mut decider, &world)
+        .await
+        .unwrap();
+    let error = record.error.expect("a cycle over no prices failed");
+    assert!(error.contains("no market data"), "{error}");
+    assert!(record.decisions.is_empty() && record.approved.is_empty());
+    assert_eq!(record.phase, CyclePhase::Done);
+    assert!(record.account_before.is_some(), "the account is still read");
 }

@@ -287,6 +287,14 @@ impl TraderCycle {
                     .push(format!("{symbol}: market data unavailable: {e}")),
             }
         }
+        if candidates_data.is_empty() && !record.notes.is_empty() {
+            // Nothing to decide on: a decision over no prices would read as "no setup",
+            // and a diagnosis as "nothing is broken", while the market is what failed.
+            record.account_before = Some(account);
+            record.positions_after = positions;
+            let why = format!("no market data for any symbol: {}", record.notes.join("; "));
+            return self.give_up(record, why, world).await;
+        }
         let input = CycleInput {
             trader_name: &self.trader_name,
             cycle_number: self.cycle_number,
