@@ -4,7 +4,7 @@
 //! "remove from" a resource, and the repairs of [`crate::nlu::repair`].
 
 use nofxi_protocol::{Command, ListEdit, Understanding};
-use nofxi_skills::{ResourceKind, Risk, SkillKind, WordClass};
+use nofxi_skills::{ResourceKind, Risk, SkillKind, SlotType, WordClass};
 
 use super::Input;
 use crate::nlu::route::{self, Route};
@@ -200,6 +200,16 @@ pub fn start_task(
     cx: &Context<'_>,
 ) -> Option<Understanding> {
     let r = input.started(cx)?;
+    if let Some(slots) = described_create(rules, r, input.message, cx) {
+        return Some(one(
+            Command::StartTask {
+                skill: r.skill.clone(),
+                action: "create".into(),
+                slots: slots.into_iter().collect(),
+            },
+            0.8,
+        ));
+    }
     if cx.top.is_some_and(|t| t.0 == r.skill && t.1 == r.action) {
         return None;
     }
@@ -213,6 +223,38 @@ pub fn start_task(
         },
         confidence,
     ))
+}
+
+/// "a paper account on binance prices", "模拟盘用币安实时行情": said without a verb and naming
+/// nothing that exists, a message that says the kind of thing its skill creates (every
+/// required enum field of the create) and more of it (another of its enum fields) describes a
+/// new one: the create, with what it said. Read as a look-up, it searched for an account
+/// called "binance prices". Not while that create is already open: its answers take it.
+fn described_create(
+    rules: &RuleUnderstander,
+    r: &Route,
+    message: &str,
+    cx: &Context<'_>,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
+    if r.has_verb || r.has_name || r.action != "query" {
+        return None;
+    }
+    if cx.top.is_some_and(|t| t.0 == r.skill && t.1 == "create") {
+        return None;
+    }
+    let create = cx.library.action(&r.skill, "create")?;
+    let slots = rules.slots_for(&r.skill, "create", message, cx);
+    let enums: Vec<_> = create
+        .slots
+        .iter()
+        .filter(|s| s.ty == SlotType::Enum)
+        .collect();
+    let kind_said = enums
+        .iter()
+        .filter(|s| s.required)
+        .all(|s| slots.contains_key(&s.name));
+    let said = enums.iter().filter(|s| slots.contains_key(&s.name)).count();
+    (kind_said && enums.iter().any(|s| s.required) && said >= 2).then_some(slots)
 }
 
 /// "stop", "跑起来", "帮我停下": the verb of one changing action on a resource, with nothing
