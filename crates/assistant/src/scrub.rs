@@ -95,12 +95,32 @@ fn looks_secret(cue: &str, value: &str) -> bool {
         .iter()
         .any(|c| cue.contains(c));
     if password_like {
-        return value.chars().count() >= 4;
+        return value.chars().count() >= 4 && !says_a_state(value);
     }
     let has_digit = value.chars().any(|c| c.is_ascii_digit());
     let mixed_case = value.chars().any(|c| c.is_ascii_uppercase())
         && value.chars().any(|c| c.is_ascii_lowercase());
     value.chars().count() >= 8 && (has_digit || mixed_case)
+}
+
+/// What an error message says a password is ("apikey/password is incorrect", Bitget's words
+/// for a wrong passphrase): the state of the credential, never its value.
+fn says_a_state(value: &str) -> bool {
+    const STATES: &[&str] = &[
+        "incorrect",
+        "invalid",
+        "wrong",
+        "required",
+        "missing",
+        "empty",
+        "expired",
+        "correct",
+        "valid",
+    ];
+    let word = value
+        .trim_end_matches(|c: char| c.is_ascii_punctuation())
+        .to_ascii_lowercase();
+    STATES.contains(&word.as_str())
 }
 
 /// Lower-case letters only and shorter than a generated secret: a word of the language.
@@ -121,6 +141,15 @@ fn mask(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An exchange's words about a password keep their meaning; a password said is masked.
+    #[test]
+    fn a_password_said_to_be_wrong_is_no_password() {
+        let said = "40012 apikey/password is incorrect: the passphrase is not the one set";
+        assert_eq!(scrub(said), said);
+        assert!(!scrub("my password is sunshine").contains("sunshine"));
+        assert!(!scrub("the passphrase is Incorrect9").contains("Incorrect9"));
+    }
 
     #[test]
     fn keys_after_cues_are_masked_in_both_languages() {
