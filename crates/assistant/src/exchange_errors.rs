@@ -13,26 +13,39 @@ fn diagnosis_id(diagnosis: Diagnosis) -> Option<&'static str> {
     Some(match diagnosis {
         Diagnosis::Unreachable => "exchange_unreachable",
         Diagnosis::ClockDrift => "binance_timestamp",
+        Diagnosis::ClockOffset => "clock_offset",
         Diagnosis::BadSignature => "binance_signature",
+        Diagnosis::BadPassphrase => "okx_passphrase",
+        Diagnosis::IpNotWhitelisted => "ip_not_whitelisted",
         Diagnosis::BadKeyFormat => "binance_key_format",
         // -2015 covers an unknown key, a missing whitelist entry and a missing permission.
         Diagnosis::KeyOrIpRejected => "binance_key_ip_permission",
         Diagnosis::AgentWallet => "hyperliquid_agent_wallet",
         Diagnosis::FuturesPermissionMissing => "binance_futures_permission",
+        Diagnosis::HedgeMode => "position_mode_hedge",
+        Diagnosis::AccountMode => "account_mode",
         Diagnosis::NoBalance | Diagnosis::Unreadable | Diagnosis::Other => return None,
     })
 }
 
 /// The exchange's own code first (as for a pasted error), then the check's diagnosis; but a
-/// cause the check proved (the key's restrictions say futures is off) before the code's
-/// several (-2015: unknown key, IP or permission).
+/// cause the check proved (the key's restrictions say futures is off, the exchange named the
+/// IP or the passphrase, the mode read from the account) before the code's several (-2015:
+/// unknown key, IP or permission).
 fn entry<'a>(problem: &Problem, library: &'a Library) -> Option<&'a Knowledge> {
     let by_diagnosis = || {
         diagnosis_id(problem.diagnosis).and_then(|id| library.knowledge(SkillKind::Diagnosis, id))
     };
-    if problem.diagnosis == Diagnosis::FuturesPermissionMissing
-        && let Some(proved) = by_diagnosis()
-    {
+    let proved = matches!(
+        problem.diagnosis,
+        Diagnosis::FuturesPermissionMissing
+            | Diagnosis::IpNotWhitelisted
+            | Diagnosis::BadPassphrase
+            | Diagnosis::ClockOffset
+            | Diagnosis::HedgeMode
+            | Diagnosis::AccountMode
+    );
+    if proved && let Some(proved) = by_diagnosis() {
         return Some(proved);
     }
     let by_code = problem.code.and_then(|code| {
@@ -43,6 +56,23 @@ fn entry<'a>(problem: &Problem, library: &'a Library) -> Option<&'a Knowledge> {
             .find_map(|s| s.knowledge_matching(&code.to_string()).first().copied())
     });
     by_code.or_else(by_diagnosis)
+}
+
+/// One problem as the chat and `nofxi exchange test` show it: what happened / why / what to
+/// do now, then the exchange's own words (or the check's, when the exchange gave no code).
+pub fn explained(problem: &Problem, library: &Library, lang: Lang) -> String {
+    let e = explain(problem, library, lang);
+    let explanation = crate::texts::what_why_fix(lang, Some(&e.what), Some(&e.why), Some(&e.fix))
+        .unwrap_or_default();
+    let id = match problem.code {
+        Some(_) => "probe-exchange-said",
+        None => "probe-details",
+    };
+    msg(
+        lang,
+        id,
+        &[("explanation", &explanation), ("words", &problem.words())],
+    )
 }
 
 pub fn explain(problem: &Problem, library: &Library, lang: Lang) -> Explanation {

@@ -137,17 +137,32 @@ impl<T> Check<T> {
 #[serde(rename_all = "snake_case")]
 pub enum Diagnosis {
     Unreachable,
+    /// The exchange refused a request's timestamp.
     ClockDrift,
+    /// This computer's clock is measurably off the exchange's; nofxi corrects its requests,
+    /// so nothing was refused yet.
+    ClockOffset,
     BadSignature,
+    /// The passphrase sent with the key is not the one set when it was created (OKX, Bitget).
+    BadPassphrase,
     BadKeyFormat,
     /// The exchange refused the key and we cannot tell an unknown key from a non-whitelisted IP.
     KeyOrIpRejected,
+    /// The exchange said this machine's IP is not on the key's whitelist (OKX 50110, Bybit
+    /// 10010, Bitget 40018): the key itself is not in question.
+    IpNotWhitelisted,
     /// Hyperliquid does not take the agent (API) wallet as signing for the main wallet: the
     /// agent is not approved (never, replaced, expired) or approved for another wallet, or
     /// the main wallet address is wrong. It has no IP whitelist, so the refused key's advice
     /// would send the user looking for one.
     AgentWallet,
     FuturesPermissionMissing,
+    /// The account is in hedge (two-way) position mode: nofxi trades it, naming each order's
+    /// side, but reads the mode when a trader starts, so it is told, not failed.
+    HedgeMode,
+    /// The account is in a mode that cannot trade USDT perpetuals at all (OKX's Spot mode, a
+    /// Bybit classic account): fixed in the exchange's account settings.
+    AccountMode,
     NoBalance,
     /// The exchange answered without a field a check judges by.
     Unreadable,
@@ -160,21 +175,34 @@ impl Diagnosis {
             Diagnosis::Unreachable => {
                 "check the network, a proxy, and the base URL (testnet or mainnet?)"
             }
-            Diagnosis::ClockDrift => {
+            Diagnosis::ClockDrift => "sync the computer's clock (NTP), then test again",
+            Diagnosis::ClockOffset => {
                 "sync the computer's clock (NTP); nofxi compensates, other tools may not"
             }
             Diagnosis::BadSignature => {
                 "the secret key is wrong or swapped with the API key: paste both again"
             }
+            Diagnosis::BadPassphrase => {
+                "enter the passphrase set when the API key was created (or make a new key)"
+            }
             Diagnosis::BadKeyFormat => "the API key is malformed: copy it again without spaces",
             Diagnosis::KeyOrIpRejected => {
                 "check the API key is current, and add this machine's IP to the key's whitelist"
+            }
+            Diagnosis::IpNotWhitelisted => {
+                "add this machine's public IP to the key's whitelist (or lift the restriction)"
             }
             Diagnosis::AgentWallet => {
                 "approve the agent wallet from the main wallet (Hyperliquid → More → API), use its private key as the API key, and set wallet_addr to the main wallet that approved it"
             }
             Diagnosis::FuturesPermissionMissing => {
                 "enable \"Futures\" on the API key in the exchange's API management page"
+            }
+            Diagnosis::HedgeMode => {
+                "nothing to do to trade; switch position modes only with no position or order open, then restart the account's traders"
+            }
+            Diagnosis::AccountMode => {
+                "switch the account to a mode that trades perpetuals in the exchange's account settings"
             }
             Diagnosis::NoBalance => "transfer USDT to the futures wallet before trading",
             Diagnosis::Unreadable => {
@@ -190,11 +218,16 @@ impl fmt::Display for Diagnosis {
         f.write_str(match self {
             Diagnosis::Unreachable => "exchange unreachable",
             Diagnosis::ClockDrift => "clock drift",
+            Diagnosis::ClockOffset => "clock off",
             Diagnosis::BadSignature => "bad signature",
+            Diagnosis::BadPassphrase => "wrong passphrase",
             Diagnosis::BadKeyFormat => "bad API key format",
             Diagnosis::KeyOrIpRejected => "API key invalid or IP not whitelisted",
+            Diagnosis::IpNotWhitelisted => "IP not whitelisted",
             Diagnosis::AgentWallet => "agent wallet not accepted for the main wallet",
             Diagnosis::FuturesPermissionMissing => "futures permission missing",
+            Diagnosis::HedgeMode => "hedge position mode",
+            Diagnosis::AccountMode => "account mode cannot trade perpetuals",
             Diagnosis::NoBalance => "no balance",
             Diagnosis::Unreadable => "unreadable answer",
             Diagnosis::Other => "refused",
@@ -330,6 +363,34 @@ fn balance_check(result: Result<AccountSnapshot, VenueError>) -> Check<AccountSn
     }
 }
 
+/// The position mode as the check reports it: one-way passes; hedge (long and short held
+/// apart) trades too, but is told as a warning, because a trader reads the mode when it starts
+/// and a switch while it runs gets its orders refused.
+fn mode_found(value: PositionMode) -> Check<PositionMode> {
+    match value {
+        PositionMode::OneWay => Check::Passed { value },
+        PositionMode::Hedge => Check::Warning {
+            value,
+            problem: Problem {
+                diagnosis: Diagnosis::HedgeMode,
+                code: None,
+                message: "the account is in hedge (two-way) position mode: long and short positions are held apart".into(),
+            },
+        },
+    }
+}
+
+/// A failed check of an account in a mode that cannot trade perpetuals, in `message`.
+fn account_mode(message: &str) -> Check<PositionMode> {
+    Check::Failed {
+        problem: Problem {
+            diagnosis: Diagnosis::AccountMode,
+            code: None,
+            message: message.into(),
+        },
+    }
+}
+
 /// Mark every check that has not run as skipped for `because`.
 fn skip_rest(mut report: ConnectivityReport, because: &str) -> ConnectivityReport {
     fn fill<T>(c: &mut Check<T>, because: &str) {
@@ -351,9 +412,8 @@ fn diagnose(e: &VenueError) -> Diagnosis {
         Some(RejectKind::BadSignature) => Diagnosis::BadSignature,
         Some(RejectKind::BadKeyFormat) => Diagnosis::BadKeyFormat,
         Some(RejectKind::KeyIpOrPermission) => Diagnosis::KeyOrIpRejected,
-        // A wrong passphrase is a wrong signing credential, fixed the same way: paste again.
-        Some(RejectKind::BadPassphrase) => Diagnosis::BadSignature,
-        Some(RejectKind::IpNotWhitelisted) => Diagnosis::KeyOrIpRejected,
+        Some(RejectKind::BadPassphrase) => Diagnosis::BadPassphrase,
+        Some(RejectKind::IpNotWhitelisted) => Diagnosis::IpNotWhitelisted,
         Some(RejectKind::PermissionMissing) => Diagnosis::FuturesPermissionMissing,
         _ if e.outcome_unknown() => Diagnosis::Unreachable,
         _ => Diagnosis::Other,
@@ -391,7 +451,7 @@ fn clock_step(report: &mut ConnectivityReport, measured: Result<i64, VenueError>
         Check::Warning {
             value,
             problem: Problem {
-                diagnosis: Diagnosis::ClockDrift,
+                diagnosis: Diagnosis::ClockOffset,
                 code: None,
                 message: format!(
                     "this computer's clock is {:+.1} s off the exchange's",
@@ -494,7 +554,7 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
 
     // 4. Position mode and balance.
     report.position_mode = match exchange.position_mode().await {
-        Ok(value) => Check::Passed { value },
+        Ok(value) => mode_found(value),
         Err(e) => Check::from_error(diagnose(&e), &e),
     };
     report.balance = balance_check(exchange.account().await);

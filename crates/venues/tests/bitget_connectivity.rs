@@ -75,7 +75,7 @@ async fn clock_faults_are_a_warning_when_compensated_and_a_failure_when_not() {
     m.set_clock_skew_ms(5_000);
     let r = check_bitget(&futures(&m.url(), KEY, SECRET, PASSPHRASE)).await;
     assert!(r.ok(), "compensated: {r:#?}");
-    assert_eq!(found(&r.clock), Some((Diagnosis::ClockDrift, None)));
+    assert_eq!(found(&r.clock), Some((Diagnosis::ClockOffset, None)));
 
     m.set_clock_skew_ms(0);
     m.set_client_clock_off_ms(KEY, 45_000);
@@ -99,7 +99,7 @@ async fn key_secret_and_passphrase_faults_are_told_apart_by_bitgets_codes() {
             KEY,
             SECRET,
             "the login password",
-            (Diagnosis::BadSignature, Some(40012)),
+            (Diagnosis::BadPassphrase, Some(40012)),
         ),
         (
             "bg_unknownKey9",
@@ -136,7 +136,7 @@ async fn an_ip_off_the_whitelist_fails_its_own_step() {
     assert!(skipped(&r.api_key), "{r:#?}");
     assert_eq!(
         found(&r.ip_whitelist),
-        Some((Diagnosis::KeyOrIpRejected, Some(40018)))
+        Some((Diagnosis::IpNotWhitelisted, Some(40018)))
     );
     assert_eq!(r.ip_whitelist.problem().unwrap().message, "Invalid IP");
 }
@@ -165,12 +165,15 @@ async fn the_position_mode_and_an_empty_wallet_are_said() {
     let m = mock().await;
     m.set_hedge_mode(KEY, true);
     let r = check_bitget(&futures(&m.url(), KEY, SECRET, PASSPHRASE)).await;
+    // Hedge mode trades, and is told: a trader reads the mode when it starts.
     assert!(matches!(
         r.position_mode,
-        Check::Passed {
-            value: PositionMode::Hedge
+        Check::Warning {
+            value: PositionMode::Hedge,
+            ..
         }
     ));
+    assert_eq!(found(&r.position_mode), Some((Diagnosis::HedgeMode, None)));
     m.add_account("bg_emptyKey1", SECRET, PASSPHRASE, dec!(0));
     let r = check_bitget(&futures(&m.url(), "bg_emptyKey1", SECRET, PASSPHRASE)).await;
     assert!(r.ok(), "a warning, not a failure: {r:#?}");

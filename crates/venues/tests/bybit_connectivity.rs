@@ -74,7 +74,7 @@ async fn clock_faults_are_a_warning_when_compensated_and_a_failure_when_not() {
     m.set_clock_skew_ms(4_000);
     let r = check_bybit(&linear(&m.url(), KEY, SECRET)).await;
     assert!(r.ok(), "nofxi signs with the server's time: {r:#?}");
-    assert_eq!(found(&r.clock), Some((Diagnosis::ClockDrift, None)));
+    assert_eq!(found(&r.clock), Some((Diagnosis::ClockOffset, None)));
 
     let m = mock().await;
     // The machine's clock drifts after the offset was measured: Bybit's 10002.
@@ -115,7 +115,7 @@ async fn an_ip_off_the_whitelist_fails_its_own_step() {
     let r = check_bybit(&linear(&m.url(), KEY, SECRET)).await;
     assert_eq!(
         found(&r.ip_whitelist),
-        Some((Diagnosis::KeyOrIpRejected, Some(10010)))
+        Some((Diagnosis::IpNotWhitelisted, Some(10010)))
     );
     assert!(
         r.ip_whitelist
@@ -154,12 +154,15 @@ async fn modes_and_an_empty_wallet_are_said() {
     m.set_hedge_mode(KEY, true);
     let r = check_bybit(&linear(&m.url(), KEY, SECRET)).await;
     assert!(r.ok(), "{r:#?}");
+    // Hedge mode trades, and is told: a trader reads the mode when it starts.
     assert!(matches!(
         r.position_mode,
-        Check::Passed {
-            value: PositionMode::Hedge
+        Check::Warning {
+            value: PositionMode::Hedge,
+            ..
         }
     ));
+    assert_eq!(found(&r.position_mode), Some((Diagnosis::HedgeMode, None)));
     assert_eq!(found(&r.balance), Some((Diagnosis::NoBalance, None)));
 
     m.set_unified(KEY, false);
@@ -170,6 +173,7 @@ async fn modes_and_an_empty_wallet_are_said() {
         problem.message.contains("Unified Trading Account"),
         "{problem:?}"
     );
+    assert_eq!(problem.diagnosis, Diagnosis::AccountMode);
 }
 
 #[tokio::test]

@@ -68,7 +68,7 @@ async fn clock_drift_is_named_whether_compensated_or_refused() {
     m.set_clock_skew_ms(45_000);
     let r = check_binance(&exchange(&m.url(), SECRET)).await;
     assert!(matches!(r.clock, Check::Warning { .. }), "{r:?}");
-    assert_eq!(diagnosis(&r.clock), Some(Diagnosis::ClockDrift));
+    assert_eq!(diagnosis(&r.clock), Some(Diagnosis::ClockOffset));
     assert!(r.ok(), "compensated drift is a warning, not a failure");
 
     let m = mock().await;

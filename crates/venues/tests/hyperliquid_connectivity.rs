@@ -173,7 +173,7 @@ async fn a_skewed_clock_is_measured_and_an_empty_account_is_a_warning() {
         panic!("{r:?}")
     };
     assert!(value.offset_ms > 4_000, "{value:?}");
-    assert_eq!(problem.diagnosis, Diagnosis::ClockDrift);
+    assert_eq!(problem.diagnosis, Diagnosis::ClockOffset);
     let Check::Warning { problem, .. } = &r.balance else {
         panic!("{r:?}")
     };

@@ -70,7 +70,7 @@ async fn clock_faults_are_a_warning_when_compensated_and_a_failure_when_not() {
     m.set_clock_skew_ms(5_000);
     let r = check_okx(&swap(&m.url(), KEY, SECRET, PASSPHRASE)).await;
     assert!(r.ok(), "compensated: {r:#?}");
-    assert_eq!(found(&r.clock), Some((Diagnosis::ClockDrift, None)));
+    assert_eq!(found(&r.clock), Some((Diagnosis::ClockOffset, None)));
 
     m.set_clock_skew_ms(0);
     m.set_client_clock_off_ms(KEY, 45_000);
@@ -94,7 +94,7 @@ async fn key_secret_and_passphrase_faults_are_told_apart_by_okxs_codes() {
             KEY,
             SECRET,
             "the login password",
-            (Diagnosis::BadSignature, Some(50105)),
+            (Diagnosis::BadPassphrase, Some(50105)),
         ),
         (
             "unknownKey9",
@@ -126,7 +126,7 @@ async fn an_ip_off_the_whitelist_fails_its_own_step() {
     assert!(skipped(&r.api_key), "{r:#?}");
     assert_eq!(
         found(&r.ip_whitelist),
-        Some((Diagnosis::KeyOrIpRejected, Some(50110)))
+        Some((Diagnosis::IpNotWhitelisted, Some(50110)))
     );
     assert!(
         r.ip_whitelist
@@ -163,17 +163,21 @@ async fn modes_and_an_empty_wallet_are_said() {
     let m = mock().await;
     m.set_long_short_mode(KEY, true);
     let r = check_okx(&swap(&m.url(), KEY, SECRET, PASSPHRASE)).await;
+    // Hedge mode trades, and is told: a trader reads the mode when it starts.
     assert!(matches!(
         r.position_mode,
-        Check::Passed {
-            value: PositionMode::Hedge
+        Check::Warning {
+            value: PositionMode::Hedge,
+            ..
         }
     ));
+    assert_eq!(found(&r.position_mode), Some((Diagnosis::HedgeMode, None)));
     m.set_account_mode(KEY, "1");
     let r = check_okx(&swap(&m.url(), KEY, SECRET, PASSPHRASE)).await;
     assert!(!r.ok());
     let problem = r.position_mode.problem().unwrap();
     assert!(problem.message.contains("Spot mode"), "{problem}");
+    assert_eq!(problem.diagnosis, Diagnosis::AccountMode);
 
     m.add_account("emptyKey1", SECRET, PASSPHRASE, dec!(0));
     let r = check_okx(&swap(&m.url(), "emptyKey1", SECRET, PASSPHRASE)).await;

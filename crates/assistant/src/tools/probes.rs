@@ -51,20 +51,7 @@ impl ToolRunner {
             problems
                 .iter()
                 .map(|p| match &library {
-                    Some(library) => {
-                        let words = p.words();
-                        let explanation = said(lang, &exchange_errors::explain(p, library, lang));
-                        // With a code the words are the exchange's; without, ours (no answer).
-                        let id = match p.code {
-                            Some(_) => "probe-exchange-said",
-                            None => "probe-details",
-                        };
-                        msg(
-                            lang,
-                            id,
-                            &[("explanation", &explanation), ("words", &words)],
-                        )
-                    }
+                    Some(library) => exchange_errors::explained(p, library, lang),
                     None => p.to_string(),
                 })
                 .collect::<Vec<_>>()
@@ -77,6 +64,7 @@ impl ToolRunner {
             let code = match problems.first().map(|p| p.diagnosis) {
                 Some(
                     Diagnosis::BadSignature
+                    | Diagnosis::BadPassphrase
                     | Diagnosis::BadKeyFormat
                     | Diagnosis::KeyOrIpRejected
                     | Diagnosis::AgentWallet,

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::{
     Check, ConnectivityReport, Diagnosis, Permissions, Problem, balance_check, clock_step,
-    diagnose, skip_rest,
+    diagnose, mode_found, skip_rest,
 };
 use crate::bitget::BitgetFutures;
 use crate::{Exchange, RejectKind, VenueError};
@@ -50,7 +50,7 @@ pub async fn check_bitget(futures: &BitgetFutures) -> ConnectivityReport {
         return report;
     }
     report.position_mode = match futures.position_mode().await {
-        Ok(value) => Check::Passed { value },
+        Ok(value) => mode_found(value),
         Err(e) => Check::from_error(diagnose(&e), &e),
     };
     report.balance = balance_check(futures.account().await);

@@ -14,8 +14,8 @@
 use serde_json::Value;
 
 use super::{
-    Check, ConnectivityReport, Diagnosis, Permissions, Problem, balance_check, clock_step,
-    diagnose, skip_rest,
+    Check, ConnectivityReport, Diagnosis, Permissions, Problem, account_mode, balance_check,
+    clock_step, diagnose, mode_found, skip_rest,
 };
 use crate::bybit::BybitLinear;
 use crate::{Exchange, RejectKind, VenueError};
@@ -51,15 +51,11 @@ pub async fn check_bybit(linear: &BybitLinear) -> ConnectivityReport {
         return report;
     }
     report.position_mode = match key["uta"].as_i64() {
-        Some(0) => Check::Failed {
-            problem: Problem {
-                diagnosis: Diagnosis::Other,
-                code: None,
-                message: "the Bybit account is a classic account: nofxi trades USDT perpetuals on a Unified Trading Account, so upgrade it on Bybit (Assets → Unified Trading Account → Upgrade)".into(),
-            },
-        },
+        Some(0) => account_mode(
+            "the Bybit account is a classic account: nofxi trades USDT perpetuals on a Unified Trading Account, so upgrade it on Bybit (Assets → Unified Trading Account → Upgrade)",
+        ),
         Some(_) => match linear.position_mode().await {
-            Ok(value) => Check::Passed { value },
+            Ok(value) => mode_found(value),
             Err(e) => Check::from_error(diagnose(&e), &e),
         },
         None => unreadable("uta"),
@@ -126,7 +122,7 @@ fn permissions(key: &Value) -> Check<Permissions> {
     };
     if read_only != 0 {
         return refuse(
-            "the API key is read-only: edit it on Bybit's API management page, choose Read-Write and tick Contract (Unified Trading) → Orders and Positions".into(),
+            "this key may only read (read-only): edit it on Bybit's API management page, choose Read-Write and tick Contract (Unified Trading) → Orders and Positions".into(),
         );
     }
     if !missing.is_empty() {

@@ -14,8 +14,8 @@ use nofxi_domain::trading::PositionMode;
 use serde_json::Value;
 
 use super::{
-    Check, ConnectivityReport, Diagnosis, Permissions, Problem, balance_check, clock_step,
-    diagnose, skip_rest,
+    Check, ConnectivityReport, Diagnosis, Permissions, Problem, account_mode, balance_check,
+    clock_step, diagnose, mode_found, skip_rest,
 };
 use crate::okx::OkxSwap;
 use crate::{Exchange, RejectKind, VenueError};
@@ -113,21 +113,13 @@ fn permissions(config: &Value) -> Check<Permissions> {
 /// at all, whatever the position mode says.
 fn position_mode(config: &Value) -> Check<PositionMode> {
     if config["acctLv"].as_str() == Some("1") {
-        return Check::Failed {
-            problem: Problem {
-                diagnosis: Diagnosis::Other,
-                code: None,
-                message: "the OKX account is in Spot mode, which cannot trade perpetual swaps: switch it to Futures mode on OKX (Trade → Settings → Account mode)".into(),
-            },
-        };
+        return account_mode(
+            "the OKX account is in Spot mode, which cannot trade perpetual swaps: switch it to Futures mode on OKX (Trade → Settings → Account mode)",
+        );
     }
     match config["posMode"].as_str() {
-        Some("long_short_mode") => Check::Passed {
-            value: PositionMode::Hedge,
-        },
-        Some("net_mode") => Check::Passed {
-            value: PositionMode::OneWay,
-        },
+        Some("long_short_mode") => mode_found(PositionMode::Hedge),
+        Some("net_mode") => mode_found(PositionMode::OneWay),
         _ => unreadable("posMode"),
     }
 }
