@@ -15,6 +15,9 @@ use nofxi_trader::runtime::view::account_clock;
 use nofxi_venues::connectivity::{Check, ConnectivityReport};
 use serde::Serialize;
 
+use nofxi_assistant::exchange_errors::explained;
+use nofxi_skills::{Lang, Library};
+
 use super::common::{print_json, print_table};
 use crate::home::GlobalArgs;
 
@@ -93,6 +96,29 @@ fn print_report(title: &str, r: &ConnectivityReport) {
     print_table(&["CHECK", "STATUS", "DETAIL"], &rows);
 }
 
+/// Each problem the check found, under its check's name, as the chat explains it: what
+/// happened / why / what to do now (the error-diagnosis skill's entry), then the exchange's
+/// own words.
+fn print_explanations(r: &ConnectivityReport) {
+    let Ok(library) = Library::builtin() else {
+        return;
+    };
+    let named = [
+        ("clock", r.clock.problem()),
+        ("api key", r.api_key.problem()),
+        ("ip whitelist", r.ip_whitelist.problem()),
+        ("permissions", r.permissions.problem()),
+        ("position mode", r.position_mode.problem()),
+        ("balance", r.balance.problem()),
+    ];
+    for (check, problem) in named {
+        if let Some(problem) = problem {
+            println!("\n{check} — {}:", problem.diagnosis);
+            println!("{}", explained(problem, &library, Lang::En));
+        }
+    }
+}
+
 pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<()> {
     let (title, venue) = connect(global, Arc::new(store), reference, Persistence::Save).await?;
     let report = venue.check().await;
@@ -100,6 +126,7 @@ pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<
         print_json(&report)?;
     } else {
         print_report(&title, &report);
+        print_explanations(&report);
     }
     let problems = report.problems().len();
     if !report.ok() {
