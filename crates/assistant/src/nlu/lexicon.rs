@@ -10,6 +10,7 @@ use nofxi_skills::{Action, Library, ResourceKind, SkillKind, SlotType, WordClass
 
 use super::coverage::Vocabulary;
 use super::numbers::{Number, NumberWords};
+use super::reply_words::ReplyWords;
 use super::words::{VerbGuards, find_phrase, is_exactly, starts_short, starts_with_word};
 
 #[derive(Debug, Clone, Default)]
@@ -26,6 +27,8 @@ pub struct Lexicon {
     numbers: NumberWords,
     /// Every phrase nofxi knows, for [`super::coverage`].
     vocabulary: Vocabulary,
+    /// What a short reply may say besides a yes or a no.
+    reply_words: ReplyWords,
 }
 
 impl Lexicon {
@@ -73,6 +76,11 @@ impl Lexicon {
             .filter_map(|w| Some((w.text.clone(), w.value?)))
             .collect();
         candle_intervals.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
+        let words: BTreeMap<WordClass, Vec<String>> = words;
+        let create_verbs = words
+            .get(&WordClass::CreateVerb)
+            .map_or(&[][..], Vec::as_slice);
+        let reply_words = ReplyWords::from_library(library, create_verbs);
         Lexicon {
             class_aliases,
             words,
@@ -80,7 +88,13 @@ impl Lexicon {
             candle_intervals,
             numbers: NumberWords::new(lexicon),
             vocabulary: Vocabulary::of_library(library),
+            reply_words,
         }
+    }
+
+    /// What a short reply may say besides a yes or a no (see [`ReplyWords`]).
+    pub fn reply_words(&self) -> &ReplyWords {
+        &self.reply_words
     }
 
     /// Every phrase nofxi knows: what claims the words of a message (see [`super::coverage`]).

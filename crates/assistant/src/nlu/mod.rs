@@ -19,6 +19,7 @@ pub mod numbers;
 pub mod recognisers;
 pub mod repair;
 pub mod reply_tone;
+pub mod reply_words;
 pub mod route;
 pub mod shared_read;
 pub mod typos;

@@ -6,7 +6,7 @@
 //! "知道了"), or a verb of the action it answers; a name, a value or another action's verb
 //! makes it something else, left to the other readings.
 
-use nofxi_skills::{Risk, SkillKind, WordClass};
+use nofxi_skills::WordClass;
 
 use super::Context;
 use super::words::cover_by;
@@ -29,59 +29,32 @@ pub fn tone(message: &str, action: Option<(&str, &str)>, cx: &Context<'_>) -> Op
         return None;
     }
     let lx = cx.lexicon;
-    let mut neutral: Vec<String> = [WordClass::Filler, WordClass::PoliteRequest]
-        .into_iter()
-        .flat_map(|class| lx.words(class).iter().cloned())
-        .collect();
-    neutral.extend(small_talk(cx));
-    neutral.extend(verbs(action, cx));
-    let no: Vec<String> = [WordClass::Deny, WordClass::Cancel, WordClass::Negation]
-        .into_iter()
-        .flat_map(|class| lx.words(class).iter().cloned())
-        .collect();
-    let yes = lx.words(WordClass::Confirm);
+    let replies = lx.reply_words();
+    // The verbs a reply may repeat: the waiting action's ("ok yes stop"), or every changing
+    // action's when none waits ("那不删了"). A look-up verb never: "yes status" asks something.
+    let verbs = match action {
+        Some((skill, action)) => replies.verbs_of(skill, action),
+        None => replies.all_verbs.as_slice(),
+    };
     // Neutral first: a word both a filler and a yes ("ok", "嗯") says neither on its own.
-    let read = cover_by(&message.to_lowercase(), &[&neutral[..], &no[..], yes])?;
-    let said = |list: usize| read.iter().any(|(l, _)| *l == list);
-    match (said(2), said(1)) {
+    let lists: [&[String]; 8] = [
+        lx.words(WordClass::Filler),
+        lx.words(WordClass::PoliteRequest),
+        &replies.small_talk,
+        verbs,
+        lx.words(WordClass::Deny),
+        lx.words(WordClass::Cancel),
+        lx.words(WordClass::Negation),
+        lx.words(WordClass::Confirm),
+    ];
+    let read = cover_by(&message.to_lowercase(), &lists)?;
+    let said_yes = read.iter().any(|(list, _)| *list == 7);
+    let said_no = read.iter().any(|(list, _)| (4..=6).contains(list));
+    match (said_yes, said_no) {
         (true, false) => Some(Tone::Yes),
         (false, true) => Some(Tone::No),
         _ => None,
     }
-}
-
-/// The verbs a reply may repeat: the waiting action's ("ok yes stop"), or every changing
-/// action's when none waits ("那不删了"). A look-up verb never: "yes status" asks something.
-fn verbs(action: Option<(&str, &str)>, cx: &Context<'_>) -> Vec<String> {
-    let lx = cx.lexicon;
-    let actions: Vec<&nofxi_skills::Action> = match action {
-        Some((skill, action)) => cx.library.action(skill, action).into_iter().collect(),
-        None => cx
-            .library
-            .skills()
-            .iter()
-            .filter(|s| s.meta.kind == SkillKind::Management)
-            .flat_map(|s| s.actions.iter())
-            .filter(|a| a.risk != Risk::Query)
-            .collect(),
-    };
-    actions
-        .into_iter()
-        .flat_map(|a| lx.action_verbs(a))
-        .map(|v| v.to_lowercase())
-        .collect()
-}
-
-/// The phrases of the whole-message small-talk entries ("got it", "知道了", "thanks").
-fn small_talk(cx: &Context<'_>) -> Vec<String> {
-    cx.library
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == SkillKind::Guidance)
-        .flat_map(|s| s.meta.knowledge.iter())
-        .filter(|k| k.whole_message)
-        .flat_map(|k| k.phrases.iter().map(|p| p.to_lowercase()))
-        .collect()
 }
 
 #[cfg(test)]

@@ -37,8 +37,9 @@ pub fn is_exactly<W: AsRef<str>>(message: &str, words: &[W]) -> bool {
 /// skipped; an ASCII phrase only as a whole word): for each phrase read, the index of its
 /// list and where it is in `text`; `None` when no reading covers all of it. Of the readings,
 /// the one taking the longest phrase at each step that still lets the rest be read ("先不弄了"
-/// is 先 + 不弄了 when 先不 + 弄了 reads no further), the earlier list on a tie. Linear in the
-/// text's length times the phrases tried.
+/// is 先 + 不弄了 when 先不 + 弄了 reads no further), the earlier list on a tie. Only the
+/// places a phrase can start from are tried, so it costs the phrases tried times the words
+/// said, not times every character.
 pub fn cover_by<W: AsRef<str>>(
     text: &str,
     lists: &[&[W]],
@@ -46,35 +47,50 @@ pub fn cover_by<W: AsRef<str>>(
     let separators = |c: char| c.is_whitespace() || ",，、!！.。~～?？;；".contains(c);
     // The next phrase's start after `at`: separators skipped.
     let skip = |at: usize| text.len() - text[at..].trim_start_matches(separators).len();
-    let phrases_at = |at: usize| {
-        let rest = &text[at..];
-        lists
-            .iter()
-            .enumerate()
-            .flat_map(|(i, words)| words.iter().map(move |w| (i, w.as_ref())))
-            .filter(move |(_, w)| !w.is_empty() && starts_with_word(rest, w))
-    };
-    // finishes[i]: the text from byte i on can be read to its end.
-    let mut finishes = vec![false; text.len() + 1];
-    for at in (0..=text.len()).rev() {
-        if !text.is_char_boundary(at) {
+    // Every phrase that starts at a place reached from the start: (from, list, phrase end).
+    let mut steps: Vec<(usize, usize, usize)> = Vec::new();
+    let mut reached = std::collections::BTreeSet::from([skip(0)]);
+    let mut places = vec![skip(0)];
+    while let Some(from) = places.pop() {
+        if from == text.len() {
             continue;
         }
-        let from = skip(at);
-        finishes[at] = from == text.len()
-            || phrases_at(from).any(|(_, w)| finishes.get(from + w.len()) == Some(&true));
+        let rest = &text[from..];
+        for (list, words) in lists.iter().enumerate() {
+            for w in words.iter().map(AsRef::as_ref) {
+                if w.is_empty() || !starts_with_word(rest, w) {
+                    continue;
+                }
+                let next = skip(from + w.len());
+                steps.push((from, list, from + w.len()));
+                if reached.insert(next) {
+                    places.push(next);
+                }
+            }
+        }
     }
-    if !finishes[0] {
+    if !reached.contains(&text.len()) {
         return None;
+    }
+    // finishes: the places from which the rest can be read to the end, last place first.
+    let mut finishes = std::collections::BTreeSet::from([text.len()]);
+    for &from in reached.iter().rev() {
+        if steps
+            .iter()
+            .any(|&(f, _, end)| f == from && finishes.contains(&skip(end)))
+        {
+            finishes.insert(from);
+        }
     }
     let mut read = Vec::new();
     let mut at = skip(0);
     while at < text.len() {
-        let (list, phrase) = phrases_at(at)
-            .filter(|(_, w)| finishes[at + w.len()])
-            .max_by_key(|(i, w)| (w.len(), std::cmp::Reverse(*i)))?;
-        read.push((list, at..at + phrase.len()));
-        at = skip(at + phrase.len());
+        let &(_, list, end) = steps
+            .iter()
+            .filter(|&&(f, _, end)| f == at && finishes.contains(&skip(end)))
+            .max_by_key(|&&(_, list, end)| (end, std::cmp::Reverse(list)))?;
+        read.push((list, at..end));
+        at = skip(end);
     }
     Some(read)
 }

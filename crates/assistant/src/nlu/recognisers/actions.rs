@@ -4,7 +4,7 @@
 //! "remove from" a resource, and the repairs of [`crate::nlu::repair`].
 
 use nofxi_protocol::{Command, ListEdit, Understanding};
-use nofxi_skills::{ResourceKind, Risk, SkillKind, SlotType, WordClass};
+use nofxi_skills::{ResourceKind, SkillKind, SlotType, WordClass};
 
 use super::Input;
 use crate::nlu::route::{self, Route};
@@ -298,46 +298,30 @@ fn lone_action<'l>(lower: &str, cx: &Context<'l>) -> Option<(&'l str, &'l str, R
         return None;
     }
     let lx = cx.lexicon;
-    let neutral: Vec<&str> = [WordClass::Filler, WordClass::PoliteRequest]
-        .into_iter()
-        .flat_map(|class| lx.words(class))
-        .map(String::as_str)
-        .collect();
-    let actions: Vec<(&str, &str, ResourceKind, Vec<String>)> = cx
-        .library
-        .skills()
-        .iter()
-        .filter(|s| s.meta.kind == SkillKind::Management)
-        .filter_map(|s| Some((s, ResourceKind::parse(&s.meta.domain)?)))
-        .flat_map(|(s, kind)| {
-            s.actions
-                .iter()
-                .filter(|a| a.risk != Risk::Query && a.slot("target").is_some())
-                .map(move |a| {
-                    let verbs = lx.action_verbs(a).map(|v| v.to_lowercase()).collect();
-                    (s.id.as_str(), a.name.as_str(), kind, verbs)
-                })
-        })
-        .collect();
-    let verbs: Vec<&str> = actions
-        .iter()
-        .flat_map(|(.., v)| v)
-        .map(String::as_str)
-        .collect();
-    let read = cover_by(lower, &[&neutral[..], &verbs[..]])?;
+    let replies = lx.reply_words();
+    let lists: [&[String]; 3] = [
+        lx.words(WordClass::Filler),
+        lx.words(WordClass::PoliteRequest),
+        &replies.target_verbs,
+    ];
+    let read = cover_by(lower, &lists)?;
     let said: Vec<&str> = read
         .iter()
-        .filter(|(list, _)| *list == 1)
+        .filter(|(list, _)| *list == 2)
         .map(|(_, at)| &lower[at.clone()])
         .collect();
     let [verb] = said.as_slice() else {
         return None;
     };
-    let mut owners = actions
+    let mut owners = replies
+        .actions
         .iter()
-        .filter(|(.., vs)| vs.iter().any(|v| v == verb));
-    let &(skill, action, kind, _) = owners.next()?;
-    owners.next().is_none().then_some((skill, action, kind))
+        .filter(|a| a.takes_target && a.verbs.iter().any(|v| v == verb));
+    let owner = owners.next()?;
+    if owners.next().is_some() {
+        return None;
+    }
+    Some((owner.skill.as_str(), owner.action.as_str(), owner.kind?))
 }
 
 /// The resource something is removed from or added to ("remove ETH from default", "从
