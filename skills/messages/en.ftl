@@ -106,6 +106,13 @@ market-which-symbol-klines = Which symbol's candles? Say a coin or a pair (BTC, 
 market-function-invalid = The { $what } could not be requested: { $problems }
 market-function-no-source = nofxi's market sources have no { $what } of { $symbol }: they serve crypto pairs (BTC, ETHUSDT) only.
 market-function-failed = The { $what } of { $symbol } could not be read from { $source }: { $error }
+market-error-no-answer = no answer within { $seconds } s (no network, or the exchange is down)
+market-error-not-answering = it did not answer { $ago } s ago, so it is not asked again for { $again } s
+
+## An exchange type said where an account name was looked for ("do you support bybit")
+
+exchange-type-offered = nofxi does trade on { $type }: you have no { $type } account yet. Say "add a { $type } account" to set one up (it asks for the keys { $type } gives you).
+exchange-type-not-offered = nofxi cannot trade on { $type }; it trades on { $types }.
 market-function-rate-limited = The { $what } of { $symbol } could not be read now: nofxi keeps to { $limit } market-data requests a minute to { $source }, and this minute's are used. Ask again in { $seconds } s.
 market-function-rate-limited-source = { $source } is limiting requests ({ $error }), so the { $what } of { $symbol } could not be read. Ask again in { $seconds } s.
 market-bad-time = `{ $field }` "{ $value }" is no time: use ISO 8601, like 2026-01-01T00:00:00Z.

@@ -94,6 +94,13 @@ market-which-symbol-klines = 要看哪个品种的 K 线？说一个币种或交
 market-function-invalid = 没有查询{ $what }：{ $problems }
 market-function-no-source = nofxi 的行情来源没有 { $symbol } 的{ $what }：它们只提供数字货币交易对（BTC、ETHUSDT）。
 market-function-failed = 无法从 { $source } 读取 { $symbol } 的{ $what }：{ $error }
+market-error-no-answer = { $seconds } 秒内没有响应（网络不通，或交易所故障）
+market-error-not-answering = { $ago } 秒前没有响应，{ $again } 秒内不再请求它
+
+## An exchange type said where an account name was looked for ("do you support bybit")
+
+exchange-type-offered = nofxi 支持在 { $type } 上交易，只是你还没有 { $type } 账户。说「添加 { $type } 账户」即可设置（会询问 { $type } 给你的密钥）。
+exchange-type-not-offered = nofxi 不能在 { $type } 上交易；目前支持：{ $types }。
 market-function-rate-limited = { $symbol } 的{ $what }这次没有读取：nofxi 对 { $source } 每分钟最多发 { $limit } 次行情请求，这一分钟已经用完。请 { $seconds } 秒后再问。
 market-function-rate-limited-source = { $source } 正在限制请求频率（{ $error }），所以这次没有读取 { $symbol } 的{ $what }。请 { $seconds } 秒后再问。
 market-bad-time = 「{ $field }」的值 “{ $value }” 不是时间：请用 ISO 8601 格式，例如 2026-01-01T00:00:00Z。

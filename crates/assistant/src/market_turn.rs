@@ -24,6 +24,15 @@ impl Assistant {
         self.market_tool(turn, "market.price", args, frame).await;
     }
 
+    /// A quote from a market named outright ("btc price on okx"): a follow-up keeps it.
+    async fn answer_market_on(&self, turn: &mut Turn<'_>, args: Map<String, Value>) {
+        let frame = FrameRequest::Function {
+            function: GET_PRICE.to_string(),
+            args: args.clone(),
+        };
+        self.market_tool(turn, "market.price", args, frame).await;
+    }
+
     /// `function` of the market-data skill with `args`; without a symbol, the question which.
     pub(crate) async fn answer_function(
         &self,
@@ -45,6 +54,9 @@ impl Assistant {
             .and_then(Value::as_str)
             .map(str::to_string);
         match symbol {
+            Some(_) if function == GET_PRICE && args.contains_key("source") => {
+                self.answer_market_on(turn, args).await
+            }
             Some(symbol) if function == GET_PRICE => self.answer_market(turn, &symbol).await,
             Some(_) => self.market_tool(turn, tool, args, frame).await,
             None => {

@@ -12,6 +12,26 @@ pub fn t(lang: Lang, zh: &str, en: &str) -> String {
     }
 }
 
+/// What nofxi does with the exchange type `said` names (`bybit`, `gate`): offered, with how
+/// to add an account, or only kept as a stored config, with the ones it trades on. `None`
+/// when `said` is no exchange type.
+pub fn exchange_type_note(lang: Lang, said: &str) -> Option<String> {
+    let kind = said.parse::<nofxi_domain::ExchangeType>().ok()?;
+    let id = if kind.offered() {
+        "exchange-type-offered"
+    } else {
+        "exchange-type-not-offered"
+    };
+    Some(crate::msg(
+        lang,
+        id,
+        &[
+            ("type", kind.as_str()),
+            ("types", &nofxi_domain::ExchangeType::tradable()),
+        ],
+    ))
+}
+
 pub fn not_found(lang: Lang, kind: &str, said: &str) -> String {
     match lang {
         Lang::Zh => format!("没有找到叫「{said}」的{kind}。"),

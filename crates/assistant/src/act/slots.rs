@@ -127,6 +127,13 @@ pub(super) fn resolve_refs(turn: &mut Turn<'_>, action: &Action) -> bool {
             Resolution::NotFound => {
                 let kind_word = texts::kind_word(lang, kind);
                 turn.say(texts::not_found(lang, &kind_word, &said));
+                // "do you support bybit", "test my okx" with no such account: the name is an
+                // exchange type, so what nofxi does with that exchange is the answer too.
+                if kind == ResourceKind::Exchange
+                    && let Some(about) = texts::exchange_type_note(lang, &said)
+                {
+                    turn.say(about);
+                }
                 if let Some(task) = turn.conv.top_mut() {
                     task.slots.remove(&slot);
                     task.given.remove(&slot);

@@ -16,15 +16,20 @@ use serde_json::{Map, Value};
 
 use super::report::{BookReport, KlineReport, PriceReport};
 use super::source::DataSource;
+use super::unanswered;
 
 /// The market-data skill's functions nofxi runs.
 pub const GET_PRICE: &str = "get_realtime_price";
 pub const GET_BOOK: &str = "get_order_book";
 pub const GET_KLINE: &str = "get_kline";
 
-/// A failure the venue says may pass (a timeout, a 5xx): one of the skill's retryable codes,
-/// so the runtime retries it; anything else is given up at once.
+/// A failure the venue says may pass (a 5xx): one of the skill's retryable codes, so the
+/// runtime retries it; anything else is given up at once.
 const RETRYABLE: i64 = 5000;
+/// The source could not be reached at all (no network, a host that does not resolve, a
+/// timeout): the skill's "data source is down", retried too, and remembered by
+/// [`super::unanswered`] when it persists.
+pub const UNREACHABLE: i64 = 5001;
 const NOT_RETRYABLE: i64 = 0;
 /// The longest a chat turn or an API request waits for a rate limit: beyond it the answer says
 /// when to ask again.
@@ -48,6 +53,24 @@ pub enum MarketError {
     /// `start_time` after `end_time`.
     #[error("start_time is after end_time")]
     StartAfterEnd,
+    /// The source gave no answer within the time a person waits (see [`super::unanswered`]).
+    #[error("no answer within {} s", budget.as_secs())]
+    NoAnswerWithin { budget: Duration },
+    /// The source did not answer a moment ago and is left alone for a while.
+    #[error("not answering ({} s ago); asked again in {} s", ago.as_secs(), again_in.as_secs())]
+    NotAnswering { ago: Duration, again_in: Duration },
+}
+
+impl MarketError {
+    /// The source could not be reached or kept failing: another market may answer instead.
+    pub fn source_failed(&self) -> bool {
+        matches!(
+            self,
+            MarketError::Call(CallError::Failed { .. })
+                | MarketError::NoAnswerWithin { .. }
+                | MarketError::NotAnswering { .. }
+        )
+    }
 }
 
 /// The built-in market-data skill.
@@ -97,6 +120,7 @@ pub fn failure(e: &VenueError, limit_code: i64) -> CallFailure {
             retry_after,
             ..
         } => (limit_code, *retry_after),
+        VenueError::Timeout { .. } | VenueError::Network { .. } => (UNREACHABLE, None),
         _ if e.is_retryable() => (RETRYABLE, None),
         _ => (NOT_RETRYABLE, None),
     };
@@ -130,12 +154,14 @@ where
     let symbol = symbol_of(&validated.args, source)?;
     let market = source.market.clone();
     let code = limit_code(runtime);
-    let ticker = runtime
-        .call_on(source.reach, GET_PRICE, |_| {
+    let ticker = unanswered::within(
+        source,
+        runtime.call_on(source.reach, GET_PRICE, |_| {
             let (market, symbol) = (market.clone(), symbol.clone());
             async move { market.ticker(&symbol).await.map_err(|e| failure(&e, code)) }
-        })
-        .await?;
+        }),
+    )
+    .await?;
     Ok(PriceReport::new(&ticker, source))
 }
 
@@ -154,8 +180,9 @@ where
     let depth = count_of(&validated.args, "depth").unwrap_or(5);
     let market = source.market.clone();
     let code = limit_code(runtime);
-    let book = runtime
-        .call_on(source.reach, GET_BOOK, |_| {
+    let book = unanswered::within(
+        source,
+        runtime.call_on(source.reach, GET_BOOK, |_| {
             let (market, symbol) = (market.clone(), symbol.clone());
             async move {
                 market
@@ -163,8 +190,9 @@ where
                     .await
                     .map_err(|e| failure(&e, code))
             }
-        })
-        .await?;
+        }),
+    )
+    .await?;
     Ok(BookReport::new(&book, depth, source))
 }
 
@@ -198,8 +226,9 @@ where
     }
     let market = source.market.clone();
     let code = limit_code(runtime);
-    let candles = runtime
-        .call_on(source.reach, GET_KLINE, |_| {
+    let candles = unanswered::within(
+        source,
+        runtime.call_on(source.reach, GET_KLINE, |_| {
             let (market, symbol) = (market.clone(), symbol.clone());
             async move {
                 market
@@ -207,8 +236,9 @@ where
                     .await
                     .map_err(|e| failure(&e, code))
             }
-        })
-        .await?;
+        }),
+    )
+    .await?;
     Ok(KlineReport::new(
         symbol.as_str(),
         interval,

@@ -7,6 +7,7 @@ pub mod call;
 pub mod render;
 pub mod report;
 pub mod source;
+pub mod unanswered;
 
 pub use call::{GET_BOOK, GET_KLINE, GET_PRICE, MarketError};
 pub use report::{BookReport, KlineReport, PriceReport, SourceView};

@@ -235,6 +235,16 @@ pub fn error_text(
             &[("field", field), ("value", &shown_input(value))],
         ),
         MarketError::StartAfterEnd => text(lang, "market-start-after-end", &[]),
+        MarketError::NoAnswerWithin { .. } | MarketError::NotAnswering { .. } => text(
+            lang,
+            "market-function-failed",
+            &[
+                ("what", &what),
+                ("symbol", &symbol),
+                ("source", source),
+                ("error", &silence_text(e, lang)),
+            ],
+        ),
         // The source's own words: the codes only steer the retries.
         MarketError::Call(CallError::Failed { message, .. }) => text(
             lang,
@@ -256,6 +266,27 @@ pub fn error_text(
                 ("error", &other.to_string()),
             ],
         ),
+    }
+}
+
+/// Why a source gave nothing: it did not answer in time, or did not a moment ago (and is
+/// left alone until the time said).
+pub fn silence_text(e: &MarketError, lang: Lang) -> String {
+    match e {
+        MarketError::NoAnswerWithin { budget } => text(
+            lang,
+            "market-error-no-answer",
+            &[("seconds", &budget.as_secs().to_string())],
+        ),
+        MarketError::NotAnswering { ago, again_in } => text(
+            lang,
+            "market-error-not-answering",
+            &[
+                ("ago", &ago.as_secs().to_string()),
+                ("again", &again_in.as_secs().max(1).to_string()),
+            ],
+        ),
+        other => other.to_string(),
     }
 }
 

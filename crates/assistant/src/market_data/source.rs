@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use nofxi_domain::MarketSource;
+use nofxi_domain::{Exchange, MarketSource};
 use nofxi_skills::runtime::Reach;
 use nofxi_skills::{Catalog, Lang};
 use nofxi_store::{Store, StoreError};
@@ -51,6 +51,46 @@ pub enum SourceError {
     Unknown(String),
     #[error(transparent)]
     Connect(#[from] ConnectError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The market a request reads, and the one to fall back on when it cannot answer.
+pub struct Chosen {
+    pub source: DataSource,
+    /// The paper account's market (or nofxi's simulated one) behind the user's own live
+    /// venue; `None` for a market named outright or one that is local already.
+    pub fallback: Option<DataSource>,
+}
+
+/// The market `said` names (an account of the user's, or a source: see [`said_by_user`]),
+/// else the user's own ([`for_user`], live first) with its local fallback.
+pub async fn for_request(
+    store: &Arc<Store>,
+    user: &str,
+    said: Option<&str>,
+    lang: Lang,
+) -> Result<Chosen, SourceError> {
+    if let Some(said) = said.map(str::trim).filter(|s| !s.is_empty()) {
+        let source = said_by_user(store, user, said, lang)
+            .await?
+            .ok_or_else(|| SourceError::Unknown(said.to_string()))?;
+        return Ok(Chosen {
+            source,
+            fallback: None,
+        });
+    }
+    let source = for_user(store, user, Prefer::Live, lang).await?;
+    let fallback = match source.reach {
+        Reach::Remote => Some(for_user_or_sim(store, user, Prefer::Local, lang).await),
+        Reach::Local => None,
+    };
+    Ok(Chosen { source, fallback })
+}
+
+/// The names a market-data source goes by when said outright ([`named`] takes each).
+pub fn source_names() -> impl Iterator<Item = &'static str> {
+    ["sim", SIMULATED].into_iter().chain(PUBLIC_MARKETS)
 }
 
 /// `simulated, binance, okx, bybit, hyperliquid or bitget`.
@@ -108,8 +148,9 @@ fn simulated_with(seed: u64, label: &str) -> DataSource {
     }
 }
 
-/// The user's live account's market when one is enabled and `prefer` is live, else their
-/// paper account's, else the simulated market on the wall clock.
+/// The user's live account's market when one is enabled and `prefer` is live (the one a
+/// running trader uses first: the market their money is on), else their paper account's,
+/// else the simulated market on the wall clock.
 pub async fn for_user(
     store: &Arc<Store>,
     user: &str,
@@ -117,23 +158,58 @@ pub async fn for_user(
     lang: Lang,
 ) -> Result<DataSource, StoreError> {
     let exchanges = store.list_exchanges(user, false).await?;
-    let enabled = exchanges.iter().filter(|e| e.spec.enabled);
+    let enabled: Vec<&Exchange> = exchanges.iter().filter(|e| e.spec.enabled).collect();
     let chosen = match prefer {
-        Prefer::Live => enabled
-            .clone()
-            .find(|e| is_live(e))
-            .or_else(|| enabled.clone().next()),
-        Prefer::Local => enabled.clone().find(|e| !is_live(e)),
+        Prefer::Live => {
+            let traders = store.list_traders(user, false).await?;
+            let traded = |e: &&&Exchange| {
+                traders
+                    .iter()
+                    .any(|t| t.is_running && t.spec.exchange_id == e.id)
+            };
+            let live = || enabled.iter().filter(|e| is_live(e));
+            live()
+                .find(traded)
+                .or_else(|| live().next())
+                .or_else(|| enabled.first())
+                .copied()
+        }
+        Prefer::Local => enabled.iter().find(|e| !is_live(e)).copied(),
     };
-    let Some(config) = chosen else {
-        return Ok(simulated(lang));
-    };
+    Ok(match chosen {
+        Some(config) => of_account(store, user, config, lang).await,
+        None => simulated(lang),
+    })
+}
+
+/// The market `said` names: one of the user's accounts by its name, else a source named
+/// outright ([`named`]); `None` when neither is.
+pub async fn said_by_user(
+    store: &Arc<Store>,
+    user: &str,
+    said: &str,
+    lang: Lang,
+) -> Result<Option<DataSource>, StoreError> {
+    let wanted = said.trim();
+    let exchanges = store.list_exchanges(user, false).await?;
+    if let Some(config) = exchanges
+        .iter()
+        .find(|e| e.spec.account_name.eq_ignore_ascii_case(wanted))
+    {
+        return Ok(Some(of_account(store, user, config, lang).await));
+    }
+    Ok(named(wanted, sim_seed(), lang).ok())
+}
+
+/// The market of the account `config`: its live venue, the venue a paper account follows, or
+/// the paper account's simulated market; the simulated market when it cannot be opened.
+async fn of_account(store: &Arc<Store>, user: &str, config: &Exchange, lang: Lang) -> DataSource {
     let Ok(venue) = open_view(store.clone(), user, &config.id, PaperAccount::Exchange).await else {
-        return Ok(simulated(lang));
+        return simulated(lang);
     };
     let c = Catalog::builtin();
     let name = &config.spec.account_name;
-    let source = if !venue.is_paper() {
+    if !venue.is_paper() {
         DataSource {
             market: venue.market.clone(),
             name: venue.market.source().to_string(),
@@ -173,8 +249,7 @@ pub async fn for_user(
             sim_clock: true,
             reach: Reach::Local,
         }
-    };
-    Ok(source)
+    }
 }
 
 /// The source `prefer` picks, or the simulated market when the store cannot be read.

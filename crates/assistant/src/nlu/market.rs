@@ -4,13 +4,14 @@
 //! table (`domain/market/aliases.json`), never a list here.
 
 use nofxi_domain::market::known_symbols;
-use nofxi_skills::{Library, SkillKind};
+use nofxi_skills::{Library, ResourceKind, SkillKind};
 
 use super::extract::tokens::blank;
 use super::lexicon::Lexicon;
 use super::names::Names;
 use super::route::names_function_subject;
-use super::words::phrase_positions;
+use super::words::{find_phrase, phrase_positions};
+use crate::market_data::source::source_names;
 
 /// A symbol the message names, canonical (`BTCUSDT`, `NVDA.US`), and where it is said.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +28,22 @@ pub fn quoted_symbols(library: &Library, names: &Names, lower: &str) -> Vec<Stri
         return Vec::new();
     }
     distinct(&symbols_said(library, names, lower))
+}
+
+/// A market named outright beside a symbol, as the market tools take it: one of the user's
+/// exchange accounts by its name ("btc price on paper"), else a source nofxi reads
+/// ("okx上的btc", "eth order book from bybit").
+pub fn source_said(names: &Names, lower: &str) -> Option<String> {
+    let account = names
+        .mentioned(lower)
+        .into_iter()
+        .find(|(e, ..)| e.kind == ResourceKind::Exchange && !e.deleted);
+    if let Some((e, ..)) = account {
+        return Some(e.name.clone());
+    }
+    source_names()
+        .find(|n| find_phrase(lower, n).is_some())
+        .map(str::to_string)
 }
 
 /// Each symbol once, in the order first said.

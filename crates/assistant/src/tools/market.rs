@@ -14,7 +14,7 @@
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::validation::shown_input;
-use nofxi_skills::runtime::{CallError, Clock, LimitedBy, Reach, Reference, SkillRuntime};
+use nofxi_skills::runtime::{CallError, Clock, LimitedBy, Reference, SkillRuntime};
 use nofxi_skills::{Catalog, Lang};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -23,15 +23,19 @@ use serde_json::json;
 use super::registry::{Tool, ToolContext};
 use super::{RiskLevel, ToolError, ToolOutput};
 use crate::compose::facts::time_on;
-use crate::market_data::call::{GET_PRICE, failure, limit_code, shared_runtime};
-use crate::market_data::source::{self, DataSource, Prefer};
-use crate::tools::exec::store_error;
+use crate::market_data::call::{self, MarketError, shared_runtime};
+use crate::market_data::render::silence_text;
+use crate::market_data::source::DataSource;
+use crate::tools::market_functions::chosen_market;
 use crate::tools::portfolio::stock_quote;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PriceArgs {
     /// The symbol as said (BTC, 比特币, BTCUSDT); resolved to the canonical pair.
     pub symbol: String,
+    /// The market to quote from, as `market.book`'s.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 pub struct MarketPrice;
@@ -74,17 +78,16 @@ impl Tool for MarketPrice {
                 "the market-data skill is not loaded",
             ));
         };
-        let source = source::for_user(cx.store, cx.user, Prefer::Live, lang)
-            .await
-            .map_err(|e| store_error(&e, lang))?;
-        let local = match source.reach {
-            Reach::Remote => {
-                Some(source::for_user_or_sim(cx.store, cx.user, Prefer::Local, lang).await)
-            }
-            Reach::Local => None,
-        };
+        let chosen = chosen_market(cx, args.source.as_deref()).await?;
         Ok(said(
-            answer(runtime, &source, local.as_ref(), &symbol, lang).await,
+            answer(
+                runtime,
+                &chosen.source,
+                chosen.fallback.as_ref(),
+                &symbol,
+                lang,
+            )
+            .await,
         ))
     }
 }
@@ -106,7 +109,7 @@ where
 {
     match (quote(runtime, source, symbol, lang).await, local) {
         (Ok(text), _) => text,
-        (Err((text, CallError::Failed { .. })), Some(local)) => {
+        (Err((text, e)), Some(local)) if e.source_failed() => {
             let (Ok(fallback) | Err((fallback, _))) = quote(runtime, local, symbol, lang).await;
             format!("{text}\n{fallback}")
         }
@@ -115,38 +118,20 @@ where
 }
 
 /// The reply to a quote of `symbol` from `source`, the call made through the market-data
-/// skill's runtime; a failure is said in its reply too, with the runtime's error beside it.
+/// skill's runtime ([`call::price`]); a failure is said in its reply too, with the error
+/// beside it.
 async fn quote<C>(
     runtime: &SkillRuntime<C>,
     source: &DataSource,
     symbol: &Symbol,
     lang: Lang,
-) -> Result<String, (String, CallError)>
+) -> Result<String, (String, MarketError)>
 where
     C: Clock + Clone,
     C::Instant: Reference,
 {
     let c = Catalog::builtin();
-    let market = source.market.clone();
-    let limit_code = limit_code(runtime);
-    let quoted = runtime
-        .invoke_on(
-            source.reach,
-            GET_PRICE,
-            &json!({"symbol": symbol.as_str()}),
-            |_, _| {
-                let market = market.clone();
-                let symbol = symbol.clone();
-                async move {
-                    market
-                        .ticker(&symbol)
-                        .await
-                        .map_err(|e| failure(&e, limit_code))
-                }
-            },
-        )
-        .await;
-    match quoted {
+    match call::price(runtime, source, &json!({"symbol": symbol.as_str()})).await {
         Ok(t) => Ok(c.text(
             lang,
             "market-quote",
@@ -181,10 +166,10 @@ fn said(text: String) -> ToolOutput {
     }
 }
 
-fn unquoted(lang: Lang, symbol: &str, source: &str, e: &CallError) -> String {
+fn unquoted(lang: Lang, symbol: &str, source: &str, e: &MarketError) -> String {
     let c = Catalog::builtin();
     let why = match e {
-        CallError::RateLimited { by, retry_in } => {
+        MarketError::Call(CallError::RateLimited { by, retry_in }) => {
             // Whole seconds, rounded up: "ask again in 0 s" would be asked again too soon.
             let seconds = retry_in.as_secs() + u64::from(retry_in.subsec_nanos() > 0);
             let seconds = seconds.max(1).to_string();
@@ -213,7 +198,10 @@ fn unquoted(lang: Lang, symbol: &str, source: &str, e: &CallError) -> String {
         }
         // The venue's own words: the codes here only steer the retries, so the skill's
         // meaning of a code would name the wrong cause.
-        CallError::Failed { message, .. } => message.clone(),
+        MarketError::Call(CallError::Failed { message, .. }) => message.clone(),
+        silent @ (MarketError::NoAnswerWithin { .. } | MarketError::NotAnswering { .. }) => {
+            silence_text(silent, lang)
+        }
         other => other.to_string(),
     };
     c.text(
@@ -242,6 +230,8 @@ mod tests {
     use super::*;
     use crate::market_data::call::brief;
     use crate::market_data::source::simulated as simulated_market;
+    use crate::market_data::source::{self, Prefer};
+    use nofxi_skills::runtime::Reach;
 
     /// Records every wait and moves the fake clock on by it: nothing really sleeps.
     #[derive(Clone, Default)]
@@ -463,6 +453,8 @@ mod tests {
         let rt = runtime_on(&sleeper);
         let (venue, mut source) = live(None);
         source.market = Arc::new(Unreachable);
+        // Its own name: a source that cannot be reached is remembered by name, process-wide.
+        source.name = "unreachable-in-this-test".into();
         let local = simulated_market(Lang::En);
         let btc = Symbol::parse("BTC").unwrap();
         let reply = answer(&rt, &source, Some(&local), &btc, Lang::En).await;

@@ -7,8 +7,9 @@
 
 use async_trait::async_trait;
 use nofxi_domain::market::Symbol;
-use nofxi_skills::Lang;
-use nofxi_skills::runtime::{CallError, Clock, Reach, Reference, SkillRuntime};
+use nofxi_domain::validation::shown_input;
+use nofxi_skills::runtime::{Clock, Reference, SkillRuntime};
+use nofxi_skills::{Catalog, Lang};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -17,7 +18,7 @@ use super::registry::{Tool, ToolContext};
 use super::{RiskLevel, ToolError, ToolOutput};
 use crate::market_data::call::{self, GET_BOOK, GET_KLINE, MarketError, shared_runtime};
 use crate::market_data::render;
-use crate::market_data::source::{self, DataSource, Prefer};
+use crate::market_data::source::{self, Chosen, DataSource, SourceError};
 use crate::tools::exec::store_error;
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -27,6 +28,10 @@ pub struct BookArgs {
     /// Levels per side, 1–10 (default 5); checked against the skill's schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<Value>,
+    /// The market to read: one of the user's accounts by name, or a source (binance, okx,
+    /// bybit, hyperliquid, bitget, simulated); the user's own account's market when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -45,6 +50,9 @@ pub struct KlineArgs {
     /// ISO 8601 end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_time: Option<Value>,
+    /// The market to read, as `market.book`'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 pub struct MarketBook;
@@ -58,11 +66,14 @@ impl Tool for MarketBook {
     const RISK: RiskLevel = RiskLevel::Read;
 
     async fn run(&self, cx: &ToolContext<'_>, args: BookArgs) -> Result<ToolOutput, ToolError> {
+        let said = args.source.clone();
         let args = BookArgs {
             symbol: canonical(&args.symbol),
+            source: None,
             ..args
         };
-        answer(cx, GET_BOOK, serde_json::to_value(args).unwrap_or_default()).await
+        let args = serde_json::to_value(args).unwrap_or_default();
+        answer(cx, said.as_deref(), GET_BOOK, args).await
     }
 }
 
@@ -74,16 +85,14 @@ impl Tool for MarketKlines {
     const RISK: RiskLevel = RiskLevel::Read;
 
     async fn run(&self, cx: &ToolContext<'_>, args: KlineArgs) -> Result<ToolOutput, ToolError> {
+        let said = args.source.clone();
         let args = KlineArgs {
             symbol: canonical(&args.symbol),
+            source: None,
             ..args
         };
-        answer(
-            cx,
-            GET_KLINE,
-            serde_json::to_value(args).unwrap_or_default(),
-        )
-        .await
+        let args = serde_json::to_value(args).unwrap_or_default();
+        answer(cx, said.as_deref(), GET_KLINE, args).await
     }
 }
 
@@ -95,10 +104,12 @@ fn canonical(said: &str) -> String {
         .unwrap_or_else(|_| said.trim().to_string())
 }
 
-/// `function` on the user's market; when a live venue fails, that failure and then the
-/// paper account's answer. A rate limit is only said: the venue answers again in seconds.
+/// `function` on the market `said` names, else the user's own; when the user's own live
+/// venue fails, that failure and then the paper account's answer. A rate limit is only said:
+/// the venue answers again in seconds.
 async fn answer(
     cx: &ToolContext<'_>,
+    said: Option<&str>,
     function: &str,
     args: Value,
 ) -> Result<ToolOutput, ToolError> {
@@ -109,16 +120,14 @@ async fn answer(
         ));
     };
     let lang = cx.lang;
-    let source = source::for_user(cx.store, cx.user, Prefer::Live, lang)
-        .await
-        .map_err(|e| store_error(&e, lang))?;
-    let text = match run(runtime, &source, function, &args, lang).await {
+    let chosen = chosen_market(cx, said).await?;
+    let text = match run(runtime, &chosen.source, function, &args, lang).await {
         Ok(text) => text,
-        Err((text, MarketError::Call(CallError::Failed { .. })))
-            if source.reach == Reach::Remote =>
-        {
-            let local = source::for_user_or_sim(cx.store, cx.user, Prefer::Local, lang).await;
-            match run(runtime, &local, function, &args, lang).await {
+        Err((text, e)) if e.source_failed() && chosen.fallback.is_some() => {
+            let Some(local) = &chosen.fallback else {
+                return Err(no_data(text));
+            };
+            match run(runtime, local, function, &args, lang).await {
                 Ok(fallback) => format!("{text}\n{fallback}"),
                 Err((fallback, _)) => return Err(no_data(format!("{text}\n{fallback}"))),
             }
@@ -130,6 +139,28 @@ async fn answer(
         text: Some(text),
         ..ToolOutput::default()
     })
+}
+
+/// The market a chat tool reads ([`source::for_request`]); a name that is no account and no
+/// source is said with the ones there are.
+pub(crate) async fn chosen_market(
+    cx: &ToolContext<'_>,
+    said: Option<&str>,
+) -> Result<Chosen, ToolError> {
+    source::for_request(cx.store, cx.user, said, cx.lang)
+        .await
+        .map_err(|e| match e {
+            SourceError::Unknown(name) => no_data(Catalog::builtin().text(
+                cx.lang,
+                "market-unknown-source",
+                &[
+                    ("source", &shown_input(&name)),
+                    ("names", &source::source_names_text()),
+                ],
+            )),
+            SourceError::Store(e) => store_error(&e, cx.lang),
+            SourceError::Connect(e) => no_data(e.to_string()),
+        })
 }
 
 /// A call that gave no data, with what the reply says about it.

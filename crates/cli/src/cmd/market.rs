@@ -122,6 +122,7 @@ fn source(args: &MarketArgs, symbol: &str, interval: Interval) -> Result<DataSou
             shown_input(&name)
         )),
         SourceError::Connect(c) => usage(c.to_string()),
+        SourceError::Store(e) => anyhow!(e.to_string()),
     })
 }
 
@@ -175,9 +176,8 @@ fn utc(ms: i64, source: &DataSource) -> String {
 fn refused(e: &MarketError, function: &str, args: &Value, source: &DataSource) -> anyhow::Error {
     let said = error_text(e, function, args, &source.label, Lang::En);
     match e {
-        MarketError::Call(CallError::Failed { .. } | CallError::RateLimited { .. }) => {
-            anyhow!(said)
-        }
+        MarketError::Call(CallError::RateLimited { .. }) => anyhow!(said),
+        e if e.source_failed() => anyhow!(said),
         _ => usage(said),
     }
 }

@@ -12,13 +12,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use nofxi_assistant::market_data::call::{self, shared_runtime};
 use nofxi_assistant::market_data::render::error_text;
-use nofxi_assistant::market_data::source::{self, DataSource, Prefer, SourceError};
+use nofxi_assistant::market_data::source::{self, DataSource, SourceError};
 use nofxi_assistant::market_data::{BookReport, GET_BOOK, GET_KLINE, KlineReport, MarketError};
 use nofxi_domain::market::Symbol;
 use nofxi_domain::validation::shown_input;
 use nofxi_skills::Lang;
 use nofxi_skills::runtime::CallError;
-use nofxi_trader::runtime::connect::sim_seed;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -149,20 +148,17 @@ async fn run(
     result.unwrap_or_else(|e| refused(&e, function, &args, &source))
 }
 
-/// The source `named`, or the caller's own account's market.
+/// The source `named` (a source, or one of the caller's accounts by name), or the caller's
+/// own account's market.
 async fn pick(
     state: &AppState,
     caller: &Caller,
     named: Option<&str>,
     lang: Lang,
 ) -> Result<DataSource, ApiError> {
-    let Some(name) = named.filter(|n| !n.trim().is_empty()) else {
-        return source::for_user(&state.store, &caller.user, Prefer::Live, lang)
-            .await
-            .map_err(ApiError::from);
-    };
-    source::named(name, sim_seed(), lang).map_err(|e| match e {
-        SourceError::Unknown(name) => ApiError::field(
+    match source::for_request(&state.store, &caller.user, named, lang).await {
+        Ok(chosen) => Ok(chosen.source),
+        Err(SourceError::Unknown(name)) => Err(ApiError::field(
             "source",
             Worded::catalog(
                 "market-unknown-source",
@@ -171,13 +167,14 @@ async fn pick(
                     ("names", &source::source_names_text()),
                 ],
             ),
-        ),
-        SourceError::Connect(c) => ApiError::new(
+        )),
+        Err(SourceError::Connect(c)) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "unavailable",
             Worded::new(c.to_string(), c.to_string()),
-        ),
-    })
+        )),
+        Err(SourceError::Store(e)) => Err(ApiError::from(e)),
+    }
 }
 
 /// A call that gave no data, as the API answers it: the arguments' problems by field, the
@@ -212,6 +209,16 @@ fn refused(e: &MarketError, function: &str, args: &Value, source: &DataSource) -
             return response;
         }
         MarketError::Call(_) => (StatusCode::BAD_GATEWAY, "unavailable"),
+        MarketError::NoAnswerWithin { .. } => (StatusCode::GATEWAY_TIMEOUT, "unavailable"),
+        MarketError::NotAnswering { again_in, .. } => {
+            let mut response =
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", worded)
+                    .into_response();
+            if let Ok(value) = HeaderValue::from_str(&again_in.as_secs().max(1).to_string()) {
+                response.headers_mut().insert(RETRY_AFTER, value);
+            }
+            return response;
+        }
         MarketError::NoSource { .. }
         | MarketError::UnknownCoin { .. }
         | MarketError::BadTime { .. }

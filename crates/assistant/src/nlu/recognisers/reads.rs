@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::Input;
 use super::follow_ups::{read_of, read_said};
+use crate::market_data::GET_PRICE;
 use crate::nlu::market_reading::{self, Reading};
 use crate::nlu::route::{self, Route};
 use crate::nlu::words::find_phrase;
@@ -79,16 +80,30 @@ pub fn market_quote(
     if matches!(reading, Reading::Call { .. }) && names_own_field(input, cx) {
         return None;
     }
+    // A market named outright is the one read; the price is then asked as the function.
+    let source = market::source_said(cx.names, lower);
     let commands = symbols
         .into_iter()
-        .map(|symbol| match &reading {
-            Reading::Quote => Command::AnswerQuestion {
+        .map(|symbol| match (&reading, &source) {
+            (Reading::Quote, None) => Command::AnswerQuestion {
                 kind: AnswerKind::Market,
                 topic: symbol,
             },
-            Reading::Call { function, args } => {
+            (Reading::Quote, Some(source)) => Command::CallFunction {
+                function: GET_PRICE.to_string(),
+                args: [
+                    ("symbol".to_string(), Value::String(symbol)),
+                    ("source".to_string(), Value::String(source.clone())),
+                ]
+                .into_iter()
+                .collect(),
+            },
+            (Reading::Call { function, args }, _) => {
                 let mut args = args.clone();
                 args.insert("symbol".into(), Value::String(symbol));
+                if let Some(source) = &source {
+                    args.insert("source".into(), Value::String(source.clone()));
+                }
                 Command::CallFunction {
                     function: function.to_string(),
                     args: args.into_iter().collect(),
