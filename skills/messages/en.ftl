@@ -288,6 +288,7 @@ probe-details =
     Details: { $words }
 probe-exchange-works-balance = Exchange account "{ $name }" works: equity { $equity } { $asset }, available { $available }.
 probe-exchange-works = Exchange account "{ $name }" works.
+probe-exchange-prices = Its prices come from { $source }'s public market data, which answered: { $symbol } last { $last }.
 probe-model-works = Model config "{ $name }" works: { $by } answered in { $ms } ms.
 probe-failure-what = { $what } ({ $status }{ $kind })
 probe-builtin-model = The builtin rules need no endpoint: nothing to test, ready to use.

@@ -277,6 +277,7 @@ probe-details =
     详情：{ $words }
 probe-exchange-works-balance = 交易所账户「{ $name }」连接正常：权益 { $equity } { $asset }，可用 { $available }。
 probe-exchange-works = 交易所账户「{ $name }」连接正常。
+probe-exchange-prices = 它的价格来自 { $source } 的公开行情，行情接口正常响应：{ $symbol } 最新价 { $last }。
 probe-model-works = 模型配置「{ $name }」可以正常调用：{ $by } 在 { $ms } 毫秒内作答。
 probe-failure-what = { $what }（{ $status }{ $kind }）
 probe-builtin-model = 内置规则不需要接口，无需测试，可以直接用。

@@ -10,12 +10,8 @@
 
 mod support;
 
-use std::path::Path;
-use std::process::Output;
-
-use serde_json::Value;
 use support::live::{self, FaultKind, Live, VenueFault};
-use support::{home, nofxi, output_async, text, with_input};
+use support::{home, nofxi, output_async, text};
 
 /// What the answers must say of one kind of fault: words naming it anywhere, and a word its
 /// "what happened" line must hold, in each language.
@@ -183,10 +179,10 @@ async fn cell(live: &Live, fault: &VenueFault, chinese: bool) -> Vec<String> {
         secrets: &secrets,
     };
     let mut problems = Vec::new();
-    let tested = output_async(at_mock(live, nofxi(&home, &["exchange", "test", &name]))).await;
+    let tested = output_async(live.at_mock(nofxi(&home, &["exchange", "test", &name]))).await;
     let said = text(&tested);
     problems.extend(judge(&said, &en).map(|p| format!("{cell}: exchange test {p}")));
-    let reply = chat(live, &home, "check my exchange").await;
+    let reply = live::chat(&home, |c| live.at_mock(c), "check my exchange").await;
     problems.extend(judge(&reply, &en).map(|p| format!("{cell}: chat {p}")));
     if chinese {
         let zh = Want {
@@ -195,7 +191,7 @@ async fn cell(live: &Live, fault: &VenueFault, chinese: bool) -> Vec<String> {
             happened: e.happened_zh,
             ..en
         };
-        let reply = chat(live, &home, "我的交易所账户正常吗？").await;
+        let reply = live::chat(&home, |c| live.at_mock(c), "我的交易所账户正常吗？").await;
         problems.extend(judge(&reply, &zh).map(|p| format!("{cell}: 中文 chat {p}")));
     }
     problems
@@ -248,26 +244,4 @@ fn secret_values<'a>(credentials: &[&'a str]) -> Vec<&'a str> {
         .filter(|pair| matches!(pair[0], "--api-key" | "--secret-key" | "--passphrase"))
         .map(|pair| pair[1])
         .collect()
-}
-
-fn at_mock(live: &Live, mut cmd: std::process::Command) -> std::process::Command {
-    cmd.env(live.url_env, &live.url);
-    cmd
-}
-
-/// One `nofxi chat --json --new` turn against the venue's mock; its reply.
-async fn chat(live: &Live, home: &Path, message: &str) -> String {
-    let mut cmd = at_mock(live, nofxi(home, &["chat", "--json", "--new"]));
-    let line = format!("{message}\n");
-    let out: Output = tokio::task::spawn_blocking(move || with_input(&mut cmd, &line))
-        .await
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let first = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    let v: Value = serde_json::from_str(&first).unwrap_or(Value::Null);
-    v["reply"].as_str().unwrap_or(&first).to_string()
 }

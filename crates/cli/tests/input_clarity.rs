@@ -456,9 +456,7 @@ fn a_binance_base_url_is_named_with_its_origin_and_cause() {
             "{args:?}: {said}"
         );
     }
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", closed.local_addr().unwrap());
-    drop(closed);
+    let url = support::closed_port_url();
     let out = with_url(&url, &["exchange", "test", "main"]);
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");

@@ -16,6 +16,7 @@ use nofxi_testkit::llm::{MockLlm, Reply};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::Value;
+use support::live;
 use support::{add_deepseek_model, home, nofxi, output_async, text};
 
 const MODEL_KEY: &str = "sk-paperlive0123456789abcdef";
@@ -451,4 +452,137 @@ async fn a_position_on_binance_prices_pays_binance_s_funding_once_across_restart
     let stats = ok(&home, &url, &["trader", "stats", "bot", "--json"]).await;
     let stats: Value = serde_json::from_str(&stats).unwrap();
     assert_eq!(dec_of(&stats["total_funding"]), -owed, "{stats}");
+}
+
+/// `exchange test` of a paper account on a venue's prices probes that venue's public market
+/// (one ticker read): a row says it answered, with what it read; pointed where nothing
+/// listens, the row fails and is explained as the other checks are (what happened / why /
+/// what now), and the command fails. The chat's "test" says the same. Every venue a paper
+/// account can follow, on its mock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn exchange_test_of_a_paper_account_probes_the_market_it_follows() {
+    for live in [
+        live::binance().await,
+        live::okx().await,
+        live::bybit().await,
+        live::hyperliquid().await,
+    ] {
+        let venue = live.kind;
+        let (_dir, home) = home();
+        let add = [
+            "exchange", "add", "--type", "paper", "--name", "lp", "--market", venue,
+        ];
+        let added = output_async(live.at_mock(nofxi(&home, &add))).await;
+        assert!(added.status.success(), "{venue}: {}", text(&added));
+
+        let tested = output_async(live.at_mock(nofxi(&home, &["exchange", "test", "lp"]))).await;
+        let said = text(&tested);
+        assert!(tested.status.success(), "{venue}: {said}");
+        let row = market_row(&said);
+        assert!(
+            row.contains(" ok ")
+                && row.contains(&format!(
+                    "{venue}'s public market data answered: BTCUSDT last"
+                )),
+            "{venue}: {said}"
+        );
+        let json =
+            output_async(live.at_mock(nofxi(&home, &["exchange", "test", "lp", "--json"]))).await;
+        let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(report["market"]["status"], "passed", "{venue}: {report}");
+        assert_eq!(report["market"]["value"]["source"], venue, "{report}");
+        let reply = support::live::chat(&home, |c| live.at_mock(c), "test lp").await;
+        assert!(
+            reply.contains(&format!("{venue}'s public market data, which answered")),
+            "{venue}: {reply}"
+        );
+
+        // Where nothing listens: the probe fails, explained, and so does the command.
+        let closed = support::closed_port_url();
+        let mut cmd = nofxi(&home, &["exchange", "test", "lp"]);
+        cmd.env(live.url_env, &closed);
+        let tested = output_async(cmd).await;
+        let said = text(&tested);
+        assert_eq!(tested.status.code(), Some(1), "{venue}: {said}");
+        let row = market_row(&said);
+        assert!(
+            row.contains("FAILED") && row.contains(&closed),
+            "{venue}: {said}"
+        );
+        for part in [
+            "market data — exchange unreachable:",
+            "What happened:",
+            "Why:",
+            "What to do now:",
+        ] {
+            assert!(said.contains(part), "{venue} lacks {part:?}: {said}");
+        }
+        let reply = support::live::chat(
+            &home,
+            |mut c| {
+                c.env(live.url_env, &closed);
+                c
+            },
+            "test lp",
+        )
+        .await;
+        assert!(
+            reply.contains("What happened:") && reply.contains(&closed),
+            "{venue}: {reply}"
+        );
+    }
+}
+
+/// A paper account on the simulated market needs no network, and its test says so in the
+/// market row; a venue that holds its answer back is given up on within the probe's short
+/// timeout, and the row says how long it waited.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_market_probe_is_skipped_offline_and_bounded_in_time() {
+    let (_dir, home) = home();
+    support::ok(
+        &home,
+        &["exchange", "add", "--type", "paper", "--name", "sim"],
+    );
+    let said = support::ok(&home, &["exchange", "test", "sim"]);
+    let row = market_row(&said);
+    assert!(
+        row.contains("skipped") && row.contains("no network needed"),
+        "{said}"
+    );
+
+    let mock = MockBinance::start().await.unwrap();
+    let url = mock.url();
+    ok(
+        &home,
+        &url,
+        &[
+            "exchange", "add", "--type", "paper", "--name", "lp", "--market", "binance",
+        ],
+    )
+    .await;
+    mock.inject(
+        nofxi_testkit::binance::Route::Any,
+        nofxi_testkit::binance::Fault::Delay(Duration::from_secs(60)),
+    );
+    let started = std::time::Instant::now();
+    let out = run(&home, &url, &["exchange", "test", "lp"]).await;
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}: {said}",
+        started.elapsed()
+    );
+    assert!(
+        market_row(&said).contains("did not answer a BTCUSDT ticker read within 5 s"),
+        "{said}"
+    );
+}
+
+/// The `market data` row of `exchange test`'s table.
+fn market_row(said: &str) -> String {
+    said.lines()
+        .find(|l| l.starts_with("market data "))
+        .unwrap_or_default()
+        .to_string()
 }

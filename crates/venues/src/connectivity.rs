@@ -18,23 +18,26 @@ mod okx;
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{AccountSnapshot, PositionMode};
 use reqwest::Method;
+use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::binance::{Base, BinanceFutures, Retry};
 use crate::error::WHOLE_ANSWER;
 use crate::okx::OkxSwap;
-use crate::{Exchange, RejectKind, VenueError};
+use crate::{Exchange, MarketData, RejectKind, VenueError};
 
 pub use bitget::check_bitget;
 pub use bybit::check_bybit;
 pub use hyperliquid::check_hyperliquid;
 pub use okx::check_okx;
 
-/// An exchange account the full check runs against, by venue (a paper account has no network
-/// to check: see [`ConnectivityReport::for_exchange`]).
+/// An exchange account the full check runs against, by venue (a paper account has no key to
+/// check, only its prices: see [`ConnectivityReport::for_paper`]).
 #[derive(Debug, Clone)]
 pub enum LiveAccount {
     Binance(Arc<BinanceFutures>),
@@ -96,7 +99,7 @@ impl<T> Check<T> {
     }
 
     /// Neither failed nor unreadable: passed, warned or skipped.
-    fn holds(&self) -> bool {
+    pub fn holds(&self) -> bool {
         !self.is_failed() && !self.is_unreadable()
     }
 
@@ -298,6 +301,11 @@ pub struct ConnectivityReport {
     pub permissions: Check<Permissions>,
     pub position_mode: Check<PositionMode>,
     pub balance: Check<AccountSnapshot>,
+    /// A paper account's prices: the public market data it follows, probed with one ticker
+    /// read, or skipped for the offline simulated market. `None` for an exchange account,
+    /// whose checks above reach its venue already.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub market: Option<Check<MarketReach>>,
 }
 
 impl ConnectivityReport {
@@ -310,6 +318,7 @@ impl ConnectivityReport {
             self.permissions.holds(),
             self.position_mode.holds(),
             self.balance.holds(),
+            self.market.as_ref().is_none_or(Check::holds),
         ]
         .iter()
         .all(|h| *h)
@@ -324,27 +333,98 @@ impl ConnectivityReport {
             self.permissions.problem(),
             self.position_mode.problem(),
             self.balance.problem(),
+            self.market.as_ref().and_then(Check::problem),
         ]
         .into_iter()
         .flatten()
         .collect()
     }
 
-    /// A paper account needs no network: only its balance and mode are worth showing.
-    pub async fn for_exchange(exchange: &dyn Exchange) -> ConnectivityReport {
-        const LOCAL: &str = "a paper account needs no network";
+    /// A paper account: no key to check, its balance and mode, and where its prices come
+    /// from. On the simulated market it needs no network and says so; following a venue's
+    /// public market data (`follows`), that market is probed with one ticker read, since
+    /// every fill and figure of the account rests on it.
+    pub async fn for_paper(
+        exchange: &dyn Exchange,
+        follows: Option<&dyn MarketData>,
+    ) -> ConnectivityReport {
+        const OFFLINE: &str = "a paper account on the simulated market needs no network";
+        const NO_KEY: &str = "a paper account has no API key: its fills are simulated";
+        let (signing, market) = match follows {
+            None => (
+                OFFLINE,
+                Check::skipped("the simulated market runs offline: no network needed"),
+            ),
+            Some(market) => (NO_KEY, probe_market(market, MARKET_PROBE_TIMEOUT).await),
+        };
         ConnectivityReport {
             venue: exchange.venue().to_string(),
-            clock: Check::skipped(LOCAL),
-            api_key: Check::skipped(LOCAL),
-            ip_whitelist: Check::skipped(LOCAL),
-            permissions: Check::skipped(LOCAL),
+            clock: Check::skipped(signing),
+            api_key: Check::skipped(signing),
+            ip_whitelist: Check::skipped(signing),
+            permissions: Check::skipped(signing),
             position_mode: match exchange.position_mode().await {
                 Ok(value) => Check::Passed { value },
                 Err(e) => Check::from_error(Diagnosis::Other, &e),
             },
             balance: balance_check(exchange.account().await),
+            market: Some(market),
         }
+    }
+}
+
+/// How long the probe of a paper account's market waits for its ticker, retries included:
+/// a test that hangs on a venue that does not answer says nothing a user can act on.
+pub const MARKET_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The symbol the probe reads: every venue nofxi follows lists it.
+const PROBE_SYMBOL: &str = "BTCUSDT";
+
+/// What the market probe read: the venue's public ticker answered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MarketReach {
+    /// The venue whose public market data was read (`okx`).
+    pub source: String,
+    pub symbol: String,
+    pub last: Decimal,
+    pub latency_ms: u64,
+}
+
+/// One ticker read of `market`, within `timeout`: passed with what it read, failed as the
+/// venue's error says (unreachable, refused, unreadable), or unreachable when nothing came
+/// back in time.
+pub async fn probe_market(market: &dyn MarketData, timeout: Duration) -> Check<MarketReach> {
+    let source = market.source().to_string();
+    let Ok(symbol) = Symbol::parse(PROBE_SYMBOL) else {
+        return Check::skipped("no symbol to probe");
+    };
+    let started = Instant::now();
+    match tokio::time::timeout(timeout, market.ticker(&symbol)).await {
+        Ok(Ok(ticker)) => Check::Passed {
+            value: MarketReach {
+                source,
+                symbol: symbol.to_string(),
+                last: ticker.last,
+                latency_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            },
+        },
+        Ok(Err(e)) => {
+            let diagnosis = match diagnose(&e) {
+                Diagnosis::Other if e.kind().is_none() => Diagnosis::Unreachable,
+                d => d,
+            };
+            Check::from_error(diagnosis, &e)
+        }
+        Err(_) => Check::Failed {
+            problem: Problem {
+                diagnosis: Diagnosis::Unreachable,
+                code: None,
+                message: format!(
+                    "{source}'s public market data did not answer a {symbol} ticker read within {} s",
+                    timeout.as_secs()
+                ),
+            },
+        },
     }
 }
 
@@ -476,6 +556,7 @@ pub async fn check_binance(exchange: &BinanceFutures) -> ConnectivityReport {
         permissions: Check::skipped("the API key check failed"),
         position_mode: Check::skipped("the API key check failed"),
         balance: Check::skipped("the API key check failed"),
+        market: None,
     };
 
     // 1. Clock: the raw offset between this machine and the exchange.

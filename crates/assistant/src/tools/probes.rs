@@ -17,7 +17,8 @@ use crate::{msg, texts};
 
 impl ToolRunner {
     /// The exchange check of `nofxi exchange test` (clock → key → IP whitelist →
-    /// permissions → mode → balance for an exchange account; mode and balance for paper).
+    /// permissions → mode → balance for an exchange account; mode, balance and the public
+    /// market it follows for paper).
     /// A failed step comes back as what happened / why / what now for each problem; warnings
     /// (a drifting clock, an empty wallet) are told beside a working connection.
     pub(super) async fn exchange_test(
@@ -90,6 +91,19 @@ impl ToolRunner {
             ),
             _ => msg(lang, "probe-exchange-works", &[("name", name)]),
         };
+        // A paper account on a venue's prices: the probe of that market, which answered.
+        if let Some(Check::Passed { value: m }) = &report.market {
+            text.push(' ');
+            text.push_str(&msg(
+                lang,
+                "probe-exchange-prices",
+                &[
+                    ("source", &m.source),
+                    ("symbol", &m.symbol),
+                    ("last", &m.last.to_string()),
+                ],
+            ));
+        }
         if !problems.is_empty() {
             text.push_str("\n\n");
             text.push_str(&explain_all(&problems));

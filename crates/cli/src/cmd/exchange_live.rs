@@ -72,9 +72,12 @@ fn line<T>(name: &str, check: &Check<T>, describe: impl Fn(&T) -> String) -> Vec
     vec![name.to_string(), status.to_string(), detail]
 }
 
+/// The row of a paper account's prices: the market it follows, probed, or the simulated one.
+const MARKET_ROW: &str = "market data";
+
 fn print_report(title: &str, r: &ConnectivityReport) {
     println!("{title}");
-    let rows = vec![
+    let mut rows = vec![
         line("clock", &r.clock, |c| {
             format!("offset {:+} ms", c.offset_ms)
         }),
@@ -93,6 +96,14 @@ fn print_report(title: &str, r: &ConnectivityReport) {
             )
         }),
     ];
+    if let Some(market) = &r.market {
+        rows.push(line(MARKET_ROW, market, |m| {
+            format!(
+                "{}'s public market data answered: {} last {} in {} ms",
+                m.source, m.symbol, m.last, m.latency_ms
+            )
+        }));
+    }
     print_table(&["CHECK", "STATUS", "DETAIL"], &rows);
 }
 
@@ -110,6 +121,7 @@ fn print_explanations(r: &ConnectivityReport) {
         ("permissions", r.permissions.problem()),
         ("position mode", r.position_mode.problem()),
         ("balance", r.balance.problem()),
+        (MARKET_ROW, r.market.as_ref().and_then(|m| m.problem())),
     ];
     for (check, problem) in named {
         if let Some(problem) = problem {

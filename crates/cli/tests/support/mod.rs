@@ -34,6 +34,8 @@ pub fn nofxi(home: &Path, args: &[&str]) -> Command {
         "NOFXI_BINANCE_BASE_URL",
         "NOFXI_OKX_BASE_URL",
         "NOFXI_BITGET_BASE_URL",
+        "NOFXI_BYBIT_BASE_URL",
+        "NOFXI_HYPERLIQUID_BASE_URL",
     ] {
         cmd.env_remove(var);
     }
@@ -74,6 +76,14 @@ pub fn paper_basics(home: &Path, model: &str) {
         &["model", "add", "--name", model, "--provider", "builtin"],
     );
     ok(home, &["strategy", "add", "--name", "default"]);
+}
+
+/// `http://127.0.0.1:PORT` where nothing listens: a venue that cannot be reached, offline.
+pub fn closed_port_url() -> String {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    url
 }
 
 /// A fresh home; keep the guard alive for as long as the path is used.

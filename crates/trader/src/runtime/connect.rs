@@ -67,6 +67,9 @@ pub struct Venue {
     /// The exchange adapter itself, for the checks only an exchange account has (clock, key,
     /// IP whitelist, permissions); `None` for paper.
     live: Option<LiveAccount>,
+    /// A paper account that follows a venue's public market data: its check probes
+    /// [`Venue::market`]. `false` for the simulated market and for exchange accounts.
+    follows_venue: bool,
 }
 
 impl Venue {
@@ -75,11 +78,15 @@ impl Venue {
     }
 
     /// The connectivity check of `nofxi exchange test` and of "test main" in the chat: every
-    /// step REFERENCE §3 lists for an exchange account, the balance and mode for paper.
+    /// step REFERENCE §3 lists for an exchange account; the balance and mode for paper, and
+    /// a probe of the public market a paper account follows.
     pub async fn check(&self) -> ConnectivityReport {
         match &self.live {
             Some(live) => live.check().await,
-            None => ConnectivityReport::for_exchange(self.exchange.as_ref()).await,
+            None => {
+                let follows = self.follows_venue.then_some(self.market.as_ref());
+                ConnectivityReport::for_paper(self.exchange.as_ref(), follows).await
+            }
         }
     }
 }
@@ -198,6 +205,7 @@ pub async fn connect_with(
                 kind: "paper".into(),
                 prices: source.label(),
                 live: None,
+                follows_venue: fees_of.is_some(),
             })
         }
         "binance" => {
@@ -222,6 +230,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Binance(futures)),
+                follows_venue: false,
             })
         }
         "okx" => {
@@ -251,6 +260,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Okx(swap)),
+                follows_venue: false,
             })
         }
         // Bybit v5 USDT perpetuals; `testnet` is Bybit's testnet URL.
@@ -273,6 +283,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Bybit(linear)),
+                follows_venue: false,
             })
         }
         "bitget" => {
@@ -302,6 +313,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Bitget(futures)),
+                follows_venue: false,
             })
         }
         // Hyperliquid perpetuals: the agent wallet's key signs for the main wallet; `testnet`
@@ -329,6 +341,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Hyperliquid(perp)),
+                follows_venue: false,
             })
         }
         other => Err(ConnectError::Unsupported {

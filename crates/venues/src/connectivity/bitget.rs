@@ -33,6 +33,7 @@ pub async fn check_bitget(futures: &BitgetFutures) -> ConnectivityReport {
         permissions: Check::skipped("the API key check failed"),
         position_mode: Check::skipped("the API key check failed"),
         balance: Check::skipped("the API key check failed"),
+        market: None,
     };
     if !clock_step(&mut report, futures.client().sync_time().await) {
         return report;

@@ -34,6 +34,7 @@ pub async fn check_bybit(linear: &BybitLinear) -> ConnectivityReport {
         permissions: Check::skipped("the API key check failed"),
         position_mode: Check::skipped("the API key check failed"),
         balance: Check::skipped("the API key check failed"),
+        market: None,
     };
     if !clock_step(&mut report, linear.client().sync_time().await) {
         return report;

@@ -72,6 +72,7 @@ pub async fn check_hyperliquid(perp: &HyperliquidPerp) -> ConnectivityReport {
         permissions: Check::skipped("the agent wallet check failed"),
         position_mode: Check::skipped(ONE_WAY_ONLY),
         balance: Check::skipped("the agent wallet check failed"),
+        market: None,
     };
     let client = perp.client();
     if !clock_step(&mut report, client.clock_offset().await) {

@@ -32,6 +32,7 @@ pub async fn check_okx(swap: &OkxSwap) -> ConnectivityReport {
         permissions: Check::skipped("the API key check failed"),
         position_mode: Check::skipped("the API key check failed"),
         balance: Check::skipped("the API key check failed"),
+        market: None,
     };
     if !clock_step(&mut report, swap.client().sync_time().await) {
         return report;
