@@ -2,7 +2,9 @@
 //! why / what-now a user gets for a pasted "-2015", so "test main" in the chat explains a
 //! refused key exactly as the diagnosis does, in the user's language.
 
+use nofxi_domain::validation::shown_input;
 use nofxi_skills::{Knowledge, Lang, Library, SkillKind};
+use nofxi_trader::runtime::connect::BaseUrlOverride;
 use nofxi_venues::connectivity::{Diagnosis, Problem};
 
 use crate::model_errors::Explanation;
@@ -61,6 +63,19 @@ fn entry<'a>(problem: &Problem, library: &'a Library) -> Option<&'a Knowledge> {
 /// One problem as the chat and `nofxi exchange test` show it: what happened / why / what to
 /// do now, then the exchange's own words (or the check's, when the exchange gave no code).
 pub fn explained(problem: &Problem, library: &Library, lang: Lang) -> String {
+    explained_at(problem, library, lang, None)
+}
+
+/// [`explained`] for an account whose venue is reached through a base URL the user set
+/// (`overridden`): a venue that could not be reached, or answered without what the check
+/// reads, may be that address's doing, so the override is named, and only then. With none
+/// set, nothing names a variable the user never set.
+pub fn explained_at(
+    problem: &Problem,
+    library: &Library,
+    lang: Lang,
+    overridden: Option<&BaseUrlOverride>,
+) -> String {
     let e = explain(problem, library, lang);
     let explanation = crate::texts::what_why_fix(lang, Some(&e.what), Some(&e.why), Some(&e.fix))
         .unwrap_or_default();
@@ -68,11 +83,28 @@ pub fn explained(problem: &Problem, library: &Library, lang: Lang) -> String {
         Some(_) => "probe-exchange-said",
         None => "probe-details",
     };
-    msg(
+    let mut said = msg(
         lang,
         id,
         &[("explanation", &explanation), ("words", &problem.words())],
-    )
+    );
+    let about_the_address = matches!(
+        problem.diagnosis,
+        Diagnosis::Unreachable | Diagnosis::Unreadable
+    );
+    if let Some(o) = overridden.filter(|_| about_the_address) {
+        said.push('\n');
+        said.push_str(&msg(
+            lang,
+            "exchange-base-url-override",
+            &[
+                ("variable", o.variable),
+                ("venue", o.venue),
+                ("url", &shown_input(&o.url)),
+            ],
+        ));
+    }
+    said
 }
 
 pub fn explain(problem: &Problem, library: &Library, lang: Lang) -> Explanation {
@@ -160,5 +192,31 @@ mod tests {
         assert_eq!(e.diagnosis, None);
         // The exchange's words are shown once, after the explanation, not inside it.
         assert!(!e.what.contains("Something odd"), "{}", e.what);
+    }
+
+    #[test]
+    fn a_base_url_override_is_named_only_where_set_and_only_for_the_address() {
+        let library = Library::builtin().unwrap();
+        let unreachable = problem(Diagnosis::Unreachable, None, "cannot reach okx");
+        let plain = explained_at(&unreachable, &library, Lang::En, None);
+        assert!(!plain.contains("NOFXI_"), "{plain}");
+        let set = BaseUrlOverride {
+            venue: "okx",
+            variable: "NOFXI_OKX_BASE_URL",
+            url: "http://127.0.0.1:9".into(),
+        };
+        let noted = explained_at(&unreachable, &library, Lang::En, Some(&set));
+        assert!(
+            noted.contains(
+                "NOFXI_OKX_BASE_URL is set, so nofxi sent okx's requests to http://127.0.0.1:9"
+            ),
+            "{noted}"
+        );
+        let zh = explained_at(&unreachable, &library, Lang::Zh, Some(&set));
+        assert!(zh.contains("已设置 NOFXI_OKX_BASE_URL"), "{zh}");
+        // A refused key is no matter of the address.
+        let refused = problem(Diagnosis::BadSignature, Some(50113), "Invalid Sign");
+        let said = explained_at(&refused, &library, Lang::En, Some(&set));
+        assert!(!said.contains("NOFXI_"), "{said}");
     }
 }

@@ -471,3 +471,94 @@ fn a_binance_base_url_is_named_with_its_origin_and_cause() {
         "{said}"
     );
 }
+
+/// The base-URL variables (`NOFXI_OKX_BASE_URL`, …) are for tests and for a proxy someone
+/// runs on purpose: a venue that cannot be reached is explained by its name, its address
+/// and the network, and a variable is named only when the user set it, and then only that
+/// venue's own. On every live venue and a paper account following one, in `exchange test`
+/// and the chat's "test": first with no variable set and this machine's proxy refusing, then
+/// with the venue's variable pointed where nothing listens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_unreachable_venue_names_no_variable_but_the_one_set() {
+    use support::live::{self, Live};
+    let proxy = support::closed_port_url();
+    let behind_proxy = |mut cmd: std::process::Command| {
+        for var in [
+            "HTTPS_PROXY",
+            "https_proxy",
+            "HTTP_PROXY",
+            "http_proxy",
+            "ALL_PROXY",
+        ] {
+            cmd.env(var, &proxy);
+        }
+        cmd.env_remove("NO_PROXY").env_remove("no_proxy");
+        cmd
+    };
+    let closed = support::closed_port_url();
+    let others = |live: &Live, said: &str| -> Vec<String> {
+        [
+            "NOFXI_BINANCE_BASE_URL",
+            "NOFXI_OKX_BASE_URL",
+            "NOFXI_BYBIT_BASE_URL",
+            "NOFXI_BITGET_BASE_URL",
+            "NOFXI_HYPERLIQUID_BASE_URL",
+        ]
+        .into_iter()
+        .filter(|v| *v != live.url_env && said.contains(v))
+        .map(String::from)
+        .collect()
+    };
+    for live in live::all().await {
+        let venue = live.kind;
+        let (_dir, home) = home();
+        let mut add = vec!["exchange", "add", "--type", venue, "--name", "acct"];
+        add.extend(live.credentials.iter().copied());
+        ok(&home, &add);
+        let paper = [
+            "exchange", "add", "--type", "paper", "--name", "lp", "--market", venue,
+        ];
+        // Bitget's prices are no paper account's choice: its accounts alone are tested.
+        let accounts: &[&str] = if run(&home, &paper).status.success() {
+            &["acct", "lp"]
+        } else {
+            &["acct"]
+        };
+        for account in accounts {
+            let test = ["exchange", "test", account];
+            let out = support::output_async(behind_proxy(support::nofxi(&home, &test))).await;
+            let said = text(&out);
+            assert_eq!(out.status.code(), Some(1), "{venue} {account}: {said}");
+            assert!(
+                said.contains("What happened:") && said.contains(venue),
+                "{venue} {account}: {said}"
+            );
+            assert!(
+                !said.contains("NOFXI_") && !said.contains("BASE_URL"),
+                "{venue} {account}: a variable nobody set is named: {said}"
+            );
+            let reply = live::chat(&home, behind_proxy, &format!("test {account}")).await;
+            assert!(
+                reply.contains("What happened:") && !reply.contains("NOFXI_"),
+                "{venue} {account}: {reply}"
+            );
+
+            let at_closed = |mut cmd: std::process::Command| {
+                cmd.env(live.url_env, &closed);
+                cmd
+            };
+            let out = support::output_async(at_closed(support::nofxi(&home, &test))).await;
+            let said = text(&out);
+            assert_eq!(out.status.code(), Some(1), "{venue} {account}: {said}");
+            let note = format!(
+                "{} is set, so nofxi sent {venue}'s requests to {closed}",
+                live.url_env
+            );
+            assert!(said.contains(&note), "{venue} {account}: {said}");
+            assert_eq!(others(&live, &said), Vec::<String>::new(), "{said}");
+            let reply = live::chat(&home, at_closed, &format!("test {account}")).await;
+            assert!(reply.contains(&note), "{venue} {account}: {reply}");
+            assert_eq!(others(&live, &reply), Vec::<String>::new(), "{reply}");
+        }
+    }
+}

@@ -176,7 +176,7 @@ impl Diagnosis {
     pub fn advice(self) -> &'static str {
         match self {
             Diagnosis::Unreachable => {
-                "check the network, a proxy, and the base URL (testnet or mainnet?)"
+                "check the network or the proxy, and whether the account is on testnet or mainnet"
             }
             Diagnosis::ClockDrift => "sync the computer's clock (NTP), then test again",
             Diagnosis::ClockOffset => {
@@ -209,7 +209,7 @@ impl Diagnosis {
             }
             Diagnosis::NoBalance => "transfer USDT to the futures wallet before trading",
             Diagnosis::Unreadable => {
-                "point the base URL (the NOFXI_…_BASE_URL override, a proxy) at the exchange's own API"
+                "make sure the exchange's own API answers, not a proxy or a login page in its place"
             }
             Diagnosis::Other => "see the exchange's message",
         }

@@ -48,11 +48,14 @@ impl ToolRunner {
         })?;
         let report = venue.check().await;
         let library = Library::builtin().ok();
+        let overridden = venue.base_url_override();
         let explain_all = |problems: &[&Problem]| {
             problems
                 .iter()
                 .map(|p| match &library {
-                    Some(library) => exchange_errors::explained(p, library, lang),
+                    Some(library) => {
+                        exchange_errors::explained_at(p, library, lang, overridden.as_ref())
+                    }
                     None => p.to_string(),
                 })
                 .collect::<Vec<_>>()

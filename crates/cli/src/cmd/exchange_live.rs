@@ -3,19 +3,22 @@
 //! store; Binance accounts use the stored credentials, decrypted only in the trader runtime's
 //! `connect`, the one place that maps an account config to a venue.
 //!
-//! `NOFXI_BINANCE_BASE_URL` replaces Binance's base URLs (a proxy, or the mock server in tests).
+//! Each venue's `NOFXI_<VENUE>_BASE_URL` replaces its base URL (a proxy, or the mock server in
+//! tests); an explanation names it only when it is set.
 
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use nofxi_store::Store;
-use nofxi_trader::runtime::connect::{PaperAccount, Persistence, Venue, connect_with};
+use nofxi_trader::runtime::connect::{
+    BaseUrlOverride, PaperAccount, Persistence, Venue, connect_with,
+};
 use nofxi_trader::runtime::report;
 use nofxi_trader::runtime::view::account_clock;
 use nofxi_venues::connectivity::{Check, ConnectivityReport};
 use serde::Serialize;
 
-use nofxi_assistant::exchange_errors::explained;
+use nofxi_assistant::exchange_errors::explained_at;
 use nofxi_skills::{Lang, Library};
 
 use super::common::{print_json, print_table};
@@ -110,7 +113,7 @@ fn print_report(title: &str, r: &ConnectivityReport) {
 /// Each problem the check found, under its check's name, as the chat explains it: what
 /// happened / why / what to do now (the error-diagnosis skill's entry), then the exchange's
 /// own words.
-fn print_explanations(r: &ConnectivityReport) {
+fn print_explanations(r: &ConnectivityReport, overridden: Option<&BaseUrlOverride>) {
     let Ok(library) = Library::builtin() else {
         return;
     };
@@ -126,7 +129,7 @@ fn print_explanations(r: &ConnectivityReport) {
     for (check, problem) in named {
         if let Some(problem) = problem {
             println!("\n{check} — {}:", problem.diagnosis);
-            println!("{}", explained(problem, &library, Lang::En));
+            println!("{}", explained_at(problem, &library, Lang::En, overridden));
         }
     }
 }
@@ -138,7 +141,7 @@ pub async fn test(global: &GlobalArgs, store: Store, reference: &str) -> Result<
         print_json(&report)?;
     } else {
         print_report(&title, &report);
-        print_explanations(&report);
+        print_explanations(&report, venue.base_url_override().as_ref());
     }
     let problems = report.problems().len();
     if !report.ok() {

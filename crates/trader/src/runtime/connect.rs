@@ -2,12 +2,13 @@
 //! adapter serves which `exchange_type`, and the only caller of the store's credential
 //! decryption for trading.
 //!
-//! Paper accounts fill against the simulated market and keep their state in the store's state
-//! documents (scope `paper`), so a restart loses nothing. Binance and OKX accounts use the
-//! stored credentials; `NOFXI_BINANCE_BASE_URL` and `NOFXI_OKX_BASE_URL` point them elsewhere
-//! (a proxy, or the mock server in tests). An OKX account's `testnet` flag is OKX's demo
-//! trading (same URL, `x-simulated-trading: 1`); a Bitget account's is Bitget's (same URL, a
-//! demo key and `paptrading: 1`), and `NOFXI_BITGET_BASE_URL` points it elsewhere.
+//! Paper accounts fill against the simulated market or a venue's public prices and keep their
+//! state in the store's state documents (scope `paper`), so a restart loses nothing. Exchange
+//! accounts use the stored credentials; each venue's `NOFXI_<VENUE>_BASE_URL` points it
+//! elsewhere (a proxy, or the mock server in tests), and only an explanation of an account on
+//! that venue names it, only when it is set ([`BaseUrlOverride`]). An OKX account's `testnet`
+//! flag is OKX's demo trading (same URL, `x-simulated-trading: 1`); a Bitget account's is
+//! Bitget's (same URL, a demo key and `paptrading: 1`).
 
 use std::sync::Arc;
 
@@ -51,6 +52,42 @@ pub const BYBIT_BASE_URL_ENV: &str = "NOFXI_BYBIT_BASE_URL";
 pub const BITGET_BASE_URL_ENV: &str = "NOFXI_BITGET_BASE_URL";
 /// Replaces Hyperliquid's base URL, mainnet and testnet alike (a proxy, or the mock in tests).
 pub const HYPERLIQUID_BASE_URL_ENV: &str = "NOFXI_HYPERLIQUID_BASE_URL";
+/// A venue's base URL replaced through its variable (`NOFXI_OKX_BASE_URL`): a proxy, a
+/// gateway, or a mock in tests. An explanation of a venue that cannot be reached, or answers
+/// without what nofxi reads, names it; when none is set, no explanation names any variable,
+/// since a user who set none has none to change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseUrlOverride {
+    /// `okx`.
+    pub venue: &'static str,
+    /// `NOFXI_OKX_BASE_URL`.
+    pub variable: &'static str,
+    /// Its value, trimmed.
+    pub url: String,
+}
+
+/// Each venue's variable that replaces its base URL.
+const BASE_URL_VARIABLES: [(&str, &str); 5] = [
+    ("binance", BINANCE_BASE_URL_ENV),
+    ("okx", OKX_BASE_URL_ENV),
+    ("bybit", BYBIT_BASE_URL_ENV),
+    ("bitget", BITGET_BASE_URL_ENV),
+    ("hyperliquid", HYPERLIQUID_BASE_URL_ENV),
+];
+
+/// `venue`'s base URL override (`binance`, `okx`, `bybit`, `bitget`, `hyperliquid`), when
+/// its variable is set to something.
+pub fn base_url_override(venue: &str) -> Option<BaseUrlOverride> {
+    let (venue, variable) = BASE_URL_VARIABLES.into_iter().find(|(v, _)| *v == venue)?;
+    let url = std::env::var(variable).ok()?;
+    let url = url.trim();
+    (!url.is_empty()).then(|| BaseUrlOverride {
+        venue,
+        variable,
+        url: url.to_string(),
+    })
+}
+
 /// The simulated market's default seed; `NOFXI_SIM_SEED` changes it.
 pub const DEFAULT_SIM_SEED: u64 = 42;
 
@@ -67,14 +104,25 @@ pub struct Venue {
     /// The exchange adapter itself, for the checks only an exchange account has (clock, key,
     /// IP whitelist, permissions); `None` for paper.
     live: Option<LiveAccount>,
-    /// A paper account that follows a venue's public market data: its check probes
-    /// [`Venue::market`]. `false` for the simulated market and for exchange accounts.
-    follows_venue: bool,
+    /// The venue whose public market data a paper account follows: its check probes
+    /// [`Venue::market`]. `None` for the simulated market and for exchange accounts.
+    follows: Option<&'static str>,
 }
 
 impl Venue {
     pub fn is_paper(&self) -> bool {
         self.kind == "paper"
+    }
+
+    /// The base URL the user set in place of this account's venue's own, if any: an account
+    /// of the venue, or a paper account following its prices. `None` for the simulated market.
+    pub fn base_url_override(&self) -> Option<BaseUrlOverride> {
+        let venue = match self.follows {
+            Some(venue) => venue,
+            None if self.is_paper() => return None,
+            None => self.kind.split('-').next().unwrap_or(&self.kind),
+        };
+        base_url_override(venue)
     }
 
     /// The connectivity check of `nofxi exchange test` and of "test main" in the chat: every
@@ -84,7 +132,7 @@ impl Venue {
         match &self.live {
             Some(live) => live.check().await,
             None => {
-                let follows = self.follows_venue.then_some(self.market.as_ref());
+                let follows = self.follows.map(|_| self.market.as_ref());
                 ConnectivityReport::for_paper(self.exchange.as_ref(), follows).await
             }
         }
@@ -205,7 +253,7 @@ pub async fn connect_with(
                 kind: "paper".into(),
                 prices: source.label(),
                 live: None,
-                follows_venue: fees_of.is_some(),
+                follows: fees_of,
             })
         }
         "binance" => {
@@ -230,7 +278,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Binance(futures)),
-                follows_venue: false,
+                follows: None,
             })
         }
         "okx" => {
@@ -260,7 +308,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Okx(swap)),
-                follows_venue: false,
+                follows: None,
             })
         }
         // Bybit v5 USDT perpetuals; `testnet` is Bybit's testnet URL.
@@ -283,7 +331,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Bybit(linear)),
-                follows_venue: false,
+                follows: None,
             })
         }
         "bitget" => {
@@ -313,7 +361,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Bitget(futures)),
-                follows_venue: false,
+                follows: None,
             })
         }
         // Hyperliquid perpetuals: the agent wallet's key signs for the main wallet; `testnet`
@@ -341,7 +389,7 @@ pub async fn connect_with(
                 kind: kind.into(),
                 prices: kind.into(),
                 live: Some(LiveAccount::Hyperliquid(perp)),
-                follows_venue: false,
+                follows: None,
             })
         }
         other => Err(ConnectError::Unsupported {
