@@ -11,6 +11,7 @@ pub mod decision;
 pub mod guard;
 pub mod runtime;
 pub mod stats;
+pub mod trades;
 
 pub use decision::{Decision, DecisionAction, ModelAnswer, parse_model_answer};
 pub use guard::{GuardContext, GuardedPlan, Intent, Refusal, guard};

@@ -1,8 +1,9 @@
 //! Performance statistics from fills and the equity curve (REFERENCE §2's stats).
 //!
 //! A *trade* is one closing order: its P&L is the realized P&L of its fills, minus its own fees
-//! and the share of the entry fees of the quantity it closed. Ratios come from exact decimals;
-//! only the Sharpe ratio, a statistic of returns, is computed in floating point.
+//! and the share of the entry fees of the quantity it closed (the closed trades of
+//! [`crate::trades`], which the trade lists show). Ratios come from exact decimals; only the
+//! Sharpe ratio, a statistic of returns, is computed in floating point.
 //!
 //! A ratio of returns needs a sample before it means anything: forty three-minute cycles of an
 //! account that never traded gave "sharpe 40.17", an annualised figure of mark-to-market
@@ -11,13 +12,13 @@
 //! that it is `None` and [`Stats::sharpe_na`] says why ("too few trades: 0"), for every output
 //! that shows it (trader stats, backtest, their JSON).
 
-use std::collections::HashMap;
-
-use nofxi_domain::market::{Symbol, decimal_to_f64, exceeds};
-use nofxi_domain::trading::{Fill, Side};
+use nofxi_domain::market::{decimal_to_f64, exceeds};
+use nofxi_domain::trading::Fill;
 use rust_decimal::Decimal;
 
 use serde::{Deserialize, Serialize};
+
+use crate::trades::{closed_trades, trade_pnls};
 
 /// Returns a Sharpe ratio needs at the least (the usual rule of thumb for a sample mean).
 pub const SHARPE_MIN_RETURNS: u64 = 30;
@@ -56,40 +57,10 @@ pub struct Stats {
     pub max_drawdown_pct: Decimal,
 }
 
-/// Net P&L per trade from fills in time order. A fill against an open position of the other
-/// direction is part of a closing trade; any other fill adds to a position.
+/// Net P&L per trade from fills in time order: the P&L of each of their closed trades (see
+/// [`crate::trades`], which the trade lists show).
 pub fn trades_from_fills(fills: &[Fill]) -> Vec<Decimal> {
-    // Open quantity and not-yet-allocated entry fees per (symbol, side that opened it).
-    let mut open: HashMap<(Symbol, Side), (Decimal, Decimal)> = HashMap::new();
-    let mut by_order: Vec<(&str, Decimal)> = Vec::new();
-    for fill in fills {
-        let symbol = fill.symbol.clone();
-        let against = open
-            .get_mut(&(symbol.clone(), fill.side.opposite()))
-            .filter(|(quantity, _)| *quantity > Decimal::ZERO);
-        match against {
-            Some((quantity, fees)) => {
-                let closed = fill.quantity.min(*quantity);
-                let entry_fee = *fees * closed / *quantity;
-                *quantity -= closed;
-                *fees -= entry_fee;
-                let net = fill.realized_pnl - fill.fee - entry_fee;
-                match by_order.last_mut() {
-                    Some((order, pnl)) if *order == fill.order_id => *pnl += net,
-                    _ => by_order.push((&fill.order_id, net)),
-                }
-            }
-            None => {
-                let entry = open.entry((symbol, fill.side)).or_default();
-                entry.0 += fill.quantity;
-                entry.1 += fill.fee;
-            }
-        }
-    }
-    by_order
-        .into_iter()
-        .map(|(_, pnl)| pnl.round_dp(8))
-        .collect()
+    trade_pnls(&closed_trades(fills, None))
 }
 
 /// Stats over trades, total fees and an equity curve sampled once per period. The curve is

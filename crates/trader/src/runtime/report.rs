@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use nofxi_domain::Trader;
 use nofxi_domain::market::Symbol;
+use nofxi_domain::trading::{Fill, FundingPayment};
 use nofxi_store::Store;
 use rust_decimal::Decimal;
 
@@ -14,7 +15,8 @@ use super::baseline::{PnlBasis, pnl_basis};
 use super::connect::{ConnectError, PaperAccount, Venue};
 use super::view::{has_paper_sub_account, open_view};
 use crate::cycle::CycleRecord;
-use crate::stats::{Stats, compute, trades_from_fills};
+use crate::stats::{Stats, compute};
+use crate::trades::{ClosedTrade, closed_trades, trade_pnls};
 
 /// How many journalled cycles are searched for the symbols a trader traded.
 const JOURNAL_SYMBOL_CYCLES: i64 = 1_000;
@@ -29,25 +31,18 @@ pub async fn trader_stats(
     trader: &Trader,
 ) -> Result<(Stats, Option<PnlBasis>), ConnectError> {
     let curve = store.equity_curve(user, &trader.id).await?;
-    let account = PaperAccount::Trader {
-        trader_id: trader.id.clone(),
-        initial_balance: trader.spec.initial_balance,
-    };
-    let venue = open_view(store.clone(), user, &trader.spec.exchange_id, account).await?;
-    let mut fills = Vec::new();
-    for symbol in &traded_symbols(store, user, trader, &venue).await? {
-        fills.extend(venue.exchange.fills(symbol, None).await?);
-    }
-    fills.sort_by_key(|f| f.time_ms);
+    let venue = trader_venue(store, user, trader).await?;
+    let (fills, funding) = account_fills(store, user, trader, &venue).await?;
     let total_fee: Decimal = fills.iter().map(|f| f.fee).sum();
     let per_year = 365.0 * 24.0 * 60.0 / trader.spec.scan_interval_minutes.max(1) as f64;
+    let trades = closed_trades(&fills, funding.as_deref());
     let mut stats = compute(
-        &trades_from_fills(&fills),
+        &trade_pnls(&trades),
         total_fee,
         curve.iter().map(|(_, e)| *e),
         per_year,
     );
-    if let Some(funding) = venue.exchange.funding_payments(None).await? {
+    if let Some(funding) = funding {
         stats.total_funding = funding.iter().map(|f| f.amount).sum();
     }
     // P&L is the account's equity now against the basis, as the trader's detail and the
@@ -58,6 +53,48 @@ pub async fn trader_stats(
         stats.total_pnl = basis.pnl(now).0;
     }
     Ok((stats, basis))
+}
+
+/// A trader's closed trades, oldest first: the trades its stats count (see
+/// [`crate::trades`]), from its account's fills and the funding it booked.
+pub async fn trader_trades(
+    store: &Arc<Store>,
+    user: &str,
+    trader: &Trader,
+) -> Result<Vec<ClosedTrade>, ConnectError> {
+    let venue = trader_venue(store, user, trader).await?;
+    let (fills, funding) = account_fills(store, user, trader, &venue).await?;
+    Ok(closed_trades(&fills, funding.as_deref()))
+}
+
+/// The account `trader` trades, opened for reading.
+async fn trader_venue(
+    store: &Arc<Store>,
+    user: &str,
+    trader: &Trader,
+) -> Result<Venue, ConnectError> {
+    let account = PaperAccount::Trader {
+        trader_id: trader.id.clone(),
+        initial_balance: trader.spec.initial_balance,
+    };
+    open_view(store.clone(), user, &trader.spec.exchange_id, account).await
+}
+
+/// The fills of every symbol the trader traded, in time order, and the funding its account
+/// booked (`None` where the account books none).
+async fn account_fills(
+    store: &Arc<Store>,
+    user: &str,
+    trader: &Trader,
+    venue: &Venue,
+) -> Result<(Vec<Fill>, Option<Vec<FundingPayment>>), ConnectError> {
+    let mut fills = Vec::new();
+    for symbol in &traded_symbols(store, user, trader, venue).await? {
+        fills.extend(venue.exchange.fills(symbol, None).await?);
+    }
+    fills.sort_by_key(|f| f.time_ms);
+    let funding = venue.exchange.funding_payments(None).await?;
+    Ok((fills, funding))
 }
 
 /// Fills are read per symbol: the strategy's coins, held positions, and whatever the journal
