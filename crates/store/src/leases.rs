@@ -53,7 +53,14 @@ impl Lease {
 pub struct RunningTrader {
     pub user_id: String,
     pub trader_id: String,
+    /// A person asked for its positions to be closed and the engine running it has not taken
+    /// the request yet (a state document under [`CLOSE_REQUEST_SCOPE`]).
+    pub close_asked: bool,
 }
+
+/// Where a request to close a running trader's positions waits for its engine, keyed by the
+/// trader's id: the engine polling the running traders sees it in the same query.
+pub const CLOSE_REQUEST_SCOPE: &str = "trader_close";
 
 impl Store {
     /// Take or renew the lease of `trader_id` for `owner` until `now + ttl_ms`. `Some(lease)`
@@ -198,19 +205,26 @@ impl Store {
         Ok(row.is_some() || !self.live_lease_owners().await?.is_empty())
     }
 
-    /// Every trader marked running and not deleted, of every user: what the engine must run.
+    /// Every trader marked running and not deleted, of every user: what the engine must run,
+    /// and whether a close waits for it.
     pub async fn running_traders(&self) -> Result<Vec<RunningTrader>, StoreError> {
         let rows = sqlx::query(
-            "SELECT user_id, id FROM traders WHERE is_running = 1 AND deleted_at IS NULL ORDER BY id",
+            "SELECT t.user_id, t.id, CAST(CASE WHEN EXISTS (SELECT 1 FROM states s \
+               WHERE s.user_id = t.user_id AND s.scope = $1 AND s.key = t.id) THEN 1 ELSE 0 END \
+               AS BIGINT) AS close_asked \
+             FROM traders t WHERE t.is_running = 1 AND t.deleted_at IS NULL ORDER BY t.id",
         )
+        .bind(CLOSE_REQUEST_SCOPE)
         .fetch_all(&self.pool)
         .await
         .ctx("listing running traders")?;
         rows.iter()
             .map(|row| {
+                let asked: i64 = row.try_get("close_asked").ctx("listing running traders")?;
                 Ok(RunningTrader {
                     user_id: row.try_get("user_id").ctx("listing running traders")?,
                     trader_id: row.try_get("id").ctx("listing running traders")?,
+                    close_asked: asked != 0,
                 })
             })
             .collect()

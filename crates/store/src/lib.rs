@@ -59,7 +59,7 @@ pub use conversations::ConversationRow;
 pub use error::{RestoreBlock, StoreError};
 pub use fence::Fence;
 pub use journal::CycleRow;
-pub use leases::{Lease, RunningTrader, renew_every_ms};
+pub use leases::{CLOSE_REQUEST_SCOPE, Lease, RunningTrader, renew_every_ms};
 pub use login_attempts::{LoginBudget, LoginGate};
 pub use open::{Backend, DATABASE_URL_ENV, Database, SQLITE_FILE_NAME, StoreConfig, redact_url};
 pub use portfolio_records::StoredRecord;

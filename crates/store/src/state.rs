@@ -51,6 +51,35 @@ impl Store {
         tx.commit().await.ctx("saving a setting")
     }
 
+    /// Removes the value under `(user, scope, key)` and returns it: of two takers, one gets
+    /// it (a request taken once).
+    pub async fn take_state(
+        &self,
+        user: &str,
+        scope: &str,
+        key: &str,
+    ) -> Result<Option<serde_json::Value>, StoreError> {
+        let row = sqlx::query(
+            "DELETE FROM states WHERE user_id = $1 AND scope = $2 AND key = $3 RETURNING value",
+        )
+        .bind(user)
+        .bind(scope)
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await
+        .ctx("taking state")?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let text: String = row.try_get("value").ctx("taking state")?;
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt {
+                what: "state document",
+                detail: e.to_string(),
+            })
+    }
+
     /// The value under `(user, scope, key)`, if any.
     pub async fn get_state(
         &self,

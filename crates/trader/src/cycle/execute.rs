@@ -116,7 +116,12 @@ pub async fn execute(
                 symbol,
                 side,
                 quantity,
-            } => leg.close(symbol, *side, *quantity).await,
+                manual,
+            } => {
+                // A person's close has its own leg: the trade list tells it from a decision's.
+                let id_leg = if *manual { 'u' } else { 'c' };
+                leg.close(symbol, *side, *quantity, id_leg).await
+            }
             Intent::Open {
                 symbol,
                 side,
@@ -154,11 +159,11 @@ struct Leg<'a> {
 }
 
 impl Leg<'_> {
-    async fn close(&mut self, symbol: &Symbol, side: PositionSide, quantity: Decimal) {
+    async fn close(&mut self, symbol: &Symbol, side: PositionSide, quantity: Decimal, leg: char) {
         let request = self.request(
             OrderRequest::market(symbol.clone(), closing(side), quantity, "").reduce_only(),
             side,
-            'c',
+            leg,
         );
         if self.send(request, "close").await {
             // The position's stop and take-profit orders protect nothing now.

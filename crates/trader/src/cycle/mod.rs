@@ -8,6 +8,7 @@ mod orphans;
 mod record;
 mod run;
 mod undecided;
+mod user_close;
 
 pub use execute::{ExecutionSettings, Mode, quantity_for};
 pub use idle::{Bar, CycleOutcome};
@@ -17,3 +18,4 @@ pub use orphans::{CANCEL_ORPHANED, orphaned};
 pub use record::{CyclePhase, CycleRecord, Execution, ModelUsed, RefusedDecision};
 pub use run::{CycleWorld, SAFE_MODE_AFTER_FAILURES, TraderCycle};
 pub use undecided::NO_DECIDER;
+pub use user_close::{CloseTarget, USER_DECIDER};

@@ -396,7 +396,7 @@ impl TraderCycle {
     }
 }
 
-async fn finish(record: &mut CycleRecord, world: &CycleWorld<'_>) {
+pub(super) async fn finish(record: &mut CycleRecord, world: &CycleWorld<'_>) {
     match read_account(world.exchange).await {
         Ok((account, positions)) => {
             record.account_after = Some(account);
@@ -410,7 +410,7 @@ async fn finish(record: &mut CycleRecord, world: &CycleWorld<'_>) {
     record.finished_ms = Some(world.clock.now_ms());
 }
 
-async fn read_account(
+pub(super) async fn read_account(
     exchange: &dyn Exchange,
 ) -> Result<(AccountSnapshot, Vec<Position>), VenueError> {
     exchange.account_and_positions().await

@@ -58,6 +58,10 @@ pub enum Intent {
         symbol: Symbol,
         side: PositionSide,
         quantity: Decimal,
+        /// A person asked for it (see `cycle::user_close`), not a decision: its order's
+        /// client id says so.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        manual: bool,
     },
 }
 
@@ -168,6 +172,7 @@ fn close_intent(
             symbol: symbol.clone(),
             side,
             quantity: p.quantity,
+            manual: false,
         })
         .ok_or(Refusal::NothingToClose { side })
 }

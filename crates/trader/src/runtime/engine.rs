@@ -63,6 +63,8 @@ pub fn renew_every(ttl_ms: i64) -> Duration {
 struct Running {
     user: String,
     stop: watch::Sender<bool>,
+    /// Bumped when a person asked for the trader's positions to be closed (see `close`).
+    close: watch::Sender<u64>,
     lease: Arc<LeaseGuard>,
     handle: JoinHandle<TaskExit>,
 }
@@ -176,7 +178,10 @@ impl Engine {
             (Ok(Some(lease)), Some(task))
                 if lease.generation == task.lease.fence().epoch && !task.lease.is_lost() =>
             {
-                task.lease.renewed(asked, ttl)
+                task.lease.renewed(asked, ttl);
+                if trader.close_asked {
+                    task.close.send_modify(|asked| *asked += 1);
+                }
             }
             // Held again, but as a new holding (the old one lapsed, or the task found it
             // short): the task's writes are fenced under the old epoch, so it makes way for
@@ -230,6 +235,11 @@ impl Engine {
 
     fn spawn(&mut self, trader: RunningTrader, lease: &Lease, asked_at_ms: i64) {
         let (stop, stop_rx) = watch::channel(false);
+        let (close, mut close_rx) = watch::channel(0u64);
+        // A close asked before the task starts is served as soon as it has started.
+        if trader.close_asked {
+            close_rx.mark_changed();
+        }
         let fence = Fence {
             trader_id: lease.trader_id.clone(),
             owner: lease.owner.clone(),
@@ -252,12 +262,13 @@ impl Engine {
             lease: lease.clone(),
             lease_ttl_ms: self.config.lease_ttl_ms,
         };
-        let handle = tokio::spawn(run_trader(spec, stop_rx));
+        let handle = tokio::spawn(run_trader(spec, stop_rx, close_rx));
         self.tasks.insert(
             trader.trader_id,
             Running {
                 user: trader.user_id,
                 stop,
+                close,
                 lease,
                 handle,
             },

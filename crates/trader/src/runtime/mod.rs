@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod bound_model;
+pub mod close;
 pub mod connect;
 pub mod engine;
 pub mod host;

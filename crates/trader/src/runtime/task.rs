@@ -57,7 +57,13 @@ pub struct TaskExit {
     pub detail: Option<String>,
 }
 
-pub async fn run_trader(spec: TaskSpec, stop: watch::Receiver<bool>) -> TaskExit {
+/// Runs the trader until `stop` turns true (or it must stop by itself); a change of `close`
+/// says a person asked for its positions to be closed (see [`super::close`]).
+pub async fn run_trader(
+    spec: TaskSpec,
+    stop: watch::Receiver<bool>,
+    close: watch::Receiver<u64>,
+) -> TaskExit {
     let clock = trader_clock(&spec).await;
     let ready = match preflight_with(
         spec.store.clone(),
@@ -116,7 +122,7 @@ pub async fn run_trader(spec: TaskSpec, stop: watch::Receiver<bool>) -> TaskExit
         status,
         failed_cycles: 0,
     };
-    running.run(stop).await
+    running.run(stop, close).await
 }
 
 fn exit(reason: StopReason, detail: Option<String>) -> TaskExit {
@@ -178,16 +184,34 @@ struct Running<'a> {
 }
 
 impl Running<'_> {
-    async fn run(mut self, mut stop: watch::Receiver<bool>) -> TaskExit {
+    async fn run(
+        mut self,
+        mut stop: watch::Receiver<bool>,
+        mut close: watch::Receiver<u64>,
+    ) -> TaskExit {
         let clock = self.world.clock;
         let mut next_ms = clock.now_ms();
+        // The engine drops its end with the task: from then on only `stop` matters.
+        let mut closes = true;
         loop {
+            let mut close_asked = false;
             tokio::select! {
                 _ = clock.sleep(wait(next_ms - clock.now_ms())) => {}
                 _ = stop.changed() => {}
+                changed = close.changed(), if closes => match changed {
+                    Ok(()) => close_asked = true,
+                    Err(_) => closes = false,
+                },
             }
             if *stop.borrow() {
                 return exit(StopReason::Shutdown, None);
+            }
+            if close_asked {
+                if let Some(exit) = self.close_on_request().await {
+                    return exit;
+                }
+                // Between two cycles, as it was: the next one comes when it was due.
+                continue;
             }
             let now = clock.now_ms();
             if !self.spec.lease.valid_now() {
@@ -232,6 +256,37 @@ impl Running<'_> {
                 ),
             )
         })
+    }
+
+    /// A close a person asked for, served between two cycles under the task's lease; `Some`
+    /// when the task must end (its lease is gone).
+    async fn close_on_request(&mut self) -> Option<TaskExit> {
+        let spec = self.spec;
+        if !spec.lease.valid_now() {
+            return Some(exit(StopReason::LeaseLost, None));
+        }
+        let served = super::close::serve_request(
+            &spec.store,
+            &spec.user,
+            &mut self.cycle,
+            &self.world,
+            &spec.lease,
+        )
+        .await;
+        match served {
+            Ok(Some(record)) => {
+                log_cycle(&self.cycle.trader_name, &record);
+                self.status.last_cycle = Some(record.cycle_number);
+                self.status.last_cycle_ms = Some(record.started_ms);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(trader = %self.cycle.trader_name, "a close request failed: {e}")
+            }
+        }
+        spec.lease
+            .is_lost()
+            .then(|| exit(StopReason::LeaseLost, None))
     }
 
     /// One cycle with the trader and strategy as they are now; `Some` when the task ends.
