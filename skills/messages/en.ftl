@@ -183,6 +183,7 @@ dialogue-object-changed = { $name } was changed since I asked, so nothing was do
 dialogue-object-gone = { $name } no longer exists, so nothing was done.
 dialogue-confirm-by-tool-call = This confirmation belongs to the { $tool } call that asked for it: nothing was done. The client confirms it by calling { $tool } again with its pending_id.
 dialogue-unsure-words = I am not sure what “{ $words }” means here. Do you want me to { $act }? I have done nothing yet.
+dialogue-which-of-state = More than one trader fits: { $names }. Which one do you mean?
 dialogue-unsure = Do you want me to { $act }? I have done nothing yet.
 confirm-account-live = a live account (real money)
 confirm-account-testnet = a testnet account (test funds, not real money)

@@ -171,6 +171,7 @@ dialogue-object-changed = 在我请你确认之后，「{ $name }」已被修改
 dialogue-object-gone = 「{ $name }」已经不存在了，所以没有执行。
 dialogue-confirm-by-tool-call = 这条确认属于发起它的 { $tool } 调用，所以没有执行。请由该客户端带上 pending_id 再次调用 { $tool } 来确认。
 dialogue-unsure-words = 我不太确定「{ $words }」在这里是什么意思。要{ $act }吗？我还什么都没做。
+dialogue-which-of-state = 有几个交易员都符合：{ $names }。你指的是哪一个？
 dialogue-unsure = 要{ $act }吗？我还什么都没做。
 confirm-account-live = 实盘账户（真钱）
 confirm-account-testnet = 测试网账户（测试资金，不是真钱）

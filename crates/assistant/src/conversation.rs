@@ -155,6 +155,10 @@ pub enum Pending {
     /// "Nothing is called alpah. Did you mean alpha?": a yes asks this again, the name put
     /// right. Any other answer drops it.
     Retry { message: String },
+    /// "More than one trader fits: btc-bot, alpha. Which one?": each option a whole request
+    /// ("stop btc-bot"); an answer naming one of them (a name only it says, an ordinal) runs
+    /// it. Any other answer drops it.
+    Pick { options: Vec<String> },
     /// "算了，还是启用吧" right after a change: a yes runs its inverse (with its own
     /// confirmation rule); any other answer drops it.
     Undo { inverse: Inverse },
@@ -336,6 +340,11 @@ impl Conversation {
         }
         match &mut out.pending {
             Some(Pending::Retry { message }) => *message = secrets.redact(message),
+            Some(Pending::Pick { options }) => {
+                for option in options {
+                    *option = secrets.redact(option);
+                }
+            }
             Some(Pending::Choose { options, .. }) => {
                 for (display, _) in options {
                     *display = secrets.redact(display);

@@ -772,17 +772,47 @@ fn pasted_error(message: &str) -> bool {
         })
 }
 
-/// The message a yes retries ([`Pending::Retry`]); the offer is gone after this turn either way.
+/// The message a yes retries ([`Pending::Retry`]), or the option an answer picks
+/// ([`Pending::Pick`]); the offer is gone after this turn either way.
 fn retry(turn: &mut Turn<'_>, message: &str) -> Option<String> {
-    if !matches!(turn.conv.pending, Some(Pending::Retry { .. })) {
+    match turn.conv.pending {
+        Some(Pending::Retry { .. } | Pending::Pick { .. }) => {}
+        _ => return None,
+    }
+    let lexicon = &turn.engine.lexicon;
+    match turn.conv.pending.take()? {
+        Pending::Retry { message: again } => (lexicon.is(WordClass::Confirm, message)
+            || lexicon.is(WordClass::AcceptOffer, message))
+        .then_some(again),
+        Pending::Pick { options } => picked(lexicon, &options, message).cloned(),
+        _ => None,
+    }
+}
+
+/// The option `answer` picks: by its position ("the second", "2", "第二个"), or by words
+/// only that option says ("alpha" of "stop btc-bot" / "stop alpha").
+fn picked<'a>(
+    lexicon: &nlu::lexicon::Lexicon,
+    options: &'a [String],
+    answer: &str,
+) -> Option<&'a String> {
+    let said = nlu::words::trim_punct(answer.trim()).to_lowercase();
+    if said.is_empty() {
         return None;
     }
-    let Some(Pending::Retry { message: again }) = turn.conv.pending.take() else {
-        return None;
-    };
-    let lexicon = &turn.engine.lexicon;
-    (lexicon.is(WordClass::Confirm, message) || lexicon.is(WordClass::AcceptOffer, message))
-        .then_some(again)
+    let position = lexicon
+        .ordinal_in(&said)
+        .or_else(|| said.parse::<usize>().ok().and_then(|n| n.checked_sub(1)));
+    if let Some(at) = position {
+        return options.get(at);
+    }
+    let mut saying = options
+        .iter()
+        .filter(|o| nlu::words::find_phrase(&o.to_lowercase(), &said).is_some());
+    match (saying.next(), saying.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
 /// After "nothing is called alpah" with one near name, a yes will mean the same request on

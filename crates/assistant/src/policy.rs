@@ -43,10 +43,21 @@ pub async fn apply(turn: &mut Turn<'_>, command: Command) {
                 top.status = TaskStatus::Collecting;
             }
             // One option offered ("2.5k: is it the initial balance?"): a yes is that option.
-            if let [only] = options.as_slice() {
-                turn.conv.pending = Some(Pending::Retry {
-                    message: only.clone(),
-                });
+            match options.as_slice() {
+                [] => {}
+                [only] => {
+                    turn.conv.pending = Some(Pending::Retry {
+                        message: only.clone(),
+                    })
+                }
+                // An offer made this turn before the question (a diagnosis's "say yes to
+                // enable it") keeps its yes: the options are then only shown.
+                several if turn.conv.pending.is_none() => {
+                    turn.conv.pending = Some(Pending::Pick {
+                        options: several.to_vec(),
+                    })
+                }
+                _ => {}
             }
             turn.events.push(Event::Clarification { options });
             turn.say(question);

@@ -220,10 +220,18 @@ pub enum WordClass {
     /// A candle interval said in one word, with how many minutes it is ("daily", "日线", "周线");
     /// an interval said as a number and a unit ("4小时", "1h") is read as a number.
     CandleInterval,
+    /// A trader picked by its state, one of them: "the running one", "跑着的那个".
+    RunningOne,
+    /// Every running trader: "the running ones", "在跑的那些".
+    RunningAll,
+    /// "the stopped one", "停着的那个".
+    StoppedOne,
+    /// "the stopped ones", "停着的那些".
+    StoppedAll,
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 102] = [
+    pub const ALL: [WordClass; 106] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -326,6 +334,10 @@ impl WordClass {
         WordClass::OrderBookWord,
         WordClass::CandleWord,
         WordClass::CandleInterval,
+        WordClass::RunningOne,
+        WordClass::RunningAll,
+        WordClass::StoppedOne,
+        WordClass::StoppedAll,
     ];
 
     /// The class's key in a lexicon file.
@@ -433,6 +445,10 @@ impl WordClass {
             WordClass::OrderBookWord => "order_book_word",
             WordClass::CandleWord => "candle_word",
             WordClass::CandleInterval => "candle_interval",
+            WordClass::RunningOne => "running_one",
+            WordClass::RunningAll => "running_all",
+            WordClass::StoppedOne => "stopped_one",
+            WordClass::StoppedAll => "stopped_all",
         }
     }
 

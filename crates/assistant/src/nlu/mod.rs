@@ -22,14 +22,16 @@ pub mod reply_tone;
 pub mod reply_words;
 pub mod route;
 pub mod shared_read;
+pub mod state_refs;
 pub mod typos;
 pub mod unexplained;
 pub mod unplaced;
 pub mod words;
 
 use nofxi_protocol::{Command, CommandSource, Understanding};
-use nofxi_skills::{Library, ResourceKind, WordClass};
+use nofxi_skills::{Lang, Library, ResourceKind, WordClass};
 use serde_json::Map;
+use state_refs::StateRef;
 
 use self::lexicon::Lexicon;
 use self::names::Names;
@@ -103,6 +105,8 @@ pub const CONFIDENCE_THRESHOLD: f32 = 0.5;
 
 /// The recogniser name a turn records when its message was read as two requests.
 pub const TWO_REQUESTS: &str = "two_requests";
+/// The name a reading of "the running one" with several running goes by (see [`state_refs`]).
+pub const STATE_REF: &str = "state_ref";
 
 pub struct RuleUnderstander;
 
@@ -375,6 +379,22 @@ impl RuleUnderstander {
         message: &str,
         cx: &Context<'_>,
     ) -> (&'static str, Understanding) {
+        match state_refs::read(message, cx) {
+            Some(StateRef::Said(said)) => return self.understand_named(&said, cx),
+            Some(StateRef::Which { names, messages }) => {
+                let question = crate::phrasing::msg(
+                    Lang::detect(message),
+                    "dialogue-which-of-state",
+                    &[("names", &names.join(", "))],
+                );
+                let pick = Command::Clarify {
+                    question,
+                    options: messages,
+                };
+                return (STATE_REF, one(pick, 0.85));
+            }
+            None => {}
+        }
         let (name, whole) = recognisers::recognise(self, message, cx);
         let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);
         // "stop all except alpha and beta" is one request whose exceptions are two names;
