@@ -1,7 +1,9 @@
 //! Whether a change waits for the user's yes, and the question it is asked with, for every
 //! surface: the skill action's own `confirm` rule and `summary`, which the chat applies to its
 //! task, applied here to a change made without a conversation (the HTTP API, the web form). So
-//! a change the chat asks about is asked about wherever it is made, in the same words.
+//! a change the chat asks about is asked about wherever it is made, in the same words. A
+//! start or a stop changes no field: [`asks`] answers only whether its rule asks (a live
+//! start, a stop of a running trader, paper included).
 
 use nofxi_domain::TraderSpec;
 use nofxi_skills::{Action, Lang, Library, RefFact};
@@ -12,6 +14,9 @@ use crate::{msg, texts};
 
 /// The chat's action for changing a trader.
 pub const TRADER_UPDATE: (&str, &str) = ("trader_management", "update");
+/// The chat's actions for starting and stopping one.
+pub const TRADER_START: (&str, &str) = ("trader_management", "start");
+pub const TRADER_STOP: (&str, &str) = ("trader_management", "stop");
 
 /// One field a change sets: the action's slot, and its value before and after, as a reply
 /// shows them (a reference as the name of what it names).
@@ -50,12 +55,7 @@ pub fn question(
     for change in changes {
         slots.insert(change.slot.clone(), change.after.clone());
     }
-    let facts = |slot: &str, fact: RefFact| match (slot, fact) {
-        ("target", RefFact::Live) => target.live,
-        ("target", RefFact::Running) => target.running,
-        _ => true,
-    };
-    if changes.is_empty() || !action.needs_confirmation(&slots, &facts) {
+    if changes.is_empty() || !action.needs_confirmation(&slots, &facts_of(target)) {
         return None;
     }
     let listed: Vec<String> = changes
@@ -74,6 +74,28 @@ pub fn question(
         Some(text) => text.render(lang, lookup(lang, &slots, &vars)),
         None => msg(lang, "confirm-go-ahead", &[]),
     })
+}
+
+/// Whether `skill.action` on `target`, changing nothing else, waits for the user's yes by the
+/// action's rule. An action the library does not hold asks: a missing rule never lets a risky
+/// call through.
+pub fn asks(library: &Library, (skill, action): (&str, &str), target: Target<'_>) -> bool {
+    let Some(action) = library.action(skill, action) else {
+        return true;
+    };
+    let mut slots = Map::new();
+    slots.insert("target".into(), Value::String(target.name.into()));
+    action.needs_confirmation(&slots, &facts_of(target))
+}
+
+/// What a rule may ask of the target; a fact of another reference is not known here and
+/// counts as true, so what it guards is asked about.
+fn facts_of(target: Target<'_>) -> impl Fn(&str, RefFact) -> bool {
+    move |slot: &str, fact: RefFact| match (slot, fact) {
+        ("target", RefFact::Live) => target.live,
+        ("target", RefFact::Running) => target.running,
+        _ => true,
+    }
 }
 
 /// One change as a confirmation lists it: "scan interval → 10 (was 5)".
@@ -188,5 +210,29 @@ mod tests {
         assert_eq!(changes.len(), 1);
         assert_eq!(ask(true, &changes, Lang::En), None);
         assert_eq!(ask(true, &[], Lang::En), None);
+    }
+
+    #[test]
+    fn a_stop_of_a_running_trader_and_a_live_start_ask_as_the_chat_does() {
+        let library = Library::builtin().expect("the built-in skills load");
+        let target = |running, live| Target {
+            name: "bot",
+            running,
+            live,
+            testnet: false,
+        };
+        // Starting: only on a live account (testnet included), never on paper.
+        assert!(!asks(&library, TRADER_START, target(false, false)));
+        assert!(asks(&library, TRADER_START, target(false, true)));
+        // Stopping: whenever it runs, paper included; a live one always.
+        assert!(asks(&library, TRADER_STOP, target(true, false)));
+        assert!(!asks(&library, TRADER_STOP, target(false, false)));
+        assert!(asks(&library, TRADER_STOP, target(false, true)));
+        // No rule to go by: asked.
+        assert!(asks(
+            &library,
+            ("trader_management", "no_such"),
+            target(false, false)
+        ));
     }
 }

@@ -310,10 +310,17 @@ async fn scenario(ts: TestStore) -> TestResult {
         .await?;
     assert_eq!(status, 404);
 
-    // A two-step start: the summary first; a token for a trader that changed since is stale.
+    // A paper trader starts at once, as in the chat; stopping it is asked first, and a token
+    // for a trader that changed since is stale.
     let id = trader["id"].as_str().unwrap_or_default().to_string();
-    let (_, first) = server
+    let (status, started) = server
         .post(&format!("/api/traders/{id}/start"), json!({}))
+        .await?;
+    assert_eq!(status, 200, "{started}");
+    assert_eq!(started["done"], true, "{started}");
+    assert_eq!(started["object"]["is_running"], true);
+    let (_, first) = server
+        .post(&format!("/api/traders/{id}/stop"), json!({}))
         .await?;
     assert_eq!(first["confirm_required"], true, "{first}");
     assert!(
@@ -327,28 +334,22 @@ async fn scenario(ts: TestStore) -> TestResult {
         .call(
             reqwest::Method::PATCH,
             &format!("/api/traders/{id}"),
-            Some(json!({"scan_interval_minutes": 5})),
+            Some(json!({"name": "btc-bot"})),
         )
         .await?;
     assert_eq!(status, 200);
     let (stale, _) = server
         .post(
-            &format!("/api/traders/{id}/start"),
+            &format!("/api/traders/{id}/stop"),
             json!({"confirm": token}),
         )
         .await?;
     assert_eq!(stale, 409);
-    let (_, again) = server
-        .post(&format!("/api/traders/{id}/start"), json!({}))
-        .await?;
-    let (status, done) = server
-        .post(
-            &format!("/api/traders/{id}/start"),
-            json!({"confirm": again["token"]}),
-        )
-        .await?;
-    assert_eq!(status, 200, "{done}");
-    assert_eq!(done["object"]["is_running"], true);
+    let (_, still) = server.get(&format!("/api/traders/{id}")).await?;
+    assert_eq!(
+        still["is_running"], true,
+        "a stale token stopped it: {still}"
+    );
 
     // The engine in the server trades it: the dashboard gets an equity curve.
     let mut curve_len = 0;

@@ -109,8 +109,11 @@ async fn a_running_traders_new_model_waits_for_the_confirmation_then_decides() -
     let trader = api.create("/api/traders", body).await?;
     let id = trader["id"].as_str().unwrap_or_default().to_string();
     let path = format!("/api/traders/{id}");
-    api.confirmed("POST", &format!("{path}/start"), json!({}))
+    // A paper trader starts at once, as in the chat.
+    let (status, started) = api
+        .call("POST", &format!("{path}/start"), json!({}))
         .await?;
+    assert_eq!((status, &started["done"]), (200, &json!(true)), "{started}");
     journal_names(&api, &id, "rules-a").await?;
 
     // The first call describes the change and changes nothing.
@@ -160,6 +163,11 @@ async fn a_running_traders_new_model_waits_for_the_confirmation_then_decides() -
         (200, &json!("bot-2")),
         "{renamed}"
     );
+    // Stopping it is asked first too, paper as it is.
+    let stopped = api
+        .confirmed("POST", &format!("{path}/stop"), json!({}))
+        .await?;
+    assert_eq!(stopped["object"]["is_running"], false, "{stopped}");
 
     running.stop().await?;
     ts.cleanup().await?;

@@ -19,6 +19,7 @@ use nofxi_trader::backtest::{BacktestConfig, MAX_REPLAY_CANDLES, run_backtest};
 use nofxi_trader::decider::builtin::{BuiltinDecider, BuiltinParams};
 use nofxi_trader::runtime::connect::sim_seed;
 use nofxi_trader::stats::Stats;
+use nofxi_trader::trades::{ClosedTrade, closed_trades};
 use nofxi_venues::csv_source::CsvMarket;
 use nofxi_venues::history::HistoryStore;
 use nofxi_venues::sim::SimMarket;
@@ -104,6 +105,8 @@ pub struct BacktestResult {
     pub equity_curve: Vec<EquityPoint>,
     pub cycles: u64,
     pub fills: usize,
+    /// Its closed trades, newest first (as a trader's: `GET /api/traders/{id}/trades`).
+    pub trades: Vec<ClosedTrade>,
     pub refused: usize,
     pub final_equity: Decimal,
     /// True when the prices were the simulated market's, not market history.
@@ -413,11 +416,14 @@ async fn run(
             equity: *equity,
         });
     }
+    let mut trades = closed_trades(&report.fill_log, None);
+    trades.reverse();
     Ok(BacktestResult {
         stats: report.stats,
         equity_curve: curve,
         cycles: report.cycles,
         fills: report.fills,
+        trades,
         refused: report.refused,
         final_equity: report.final_account.equity,
         simulated,

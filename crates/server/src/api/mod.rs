@@ -20,7 +20,9 @@ pub mod reads;
 pub mod resources;
 pub mod step;
 pub mod system;
+pub mod trader_controls;
 pub mod trader_edit;
+pub mod trader_trades;
 pub mod traders;
 
 use std::collections::BTreeMap;
@@ -120,6 +122,8 @@ pub fn operations() -> Vec<Op> {
     ops.extend(system::operations());
     ops.extend(resources::operations());
     ops.extend(traders::operations());
+    ops.extend(trader_trades::operations());
+    ops.extend(trader_controls::operations());
     ops.extend(dashboard::operations());
     ops.extend(portfolios::operations());
     ops.extend(portfolio_setup::operations());

@@ -93,7 +93,7 @@ fn version(trader: &Trader, changes: &[FieldChange]) -> String {
 }
 
 /// What the rule knows of the trader: its name, whether it runs, what its account trades.
-async fn target<'a>(
+pub(super) async fn target<'a>(
     store: &Store,
     user: &str,
     trader: &'a Trader,

@@ -1,5 +1,10 @@
-//! A trader's life and record: start and stop (two steps, as in the chat), status, the
-//! decision journal, stats, the equity curve and open positions.
+//! A trader's life and record: start and stop, status, the decision journal, stats, the
+//! equity curve and open positions.
+//!
+//! A start or a stop waits for a confirmation exactly when the chat's would (the skill's rule,
+//! `nofxi_assistant::edit_confirm::asks`): a start on a live or testnet account, a stop of a
+//! running trader, paper included. Then it takes the two steps of every risky call (see
+//! [`super::step`]); otherwise the first call acts.
 
 use std::sync::Arc;
 
@@ -7,6 +12,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{Method, StatusCode};
 use axum::routing::{get, post};
+use nofxi_assistant::edit_confirm::{TRADER_START, TRADER_STOP, asks};
 use nofxi_domain::trading::Position;
 use nofxi_domain::{Exchange, Trader};
 use nofxi_store::Store;
@@ -21,6 +27,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::step::{ConfirmBody, Risky, Step, confirmation, summary};
+use super::trader_edit::target;
 use super::{Body, Op, Reply, schema};
 use crate::access::{Caller, TRADE};
 use crate::error::{ApiError, ApiResult};
@@ -28,8 +35,8 @@ use crate::state::AppState;
 
 pub fn operations() -> Vec<Op> {
     vec![
-        Op::new(Method::POST, "/api/traders/{id}/start", "traders", "Start, in two steps (summary and token, then the call again with `confirm`); the preflight runs before it is marked running", Reply::Json(200, schema::<Step<Trader>>), post(start)).body(schema::<ConfirmBody>).gate(TRADE),
-        Op::new(Method::POST, "/api/traders/{id}/stop", "traders", "Stop, in two steps; it finishes the cycle in progress", Reply::Json(200, schema::<Step<Trader>>), post(stop)).body(schema::<ConfirmBody>).gate(TRADE),
+        Op::new(Method::POST, "/api/traders/{id}/start", "traders", "Start; the preflight runs before it is marked running. On a live or testnet account in two steps, as the chat asks (summary and token, then the call again with `confirm`); a paper trader starts at once", Reply::Json(200, schema::<Step<Trader>>), post(start)).body(schema::<ConfirmBody>).gate(TRADE),
+        Op::new(Method::POST, "/api/traders/{id}/stop", "traders", "Stop; it finishes the cycle in progress. A running trader (paper included) in two steps, as the chat asks", Reply::Json(200, schema::<Step<Trader>>), post(stop)).body(schema::<ConfirmBody>).gate(TRADE),
         Op::new(Method::GET, "/api/traders/{id}/status", "traders", "Running or not, why it stopped, the last cycle, the engine holding it", Reply::Json(200, schema::<StatusView>), get(status)),
         Op::new(Method::GET, "/api/traders/{id}/journal", "traders", "The decision journal, newest cycle first: prompts, reasoning, decisions, guard verdicts, orders, fills", Reply::Json(200, schema::<Journal>), get(journal)).query(schema::<JournalQuery>),
         Op::new(Method::GET, "/api/traders/{id}/stats", "traders", "Trades, win rate, P&L net of fees, drawdown, Sharpe", Reply::Json(200, schema::<StatsView>), get(stats)),
@@ -74,7 +81,12 @@ async fn start(
             ],
         ),
     };
-    if let Some(step) = confirmation(&state, &caller, &body, risky)? {
+    let asked = asks(
+        &state.library,
+        TRADER_START,
+        target(store, &caller.user, &trader).await?,
+    );
+    if asked && let Some(step) = confirmation(&state, &caller, &body, risky)? {
         return Ok(Json(step));
     }
     // The preflight's own words say what failed and what to do (a venue's code and message
@@ -111,7 +123,10 @@ async fn stop(
         version: version(&trader),
         summary: summary("confirm-stop", &[("name", &trader.spec.name)]),
     };
-    if let Some(step) = confirmation(&state, &caller, &body, risky)? {
+    let target = target(&state.store, &caller.user, &trader).await?;
+    if asks(&state.library, TRADER_STOP, target)
+        && let Some(step) = confirmation(&state, &caller, &body, risky)?
+    {
         return Ok(Json(step));
     }
     let trader = state
@@ -126,7 +141,7 @@ async fn stop(
 
 /// A trader's account that cannot be read: the store's failure as the store's; the venue's (a
 /// refused key, a venue down) in its own words, not as a failure inside nofxi.
-fn unreadable(e: ConnectError) -> ApiError {
+pub(super) fn unreadable(e: ConnectError) -> ApiError {
     let status = match e {
         ConnectError::Store(e) => return e.into(),
         ConnectError::Venue(_) => StatusCode::BAD_GATEWAY,
@@ -143,7 +158,7 @@ fn unreadable(e: ConnectError) -> ApiError {
 
 /// What money a start on `exchange` trades, as the chat's confirmations say it (the catalog
 /// key): real money on a live account, test funds on a testnet one, none on paper.
-fn money_at_stake(exchange: &Exchange) -> &'static str {
+pub(super) fn money_at_stake(exchange: &Exchange) -> &'static str {
     match (exchange.spec.exchange_type.as_str(), exchange.spec.testnet) {
         ("paper", _) => "confirm-account-paper",
         (_, true) => "confirm-account-testnet",

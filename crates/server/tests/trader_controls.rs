@@ -1,0 +1,344 @@
+//! Controls and trade history over HTTP, as the web app uses them: a paper trader starts at
+//! once and its stop is asked first (the chat's rule); one of its positions is closed through
+//! the confirmation while the engine in the server runs it, and shows in its closed trades as
+//! a manual exit; "stop and close all" leaves it stopped and flat; the trade list agrees with
+//! the stats, and a backtest's result carries its own. Real loopback HTTP, a real SQLite file.
+
+use std::time::Duration;
+
+use nofxi_store::test_support::sqlite_store;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+mod support;
+
+use support::{TestResult, fast_engine, start_server};
+
+struct Api {
+    base: String,
+    token: String,
+    client: reqwest::Client,
+}
+
+impl Api {
+    async fn new(base: &str) -> TestResult<Api> {
+        let client = reqwest::Client::new();
+        let session: Value = client
+            .get(format!("{base}/api/session"))
+            .send()
+            .await?
+            .json()
+            .await?;
+        let token = session["csrf_token"].as_str().unwrap_or_default().into();
+        Ok(Api {
+            base: base.to_string(),
+            token,
+            client,
+        })
+    }
+
+    async fn post(&self, path: &str, body: Value) -> TestResult<(u16, Value)> {
+        let resp = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("X-CSRF-Token", &self.token)
+            .json(&body)
+            .send()
+            .await?;
+        let status = resp.status().as_u16();
+        Ok((status, resp.json().await.unwrap_or(Value::Null)))
+    }
+
+    async fn get(&self, path: &str) -> TestResult<Value> {
+        let resp = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await?;
+        let status = resp.status().as_u16();
+        let body: Value = resp.json().await?;
+        if status != 200 {
+            return Err(format!("GET {path}: {status} {body}").into());
+        }
+        Ok(body)
+    }
+
+    /// The first call of a two-step action: its summary and token, nothing done.
+    async fn asked(&self, path: &str, body: Value) -> TestResult<Value> {
+        let (status, first) = self.post(path, body).await?;
+        assert_eq!(status, 200, "{path}: {first}");
+        assert_eq!(
+            first["confirm_required"], true,
+            "{path} acted at once: {first}"
+        );
+        Ok(first)
+    }
+
+    /// The same call with the token the first one returned.
+    async fn confirm(&self, path: &str, mut body: Value, first: &Value) -> TestResult<Value> {
+        body["confirm"] = first["token"].clone();
+        let (status, done) = self.post(path, body).await?;
+        assert_eq!(status, 200, "{path}: {done}");
+        assert_eq!(done["done"], true, "{path}: {done}");
+        Ok(done)
+    }
+
+    /// The trader's open positions once it holds one (the builtin model opens on an EMA
+    /// cross; paper time runs 600× faster here).
+    async fn a_position(&self, id: &str) -> TestResult<Value> {
+        for _ in 0..600 {
+            let held = self.get(&format!("/api/traders/{id}/positions")).await?;
+            if let Some(p) = held["items"].as_array().and_then(|items| items.first()) {
+                return Ok(p.clone());
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        Err("the trader opened no position within 120 s".into())
+    }
+}
+
+fn dec(v: &Value) -> Decimal {
+    v.as_str().and_then(|s| s.parse().ok()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_position_closed_over_http_is_a_manual_exit_in_the_trade_list() -> TestResult {
+    let ts = sqlite_store().await?;
+    let running = start_server(ts.store.clone(), Some(fast_engine("controls"))).await?;
+    let api = Api::new(&running.base).await?;
+    for (path, body) in [
+        (
+            "/api/exchanges",
+            json!({"exchange_type": "paper", "account_name": "main"}),
+        ),
+        (
+            "/api/models",
+            json!({"name": "rules", "provider": "builtin"}),
+        ),
+        ("/api/strategies", json!({"name": "s1"})),
+        (
+            "/api/traders",
+            json!({"name": "bot", "exchange": "main", "model": "rules", "strategy": "s1", "initial_balance": "1000"}),
+        ),
+    ] {
+        let (status, made) = api.post(path, body).await?;
+        assert_eq!(status, 201, "{path}: {made}");
+    }
+    let id = api.get("/api/traders/bot").await?["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let base = format!("/api/traders/{id}");
+
+    // A paper start needs no yes, as in the chat.
+    let (status, started) = api.post(&format!("{base}/start"), json!({})).await?;
+    assert_eq!((status, &started["done"]), (200, &json!(true)), "{started}");
+
+    // Close the position the engine opened: asked first, naming it; a token bound to it
+    // does not close the other side; then closed, by the engine running the trader.
+    let position = api.a_position(&id).await?;
+    let (symbol, side) = (position["symbol"].clone(), position["side"].clone());
+    let close = format!("{base}/positions/close");
+    let which = json!({"symbol": symbol, "side": side});
+    let first = api.asked(&close, which.clone()).await?;
+    let summary = first["summary"].as_str().unwrap_or_default();
+    let symbol_text = symbol.as_str().unwrap_or_default();
+    assert!(
+        summary.contains("bot") && summary.contains(symbol_text) && summary.contains("paper"),
+        "{summary}"
+    );
+    let other = if side == "LONG" { "SHORT" } else { "LONG" };
+    let (status, _) = api
+        .post(
+            &close,
+            json!({"symbol": symbol, "side": other, "confirm": first["token"]}),
+        )
+        .await?;
+    assert_eq!(status, 409, "a close of a position not held is refused");
+    let done = api.confirm(&close, which.clone(), &first).await?;
+    let report = &done["object"]["report"];
+    assert_eq!(done["object"]["waiting"], false, "{done}");
+    assert_eq!(report["closed"][0]["symbol"], symbol, "{done}");
+    let closed = dec(&report["closed"][0]["quantity"]);
+    assert_eq!(closed, dec(&position["quantity"]), "{done}");
+    assert_eq!(
+        done["object"]["trader"]["is_running"], true,
+        "a close is no stop"
+    );
+    // Closed once: the same close again finds nothing to close.
+    let (status, again) = api.post(&close, which).await?;
+    assert_eq!(status, 409, "{again}");
+
+    // The journal holds the close as a cycle of its own; the trade list shows the exit.
+    let cycle = report["cycle"].as_u64().unwrap_or_default();
+    let journal = api.get(&format!("{base}/journal?limit=50")).await?;
+    let record = journal["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|c| c["cycle_number"] == cycle))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(record["decider"], "user", "{record}");
+    // Made by the engine running the trader, under its lease, between two of its cycles.
+    let engine = record["engine"].as_str().unwrap_or_default();
+    assert!(engine.starts_with("controls-"), "closed by {engine}");
+    let trades = api.get(&format!("{base}/trades")).await?;
+    let manual = trades["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|t| t["exit_reason"] == "manual"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(manual["symbol"], symbol, "{trades}");
+    assert_eq!(manual["side"], side, "{trades}");
+    assert_eq!(
+        dec(&manual["quantity"]),
+        dec(&position["quantity"]),
+        "{trades}"
+    );
+    assert_eq!(
+        dec(&manual["entry_price"]),
+        dec(&position["entry_price"]),
+        "{trades}"
+    );
+    assert_eq!(dec(&manual["remaining"]), Decimal::ZERO, "{trades}");
+    assert!(dec(&manual["fees"]) > Decimal::ZERO, "{manual}");
+    assert!(manual["exit_time_ms"].as_i64() >= manual["entry_time_ms"].as_i64());
+    let pnl = dec(&manual["realized_pnl"]) - dec(&manual["fees"]);
+    assert_eq!(dec(&manual["pnl"]), pnl, "{manual}");
+
+    // Stop and close all: asked first, naming what it closes; then stopped and flat.
+    api.a_position(&id).await?;
+    let stop_close = format!("{base}/stop-and-close");
+    let first = api.asked(&stop_close, json!({})).await?;
+    let summary = first["summary"].as_str().unwrap_or_default();
+    assert!(summary.contains("Stop trader bot"), "{summary}");
+    let done = api.confirm(&stop_close, json!({}), &first).await?;
+    assert_eq!(done["object"]["trader"]["is_running"], false, "{done}");
+    let held = api.get(&format!("{base}/positions")).await?;
+    assert_eq!(
+        held["items"],
+        json!([]),
+        "still open after stop and close: {done}"
+    );
+    // Once the engine let it go, the close took the trader's lease itself.
+    let cycle = done["object"]["report"]["cycle"]
+        .as_u64()
+        .unwrap_or_default();
+    let journal = api.get(&format!("{base}/journal?limit=5")).await?;
+    let record = journal["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|c| c["cycle_number"] == cycle))
+        .cloned()
+        .unwrap_or_default();
+    let engine = record["engine"].as_str().unwrap_or_default();
+    assert!(engine.starts_with("close-"), "closed by {engine}: {record}");
+    assert!(
+        !done["object"]["report"]["closed"]
+            .as_array()
+            .is_some_and(Vec::is_empty),
+        "{done}"
+    );
+
+    // The list and the stats count the same trades, to the last decimal.
+    let trades = api.get(&format!("{base}/trades")).await?;
+    let stats = api.get(&format!("{base}/stats")).await?;
+    let items = trades["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(trades["total"], items.len(), "{trades}");
+    assert_eq!(stats["stats"]["total_trades"], items.len(), "{stats}");
+    let wins = items
+        .iter()
+        .filter(|t| dec(&t["pnl"]) > Decimal::ZERO)
+        .count();
+    assert_eq!(stats["stats"]["wins"], wins, "{stats}");
+    let fees: Decimal = items.iter().map(|t| dec(&t["fees"])).sum();
+    assert_eq!(
+        fees,
+        dec(&stats["stats"]["total_fee"]),
+        "every fee is a closed trade's"
+    );
+    let times: Vec<i64> = items
+        .iter()
+        .filter_map(|t| t["exit_time_ms"].as_i64())
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] >= w[1]),
+        "newest first: {times:?}"
+    );
+
+    // A running trader's stop is asked first, paper included.
+    let (status, restarted) = api.post(&format!("{base}/start"), json!({})).await?;
+    assert_eq!(status, 200, "{restarted}");
+    api.asked(&format!("{base}/stop"), json!({})).await?;
+
+    // The document lists the new routes.
+    let doc = api.get("/api/openapi.json").await?;
+    for path in [
+        "/api/traders/{id}/trades",
+        "/api/traders/{id}/positions/close",
+        "/api/traders/{id}/stop-and-close",
+    ] {
+        assert!(doc["paths"][path].is_object(), "{path} missing");
+    }
+
+    running.stop().await?;
+    ts.cleanup().await?;
+    Ok(())
+}
+
+/// A backtest's result lists its closed trades, newest first, and they are the trades its
+/// stats count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backtest_result_lists_the_trades_its_stats_count() -> TestResult {
+    let ts = sqlite_store().await?;
+    let running = start_server(ts.store.clone(), None).await?;
+    let api = Api::new(&running.base).await?;
+    let (status, made) = api.post("/api/strategies", json!({"name": "s1"})).await?;
+    assert_eq!(status, 201, "{made}");
+    let body = json!({"strategy": "s1", "symbols": ["BTCUSDT"], "interval": "15m", "start": "2026-01-01", "end": "2026-01-15", "initial_balance": "1000"});
+    let (status, started) = api.post("/api/backtests", body).await?;
+    assert_eq!(status, 202, "{started}");
+    let job_path = format!(
+        "/api/backtests/{}",
+        started["id"].as_str().unwrap_or_default()
+    );
+    let mut result = Value::Null;
+    for _ in 0..600 {
+        let job = api.get(&job_path).await?;
+        if job["status"] != "running" {
+            result = job["result"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let trades = result["trades"].as_array().cloned().unwrap_or_default();
+    assert!(
+        !trades.is_empty(),
+        "no trades in two weeks of 15m candles: {result}"
+    );
+    assert_eq!(result["stats"]["total_trades"], trades.len());
+    let wins = trades
+        .iter()
+        .filter(|t| dec(&t["pnl"]) > Decimal::ZERO)
+        .count();
+    assert_eq!(result["stats"]["wins"], wins);
+    let times: Vec<i64> = trades
+        .iter()
+        .filter_map(|t| t["exit_time_ms"].as_i64())
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] >= w[1]),
+        "newest first: {times:?}"
+    );
+    for t in &trades {
+        // A replay books no funding: none is shown.
+        assert!(t.get("funding").is_none(), "{t}");
+        assert!(dec(&t["entry_price"]) > Decimal::ZERO && dec(&t["exit_price"]) > Decimal::ZERO);
+        let reason = t["exit_reason"].as_str().unwrap_or_default();
+        assert!(
+            ["signal", "stop_loss", "take_profit", "liquidation"].contains(&reason),
+            "an exit nofxi sent says why: {t}"
+        );
+    }
+    running.stop().await?;
+    ts.cleanup().await?;
+    Ok(())
+}
