@@ -182,7 +182,7 @@ async fn cell(live: &Live, fault: &VenueFault, chinese: bool) -> Vec<String> {
     let tested = output_async(live.at_mock(nofxi(&home, &["exchange", "test", &name]))).await;
     let said = text(&tested);
     problems.extend(judge(&said, &en).map(|p| format!("{cell}: exchange test {p}")));
-    let reply = live::chat(&home, |c| live.at_mock(c), "check my exchange").await;
+    let reply = support::chat(&home, |c| live.at_mock(c), "check my exchange").await;
     problems.extend(judge(&reply, &en).map(|p| format!("{cell}: chat {p}")));
     if chinese {
         let zh = Want {
@@ -191,7 +191,7 @@ async fn cell(live: &Live, fault: &VenueFault, chinese: bool) -> Vec<String> {
             happened: e.happened_zh,
             ..en
         };
-        let reply = live::chat(&home, |c| live.at_mock(c), "我的交易所账户正常吗？").await;
+        let reply = support::chat(&home, |c| live.at_mock(c), "我的交易所账户正常吗？").await;
         problems.extend(judge(&reply, &zh).map(|p| format!("{cell}: 中文 chat {p}")));
     }
     problems

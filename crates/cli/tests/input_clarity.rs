@@ -537,7 +537,7 @@ async fn an_unreachable_venue_names_no_variable_but_the_one_set() {
                 !said.contains("NOFXI_") && !said.contains("BASE_URL"),
                 "{venue} {account}: a variable nobody set is named: {said}"
             );
-            let reply = live::chat(&home, behind_proxy, &format!("test {account}")).await;
+            let reply = support::chat(&home, behind_proxy, &format!("test {account}")).await;
             assert!(
                 reply.contains("What happened:") && !reply.contains("NOFXI_"),
                 "{venue} {account}: {reply}"
@@ -556,7 +556,7 @@ async fn an_unreachable_venue_names_no_variable_but_the_one_set() {
             );
             assert!(said.contains(&note), "{venue} {account}: {said}");
             assert_eq!(others(&live, &said), Vec::<String>::new(), "{said}");
-            let reply = live::chat(&home, at_closed, &format!("test {account}")).await;
+            let reply = support::chat(&home, at_closed, &format!("test {account}")).await;
             assert!(reply.contains(&note), "{venue} {account}: {reply}");
             assert_eq!(others(&live, &reply), Vec::<String>::new(), "{reply}");
         }

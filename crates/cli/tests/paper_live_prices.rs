@@ -491,7 +491,7 @@ async fn exchange_test_of_a_paper_account_probes_the_market_it_follows() {
         let report: Value = serde_json::from_slice(&json.stdout).unwrap();
         assert_eq!(report["market"]["status"], "passed", "{venue}: {report}");
         assert_eq!(report["market"]["value"]["source"], venue, "{report}");
-        let reply = support::live::chat(&home, |c| live.at_mock(c), "test lp").await;
+        let reply = support::chat(&home, |c| live.at_mock(c), "test lp").await;
         assert!(
             reply.contains(&format!("{venue}'s public market data, which answered")),
             "{venue}: {reply}"
@@ -517,7 +517,7 @@ async fn exchange_test_of_a_paper_account_probes_the_market_it_follows() {
         ] {
             assert!(said.contains(part), "{venue} lacks {part:?}: {said}");
         }
-        let reply = support::live::chat(
+        let reply = support::chat(
             &home,
             |mut c| {
                 c.env(live.url_env, &closed);

@@ -3,13 +3,11 @@
 //! many entry and protective orders it holds, and each fault the exchange diagnosis explains
 //! that applies to it (its knob on the mock, or credentials that carry it).
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rust_decimal_macros::dec;
-use serde_json::Value;
 
 /// Long enough that an engine is killed while the venue still holds its answer back.
 pub const HELD_BACK: Duration = Duration::from_secs(60);
@@ -87,24 +85,6 @@ impl Live {
         cmd.env(self.url_env, &self.url);
         cmd
     }
-}
-
-/// One `nofxi chat --json --new` turn of `message` in `home`, the command first set up by
-/// `prepared` (a mock's address); its reply.
-pub async fn chat(home: &Path, prepared: impl FnOnce(Command) -> Command, message: &str) -> String {
-    let mut cmd = prepared(super::nofxi(home, &["chat", "--json", "--new"]));
-    let line = format!("{message}\n");
-    let out: Output = tokio::task::spawn_blocking(move || super::with_input(&mut cmd, &line))
-        .await
-        .unwrap();
-    assert!(out.status.success(), "{}", super::text(&out));
-    let first = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    let v: Value = serde_json::from_str(&first).unwrap_or(Value::Null);
-    v["reply"].as_str().unwrap_or(&first).to_string()
 }
 
 /// Every live venue nofxi trades on, each with a funded account on its mock.

@@ -78,6 +78,24 @@ pub fn paper_basics(home: &Path, model: &str) {
     ok(home, &["strategy", "add", "--name", "default"]);
 }
 
+/// One `nofxi chat --json --new` turn of `message` in `home`, the command first set up by
+/// `prepared` (a mock's address); its reply.
+pub async fn chat(home: &Path, prepared: impl FnOnce(Command) -> Command, message: &str) -> String {
+    let mut cmd = prepared(nofxi(home, &["chat", "--json", "--new"]));
+    let line = format!("{message}\n");
+    let out: Output = tokio::task::spawn_blocking(move || with_input(&mut cmd, &line))
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let v: Value = serde_json::from_str(&first).unwrap_or(Value::Null);
+    v["reply"].as_str().unwrap_or(&first).to_string()
+}
+
 /// `http://127.0.0.1:PORT` where nothing listens: a venue that cannot be reached, offline.
 pub fn closed_port_url() -> String {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
