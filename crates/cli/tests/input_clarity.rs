@@ -562,3 +562,94 @@ async fn an_unreachable_venue_names_no_variable_but_the_one_set() {
         }
     }
 }
+
+/// A credential flag given an empty value (`--passphrase ""`, `--api-key "  "`) is refused by
+/// its flag, saying what to give, and changes nothing, on every live venue's account and on a
+/// model's key: taken for "not given", `exchange update` said "updated" and kept the old one.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_empty_credential_is_refused_by_its_flag_and_changes_nothing() {
+    for live in support::live::all().await {
+        let (_dir, home) = home();
+        let mut add = vec!["exchange", "add", "--type", live.kind, "--name", "acct"];
+        add.extend(live.credentials.iter().copied());
+        ok(&home, &add);
+        let before = json(&home, &["exchange", "show", "acct"]);
+        for flag in live.credentials.iter().step_by(2) {
+            for empty in ["", "  "] {
+                let err = refused(&home, &["exchange", "update", "acct", flag, empty]);
+                assert!(
+                    err.contains(&format!("`{flag}` is empty: give ")),
+                    "{} {flag} {empty:?}: {err}",
+                    live.kind
+                );
+            }
+        }
+        let err = refused(
+            &home,
+            &[
+                "exchange",
+                "update",
+                "acct",
+                "--name",
+                "renamed",
+                live.credentials[0],
+                "",
+            ],
+        );
+        assert!(err.contains("is empty"), "{err}");
+        assert_eq!(
+            json(&home, &["exchange", "show", "acct"]),
+            before,
+            "{}: an empty value changed the account",
+            live.kind
+        );
+        let audit = ok(&home, &["audit"]);
+        assert!(!audit.contains("update"), "{audit}");
+    }
+    let (_dir, home) = home();
+    let err = refused(
+        &home,
+        &[
+            "exchange",
+            "add",
+            "--type",
+            "okx",
+            "--name",
+            "o",
+            "--api-key",
+            "AKIAKEY0123456789",
+            "--secret-key",
+            "SECRET0123456789abc",
+            "--passphrase",
+            "",
+        ],
+    );
+    assert!(
+        err.contains(
+            "`--passphrase` is empty: give the passphrase you set when creating the OKX API key"
+        ),
+        "{err}"
+    );
+    ok(
+        &home,
+        &[
+            "model",
+            "add",
+            "--name",
+            "ds",
+            "--provider",
+            "deepseek",
+            "--api-key",
+            "sk-0123456789abcdef0123",
+        ],
+    );
+    let before = json(&home, &["model", "show", "ds"]);
+    let err = refused(&home, &["model", "update", "ds", "--api-key", ""]);
+    assert!(
+        err.contains(
+            "`--api-key` is empty: give the API key shown when you created it on DeepSeek"
+        ),
+        "{err}"
+    );
+    assert_eq!(json(&home, &["model", "show", "ds"]), before);
+}

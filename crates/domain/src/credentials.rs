@@ -263,6 +263,80 @@ impl FromStr for ExchangeType {
     }
 }
 
+impl ExchangeType {
+    /// The venue's name as it writes it (`OKX`, `Bitget`), for a sentence about its keys.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            ExchangeType::Paper => "paper",
+            ExchangeType::Binance => "Binance",
+            ExchangeType::Bybit => "Bybit",
+            ExchangeType::Gate => "Gate",
+            ExchangeType::Okx => "OKX",
+            ExchangeType::Bitget => "Bitget",
+            ExchangeType::Kucoin => "KuCoin",
+            ExchangeType::Hyperliquid => "Hyperliquid",
+            ExchangeType::Aster => "Aster",
+            ExchangeType::Lighter => "Lighter",
+        }
+    }
+}
+
+/// What to give for the credential `field` that `issuer` (an exchange type, or a model
+/// provider) issued, in English or Chinese: "the passphrase you set when creating the OKX API
+/// key". What an empty value is refused with, so the fix names the thing to look up.
+pub fn what_to_give(field: &str, issuer: &str, zh: bool) -> String {
+    let kind = issuer.parse::<ExchangeType>().ok();
+    let name = kind
+        .map(ExchangeType::display_name)
+        .or_else(|| crate::provider::provider(issuer).map(|p| p.display_name))
+        .unwrap_or(issuer);
+    let field = field.parse::<CredentialField>().ok();
+    use CredentialField as F;
+    match (field, kind, zh) {
+        (Some(F::ApiKey), Some(ExchangeType::Hyperliquid), false) => {
+            "the agent (API) wallet's private key, from the wallet that approved it on Hyperliquid"
+                .into()
+        }
+        (Some(F::ApiKey), Some(ExchangeType::Hyperliquid), true) => {
+            "在 Hyperliquid 上批准的 agent（API）钱包的私钥".into()
+        }
+        (Some(F::ApiKey), _, false) => format!("the API key shown when you created it on {name}"),
+        (Some(F::ApiKey), _, true) => format!("创建 {name} API Key 时显示的 API Key"),
+        (Some(F::SecretKey), _, false) => {
+            format!("the secret key shown once when you created the {name} API key")
+        }
+        (Some(F::SecretKey), _, true) => format!("创建 {name} API Key 时只显示一次的 Secret Key"),
+        (Some(F::Passphrase), _, false) => {
+            format!("the passphrase you set when creating the {name} API key")
+        }
+        (Some(F::Passphrase), _, true) => {
+            format!("创建 {name} API Key 时你设置的密码短语（Passphrase）")
+        }
+        (Some(F::WalletAddr | F::User), _, false) => {
+            format!("your {name} main wallet's address (0x and 40 hexadecimal characters)")
+        }
+        (Some(F::WalletAddr | F::User), _, true) => {
+            format!("你的 {name} 主钱包地址（0x 加 40 位十六进制字符）")
+        }
+        (Some(F::Signer), _, false) => format!("the {name} signer's address"),
+        (Some(F::Signer), _, true) => format!("{name} 签名者（signer）的地址"),
+        (Some(F::PrivateKey), _, false) => format!("the {name} signer's private key"),
+        (Some(F::PrivateKey), _, true) => format!("{name} 签名者的私钥"),
+        (Some(F::ApiKeyPrivateKey), _, false) => {
+            format!("the private key of the {name} API key")
+        }
+        (Some(F::ApiKeyPrivateKey), _, true) => format!("{name} API Key 的私钥"),
+        (Some(F::ApiKeyIndex), _, false) => {
+            format!("the index of the {name} API key, a whole number from 0 to 255")
+        }
+        (Some(F::ApiKeyIndex), _, true) => format!("{name} API Key 的序号（0 到 255 的整数）"),
+        (None, _, false) => {
+            format!("the value {name} gave you, or leave the flag out to keep the stored one")
+        }
+        (None, _, true) => format!("{name} 给你的值，或不填以保留已保存的值"),
+    }
+}
+
 /// Credential values by field, as given by a user or decrypted for signing.
 /// `Debug` shows field names only, because [`Secret`] never prints.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -103,8 +103,7 @@ impl ExchangeSpec {
         };
         let required = kind.required_credentials();
         for field in required {
-            let given = provided.get(*field).is_some_and(|s| !s.is_empty());
-            if !given && !stored.contains(field) {
+            if provided.get(*field).is_none() && !stored.contains(field) {
                 p.push(
                     field.as_str(),
                     Problem::MissingCredential {
@@ -114,6 +113,20 @@ impl ExchangeSpec {
             }
         }
         for (field, value) in provided.iter() {
+            // Given with nothing in it: said so (a field this type does not use is said
+            // below), never taken for "not given", which kept the stored value and said
+            // "updated" over a change that was never made.
+            if value.expose().trim().is_empty() {
+                if required.contains(&field) {
+                    p.push(
+                        field.as_str(),
+                        Problem::EmptyCredential {
+                            issuer: kind.as_str().into(),
+                        },
+                    );
+                }
+                continue;
+            }
             p.credential(field.as_str(), value);
             if kind.private_key_fields().contains(&field)
                 && let Some(problem) = private_key_problem(kind, value.expose())
@@ -146,7 +159,7 @@ impl ExchangeSpec {
             }
         }
         if let Some(index) = provided.get(CredentialField::ApiKeyIndex)
-            && !index.is_empty()
+            && !index.expose().trim().is_empty()
         {
             match index.expose().parse::<i64>() {
                 Ok(n) => {
@@ -307,6 +320,45 @@ mod tests {
         let given = Credentials::new().with(CredentialField::ApiKey, "K");
         let err = spec("okx").validate(&given, &BTreeSet::new()).unwrap_err();
         assert_eq!(err.fields(), vec!["secret_key", "passphrase"]);
+    }
+
+    #[test]
+    fn an_empty_credential_is_said_empty_never_taken_for_not_given() {
+        let stored: BTreeSet<_> = ExchangeType::Okx
+            .required_credentials()
+            .iter()
+            .copied()
+            .collect();
+        for empty in ["", "   "] {
+            let given = Credentials::new().with(CredentialField::Passphrase, empty);
+            let err = spec("okx").validate(&given, &stored).unwrap_err();
+            assert_eq!(err.fields(), vec!["passphrase"]);
+            assert_eq!(
+                err.problems[0].to_string(),
+                "`passphrase` is empty: give the passphrase you set when creating the OKX API key"
+            );
+            assert!(err.problems[0].to_zh().contains("OKX"), "{}", err.to_zh());
+        }
+        // On a new account too, said once (not also "required").
+        let given = Credentials::new()
+            .with(CredentialField::ApiKey, "AKIAKEY0123456789")
+            .with(CredentialField::SecretKey, "")
+            .with(CredentialField::Passphrase, "p");
+        let err = spec("okx").validate(&given, &BTreeSet::new()).unwrap_err();
+        assert_eq!(err.fields(), vec!["secret_key"]);
+        // Hyperliquid's empty key is said empty, not "not hex".
+        let given = Credentials::new().with(CredentialField::ApiKey, "");
+        let stored = [CredentialField::ApiKey, CredentialField::WalletAddr].into();
+        let err = spec("hyperliquid").validate(&given, &stored).unwrap_err();
+        assert!(
+            err.to_string().contains("agent (API) wallet's private key"),
+            "{err}"
+        );
+        // A field the type does not use is said unused, empty or not.
+        let given = Credentials::new().with(CredentialField::Passphrase, "");
+        let stored = [CredentialField::ApiKey, CredentialField::SecretKey].into();
+        let err = spec("binance").validate(&given, &stored).unwrap_err();
+        assert!(err.to_string().contains("not used by binance"), "{err}");
     }
 
     #[test]

@@ -67,7 +67,10 @@ impl ModelSpec {
     /// holds, and refused where the provider takes none); `stored` says whether the vault
     /// already holds one.
     pub fn validate(&self, given: Option<&Secret>, stored: bool) -> Result<(), ValidationError> {
-        let given = given.filter(|k| !k.is_empty());
+        // A key given with nothing in it is said so (where the provider takes a key), never
+        // taken for "not given": that kept the stored key and said "updated".
+        let empty = given.is_some_and(|k| k.expose().trim().is_empty());
+        let given = given.filter(|_| !empty);
         let has_api_key = given.is_some() || stored;
         let mut p = Problems::default();
         if let Some(key) = given {
@@ -90,7 +93,14 @@ impl ModelSpec {
                 if self.model_name.is_none() && spec.default_model.is_none() {
                     p.push("model_name", Problem::Required);
                 }
-                if spec.needs_api_key && !has_api_key {
+                if empty && spec.takes_api_key() {
+                    p.push(
+                        "api_key",
+                        Problem::EmptyCredential {
+                            issuer: spec.id.into(),
+                        },
+                    );
+                } else if spec.needs_api_key && !has_api_key {
                     p.push("api_key", Problem::Required);
                 }
                 if !spec.takes_api_key() && given.is_some() {
@@ -273,5 +283,24 @@ mod tests {
             s.model_name = Some(name.into());
             assert!(s.validate(Some(&key()), false).is_ok(), "{name}");
         }
+    }
+
+    #[test]
+    fn an_empty_key_is_said_empty_where_the_provider_takes_one() {
+        let spec = ModelSpec {
+            name: "ds".into(),
+            provider: "deepseek".into(),
+            enabled: true,
+            base_url: None,
+            model_name: None,
+        };
+        let err = spec.validate(Some(&Secret::new("")), true).unwrap_err();
+        assert_eq!(err.fields(), vec!["api_key"]);
+        assert!(err.to_string().contains("is empty: give"), "{err}");
+        let builtin = ModelSpec {
+            provider: "builtin".into(),
+            ..spec
+        };
+        assert!(builtin.validate(Some(&Secret::new(" ")), false).is_ok());
     }
 }

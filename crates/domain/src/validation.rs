@@ -32,6 +32,10 @@ pub enum Problem {
     MissingCredential { exchange_type: String },
     /// A credential this exchange type does not use was given (likely a mix-up of fields).
     UnusedCredential { exchange_type: String },
+    /// A credential given with nothing in it (`--passphrase ""`): refused rather than taken
+    /// for "not given", which said "updated" and changed nothing. `issuer` is the exchange
+    /// type or the model provider whose credential it is, for what to give instead.
+    EmptyCredential { issuer: String },
     /// An API key given for a model provider that calls nothing with one (the offline rules).
     UnusedByProvider { provider: String },
     /// A number outside its allowed range.
@@ -110,6 +114,10 @@ impl FieldProblem {
             }
             Problem::UnusedCredential { exchange_type } => format!(
                 "`{f}` is not used by {exchange_type} accounts: leave it out (check the type or the field)"
+            ),
+            Problem::EmptyCredential { issuer } => format!(
+                "`{f}` is empty: give {}",
+                crate::credentials::what_to_give(&self.field, issuer, false)
             ),
             Problem::UnusedByProvider { provider } => format!(
                 "`{f}` is not used by {provider} models, which call no API: leave it out (check the provider)"
@@ -223,6 +231,10 @@ impl FieldProblem {
                     "{provider} 模型不调用任何 API，不使用 `{f}`：请去掉它（检查 provider 是否填错）"
                 )
             }
+            Problem::EmptyCredential { issuer } => format!(
+                "`{f}` 是空的：请填{}",
+                crate::credentials::what_to_give(&self.field, issuer, true)
+            ),
             Problem::OutOfRange { min, max, got } => {
                 format!("`{f}` 必须在 {min} 到 {max} 之间，当前为 {got}：请改为范围内的值")
             }

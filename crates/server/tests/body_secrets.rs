@@ -123,3 +123,81 @@ async fn a_credential_of_the_wrong_type_is_named_never_repeated() -> TestResult 
     ts.cleanup().await?;
     Ok(())
 }
+
+/// A credential sent empty (`"passphrase": ""`, a key of blanks) is refused under its field,
+/// saying what to give, and nothing changes: taken for "not given", the update answered 200
+/// over a change it never made. A model's key alike. The store's one validation decides, as
+/// for the CLI.
+#[tokio::test]
+async fn an_empty_credential_is_refused_by_name_and_changes_nothing() -> TestResult {
+    let ts = sqlite_store().await?;
+    let server = Server::start(ts.store.clone()).await?;
+    let (status, made) = server
+        .json(
+            "post",
+            "/api/exchanges",
+            r#"{"exchange_type":"okx","account_name":"o","api_key":"AKIAKEYMATERIAL7f3e9c1d2b",
+               "secret_key":"SECRETMATERIAL9a8b7c6d5e4f3","passphrase":"pass-phrase-42"}"#,
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let (_, before) = server.json("get", "/api/exchanges/o", "").await;
+    for (body, fields) in [
+        (r#"{"passphrase":""}"#, vec!["passphrase"]),
+        (
+            r#"{"api_key":"   ","secret_key":""}"#,
+            vec!["api_key", "secret_key"],
+        ),
+        (
+            r#"{"account_name":"renamed","passphrase":""}"#,
+            vec!["passphrase"],
+        ),
+    ] {
+        let (status, said) = server.json("patch", "/api/exchanges/o", body).await;
+        assert_eq!(status, 422, "{body}: {said}");
+        let said: Value = serde_json::from_str(&said)?;
+        let named: Vec<&str> = said["error"]["problems"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p["field"].as_str())
+            .collect();
+        assert_eq!(named, fields, "{said}");
+        let message = said["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("is empty: give the") && !message.contains("••••"),
+            "{message}"
+        );
+    }
+    let (_, said) = server
+        .json("patch", "/api/exchanges/o", r#"{"passphrase":""}"#)
+        .await;
+    assert!(
+        said.contains("the passphrase you set when creating the OKX API key"),
+        "{said}"
+    );
+    let (_, after) = server.json("get", "/api/exchanges/o", "").await;
+    assert_eq!(after, before, "an empty credential changed the account");
+
+    let (status, made) = server
+        .json(
+            "post",
+            "/api/models",
+            r#"{"name":"ds","provider":"deepseek","api_key":"sk-0123456789abcdef0123"}"#,
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let (_, before) = server.json("get", "/api/models/ds", "").await;
+    let (status, said) = server
+        .json("patch", "/api/models/ds", r#"{"api_key":""}"#)
+        .await;
+    assert_eq!(status, 422, "{said}");
+    assert!(
+        said.contains("api_key")
+            && said.contains("the API key shown when you created it on DeepSeek"),
+        "{said}"
+    );
+    let (_, after) = server.json("get", "/api/models/ds", "").await;
+    assert_eq!(after, before, "an empty key changed the model");
+    Ok(())
+}

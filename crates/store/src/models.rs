@@ -46,13 +46,14 @@ impl Store {
         api_key: Option<Secret>,
     ) -> Result<Model, StoreError> {
         let spec = spec.normalized();
-        let api_key = api_key.filter(|k| !k.is_empty());
         let mut tx = self.begin_write().await?;
         let dup = name_taken(&mut tx, &actor.user, KIND, &spec.name, "").await?;
         combine(
             spec.validate(api_key.as_ref(), false),
             dup.into_iter().collect(),
         )?;
+        // An empty key got this far only where the provider takes none: nothing to keep.
+        let api_key = api_key.filter(|k| !k.expose().trim().is_empty());
         let id = uuid::Uuid::now_v7().to_string();
         let now = self.clock.now_ms();
         sqlx::query(
@@ -157,7 +158,6 @@ impl Store {
         patch: ModelPatch,
         api_key: Option<Secret>,
     ) -> Result<Model, StoreError> {
-        let api_key = api_key.filter(|k| !k.is_empty());
         let mut tx = self.begin_write().await?;
         let found = resolve(&mut tx, &actor.user, KIND, reference, Where::Live).await?;
         let current = self.load_model(&mut tx, &actor.user, &found.id).await?;
@@ -167,6 +167,8 @@ impl Store {
             spec.validate(api_key.as_ref(), current.has_api_key),
             dup.into_iter().collect(),
         )?;
+        // An empty key got this far only where the provider takes none: nothing to keep.
+        let api_key = api_key.filter(|k| !k.expose().trim().is_empty());
         let now = self.clock.now_ms();
         sqlx::query(
             "UPDATE models SET name = $3, name_key = $4, provider = $5, enabled = $6, base_url = $7, \

@@ -100,7 +100,9 @@ impl StdinSecrets {
         }
     }
 
-    /// A flag's value as a secret: `-` reads the next stdin line; empty means "not given".
+    /// A flag's value as a secret: `-` reads the next stdin line. A flag given an empty value
+    /// (`--passphrase ""`) gives an empty secret, for validation to refuse by its flag: taken
+    /// for "not given", it kept the stored value and the command said "updated".
     pub fn resolve(&mut self, flag: &str, value: Option<String>) -> Result<Option<Secret>> {
         let Some(value) = value else {
             return Ok(None);
@@ -111,7 +113,7 @@ impl StdinSecrets {
         } else {
             Secret::new(value.as_str())
         };
-        Ok((!secret.is_empty()).then_some(secret))
+        Ok(Some(secret))
     }
 }
 

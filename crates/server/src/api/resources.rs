@@ -175,14 +175,14 @@ async fn restore<K: Kind>(
 }
 
 /// Credential fields sent beside an exchange's fields (`"api_key": "…"`): each must name a
-/// credential field; an empty value is left out.
+/// credential field. An empty value is passed on, for the store's validation to refuse by
+/// name (a field to keep is left out of the body, as the web form does).
 fn credentials(given: BTreeMap<String, String>) -> ApiResult<Credentials> {
     let mut out = Credentials::new();
     let mut unknown = Vec::new();
     for (name, value) in given {
         match name.parse::<CredentialField>() {
-            Ok(field) if !value.trim().is_empty() => out.set(field, Secret::new(value)),
-            Ok(_) => {}
+            Ok(field) => out.set(field, Secret::new(value)),
             Err(_) => unknown.push(name),
         }
     }
