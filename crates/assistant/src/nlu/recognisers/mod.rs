@@ -57,6 +57,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     named("secret_request", guidance::secret_request),
     named("other_venue", venues::other_venue),
     named("follow_up", follow_ups::follow_up),
+    named("market_facet", reads::market_facet),
     named("shared_read", reads::shared_read),
     named("how_to", guidance::how_to),
     named("how_to_guidance", guidance::how_to_guidance),

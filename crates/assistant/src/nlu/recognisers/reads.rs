@@ -147,6 +147,74 @@ pub fn market_call_unnamed(
     ))
 }
 
+/// "eth price" then "and the order book", "depth 10", "1小时的呢", "现在多少钱": no symbol of its
+/// own, only another function, interval or price of the market data asked last: the symbol
+/// (and the market named, if one was) of the last market request, kept. A name, a verb of
+/// another request, or a symbol of its own, and it is no such follow-up.
+pub fn market_facet(
+    _: &RuleUnderstander,
+    input: &Input<'_>,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let lower = &input.lower;
+    let kept = last_market_args(cx)?;
+    if cx.top.is_some()
+        || !cx.names.mentioned(lower).is_empty()
+        || !market::symbols_said(cx.library, cx.names, lower).is_empty()
+        || input
+            .routed(cx)
+            .is_some_and(|r| r.has_verb && !is_read(cx.library, r))
+    {
+        return None;
+    }
+    let reading = market_reading::reading(cx.library, cx.lexicon, lower, &[]);
+    let last_function = match cx.last_request? {
+        crate::conversation::FrameRequest::Function { function, .. } => function.as_str(),
+        _ => GET_PRICE,
+    };
+    let (function, mut args) = match reading {
+        // "and the order book", "4h k线", "1小时的呢" after candles, "10 levels".
+        Reading::Call { function, args } => (function, args),
+        // "现在多少钱", "price?": the quote of the same symbol.
+        Reading::Quote if route::names_function_subject(cx.library, lower) => {
+            (GET_PRICE, Default::default())
+        }
+        Reading::Quote => return None,
+    };
+    // Candles asked again keep their interval and count unless the message says new ones.
+    if function == last_function {
+        for (k, v) in &kept {
+            args.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    } else {
+        for k in ["symbol", "source"] {
+            if let Some(v) = kept.get(k) {
+                args.insert(k.to_string(), v.clone());
+            }
+        }
+    }
+    Some(one(
+        Command::CallFunction {
+            function: function.to_string(),
+            args: args.into_iter().collect(),
+        },
+        0.85,
+    ))
+}
+
+/// The arguments of the last market request that named a symbol.
+fn last_market_args(cx: &Context<'_>) -> Option<serde_json::Map<String, Value>> {
+    use crate::conversation::FrameRequest;
+    let args = match cx.last_request? {
+        FrameRequest::Quote { symbol } => [("symbol".to_string(), Value::String(symbol.clone()))]
+            .into_iter()
+            .collect(),
+        FrameRequest::Function { args, .. } => args.clone(),
+        FrameRequest::Task { .. } => return None,
+    };
+    args.contains_key("symbol").then_some(args)
+}
+
 /// "hold on, total pnl?", "btc-bot的持仓看下", "等下 回收站有啥" while something is being
 /// created: a read of something else with its verb and its noun or name.
 pub fn side_read(
