@@ -17,6 +17,7 @@ use support::{home, nofxi, output_async, text};
 const BOOKS: &str = "/api/v5/market/books";
 const CANDLES: &str = "/api/v5/market/candles";
 const INSTRUMENTS: &str = "/api/v5/public/instruments";
+const TICKER: &str = "/api/v5/market/ticker";
 
 async fn run(home: &Path, okx: &str, args: &[&str]) -> Output {
     let mut cmd = nofxi(home, args);
@@ -142,4 +143,44 @@ async fn the_simulated_market_is_the_default_and_says_so() {
         "{}",
         text(&out)
     );
+}
+
+/// A venue's own spelling of the USDT perpetual is read as it, on a venue and on the simulated
+/// market alike (OKX's BTC-USDT-SWAP, CCXT's BTC/USDT:USDT, BTC-PERP, btc_usdt, …); a spelling
+/// of another contract (OKX's coin-margined BTC-USD-SWAP, a pair quoted in BTC) is refused
+/// naming the forms read, before any request, instead of becoming a symbol no venue lists.
+#[tokio::test(flavor = "multi_thread")]
+async fn venue_spellings_of_the_perpetual_are_read_and_others_refused() {
+    let (_dir, home) = home();
+    let mock = MockOkx::start().await.unwrap();
+    let url = mock.url();
+    for typed in [
+        "BTC-USDT-SWAP",
+        "BTCUSDT",
+        "BTC-PERP",
+        "BTC/USDT:USDT",
+        "btc_usdt",
+        "BTCUSDT.P",
+        "BTCUSDT_UMCBL",
+    ] {
+        for source in ["okx", "sim"] {
+            let args = ["market", "price", typed, "--source", source, "--json"];
+            let out = run(&home, &url, &args).await;
+            assert!(out.status.success(), "{typed} {source}: {}", text(&out));
+            let ticker: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(ticker["symbol"], "BTCUSDT", "{typed} {source}: {ticker}");
+        }
+    }
+    let asked = mock.request_count("GET", TICKER);
+    for typed in ["BTC-USD-SWAP", "ETH/BTC", "BTC/USDC:USDC"] {
+        let out = run(&home, &url, &["market", "price", typed, "--source", "okx"]).await;
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{typed}: {said}");
+        assert!(
+            said.contains("no USDT perpetual")
+                && said.contains("BTC-USDT-SWAP, BTC/USDT:USDT, BTC-PERP"),
+            "{typed}: {said}"
+        );
+    }
+    assert_eq!(mock.request_count("GET", TICKER), asked);
 }

@@ -38,28 +38,45 @@ struct AliasFile {
 }
 
 /// The error says what was typed and how to write it instead: the known coins nearest to it
-/// when there are some ("did you mean FIL, OP?"), else every coin nofxi knows.
+/// when there are some ("did you mean FIL, OP?"), else every coin nofxi knows and the forms
+/// it reads ([`ACCEPTED_FORMS`]); a spelling that names something other than a USDT
+/// perpetual (`BTC-USD-SWAP`, `ETH/BTC`) is said to be one, with the forms.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown coin \"{}\"; {}",
-    crate::validation::shown_input(.given),
-    hint(nearest)
+    "{}",
+    said(given, nearest, *not_usdt_perpetual)
 )]
 pub struct UnknownSymbol {
     pub given: String,
     /// Known base assets close to what was typed, nearest first.
     pub nearest: Vec<String>,
+    /// What was typed names another contract than a USDT perpetual (another quote or
+    /// settlement, a dated future) or is no symbol's shape at all.
+    pub not_usdt_perpetual: bool,
 }
 
-fn hint(nearest: &[String]) -> String {
+/// The ways a symbol may be written, for every message that lists them: nofxi's own, the
+/// pairs people write, and each venue's and tool's spelling of the same USDT perpetual.
+pub const ACCEPTED_FORMS: &str = "a ticker (BTC), a symbol (BTCUSDT), a pair (BTC-USDT, BTC/USDT, btc_usdt), a venue's perpetual (BTC-USDT-SWAP, BTC/USDT:USDT, BTC-PERP, BTCUSDT.P, BTCUSDT_UMCBL) or a name (比特币)";
+
+fn said(given: &str, nearest: &[String], not_usdt_perpetual: bool) -> String {
+    let given = crate::validation::shown_input(given);
+    if not_usdt_perpetual {
+        return format!(
+            "\"{given}\" is no USDT perpetual nofxi can read (nofxi trades USDT-margined perpetuals): write it as {ACCEPTED_FORMS}"
+        );
+    }
     if nearest.is_empty() {
         let all: Vec<&str> = known_symbols().iter().map(|r| r.base.as_str()).collect();
         format!(
-            "use a coin nofxi knows ({}) as a ticker (BTC), a symbol (BTCUSDT) or a name (比特币)",
+            "unknown coin \"{given}\"; use a coin nofxi knows ({}) as {ACCEPTED_FORMS}",
             all.join(", ")
         )
     } else {
-        format!("did you mean {}?", nearest.join(", "))
+        format!(
+            "unknown coin \"{given}\"; did you mean {}?",
+            nearest.join(", ")
+        )
     }
 }
 
@@ -68,6 +85,15 @@ impl UnknownSymbol {
         UnknownSymbol {
             given: given.trim().to_string(),
             nearest: nearest_known(given),
+            not_usdt_perpetual: false,
+        }
+    }
+
+    fn not_usdt_perpetual(given: &str) -> UnknownSymbol {
+        UnknownSymbol {
+            given: given.trim().to_string(),
+            nearest: Vec::new(),
+            not_usdt_perpetual: true,
         }
     }
 }
@@ -79,12 +105,15 @@ const NEAREST_MAX: usize = 3;
 /// dropped), nearest first. Input longer than any symbol has no near coin: it is not compared,
 /// so a huge argument costs nothing.
 fn nearest_known(given: &str) -> Vec<String> {
-    let typed: String = given
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, '-' | '/' | '_' | ' '))
-        .collect::<String>()
-        .to_ascii_uppercase();
+    let typed: String = match perpetual_of(given) {
+        Ok(compact) => compact,
+        Err(_) => given
+            .trim()
+            .chars()
+            .filter(|c| !SEPARATORS.contains(c))
+            .collect::<String>()
+            .to_ascii_uppercase(),
+    };
     let typed = typed.strip_suffix(QUOTE).unwrap_or(&typed);
     if typed.is_empty() || typed.len() > Symbol::MAX_LEN {
         return Vec::new();
@@ -114,6 +143,71 @@ pub fn known_symbols() -> &'static [SymbolAlias] {
 
 const QUOTE: &str = "USDT";
 
+/// What people put between base and quote: BTC-USDT, pepe/usdt, btc_usdt, BTC USDT.
+const SEPARATORS: [char; 4] = ['-', '/', '_', ' '];
+
+/// Suffixes a venue or a tool puts after a USDT perpetual's pair to say it is the perpetual:
+/// OKX's `-SWAP`, TradingView's `.P`, Bitget's (v1) `_UMCBL`, and `-PERP` after a base.
+const PERPETUAL_SUFFIXES: [&str; 8] = [
+    "-SWAP", "_SWAP", ".P", "_UMCBL", "-PERP", "_PERP", "/PERP", " PERP",
+];
+
+/// Quotes of other contracts than USDT perpetuals, written after a known coin without a
+/// separator (`BTCUSDC`, `ETHUSD`): not read as `BTCUSDCUSDT`.
+const OTHER_QUOTES: [&str; 4] = ["USDC", "BUSD", "USD", "BTC"];
+
+/// Why a spelling is not read as a USDT perpetual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotRead {
+    /// It names another contract: another quote or settlement (`BTC-USD-SWAP`,
+    /// `BTC/USDC:USDC`, `ETH/BTC`), a dated future (`BTC-USDT-250328`).
+    OtherContract,
+    /// No symbol's shape (characters no symbol holds).
+    NoSymbol,
+}
+
+/// Every venue-native spelling of a USDT perpetual, reduced to upper-case ASCII: `BTCUSDT`
+/// (a pair or a symbol) or `BTC` (a base alone, as `BTC-PERP` has). The one place these
+/// spellings are read; [`Symbol::parse`] takes it from there.
+fn perpetual_of(text: &str) -> Result<String, NotRead> {
+    let upper = text.trim().to_ascii_uppercase();
+    if !upper.is_ascii() {
+        return Err(NotRead::NoSymbol);
+    }
+    // CCXT: BASE/QUOTE:SETTLE; a USDT perpetual settles in USDT.
+    let pair = match upper.split_once(':') {
+        Some((pair, QUOTE)) => pair,
+        Some(_) => return Err(NotRead::OtherContract),
+        None => upper.as_str(),
+    };
+    let pair = PERPETUAL_SUFFIXES
+        .iter()
+        .find_map(|suffix| pair.strip_suffix(suffix))
+        .unwrap_or(pair);
+    let parts: Vec<&str> = pair.split(SEPARATORS).filter(|p| !p.is_empty()).collect();
+    let compact = match parts.as_slice() {
+        [one] => {
+            let other_quote = OTHER_QUOTES.iter().any(|q| {
+                one.strip_suffix(q).is_some_and(|base| {
+                    !base.is_empty() && known_symbols().iter().any(|r| r.base == base)
+                })
+            });
+            if other_quote && !one.ends_with(QUOTE) {
+                return Err(NotRead::OtherContract);
+            }
+            (*one).to_string()
+        }
+        [base, quote] if *quote == QUOTE => format!("{base}{QUOTE}"),
+        [_, _, ..] => return Err(NotRead::OtherContract),
+        [] => return Err(NotRead::NoSymbol),
+    };
+    if compact.chars().all(|c| c.is_ascii_alphanumeric()) {
+        Ok(compact)
+    } else {
+        Err(NotRead::NoSymbol)
+    }
+}
+
 fn is_known_symbol(canonical: &str) -> bool {
     known_symbols().iter().any(|r| r.symbol == canonical)
 }
@@ -139,9 +233,14 @@ impl Symbol {
         Some(Symbol { bytes })
     }
 
-    /// Resolve what a user typed: an alias (比特币, bitcoin), a base asset (BTC, btc), or a
-    /// symbol (btcusdt, BTC/USDT). Unknown ASCII tickers are accepted as `<TICKER>USDT` because
-    /// the exchange, not this table, is the authority on which coins are listed.
+    /// Resolve what a user typed: an alias (比特币, bitcoin), a base asset (BTC, btc), a
+    /// symbol (btcusdt, BTC/USDT), or a venue's spelling of the USDT perpetual (OKX's
+    /// `BTC-USDT-SWAP`, CCXT's `BTC/USDT:USDT`, `BTC-PERP`, TradingView's `BTCUSDT.P`, Bitget's
+    /// `BTCUSDT_UMCBL`, `btc_usdt`): all `BTCUSDT`, read in one place ([`perpetual_of`]).
+    /// Unknown ASCII tickers are accepted as `<TICKER>USDT` because the exchange, not this
+    /// table, is the authority on which coins are listed; a spelling of another contract
+    /// (`BTC-USD-SWAP`, `ETH/BTC`, `BTCUSDC`) is refused naming the forms read, never turned
+    /// into a symbol no venue lists (`ETHBTCUSDT`).
     pub fn parse(input: &str) -> Result<Symbol, UnknownSymbol> {
         let unknown = || UnknownSymbol::new(input);
         let wanted = input.trim().to_lowercase();
@@ -156,15 +255,11 @@ impl Symbol {
                 return Symbol::canonical(&row.symbol).ok_or_else(unknown);
             }
         }
-        // Strip the separators people put between base and quote: BTC-USDT, pepe/usdt.
-        let compact: String = wanted
-            .chars()
-            .filter(|c| !matches!(c, '-' | '/' | '_' | ' '))
-            .collect::<String>()
-            .to_ascii_uppercase();
-        if compact.is_empty() || !compact.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(unknown());
-        }
+        let compact = match perpetual_of(&wanted) {
+            Ok(compact) => compact,
+            Err(NotRead::OtherContract) => return Err(UnknownSymbol::not_usdt_perpetual(input)),
+            Err(NotRead::NoSymbol) => return Err(unknown()),
+        };
         if compact.len() > QUOTE.len() && compact.ends_with(QUOTE) {
             return Symbol::canonical(&compact).ok_or_else(unknown);
         }
@@ -274,6 +369,76 @@ mod tests {
         ] {
             assert_eq!(Symbol::parse(typed).unwrap().to_string(), want, "{typed}");
         }
+    }
+
+    #[test]
+    fn every_venue_s_spelling_of_the_usdt_perpetual_is_read_as_it() {
+        for typed in [
+            "BTC-USDT-SWAP",
+            "btc-usdt-swap",
+            "BTCUSDT",
+            "BTC-PERP",
+            "btc_perp",
+            "BTC/USDT:USDT",
+            "btc/usdt:usdt",
+            "BTC:USDT",
+            "btc_usdt",
+            "BTC_USDT",
+            "BTC USDT",
+            "BTCUSDT.P",
+            "BTCUSDT_UMCBL",
+            " BTC-USDT ",
+        ] {
+            assert_eq!(
+                Symbol::parse(typed).map(|s| s.to_string()),
+                Ok("BTCUSDT".to_string()),
+                "{typed}"
+            );
+            assert_eq!(
+                Symbol::parse_known(typed).map(|s| s.to_string()),
+                Ok("BTCUSDT".to_string()),
+                "{typed}"
+            );
+        }
+        assert_eq!(
+            Symbol::parse("1000PEPE-USDT-SWAP").unwrap().as_str(),
+            "1000PEPEUSDT"
+        );
+        assert_eq!(Symbol::parse("wif/usdt:usdt").unwrap().as_str(), "WIFUSDT");
+    }
+
+    #[test]
+    fn another_contract_is_refused_naming_the_forms_never_mangled() {
+        for typed in [
+            "BTC-USD-SWAP",
+            "BTC/USDC:USDC",
+            "ETH/BTC",
+            "ETHBTC",
+            "BTCUSDC",
+            "ethusd",
+            "BTC-USDT-250328",
+            "BTC/USDT/SWAP/X",
+        ] {
+            let err = Symbol::parse(typed).unwrap_err();
+            assert!(err.not_usdt_perpetual, "{typed}: {err}");
+            let said = err.to_string();
+            assert!(
+                said.contains("no USDT perpetual")
+                    && said.contains("BTC-USDT-SWAP")
+                    && said.contains("BTC/USDT:USDT")
+                    && said.contains("BTC-PERP"),
+                "{typed}: {said}"
+            );
+            assert!(Symbol::parse_known(typed).is_err(), "{typed}");
+        }
+        // What no form reads lists the coins and the forms.
+        let said = Symbol::parse_known("qqqqqqqq").unwrap_err().to_string();
+        assert!(
+            said.contains("BTC, ETH") && said.contains("BTC-USDT-SWAP"),
+            "{said}"
+        );
+        assert!(Symbol::parse("BTC-$").is_err());
+        assert!(Symbol::parse(":USDT").is_err());
     }
 
     #[test]
