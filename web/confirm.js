@@ -52,13 +52,17 @@ export function confirmDialog(summary, { title, confirmLabel, danger = false } =
  * Runs an action that may need a confirmation: the first call (with `opts.body`) either acts or
  * returns a summary and a token; then the dialog asks, and the same call with the token acts.
  * Returns the final response, or null when the user cancelled. Throws ApiError (409
- * stale_confirmation included) for the caller to show.
+ * stale_confirmation included) for the caller to show. `opts.onAsk` runs as the dialog opens,
+ * `opts.onConfirmed` after its Confirm, before the second call.
  */
 export async function twoStep(method, path, opts = {}) {
   const body = opts.body || {};
   const first = await api.request(method, path, body);
   if (!first || !first.confirm_required) return first;
+  // `onAsk` / `onConfirmed` let a control say "waiting for your answer", then "doing it".
+  if (opts.onAsk) opts.onAsk();
   const yes = await confirmDialog(first.summary, opts);
   if (!yes) return null;
+  if (opts.onConfirmed) opts.onConfirmed();
   return api.request(method, path, { ...body, confirm: first.token });
 }

@@ -174,6 +174,7 @@ confirm-stop = Stop trader { $name }: it finishes the cycle in progress and open
 confirm-close-position = Close trader { $name }'s { $side } position of { $quantity } { $symbol } at market on { $account }. Its stop-loss and take-profit orders are cancelled with it.
 confirm-stop-close-all = Stop trader { $name } and close all its open positions at market on { $account }: { $positions }. It opens nothing new.
 confirm-stop-close-none = Stop trader { $name } on { $account }; it holds no open position now, so nothing is closed unless it opens one before it stops.
+confirm-close-all = Close all of trader { $name }'s open positions at market on { $account }: { $positions }.
 http-close-refused = Trader { $name }'s positions could not be closed: { $detail }
 http-close-not-found = Trader { $name } holds no { $side } position in { $symbol } now: it was closed already (by a stop or by the trader). Read its positions again.
 http-close-bad-position = Name the position to close by its symbol (BTCUSDT) and its side (LONG or SHORT).

@@ -162,6 +162,7 @@ confirm-stop = 停止交易员 { $name }：当前周期做完后不再开新仓�
 confirm-close-position = 在{ $account }上以市价平掉交易员 { $name } 的 { $symbol } { $side } 持仓 { $quantity }，它的止损止盈单也一并撤销。
 confirm-stop-close-all = 停止交易员 { $name }，并在{ $account }上以市价平掉它的全部持仓：{ $positions }。它不会再开新仓。
 confirm-stop-close-none = 停止{ $account }上的交易员 { $name }；它现在没有持仓，所以停止前若没有新开仓就不会平仓。
+confirm-close-all = 在{ $account }上以市价平掉交易员 { $name } 的全部持仓：{ $positions }。
 http-close-refused = 交易员 { $name } 的持仓没能平掉：{ $detail }
 http-close-not-found = 交易员 { $name } 现在没有 { $symbol } 的{ $side }持仓：它已经被平掉了（止损或交易员自己平的）。请重新读取持仓。
 http-close-bad-position = 请用交易对（如 BTCUSDT）和方向（LONG 或 SHORT）指明要平的持仓。

@@ -6,7 +6,8 @@ import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js'
 import { fmtNum } from '../format.js';
 import { curvePoints, flattenStats } from '../normalize.js';
 import { t } from '../i18n.js';
-import { dataTable, kvList, rawJson } from '../widgets.js';
+import { tradesTable } from '../trades.js';
+import { kvList, rawJson } from '../widgets.js';
 import { fmtStat } from './trader.js';
 
 // The last run survives navigation: coming back re-attaches to it.
@@ -102,8 +103,11 @@ export function mount(root) {
         ? lineChart({ series: [{ name: t('backtest.equity'), points: pts }], className: 'equity-chart', lineClass: 'equity-line', height: 240, area: true, format: (v) => fmtNum(v, 0, 2), label: t('backtest.equity') })
         : h('p', { class: 'empty-note' }, t('backtest.no_points')));
       if (r.stats) kids.push(h('h3', {}, t('backtest.stats')), kvList({ final_equity: r.final_equity, ...flattenStats(r.stats), cycles: r.cycles, fills: typeof r.fills === 'number' ? r.fills : undefined, refused: r.refused }, fmtStat));
-      const trades = r.trades || r.fill_log || r.fills;
-      if (Array.isArray(trades) && trades.length) kids.push(h('details', {}, h('summary', {}, t('backtest.trades', { n: trades.length })), dataTable(trades, null, fmtStat)));
+      // Its closed trades, as a trader's page lists them (the trades its stats count).
+      if (Array.isArray(r.trades)) {
+        kids.push(h('h3', {}, t('backtest.trades', { n: r.trades.length })),
+          tradesTable(r.trades, { id: 'backtest-trades' }) || h('p', { class: 'muted', id: 'backtest-no-trades' }, t('backtest.no_trades')));
+      }
       kids.push(rawJson(data));
     }
     out.replaceChildren(...kids);

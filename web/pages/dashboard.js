@@ -1,6 +1,8 @@
-// #/ — one card per trader, a comparison chart, live refresh from /api/stream.
+// #/ — one card per trader with its controls (start / stop, close a position, stop and close
+// all), a comparison chart, live refresh from /api/stream.
 import { api } from '../api.js';
 import { lineChart, legend } from '../chart.js';
+import { closeButton, onControlChange, refusal, startStopButton, stopCloseButton } from '../controls.js';
 import { coalesce, errorBox, h, keepFocus, loading, pageHeader } from '../dom.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, pnlClass, toNum } from '../format.js';
 import { t, tOr } from '../i18n.js';
@@ -25,12 +27,18 @@ function card(tr) {
     .flatMap((part, i) => (i ? [' · ', part] : [part]));
   const d = tr.last_decision;
   const st = traderState(tr);
+  // A live account's prices are its venue's own: the card names no market for it.
+  const live = tr.market == null;
   return h('article', { class: 'card trader-card', 'data-trader': tr.name, 'data-trader-id': tr.id },
     h('header', { class: 'card-head' },
       h('h2', {}, h('a', { href: `#/traders/${encodeURIComponent(tr.id)}` }, tr.name)),
       stateBadge(st.state)),
     reasonLine(st),
     meta.length ? h('p', { class: 'meta muted' }, meta) : null,
+    h('div', { class: 'card-actions' },
+      startStopButton(tr, tr.is_running, { live, small: true }),
+      tr.is_running || positions.length ? stopCloseButton(tr, { small: true, running: tr.is_running }) : null),
+    refusal(tr),
     h('dl', { class: 'kpis' },
       h('div', {}, h('dt', {}, t('dashboard.equity')), h('dd', {}, fmtMoney(tr.equity))),
       h('div', {}, h('dt', {}, t('dashboard.pnl')),
@@ -47,7 +55,8 @@ function card(tr) {
             h('span', { class: 'sym' }, p.symbol),
             h('span', { class: `side side-${String(p.side).toLowerCase()}` }, tOr(`side.${String(p.side).toLowerCase()}`, p.side)),
             h('span', {}, fmtQty(p.quantity)),
-            h('span', { class: pnlClass(p.unrealized_pnl) }, fmtSigned(p.unrealized_pnl)))))
+            h('span', { class: pnlClass(p.unrealized_pnl) }, fmtSigned(p.unrealized_pnl)),
+            closeButton(tr, p))))
       : null,
     d
       ? h('details', { class: 'last-decision' },
@@ -91,27 +100,39 @@ export function mount(root) {
   root.append(pageHeader(t('dashboard.title')), body);
   let alive = true;
   let seq = 0;
+  let traders = null; // as last read: a control's state change redraws them without a read
+  function render() {
+    if (!traders) return;
+    if (!traders.length) return body.replaceChildren(emptyGuide());
+    const open = new Set([...body.querySelectorAll('.trader-card')].filter((c) => c.querySelector('details[open]')).map((c) => c.dataset.traderId));
+    const cards = traders.map(card);
+    cards.forEach((c) => open.has(c.dataset.traderId) && c.querySelector('details') && (c.querySelector('details').open = true));
+    keepFocus(body, () => body.replaceChildren(h('div', { class: 'card-grid' }, cards), compare(traders)));
+  }
   async function load() {
     const my = ++seq;
     try {
       const data = await api.get('/api/dashboard');
       if (!alive || my !== seq) return;
-      const traders = (data && data.traders) || [];
-      if (!traders.length) return body.replaceChildren(emptyGuide());
-      const open = new Set([...body.querySelectorAll('.trader-card')].filter((c) => c.querySelector('details[open]')).map((c) => c.dataset.traderId));
-      const cards = traders.map(card);
-      cards.forEach((c) => open.has(c.dataset.traderId) && c.querySelector('details') && (c.querySelector('details').open = true));
-      keepFocus(body, () => body.replaceChildren(h('div', { class: 'card-grid' }, cards), compare(traders)));
+      traders = (data && data.traders) || [];
+      render();
     } catch (err) {
       if (alive && my === seq) body.replaceChildren(errorBox(err));
     }
   }
   const refresh = coalesce(load, 500);
   const off = onStream(() => refresh());
+  // Starting… / Stopping… at once; the new state once the action is done.
+  const offControls = onControlChange(() => {
+    if (!alive) return;
+    render();
+    load();
+  });
   load();
   return () => {
     alive = false;
     refresh.cancel();
     off();
+    offControls();
   };
 }

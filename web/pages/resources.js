@@ -1,6 +1,7 @@
 // #/resources/<kind> — list, trash, create / edit forms, delete (two-step) and restore.
 import { api, enc } from '../api.js';
 import { twoStep } from '../confirm.js';
+import { onControlChange, refusal, startStopButton } from '../controls.js';
 import { errorBox, h, keepFocus, loading, notify, pageHeader } from '../dom.js';
 import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
 import { fmtMoney, fmtTime, fmtValue } from '../format.js';
@@ -44,7 +45,8 @@ function columns(kind, ctx) {
       ];
     default:
       return [
-        ['name', (o) => h('a', { href: `#/traders/${enc(o.id)}` }, h('strong', {}, o.name))],
+        // Why its last start or stop was refused, in words, under its name.
+        ['name', (o) => [h('a', { href: `#/traders/${enc(o.id)}` }, h('strong', {}, o.name)), refusal(o)]],
         ['exchange_id', (o) => byId(ctx.exchanges, o.exchange_id)],
         // As the engine uses it: a running trader's new model shows as pending until its next cycle.
         ['ai_model_id', (o) => modelBinding(byId(ctx.models, o.ai_model_id), (ctx.status || {})[o.id])],
@@ -206,6 +208,12 @@ export function mount(root, { kind }) {
       h('section', { class: 'card form-card', 'aria-labelledby': 'form-title' }, formTitle, formSlot)));
   let alive = true;
   let recheck = null;
+  // Starting… / Stopping… at once, the trader's new state once done.
+  const offControls = kind === 'traders' ? onControlChange(() => {
+    if (!alive || state.trash) return;
+    keepFocus(list, renderList);
+    loadList();
+  }) : () => {};
 
   async function loadCtx() {
     const want = { types: '/api/exchange-types', providers: '/api/providers', exchanges: '/api/exchanges', models: '/api/models', strategies: '/api/strategies' };
@@ -264,9 +272,17 @@ export function mount(root, { kind }) {
               state.trash
                 ? h('button', { type: 'button', class: 'btn small', onclick: () => restore(o) }, t('resources.restore'))
                 : [
+                    // A trader starts and stops here too, asked as the chat asks.
+                    kind === 'traders' ? startStopButton(o, o.is_running, { small: true, live: liveAccount(o) }) : null,
                     h('button', { type: 'button', class: 'btn small', 'aria-label': t('resources.edit_named', { name: label(o) }), onclick: () => startEdit(o) }, t('resources.edit')),
                     h('button', { type: 'button', class: 'btn small danger', 'aria-label': t('resources.delete_named', { name: label(o) }), onclick: () => remove(o) }, t('resources.delete')),
                   ])))))));
+  }
+
+  /** A trader on an exchange account (real or test money): its start is asked first. */
+  function liveAccount(o) {
+    const ex = state.ctx.exchanges.find((x) => x.id === o.exchange_id);
+    return !!ex && ex.exchange_type !== 'paper';
   }
 
   function showForm(obj) {
@@ -351,5 +367,6 @@ export function mount(root, { kind }) {
   return () => {
     alive = false;
     clearTimeout(recheck);
+    offControls();
   };
 }

@@ -1,13 +1,15 @@
-// #/traders/<id> — status, start/stop, stats, equity, positions, decision journal.
+// #/traders/<id> — status, start/stop, stats, equity, positions (each with Close), closed
+// trades, decision journal.
 import { api, enc } from '../api.js';
 import { lineChart } from '../chart.js';
-import { twoStep } from '../confirm.js';
+import { closeButton, onControlChange, refusal, startStopButton, stopCloseButton } from '../controls.js';
 import { coalesce, errorBox, h, keepFocus, loading, notify } from '../dom.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
 import { pricesLine } from '../prices.js';
 import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
+import { tradesTable } from '../trades.js';
 import { dataTable, kvList, modelBinding, rawJson, reasonLine, stateBadge } from '../widgets.js';
 
 const PAGE = 50;
@@ -29,9 +31,12 @@ export function fmtStat(k, v) {
   return fmtValue(v);
 }
 
-function positionsTable(items) {
+function positionsTable(trader, items) {
   if (!items.length) return h('p', { class: 'muted' }, t('trader.no_positions'));
-  return dataTable(items, ['symbol', 'side', 'quantity', 'entry_price', 'mark_price', 'unrealized_pnl', 'leverage'], (k, v) => {
+  // Each row closes its own position; the column holds the row's Close.
+  const rows = items.map((p) => ({ ...p, close: p }));
+  return dataTable(rows, ['symbol', 'side', 'quantity', 'entry_price', 'mark_price', 'unrealized_pnl', 'leverage', 'close'], (k, v) => {
+    if (k === 'close') return closeButton(trader, v);
     if (k === 'quantity') return fmtQty(v);
     if (k === 'side') return h('span', { class: `side side-${String(v).toLowerCase()}` }, tOr(`side.${String(v).toLowerCase()}`, v));
     if (k === 'leverage') return v == null ? '—' : `${v}×`;
@@ -83,8 +88,6 @@ export function mount(root, { id }) {
   root.append(body);
   let alive = true;
   let trader = null;
-  let busy = false;
-  let refused = null; // why the last start or stop was refused: shown by the buttons until the next try
   let account = null; // the trader's exchange account: a paper one says where its prices come from
   let older = []; // cycles paged in with "load older", kept across refreshes
   let noMore = false;
@@ -124,27 +127,10 @@ export function mount(root, { id }) {
     } }, t('trader.load_older')));
   }
 
-  async function act(verb) {
-    if (busy) return;
-    busy = true;
-    refused = null;
-    try {
-      // Starting on a live account trades real money: its Confirm looks as grave as a stop's.
-      const live = !!account && account.exchange_type !== 'paper' && !account.testnet;
-      const r = await twoStep('POST', `/api/traders/${enc(trader ? trader.id : id)}/${verb}`, { confirmLabel: t(`trader.${verb}`), danger: verb === 'stop' || live });
-      if (r) notify(t(`trader.${verb}_done`, { name: trader ? trader.name : id }), 'ok');
-    } catch (err) {
-      refused = err.message;
-    } finally {
-      busy = false;
-      load();
-    }
-  }
-
   async function load() {
     const base = `/api/traders/${enc(id)}`;
-    const [tr, st, stats, eq, pos, jr] = await Promise.allSettled([
-      api.get(base), api.get(`${base}/status`), api.get(`${base}/stats`), api.get(`${base}/equity`), api.get(`${base}/positions`), api.get(`${base}/journal?limit=${PAGE}`),
+    const [tr, st, stats, eq, pos, jr, tx] = await Promise.allSettled([
+      api.get(base), api.get(`${base}/status`), api.get(`${base}/stats`), api.get(`${base}/equity`), api.get(`${base}/positions`), api.get(`${base}/journal?limit=${PAGE}`), api.get(`${base}/trades`),
     ]);
     if (!alive) return;
     if (tr.status === 'rejected') return body.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← ', t('nav.dashboard'))), errorBox(tr.reason));
@@ -159,6 +145,7 @@ export function mount(root, { id }) {
     account = await api.get(`/api/exchanges/${enc(trader.exchange_id)}`).catch(() => account);
     if (!alive) return;
     const points = eq.status === 'fulfilled' ? (eq.value.points || []).map((p) => ({ t: p.t, v: p.equity })) : [];
+    const openPositions = pos.status === 'fulfilled' ? pos.value.items || [] : [];
     const open = new Set([...body.querySelectorAll('details.cycle[open]')].map((d) => d.dataset.cycle));
     const latest = jr.status === 'fulfilled' ? jr.value.items || [] : null;
     const journal = latest && [...latest, ...older.filter((o) => latest.every((n) => n.cycle_number !== o.cycle_number))];
@@ -169,12 +156,13 @@ export function mount(root, { id }) {
         h('div', { class: 'title-block' },
           h('h1', { tabindex: '-1' }, trader.name, ' ', stateBadge(status.state)),
           reasonLine(status),
-          refused ? h('p', { class: 'alert error', id: 'trader-action-error', role: 'alert' }, refused) : null,
+          refusal(trader, 'trader-action-error'),
           account && account.exchange_type === 'paper' ? h('p', { class: 'prices-source', id: 'trader-prices' }, pricesLine(account.market)) : null,
           status.lastCycleAt ? h('p', { class: 'muted' }, t('trader.last_cycle', { at: fmtTime(status.lastCycleAt) }), status.simulated ? ` · ${t('trader.simulated')}` : '') : null),
         h('div', { class: 'actions' },
-          h('button', { type: 'button', class: 'btn primary', id: 'trader-start', disabled: running, onclick: () => act('start') }, t('trader.start')),
-          h('button', { type: 'button', class: 'btn danger', id: 'trader-stop', disabled: !running, onclick: () => act('stop') }, t('trader.stop')))),
+          // Starting on a live account trades real money: its Confirm looks as grave as a stop's.
+          startStopButton(trader, running, { ids: true, live: !!account && account.exchange_type !== 'paper' && !account.testnet }),
+          running || openPositions.length ? stopCloseButton(trader, { running }) : null)),
       h('div', { class: 'trader-grid' },
         section('trader.stats', stats.status === 'fulfilled' ? kvList(flattenStats(stats.value), fmtStat) : errorBox(stats.reason)),
         section('trader.settings', kvList(settings, (k, v) => (k === 'ai_model_id' ? modelBinding(v, sv) : fmtStat(k, v)), 'field'))),
@@ -182,7 +170,10 @@ export function mount(root, { id }) {
         points.length
           ? lineChart({ series: [{ name: trader.name, points }], className: `equity-chart ${pnlClass(points[points.length - 1].v - points[0].v)}`, lineClass: 'equity-line', height: 220, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: trader.name }) })
           : h('p', { class: 'empty-note' }, t('dashboard.no_cycles'))),
-      section('trader.positions', pos.status === 'fulfilled' ? positionsTable(pos.value.items || []) : errorBox(pos.reason)),
+      section('trader.positions', pos.status === 'fulfilled' ? positionsTable(trader, openPositions) : errorBox(pos.reason)),
+      section('trader.trades',
+        tx.status === 'rejected' ? errorBox(tx.reason)
+          : tradesTable(tx.value.items || [], { id: 'trader-trades', total: tx.value.total }) || h('p', { class: 'muted', id: 'trader-trades-empty' }, t('trader.no_trades'))),
       section('trader.journal',
         journal == null ? errorBox(jr.reason)
           : journal.length ? [h('div', { class: 'journal' }, journal.map(cycleView)), moreButton(journal, latest.length)]
@@ -199,10 +190,13 @@ export function mount(root, { id }) {
   const off = onStream((type, d) => {
     if (!d || !d.trader_id || (trader && (d.trader_id === trader.id || d.trader_id === trader.name))) refresh();
   });
+  // Starting… / Stopping… / Closing… at once; what changed once the action is done.
+  const offControls = onControlChange(() => alive && load());
   load();
   return () => {
     alive = false;
     refresh.cancel();
     off();
+    offControls();
   };
 }

@@ -159,20 +159,18 @@ async fn stop_and_close(
     let account = account_words(&state, &caller, &trader).await?;
     let listed: Vec<String> = held.items.iter().map(position_words).collect();
     let list = listed.join(&summary("list-separator", &[]));
-    let summary = match listed.is_empty() {
-        true => summary(
-            "confirm-stop-close-none",
-            &[("name", &trader.spec.name), ("account", &account)],
-        ),
-        false => summary(
-            "confirm-stop-close-all",
-            &[
-                ("name", &trader.spec.name),
-                ("account", &account),
-                ("positions", &list),
-            ],
-        ),
+    // A stopped trader is only closed: its summary does not speak of a stop.
+    let id = match (listed.is_empty(), trader.is_running) {
+        (true, _) => "confirm-stop-close-none",
+        (false, true) => "confirm-stop-close-all",
+        (false, false) => "confirm-close-all",
     };
+    let args = [
+        ("name", trader.spec.name.as_str()),
+        ("account", account.as_str()),
+        ("positions", list.as_str()),
+    ];
+    let summary = summary(id, &args);
     let risky = Risky {
         action: "trader.stop_and_close",
         id: &trader.id,

@@ -1,0 +1,79 @@
+// Closed trades as a table: the same rows for a trader (GET /api/traders/{id}/trades) and a
+// backtest result. Prices, sizes, fees and P&L are the server's exact decimals, grouped for
+// reading but never rounded through a float.
+import { h } from './dom.js';
+import { fmtTime, pnlClass } from './format.js';
+import { getLang, t, tOr } from './i18n.js';
+
+/** "60,123.45" from "60123.45": the decimal string as given (trailing zeros dropped), its
+ *  integer part grouped in the current language. Anything else is shown as it is. */
+export function fmtExact(v, { signed = false } = {}) {
+  if (v == null || v === '') return '—';
+  const s = String(v).trim();
+  const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(s);
+  if (!m) return s;
+  const [, sign, int, frac = ''] = m;
+  const grouped = BigInt(int).toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-US');
+  const fraction = frac.replace(/0+$/, '');
+  const zero = /^0*$/.test(int + frac);
+  const shown = (sign === '-' && !zero ? '-' : signed && !zero && sign !== '-' ? '+' : '') + grouped;
+  return fraction ? `${shown}.${fraction}` : shown;
+}
+
+/** "2 h 05 min", "3 d 4 h", "45 s": the two largest units of a span of milliseconds. */
+export function fmtDuration(ms) {
+  const n = Number(ms);
+  if (!Number.isFinite(n) || n < 0) return '—';
+  const s = Math.round(n / 1000);
+  const parts = [['d', Math.floor(s / 86400)], ['h', Math.floor(s / 3600) % 24], ['min', Math.floor(s / 60) % 60], ['s', s % 60]];
+  const first = parts.findIndex(([, v]) => v > 0);
+  if (first < 0) return t('duration.s', { n: 0 });
+  return parts.slice(first, first + 2).filter(([, v], i) => i === 0 || v > 0).map(([u, v]) => t(`duration.${u}`, { n: v })).join(' ');
+}
+
+const COLUMNS = ['symbol', 'side', 'quantity', 'entry_time_ms', 'entry_price', 'exit_time_ms', 'exit_price', 'duration_ms', 'fees', 'funding', 'pnl', 'exit_reason'];
+
+function cell(k, row) {
+  const v = row[k];
+  switch (k) {
+    case 'side':
+      return h('span', { class: `side side-${String(v).toLowerCase()}` }, tOr(`side.${String(v).toLowerCase()}`, v));
+    case 'entry_time_ms':
+    case 'exit_time_ms':
+      return Number.isFinite(Number(v)) ? h('time', { datetime: new Date(Number(v)).toISOString() }, fmtTime(v)) : '—';
+    case 'duration_ms':
+      return fmtDuration(v);
+    case 'pnl':
+      return h('span', { class: pnlClass(v), title: t('trades.pnl_hint', { realized: fmtExact(row.realized_pnl, { signed: true }) }) }, fmtExact(v, { signed: true }));
+    case 'funding':
+      return h('span', { class: pnlClass(v) }, fmtExact(v, { signed: true }));
+    case 'quantity':
+      // A partial exit says what it left open.
+      return Number(row.remaining) > 0 ? [fmtExact(v), ' ', h('small', { class: 'muted' }, t('trades.remaining', { n: fmtExact(row.remaining) }))] : fmtExact(v);
+    case 'exit_reason':
+      return v ? tOr(`exit_reason.${v}`, v) : h('span', { class: 'muted', title: t('exit_reason.unknown_hint') }, t('exit_reason.unknown'));
+    default:
+      return fmtExact(v);
+  }
+}
+
+/** The closed trades, newest first as given, with a line of totals; `null` when there are none. */
+export function tradesTable(items, { id = null, total = null } = {}) {
+  if (!items || !items.length) return null;
+  // Funding shows only where the account books it.
+  const cols = COLUMNS.filter((c) => c !== 'funding' || items.some((r) => r.funding != null));
+  const label = (c) => t(`trades.col.${c}`);
+  const sum = (k) => items.reduce((acc, r) => acc + (Number(r[k]) || 0), 0);
+  const wins = items.filter((r) => Number(r.pnl) > 0).length;
+  const pnl = sum('pnl');
+  const shown = total != null && total > items.length ? t('trades.shown_of', { n: items.length, total }) : t('trades.count', { n: items.length });
+  return h('div', { class: 'trades', id },
+    h('p', { class: 'trades-summary muted' }, shown, ' · ', t('trades.wins', { n: wins }), ' · ', t('trades.net'), ' ',
+      // A float sum of the shown rows, for orientation; each row is exact.
+      h('span', { class: pnlClass(pnl) }, (pnl > 0 ? '+' : '') + pnl.toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 }))),
+    h('div', { class: 'table-wrap' },
+      h('table', { class: 'data cards-on-mobile trades-table' },
+        h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, label(c))))),
+        h('tbody', {}, items.map((r) => h('tr', { 'data-exit-reason': r.exit_reason || '', 'data-symbol': r.symbol },
+          cols.map((c) => h('td', { 'data-label': label(c), class: c === 'pnl' || c.endsWith('price') || c === 'fees' || c === 'quantity' ? 'num' : null }, cell(c, r)))))))));
+}
