@@ -5,7 +5,7 @@
 //! is computed from that holding's records alone, in its own currency.
 
 use async_trait::async_trait;
-use nofxi_portfolio::domain::Transaction;
+use nofxi_portfolio::domain::{Market, Transaction};
 use nofxi_portfolio::performance::{
     Period, PricedHolding, Snapshot, Warning, per_currency, snapshot,
 };
@@ -17,6 +17,7 @@ use serde::Deserialize;
 
 use super::{book, code, directory, held, label, portfolio_error, resolve, signed, today};
 use crate::msg;
+use crate::tools::market::{MarketPrice, PriceArgs};
 use crate::tools::registry::{Tool, ToolContext};
 use crate::tools::{RiskLevel, ToolError, ToolOutput};
 
@@ -43,8 +44,38 @@ impl Tool for PortfolioShow {
     const RISK: RiskLevel = RiskLevel::Read;
 
     async fn run(&self, cx: &ToolContext<'_>, args: ShowArgs) -> Result<ToolOutput, ToolError> {
-        answer(cx.store, cx.user, cx.lang, &args).await.map(text)
+        let said = answer(cx.store, cx.user, cx.lang, &args).await?;
+        // "比特币现在多少" with no bitcoin in the portfolio: its price is what is asked, said
+        // beside the portfolio's answer (never instead of it: the holding may be meant).
+        match unheld_coin(cx, &args).await {
+            Some(coin) => {
+                let quote = MarketPrice
+                    .run(
+                        cx,
+                        PriceArgs {
+                            symbol: coin,
+                            source: None,
+                        },
+                    )
+                    .await?;
+                Ok(text(format!("{said}\n{}", quote.text.unwrap_or_default())))
+            }
+            None => Ok(text(said)),
+        }
     }
+}
+
+/// The coin `args` asks about when the portfolio has no record of it.
+async fn unheld_coin(cx: &ToolContext<'_>, args: &ShowArgs) -> Option<String> {
+    let said = args.stock.as_deref().filter(|s| !s.trim().is_empty())?;
+    let book = book(cx.store, cx.user, cx.lang, args.portfolio.as_deref())
+        .await
+        .ok()?;
+    let directory = directory(&book).ok()?;
+    let held = held(&book);
+    let named = resolve(&directory, &held, said, cx.lang).ok()?;
+    let coin = named.instrument.market == Market::Crypto && !held.contains(&named.instrument);
+    coin.then(|| named.instrument.symbol.clone())
 }
 
 /// The answer to a question about one holding, or the whole portfolio: the tool's reply,
