@@ -1,6 +1,6 @@
 //! The market-data skill's order book and candles run for real (`nofxi_assistant::market_data`):
 //! against crates/testkit's MockOkx over loopback, in OKX's own wire format, and against the
-//! simulated market; the skill's refusals (an index's order book, a 1.5h interval, 11 levels)
+//! simulated market; the skill's refusals (an index's order book, a 1.5h interval, 101 levels)
 //! come before any request reaches the venue, and a venue's rate limit is waited out and
 //! retried by the skill's runtime.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -142,13 +142,13 @@ async fn the_skills_refusals_come_before_any_request() {
         Err(MarketError::Call(CallError::Invalid(e))) => {
             let said = e.message(Lang::En);
             assert!(
-                said.contains("\"1.5h\"") && said.contains("1m, 5m, 15m, 30m, 1h, 4h, 1d, 1w"),
+                said.contains("\"1.5h\"") && said.contains(&nofxi_domain::Interval::names_text()),
                 "{said}"
             );
         }
         other => panic!("expected the schema's refusal, got {other:?}"),
     }
-    let deep = call::order_book(&rt, &okx, &json!({"symbol": "BTCUSDT", "depth": 11})).await;
+    let deep = call::order_book(&rt, &okx, &json!({"symbol": "BTCUSDT", "depth": 101})).await;
     assert!(
         matches!(deep, Err(MarketError::Call(CallError::Invalid(_)))),
         "{deep:?}"

@@ -1,7 +1,7 @@
 //! `nofxi market book|klines` through the market-data skill's runtime, by the real binary:
 //! OKX's public data from crates/testkit's MockOkx (`--source okx`, pointed at it by
 //! `NOFXI_OKX_BASE_URL`), the simulated market labelled simulated, and the skill's refusals
-//! (an index's order book, a 1.5h interval, 11 levels) as usage errors before any request.
+//! (an index's order book, a 1.5h interval, 101 levels) as usage errors before any request.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -100,11 +100,11 @@ async fn the_skills_refusals_are_usage_errors_and_nothing_is_sent() {
                 "--interval",
                 "1.5h",
             ],
-            "\"1.5h\" is not allowed; choose one of: 1m, 5m, 15m, 30m, 1h, 4h, 1d, 1w",
+            "\"1.5h\" is not allowed; choose one of: 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d, 1w",
         ),
         (
-            &["market", "book", "btc", "--source", "okx", "--depth", "11"],
-            "`depth` must be between 1 and 10, got 11",
+            &["market", "book", "btc", "--source", "okx", "--depth", "101"],
+            "`depth` must be between 1 and 100, got 101",
         ),
     ] {
         let out = run(&home, &url, args).await;
@@ -183,4 +183,91 @@ async fn venue_spellings_of_the_perpetual_are_read_and_others_refused() {
         );
     }
     assert_eq!(mock.request_count("GET", TICKER), asked);
+}
+
+/// Candles take every interval nofxi has (the domain's list, as `nofxi data download` does),
+/// on the simulated market and on a venue in its own spelling (OKX's `2H`, `6Hutc`); a venue
+/// without one (Hyperliquid has no 6h) refuses it naming those it serves. The book goes to
+/// 100 levels; a venue whose book is shallower (Hyperliquid: 20) says so; past 100 the
+/// skill refuses naming `depth`. `--help` says the same bounds.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_interval_is_served_or_refused_by_name_and_the_book_goes_to_100() {
+    let (_dir, home) = home();
+    let okx = MockOkx::start().await.unwrap();
+    let url = okx.url();
+    for interval in nofxi_domain::Interval::NAMES {
+        for source in ["sim", "okx"] {
+            let args = [
+                "market",
+                "klines",
+                "btc",
+                "--source",
+                source,
+                "--interval",
+                interval,
+                "--limit",
+                "3",
+                "--json",
+            ];
+            let out = run(&home, &url, &args).await;
+            assert!(out.status.success(), "{interval} {source}: {}", text(&out));
+            let candles: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(candles["interval"], interval, "{candles}");
+        }
+    }
+    let hl = support::live::hyperliquid().await;
+    let out = output_async(hl.at_mock(nofxi(
+        &home,
+        &[
+            "market",
+            "klines",
+            "btc",
+            "--source",
+            "hyperliquid",
+            "--interval",
+            "6h",
+        ],
+    )))
+    .await;
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("6h candles: it serves 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 12h, 1d, 1w"),
+        "{said}"
+    );
+
+    let book = |source: &str, depth: &str| {
+        let args = [
+            "market", "book", "btc", "--source", source, "--depth", depth, "--json",
+        ];
+        hl.at_mock(support::nofxi(&home, &args))
+    };
+    let out = output_async(book("sim", "100")).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let levels: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(levels["bids"].as_array().unwrap().len(), 100, "{levels}");
+    let mut at_okx = book("okx", "50");
+    at_okx.env("NOFXI_OKX_BASE_URL", &url);
+    let out = output_async(at_okx).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let out = output_async(book("hyperliquid", "50")).await;
+    let said = text(&out);
+    assert!(
+        !out.status.success() && said.contains("its book has at most 20; ask for 1 to 20"),
+        "{said}"
+    );
+    let out = output_async(book("hyperliquid", "20")).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let out = output_async(book("sim", "101")).await;
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("`depth` must be between 1 and 100, got 101"),
+        "{}",
+        text(&out)
+    );
+
+    let help = output_async(nofxi(&home, &["market", "book", "--help"])).await;
+    assert!(text(&help).contains("1–100"), "{}", text(&help));
+    let help = output_async(nofxi(&home, &["market", "klines", "--help"])).await;
+    assert!(text(&help).contains("6h, 12h"), "{}", text(&help));
 }

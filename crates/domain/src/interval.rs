@@ -5,8 +5,12 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// A candle interval. The set is the one REFERENCE §5 allows for `get_kline`, plus the
-/// intervals Binance futures serves that strategies commonly pick (3m, 2h, 6h, 12h).
+/// A candle interval: the one list of them for every place that takes one (the chat's, the
+/// CLI's, the API's and MCP's candles through the market-data skill, whose `get_kline`
+/// schema lists the same; `nofxi data download`; strategies and backtests). REFERENCE §5's
+/// eight, plus the intervals every venue serves that strategies commonly pick (3m, 2h, 6h,
+/// 12h). Each venue maps them to its own spelling (OKX `1H`, Bybit `60`) and refuses one it
+/// does not serve, naming those it does.
 #[derive(
     Debug,
     Clone,
@@ -63,7 +67,24 @@ impl Interval {
         Interval::W1,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    /// Every interval's name, in [`Interval::ALL`]'s order: the list a schema's enum and a
+    /// message that lists the choices take.
+    pub const NAMES: [&'static str; 12] = {
+        let mut names = [""; 12];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Interval::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
+    /// `1m, 3m, …, 1w`: the choices, for a message.
+    pub fn names_text() -> String {
+        Interval::NAMES.join(", ")
+    }
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             Interval::M1 => "1m",
             Interval::M3 => "3m",
@@ -110,8 +131,9 @@ impl fmt::Display for Interval {
 /// The error names what was given and lists what is allowed, so a user can fix it in one go.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown interval \"{}\": use one of 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d, 1w",
-    crate::validation::shown_input(.given)
+    "unknown interval \"{}\": use one of {}",
+    crate::validation::shown_input(.given),
+    Interval::names_text()
 )]
 pub struct UnknownInterval {
     pub given: String,
@@ -141,6 +163,16 @@ mod tests {
             assert_eq!(i.as_str().parse::<Interval>(), Ok(i));
             assert_eq!(serde_json::to_string(&i).unwrap(), format!("\"{i}\""));
         }
+    }
+
+    #[test]
+    fn the_names_are_the_intervals_in_order() {
+        let names: Vec<&str> = Interval::ALL.iter().map(|i| i.as_str()).collect();
+        assert_eq!(names, Interval::NAMES);
+        assert_eq!(
+            Interval::names_text(),
+            "1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d, 1w"
+        );
     }
 
     #[test]

@@ -58,7 +58,7 @@ async fn books_and_candles_are_served_labelled_and_refusals_name_their_field() -
     let (status, odd) = get(&base, "/api/market/klines?symbol=btc&interval=1.5h").await?;
     assert_eq!(status, 422, "{odd}");
     assert_eq!(odd["error"]["problems"][0]["field"], "interval");
-    let (status, deep) = get(&base, "/api/market/book?symbol=btc&depth=11").await?;
+    let (status, deep) = get(&base, "/api/market/book?symbol=btc&depth=101").await?;
     assert_eq!(status, 422, "{deep}");
     assert_eq!(deep["error"]["problems"][0]["field"], "depth");
     let (status, unknown) = get(&base, "/api/market/book?symbol=btc&source=kraken").await?;
@@ -72,6 +72,9 @@ async fn books_and_candles_are_served_labelled_and_refusals_name_their_field() -
     ] {
         let params = doc["paths"][path]["get"]["parameters"].to_string();
         assert!(params.contains(param), "{path}: {params}");
+        // The documented bounds are the skill's: 100 levels, every interval.
+        let bound = if param == "depth" { "1–100" } else { "12h" };
+        assert!(params.contains(bound), "{path}: {params}");
     }
     server.stop().await?;
     ts.cleanup().await?;

@@ -2,6 +2,7 @@
 //! the user can act on, in Chinese and English; clamped values are reported.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is a failed assertion
 
+use nofxi_domain::Interval;
 use nofxi_skills::{Lang, Library, Problem};
 use serde_json::{Map, Value, json};
 
@@ -42,6 +43,44 @@ fn lowercase_symbol_is_rejected_quoting_the_pattern() {
     );
 }
 
+/// The market-data skill's `get_kline` takes the intervals nofxi has, no fewer and no more:
+/// its enum is `Interval`'s list, in order, so the chat, the CLI, the API and MCP take what
+/// `nofxi data download` and strategies take; the order book's depth goes to 100.
+#[test]
+fn get_kline_s_intervals_are_the_domain_s_and_the_book_goes_to_100_levels() {
+    let lib = lib();
+    let (_, f) = lib.function("get_kline").unwrap();
+    let listed: Vec<&str> = f.parameters["properties"]["interval"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(listed, Interval::NAMES);
+    for interval in Interval::NAMES {
+        assert!(
+            f.validate_args(&json!({"symbol": "BTCUSDT", "interval": interval}))
+                .is_ok(),
+            "{interval}"
+        );
+    }
+    let (_, book) = lib.function("get_order_book").unwrap();
+    assert_eq!(book.parameters["properties"]["depth"]["maximum"], 100);
+    assert!(
+        book.validate_args(&json!({"symbol": "BTCUSDT", "depth": 100}))
+            .is_ok()
+    );
+    let err = book
+        .validate_args(&json!({"symbol": "BTCUSDT", "depth": 101}))
+        .unwrap_err();
+    assert_eq!(err.errors[0].field, "depth");
+    assert!(
+        err.message(Lang::En).contains("between 1 and 100"),
+        "{}",
+        err.message(Lang::En)
+    );
+}
+
 #[test]
 fn unknown_interval_is_rejected_listing_the_allowed_values() {
     let lib = lib();
@@ -51,19 +90,18 @@ fn unknown_interval_is_rejected_listing_the_allowed_values() {
         .unwrap_err();
     let e = &err.errors[0];
     assert_eq!(e.field, "interval");
-    let allowed = ["1m", "5m", "15m", "30m", "1h", "4h", "1d", "1w"];
     assert_eq!(
         e.problem,
         Problem::NotAllowed {
-            allowed: allowed.iter().map(|s| s.to_string()).collect()
+            allowed: Interval::NAMES.iter().map(|s| s.to_string()).collect()
         }
     );
     assert!(
-        e.message.en.contains("1m, 5m, 15m, 30m, 1h, 4h, 1d, 1w"),
+        e.message.en.contains(&Interval::names_text()),
         "{}",
         e.message.en
     );
-    assert!(e.message.zh.contains("1m、5m"), "{}", e.message.zh);
+    assert!(e.message.zh.contains("1m、3m、5m"), "{}", e.message.zh);
 }
 
 #[test]

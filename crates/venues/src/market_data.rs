@@ -74,6 +74,37 @@ impl KlineQuery {
     }
 }
 
+/// The refusal of an interval `venue` has no candles of, naming those it serves: `served`
+/// says whether the venue's own mapping of nofxi's intervals has one.
+pub fn unserved_interval(
+    venue: &str,
+    interval: Interval,
+    served: impl Fn(Interval) -> bool,
+) -> VenueError {
+    let names: Vec<&str> = Interval::ALL
+        .into_iter()
+        .filter(|i| served(*i))
+        .map(Interval::as_str)
+        .collect();
+    VenueError::Unsupported {
+        venue: venue.into(),
+        what: format!(
+            "{interval} candles: it serves {}; ask for one of those",
+            names.join(", ")
+        ),
+    }
+}
+
+/// The refusal of more order-book levels per side than `venue` serves (`most`).
+pub fn unserved_depth(venue: &str, depth: usize, most: usize) -> VenueError {
+    VenueError::Unsupported {
+        venue: venue.into(),
+        what: format!(
+            "{depth} order-book levels per side: its book has at most {most}; ask for 1 to {most}"
+        ),
+    }
+}
+
 /// 1970-01-01 was a Thursday; weeks open on Monday 00:00 UTC, as on Binance.
 const WEEK_ORIGIN_MS: i64 = 4 * 86_400_000;
 
@@ -95,7 +126,8 @@ pub trait MarketData: Send + Sync {
     fn source(&self) -> &str;
 
     async fn ticker(&self, symbol: &Symbol) -> Result<Ticker, VenueError>;
-    /// `depth` levels per side (REFERENCE §5 allows 1–10; venues may allow more).
+    /// `depth` levels per side (the market-data skill allows 1–100; a venue whose book has
+    /// fewer refuses more with [`unserved_depth`]).
     async fn order_book(&self, symbol: &Symbol, depth: usize) -> Result<OrderBook, VenueError>;
     async fn klines(
         &self,

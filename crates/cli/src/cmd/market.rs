@@ -6,7 +6,7 @@
 //!
 //! Every call goes through the skill's constraints runtime, as the chat's and the API's do:
 //! the arguments against the function's schema and its coverage before any request (`--depth
-//! 11` and `--interval 1.5h` are refused naming what is allowed; an index has no order book),
+//! 101` and `--interval 1.5h` are refused naming what is allowed; an index has no order book),
 //! the skill's rate limits, and retries with jittered backoff and the venue's Retry-After.
 //! A command can wait, so a limit is waited out here rather than refused.
 //!
@@ -46,7 +46,7 @@ pub enum MarketCommand {
     Book {
         #[command(flatten)]
         args: MarketArgs,
-        /// Levels per side, 1–10.
+        /// Levels per side, 1–100 (Hyperliquid's book has 20).
         #[arg(long, default_value_t = 5)]
         depth: u64,
     },
@@ -54,7 +54,7 @@ pub enum MarketCommand {
     Klines {
         #[command(flatten)]
         args: MarketArgs,
-        /// 1m, 5m, 15m, 30m, 1h, 4h, 1d or 1w.
+        /// 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d or 1w (Hyperliquid has no 6h).
         #[arg(long, default_value = "1h")]
         interval: String,
         /// How many candles (1–1000).

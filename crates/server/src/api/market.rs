@@ -53,7 +53,7 @@ pub fn operations() -> Vec<Op> {
 pub struct BookQuery {
     /// `BTC`, `ethusdt`, `比特币`, `BTCUSDT`.
     pub symbol: String,
-    /// Levels per side, 1–10 (default 5).
+    /// Levels per side, 1–100 (default 5; Hyperliquid's book has 20).
     pub depth: Option<String>,
     /// `simulated`, `binance`, `okx`, `bybit`, `hyperliquid` or `bitget`; by default the market
     /// of your live account (else your paper account's, else the simulated market).
@@ -64,7 +64,8 @@ pub struct BookQuery {
 pub struct KlineQuery {
     /// `BTC`, `ethusdt`, `比特币`, `BTCUSDT`.
     pub symbol: String,
-    /// 1m, 5m, 15m, 30m, 1h, 4h, 1d or 1w (default 1h).
+    /// 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d or 1w (default 1h; Hyperliquid has no
+    /// 6h).
     pub interval: Option<String>,
     /// How many candles, 1–1000 (default 100), newest last.
     pub limit: Option<String>,

@@ -7,12 +7,10 @@ use serde_json::{Map, Number, Value};
 use super::{Adjustment, ArgError, InvalidArguments, Validated, show};
 use crate::ir::{Action, Slot, SlotType};
 
-/// The candle intervals nofxi knows, spelled as `nofxi_domain::Interval` spells them. Kept here
-/// rather than imported so the protocol crate builds on its own; a slot narrows them with
-/// `values:`.
-pub const INTERVALS: &[&str] = &[
-    "1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "6h", "12h", "1d", "1w",
-];
+/// The candle intervals nofxi knows: `nofxi_domain::Interval`'s, the one list (a slot narrows
+/// them with `values:`; the market-data skill's `get_kline` schema lists the same, checked by
+/// a test).
+pub const INTERVALS: &[&str] = &nofxi_domain::Interval::NAMES;
 
 /// Words said instead of an answer ("later", "稍后"): no secret, not even a made-up one.
 const FILLERS: &[&str] = &[

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use super::assets::{Asset, Assets};
 use super::client::HyperliquidClient;
 use super::wire;
+use crate::market_data::{unserved_depth, unserved_interval};
 use crate::{KlineQuery, MarketData, VenueError};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -63,6 +64,9 @@ impl HyperliquidMarket {
             .await
     }
 }
+
+/// The levels per side Hyperliquid's `l2Book` answers with, at most.
+const BOOK_LEVELS: usize = 20;
 
 /// Hyperliquid's candle interval; it has no 6-hour candles.
 fn interval_name(interval: Interval) -> Option<&'static str> {
@@ -130,6 +134,9 @@ impl MarketData for HyperliquidMarket {
     }
 
     async fn order_book(&self, symbol: &Symbol, depth: usize) -> Result<OrderBook, VenueError> {
+        if depth > BOOK_LEVELS {
+            return Err(unserved_depth(self.client.venue(), depth, BOOK_LEVELS));
+        }
         let asset = self.assets.get(symbol).await?;
         let book = self.book(&asset).await?;
         let named = |e: VenueError| e.in_answer_to("POST /info l2Book");
@@ -149,9 +156,10 @@ impl MarketData for HyperliquidMarket {
         query: KlineQuery,
     ) -> Result<Vec<Candle>, VenueError> {
         query.validate()?;
-        let name = interval_name(interval).ok_or_else(|| VenueError::Unsupported {
-            venue: self.client.venue().into(),
-            what: format!("{interval} candles (Hyperliquid has 1m to 12h, 1d and 1w)"),
+        let name = interval_name(interval).ok_or_else(|| {
+            unserved_interval(self.client.venue(), interval, |i| {
+                interval_name(i).is_some()
+            })
         })?;
         let asset = self.assets.get(symbol).await?;
         let now = self.client.clock().now_ms();
@@ -203,5 +211,12 @@ mod tests {
             assert_eq!(interval_name(interval).is_none(), interval == Interval::H6);
         }
         assert_eq!(interval_name(Interval::D1), Some("1d"));
+        let refused =
+            unserved_interval("hyperliquid", Interval::H6, |i| interval_name(i).is_some())
+                .to_string();
+        assert_eq!(
+            refused,
+            "hyperliquid does not support 6h candles: it serves 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 12h, 1d, 1w; ask for one of those"
+        );
     }
 }
