@@ -20,6 +20,27 @@ journal-error = error: { $error }
 journal-why = why: { $reasoning }
 journal-more = Older cycles and full prompts: `nofxi trader journal { $name } --limit 50 --json`.
 
+## A trader's closed trades ("btc-bot's closed trades", "平仓记录")
+
+trades-header = { $count ->
+    [one] The last closed trade of { $name } ({ $total } in all):
+   *[other] The last { $count } closed trades of { $name } ({ $total } in all), newest first:
+}
+trades-none = { $name } has closed no trade yet.
+trades-unreadable = The trades of { $name } cannot be read now: { $error }
+trades-row = { $symbol } { $side } { $quantity }: { $entry } → { $exit }, closed { $closed }, held { $held }, P&L { $pnl } USDT (fees { $fees }), { $reason }
+trades-funding = , funding { $funding } USDT
+trades-reason-signal = its own signal
+trades-reason-stop-loss = stop-loss
+trades-reason-take-profit = take-profit
+trades-reason-liquidation = liquidated
+trades-reason-manual = closed by hand
+trades-reason-unknown = reason not known
+trades-held-days = { $n } d
+trades-held-hours = { $n } h
+trades-held-minutes = { $n } min
+trades-held-seconds = { $n } s
+
 ## A trader's performance ("btc-bot stats", "收益怎么样")
 
 stats-header = { $name }'s performance, from its account's fills and its journal:

@@ -15,6 +15,24 @@ journal-error = 错误：{ $error }
 journal-why = 理由：{ $reasoning }
 journal-more = 更早的周期和完整提示词：`nofxi trader journal { $name } --limit 50 --json`。
 
+## 交易员的已平仓交易
+
+trades-header = { $name } 最近 { $count } 笔已平仓交易（共 { $total } 笔），新的在前：
+trades-none = { $name } 还没有平仓的交易。
+trades-unreadable = 现在读不到 { $name } 的交易：{ $error }
+trades-row = { $symbol } { $side } { $quantity }：{ $entry } → { $exit }，{ $closed } 平仓，持仓 { $held }，盈亏 { $pnl } USDT（手续费 { $fees }），{ $reason }
+trades-funding = ，资金费 { $funding } USDT
+trades-reason-signal = 自身信号
+trades-reason-stop-loss = 止损
+trades-reason-take-profit = 止盈
+trades-reason-liquidation = 强平
+trades-reason-manual = 手动平仓
+trades-reason-unknown = 原因未知
+trades-held-days = { $n } 天
+trades-held-hours = { $n } 小时
+trades-held-minutes = { $n } 分
+trades-held-seconds = { $n } 秒
+
 ## 交易员收益
 
 stats-header = { $name } 的表现（来自账户成交和日志）：

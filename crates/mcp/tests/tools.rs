@@ -330,6 +330,32 @@ async fn a_read_only_caller_reads_and_is_refused_changes() {
     );
 }
 
+/// A trader's closed trades are a read tool like its journal: `trader_management_trades`
+/// answers at once, with the trader's name, and says when there is none yet.
+#[tokio::test]
+async fn a_traders_closed_trades_are_a_read_tool() {
+    let c = connect(&Scope::ALL).await;
+    c.basics().await;
+    let tools = c.client.list_all_tools().await.unwrap();
+    let tool = tools
+        .iter()
+        .find(|t| t.name == "trader_management_trades")
+        .unwrap();
+    assert_eq!(
+        tool.annotations.as_ref().unwrap().read_only_hint,
+        Some(true)
+    );
+    let (result, outcome) = c
+        .call("trader_management_trades", json!({"target": "bot"}))
+        .await;
+    done(&result, &outcome);
+    let reply = outcome["reply"].as_str().unwrap_or_default();
+    assert!(
+        reply.contains("bot") && reply.contains("no trade"),
+        "{outcome}"
+    );
+}
+
 /// `tools/list` showed every tool to a read-only token, which then was refused all but the
 /// reads: the README says scopes limit the tools. A caller is listed the tools its scopes
 /// allow, by the rule a call is checked with.

@@ -45,6 +45,7 @@ fn builtin_library_has_every_management_action() {
                 "journal",
                 "diagnose",
                 "reconcile",
+                "trades",
                 "stats",
             ],
         ),

@@ -19,6 +19,7 @@ mod stop_all;
 mod trader_detail;
 mod trader_diagnosis;
 mod trader_figures;
+mod trades;
 mod trash;
 
 use nofxi_skills::Lang;

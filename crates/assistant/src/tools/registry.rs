@@ -136,6 +136,7 @@ impl Registry {
             };
             r.add(super::journal::TraderJournal);
             r.add(super::performance::TraderStats);
+            r.add(super::trades::TraderTrades);
             r.add(super::account::ExchangeBalance);
             r.add(super::account::ExchangePositions);
             r.add(super::trash::TrashList);
