@@ -22,10 +22,12 @@ function niceTicks(min, max, count = 4) {
 }
 
 /**
- * lineChart({ series: [{name, points: [{t, v}]}], className, id, lineClass, height, format, zero, label, timeFormat })
+ * lineChart({ series: [{name, points: [{t, v}]}], className, id, lineClass, height, format, zero, label, timeFormat, markers })
  * Every series gets `<path class="<lineClass> series-<i>">`; one or two points still draw a line.
  * `timeFormat(ms, spanMs)` labels the time axis and the read-out (default: fmtShortTime, which
  * shows the time of day over short spans; daily data passes a date-only format).
+ * `markers: [{t, kind: 'entry' | 'exit', text}]` puts a triangle on the first series at each
+ * time (up for an entry, down for an exit), `text` its tooltip.
  */
 export function lineChart(opts) {
   const { className = 'chart', id, height = 200, label = '' } = opts;
@@ -114,6 +116,8 @@ function render(svg, W, H, opts) {
     svg.append(s('circle', { cx: (pts.length === 1 || single ? x1 : X(lt)).toFixed(1), cy: Y(lv).toFixed(1), r: 3, class: `chart-dot ${cls}` }));
   });
 
+  drawMarkers(svg, opts.markers, series[0], { tMin, tMax, X, Y, single });
+
   // Hover read-out: nearest point of each series.
   const hover = s('g', { class: 'chart-hover', visibility: 'hidden' });
   const vline = s('line', { y1: y1, y2: y0 });
@@ -146,6 +150,34 @@ function render(svg, W, H, opts) {
     hover.setAttribute('visibility', 'visible');
   };
   svg.onpointerleave = () => hover.setAttribute('visibility', 'hidden');
+}
+
+/** Trade markers on `se`'s line: each at the line's value nearest its time. */
+function drawMarkers(svg, markers, se, { tMin, tMax, X, Y, single }) {
+  if (!markers || !markers.length || !se || single) return;
+  const pts = se.points.map((p) => [+p.t, toNum(p.v)]).filter(([tt, v]) => Number.isFinite(tt) && Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
+  if (!pts.length) return;
+  const g = s('g', { class: 'chart-markers' });
+  for (const m of markers) {
+    const tt = +m.t;
+    if (!Number.isFinite(tt) || tt < tMin || tt > tMax) continue;
+    // The last point at or before the marker: the equity the trade met.
+    let lo = 0;
+    let hi = pts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (pts[mid][0] <= tt) lo = mid;
+      else hi = mid - 1;
+    }
+    const x = X(tt);
+    const y = Y(pts[lo][1]);
+    const up = m.kind === 'entry';
+    const d = up ? `M${x.toFixed(1)},${(y + 2).toFixed(1)}l-5,9h10z` : `M${x.toFixed(1)},${(y - 2).toFixed(1)}l-5,-9h10z`;
+    const mark = s('path', { d, class: `chart-marker marker-${up ? 'entry' : 'exit'}`, 'data-t': tt });
+    if (m.text) mark.append(s('title', {}, m.text));
+    g.append(mark);
+  }
+  svg.append(g);
 }
 
 /** `<ul class="legend">` matching the series colours. */

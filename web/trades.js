@@ -77,3 +77,21 @@ export function tradesTable(items, { id = null, total = null } = {}) {
         h('tbody', {}, items.map((r) => h('tr', { 'data-exit-reason': r.exit_reason || '', 'data-symbol': r.symbol },
           cols.map((c) => h('td', { 'data-label': label(c), class: c === 'pnl' || c.endsWith('price') || c === 'fees' || c === 'quantity' ? 'num' : null }, cell(c, r)))))))));
 }
+
+/** Entry and exit markers of `items` for a chart's `markers`, each with its tooltip: a
+ *  position's entry once, however many exits it had. */
+export function tradeMarkers(items) {
+  const out = [];
+  const entries = new Set();
+  for (const r of items || []) {
+    const side = tOr(`side.${String(r.side).toLowerCase()}`, r.side);
+    const key = `${r.symbol}|${r.side}|${r.entry_time_ms}`;
+    if (!entries.has(key)) {
+      entries.add(key);
+      out.push({ t: r.entry_time_ms, kind: 'entry', text: t('trades.marker_entry', { symbol: r.symbol, side, price: fmtExact(r.entry_price), time: fmtTime(r.entry_time_ms) }) });
+    }
+    const reason = r.exit_reason ? tOr(`exit_reason.${r.exit_reason}`, r.exit_reason) : t('exit_reason.unknown');
+    out.push({ t: r.exit_time_ms, kind: 'exit', text: t('trades.marker_exit', { symbol: r.symbol, side, quantity: fmtExact(r.quantity), price: fmtExact(r.exit_price), pnl: fmtExact(r.pnl, { signed: true }), reason, time: fmtTime(r.exit_time_ms) }) });
+  }
+  return out;
+}

@@ -6,9 +6,12 @@ import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js'
 import { fmtNum } from '../format.js';
 import { curvePoints, flattenStats } from '../normalize.js';
 import { t } from '../i18n.js';
-import { tradesTable } from '../trades.js';
+import { tradeMarkers, tradesTable } from '../trades.js';
 import { kvList, rawJson } from '../widgets.js';
 import { fmtStat } from './trader.js';
+
+/** Closed trades a result lists and marks on its chart, newest first. */
+const SHOWN_TRADES = 200;
 
 // The last run survives navigation: coming back re-attaches to it.
 let lastRun = null; // {id, data}
@@ -99,14 +102,16 @@ export function mount(root) {
       if (r.data_source) kids.push(h('p', { class: 'data-source', id: 'backtest-data-source' }, t('backtest.ran_on', { source: r.data_source })));
       if (r.simulated) kids.push(h('p', { class: 'note warn', role: 'note' }, t('backtest.simulated_prices')));
       const pts = curvePoints(r.equity_curve || r.equity);
+      // The newest trades, listed and marked: a long run's thousands would bury the page.
+      const shownTrades = Array.isArray(r.trades) ? r.trades.slice(0, SHOWN_TRADES) : [];
       kids.push(pts.length
-        ? lineChart({ series: [{ name: t('backtest.equity'), points: pts }], className: 'equity-chart', lineClass: 'equity-line', height: 240, area: true, format: (v) => fmtNum(v, 0, 2), label: t('backtest.equity') })
+        ? lineChart({ series: [{ name: t('backtest.equity'), points: pts }], id: 'backtest-equity-chart', className: 'equity-chart', lineClass: 'equity-line', height: 240, area: true, format: (v) => fmtNum(v, 0, 2), label: t('backtest.equity'), markers: tradeMarkers(shownTrades) })
         : h('p', { class: 'empty-note' }, t('backtest.no_points')));
       if (r.stats) kids.push(h('h3', {}, t('backtest.stats')), kvList({ final_equity: r.final_equity, ...flattenStats(r.stats), cycles: r.cycles, fills: typeof r.fills === 'number' ? r.fills : undefined, refused: r.refused }, fmtStat));
       // Its closed trades, as a trader's page lists them (the trades its stats count).
       if (Array.isArray(r.trades)) {
         kids.push(h('h3', {}, t('backtest.trades', { n: r.trades.length })),
-          tradesTable(r.trades, { id: 'backtest-trades' }) || h('p', { class: 'muted', id: 'backtest-no-trades' }, t('backtest.no_trades')));
+          tradesTable(shownTrades, { id: 'backtest-trades', total: r.trades.length }) || h('p', { class: 'muted', id: 'backtest-no-trades' }, t('backtest.no_trades')));
       }
       kids.push(rawJson(data));
     }

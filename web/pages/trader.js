@@ -9,7 +9,7 @@ import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
 import { pricesLine } from '../prices.js';
 import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
-import { tradesTable } from '../trades.js';
+import { tradeMarkers, tradesTable } from '../trades.js';
 import { dataTable, kvList, modelBinding, rawJson, reasonLine, stateBadge } from '../widgets.js';
 
 const PAGE = 50;
@@ -168,7 +168,8 @@ export function mount(root, { id }) {
         section('trader.settings', kvList(settings, (k, v) => (k === 'ai_model_id' ? modelBinding(v, sv) : fmtStat(k, v)), 'field'))),
       section('trader.equity',
         points.length
-          ? lineChart({ series: [{ name: trader.name, points }], className: `equity-chart ${pnlClass(points[points.length - 1].v - points[0].v)}`, lineClass: 'equity-line', height: 220, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: trader.name }) })
+          // Its closed trades' entries and exits sit on the curve, each with its tooltip.
+          ? lineChart({ series: [{ name: trader.name, points }], id: 'trader-equity-chart', className: `equity-chart ${pnlClass(points[points.length - 1].v - points[0].v)}`, lineClass: 'equity-line', height: 220, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: trader.name }), markers: tx.status === 'fulfilled' ? tradeMarkers(tx.value.items) : [] })
           : h('p', { class: 'empty-note' }, t('dashboard.no_cycles'))),
       section('trader.positions', pos.status === 'fulfilled' ? positionsTable(trader, openPositions) : errorBox(pos.reason)),
       section('trader.trades',

@@ -751,6 +751,22 @@ async fn run_a_backtest(b: &Browser) -> TestResult {
     )
     .await?;
     b.screenshot("backtest-result").await?;
+    // Its closed trades are listed, and each exit is marked on the equity chart.
+    let (rows, exits) = {
+        let counted = b
+            .wait_until(
+                "the backtest's trade list",
+                "const list = document.querySelector('#backtest-trades, #backtest-no-trades');\
+                 return list && [document.querySelectorAll('#backtest-trades tbody tr').length,\
+                   document.querySelectorAll('#backtest-equity-chart .chart-marker.marker-exit').length]",
+            )
+            .await?;
+        (counted[0].as_u64(), counted[1].as_u64())
+    };
+    check!(
+        rows == exits,
+        "{rows:?} trades listed but {exits:?} exits marked on the chart"
+    );
     let note = b
         .eval("const n = document.querySelector('main .note.warn'); return n && n.textContent")
         .await?;

@@ -287,6 +287,17 @@ async fn trade_list_shows_the_manual_exit(b: &Browser, phone: bool) -> TestResul
             "{label} is empty in {row}"
         );
     }
+    // The equity chart marks the exit, its tooltip saying what it was.
+    let marked = b
+        .eval(
+            "return [...document.querySelectorAll('#trader-equity-chart .chart-marker.marker-exit title')]\
+             .some(t => t.textContent.includes('Closed by hand'))",
+        )
+        .await?;
+    check!(
+        marked == json!(true),
+        "the equity chart has no marker for the manual exit"
+    );
     let summary = b
         .eval("return document.querySelector('#trader-trades .trades-summary').textContent")
         .await?;
