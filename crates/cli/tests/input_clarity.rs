@@ -518,13 +518,8 @@ async fn an_unreachable_venue_names_no_variable_but_the_one_set() {
         let paper = [
             "exchange", "add", "--type", "paper", "--name", "lp", "--market", venue,
         ];
-        // Bitget's prices are no paper account's choice: its accounts alone are tested.
-        let accounts: &[&str] = if run(&home, &paper).status.success() {
-            &["acct", "lp"]
-        } else {
-            &["acct"]
-        };
-        for account in accounts {
+        ok(&home, &paper);
+        for account in ["acct", "lp"] {
             let test = ["exchange", "test", account];
             let out = support::output_async(behind_proxy(support::nofxi(&home, &test))).await;
             let said = text(&out);

@@ -11,6 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use nofxi_testkit::binance::MockBinance;
+use nofxi_testkit::bitget::MockBitget;
 use nofxi_testkit::bybit::MockBybit;
 use nofxi_testkit::llm::{MockLlm, Reply};
 use rust_decimal::Decimal;
@@ -178,7 +179,7 @@ async fn a_market_source_is_a_paper_account_s_choice_and_bad_ones_are_named() {
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(
-        err.contains("--market \"kraken\" is not a market source: use simulated, binance, okx, bybit, hyperliquid"),
+        err.contains("--market \"kraken\" is not a market source: use simulated, binance, okx, bybit, hyperliquid, bitget"),
         "{err}"
     );
     let live = run(
@@ -285,10 +286,43 @@ async fn run_until_cycle(home: &Path, variable: &str, url: &str, cycle: u64) -> 
 /// On Bybit's prices a paper fill pays Bybit's taker fee (0.055 %), not the default 0.05 %.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_paper_account_on_bybit_prices_pays_bybit_s_fee() {
-    let (_dir, home) = home();
     let mock = MockBybit::start().await.unwrap();
-    let url = mock.url();
     mock.set_price("BTCUSDT", dec!(61234.5));
+    fills_at_the_venue_s_prices_with_its_fee(
+        "bybit",
+        "NOFXI_BYBIT_BASE_URL",
+        &mock.url(),
+        dec!(0.00055),
+    )
+    .await;
+}
+
+/// Bitget's public market data, which `nofxi market --source bitget` reads, is a paper
+/// account's choice as the other venues' are: a trader on it fills on paper at the Bitget
+/// mock's prices and pays Bitget's taker fee (0.06 %).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_paper_account_on_bitget_prices_fills_there_and_pays_bitget_s_fee() {
+    let mock = MockBitget::start().await.unwrap();
+    mock.set_price("BTCUSDT", dec!(61234.5));
+    fills_at_the_venue_s_prices_with_its_fee(
+        "bitget",
+        "NOFXI_BITGET_BASE_URL",
+        &mock.url(),
+        dec!(0.0006),
+    )
+    .await;
+}
+
+/// A paper account on `venue`'s prices (its mock at `url`, BTCUSDT at 61 234.5) and a trader
+/// on it whose model opens a long: the cycle fills on paper near that price, journalled as
+/// that venue's live prices, and the fill pays `taker_fee`.
+async fn fills_at_the_venue_s_prices_with_its_fee(
+    venue: &str,
+    variable: &str,
+    url: &str,
+    taker_fee: Decimal,
+) {
+    let (_dir, home) = home();
     let llm = MockLlm::start().await;
     llm.set_default(Reply::Text(
         "Up.\n```json\n[{\"symbol\":\"BTCUSDT\",\"action\":\"open_long\",\"leverage\":3,\
@@ -296,17 +330,18 @@ async fn a_paper_account_on_bybit_prices_pays_bybit_s_fee() {
          \"reasoning\":\"up\"}]\n```"
             .into(),
     ));
-    let by = |args: &'static [&'static str]| {
+    let at_venue = |args: &[&str]| {
         let mut cmd = nofxi(&home, args);
-        cmd.env("NOFXI_BYBIT_BASE_URL", &url);
+        cmd.env(variable, url);
         cmd
     };
-    let added = output_async(by(&[
-        "exchange", "add", "--type", "paper", "--name", "by-paper", "--market", "bybit",
+    let added = output_async(at_venue(&[
+        "exchange", "add", "--type", "paper", "--name", "vp", "--market", venue,
     ]))
     .await;
+    let label = format!("{venue} live prices (paper fills)");
     assert!(
-        text(&added).contains("prices: bybit live prices (paper fills)"),
+        text(&added).contains(&format!("prices: {label}")),
         "{}",
         text(&added)
     );
@@ -321,7 +356,7 @@ async fn a_paper_account_on_bybit_prices_pays_bybit_s_fee() {
             "--model",
             "ds",
             "--exchange",
-            "by-paper",
+            "vp",
             "--strategy",
             "default",
             "--initial-balance",
@@ -332,19 +367,19 @@ async fn a_paper_account_on_bybit_prices_pays_bybit_s_fee() {
         let out = output_async(nofxi(&home, args)).await;
         assert!(out.status.success(), "{args:?}: {}", text(&out));
     }
-    let journal = one_cycle(&home, "NOFXI_BYBIT_BASE_URL", &url).await;
-    assert_eq!(journal[0]["market"], "bybit live prices (paper fills)");
-    let positions = output_async(by(&["exchange", "positions", "by-paper", "--json"])).await;
+    let journal = one_cycle(&home, variable, url).await;
+    assert_eq!(journal[0]["market"], label.as_str());
+    let positions = output_async(at_venue(&["exchange", "positions", "vp", "--json"])).await;
     let positions: Value = serde_json::from_slice(&positions.stdout).unwrap();
     let p = &positions[0];
     let entry = dec_of(&p["entry_price"]);
     assert!((entry - dec!(61234.5)).abs() < dec!(5), "{positions}");
-    let balance = output_async(by(&["exchange", "balance", "by-paper", "--json"])).await;
+    let balance = output_async(at_venue(&["exchange", "balance", "vp", "--json"])).await;
     let balance: Value = serde_json::from_slice(&balance.stdout).unwrap();
     let fee = dec!(10000) - dec_of(&balance[0]["wallet_balance"]);
     assert_eq!(
         fee,
-        dec_of(&p["quantity"]) * entry * dec!(0.00055),
+        dec_of(&p["quantity"]) * entry * taker_fee,
         "{balance} {positions}"
     );
 }
@@ -466,6 +501,7 @@ async fn exchange_test_of_a_paper_account_probes_the_market_it_follows() {
         live::okx().await,
         live::bybit().await,
         live::hyperliquid().await,
+        live::bitget().await,
     ] {
         let venue = live.kind;
         let (_dir, home) = home();

@@ -22,15 +22,19 @@ pub enum MarketSource {
     Okx,
     Bybit,
     Hyperliquid,
+    Bitget,
 }
 
 impl MarketSource {
-    pub const ALL: [MarketSource; 5] = [
+    /// Every source a paper account may follow: the simulated market and each venue whose
+    /// public market data nofxi reads (the trader runtime's `PUBLIC_MARKETS`, checked there).
+    pub const ALL: [MarketSource; 6] = [
         MarketSource::Simulated,
         MarketSource::Binance,
         MarketSource::Okx,
         MarketSource::Bybit,
         MarketSource::Hyperliquid,
+        MarketSource::Bitget,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -40,6 +44,7 @@ impl MarketSource {
             MarketSource::Okx => "okx",
             MarketSource::Bybit => "bybit",
             MarketSource::Hyperliquid => "hyperliquid",
+            MarketSource::Bitget => "bitget",
         }
     }
 
@@ -121,5 +126,9 @@ mod tests {
         assert!(MarketSource::Binance.problem_for("okx").is_some());
         assert!(MarketSource::Simulated.problem_for("okx").is_none());
         assert_eq!(MarketSource::Okx.label(), "okx live prices (paper fills)");
+        assert_eq!(
+            "Bitget".parse::<MarketSource>().ok(),
+            Some(MarketSource::Bitget)
+        );
     }
 }

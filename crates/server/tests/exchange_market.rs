@@ -80,7 +80,7 @@ async fn scenario(ts: TestStore) -> TestResult {
     };
     assert_eq!(
         markets_of("paper"),
-        json!(["simulated", "binance", "okx", "bybit", "hyperliquid"])
+        json!(["simulated", "binance", "okx", "bybit", "hyperliquid", "bitget"])
     );
     assert_eq!(markets_of("binance"), json!([]));
 
@@ -127,7 +127,7 @@ async fn scenario(ts: TestStore) -> TestResult {
     let (fields, message) = refused(status, &bad);
     assert_eq!(fields, ["market"], "{bad}");
     assert!(
-        message.contains("simulated, binance, okx, bybit, hyperliquid"),
+        message.contains("simulated, binance, okx, bybit, hyperliquid, bitget"),
         "{message}"
     );
     let body = json!({"exchange_type": "binance", "account_name": "b", "market": "okx",

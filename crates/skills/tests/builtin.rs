@@ -244,6 +244,22 @@ fn exchange_credential_rules_agree_with_the_domain_table() {
     }
 }
 
+/// The markets a paper account may follow, as the chat offers them on create and update, are
+/// the domain's market sources, no more and no fewer.
+#[test]
+fn paper_market_choices_are_the_domain_market_sources() {
+    let lib = lib();
+    for action in ["create", "update"] {
+        let slot = lib
+            .action("exchange_management", action)
+            .unwrap()
+            .slot("market")
+            .unwrap();
+        let offered: Vec<&str> = slot.values.iter().map(|v| v.value.as_str()).collect();
+        assert_eq!(offered, nofxi_domain::MarketSource::names(), "{action}");
+    }
+}
+
 #[test]
 fn trader_scan_interval_matches_the_domain_range() {
     let lib = lib();

@@ -67,7 +67,8 @@ pub struct ExchangeFields {
     #[arg(long, value_name = "true|false")]
     pub testnet: Option<bool>,
     /// Paper accounts: where prices come from: simulated (default, offline) or binance, okx,
-    /// bybit, hyperliquid (that venue's public market data and fees; fills stay simulated).
+    /// bybit, hyperliquid, bitget (that venue's public market data and fees; fills stay
+    /// simulated).
     #[arg(long, value_name = "SOURCE")]
     pub market: Option<String>,
     /// API key (binance, bybit, gate, okx, bitget, kucoin; hyperliquid: agent-wallet private key).

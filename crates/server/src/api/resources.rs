@@ -211,7 +211,8 @@ pub struct ExchangeCreate {
     #[serde(default)]
     pub testnet: bool,
     /// Where a paper account's prices come from: `simulated` (the default, offline) or a
-    /// venue's live prices, `binance`, `okx`, `bybit`, `hyperliquid`. Paper accounts only.
+    /// venue's live prices, `binance`, `okx`, `bybit`, `hyperliquid`, `bitget`. Paper accounts
+    /// only.
     pub market: Option<String>,
     /// Credential fields by name (`api_key`, `secret_key`, `passphrase`, …): write-only,
     /// stored encrypted, shown back only as masks.

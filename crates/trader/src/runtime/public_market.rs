@@ -95,3 +95,18 @@ pub fn public_market(
     };
     Ok(Some(market))
 }
+
+#[cfg(test)]
+mod tests {
+    use nofxi_domain::MarketSource;
+
+    use super::PUBLIC_MARKETS;
+
+    /// A paper account may follow every venue whose public market data nofxi reads, and no
+    /// other: the two lists are one.
+    #[test]
+    fn a_paper_account_follows_every_public_market() {
+        let followed: Vec<&str> = MarketSource::ALL.iter().filter_map(|m| m.venue()).collect();
+        assert_eq!(followed, PUBLIC_MARKETS);
+    }
+}
