@@ -235,22 +235,38 @@ async fn stop_and_close_all(b: &Browser) -> TestResult {
         "return !!document.querySelector('.trader-page button[data-action=close-position]')",
     )
     .await?;
-    press(b, "#trader-stop-close:not([disabled])").await?;
-    let summary = dialog_open(b).await?;
-    b.screenshot("stop-close-dialog").await?;
-    check!(
-        summary.as_str().is_some_and(|s| s.contains("close all")),
-        "the dialog does not say it closes everything: {summary}"
-    );
-    no_sideways_scroll(b, "the stop-and-close confirmation").await?;
-    b.click("#confirm-dialog [data-action=confirm]").await?;
-    b.wait_until_for(
-        "the trader stopped with no open position",
-        std::time::Duration::from_secs(90),
-        "return !!document.querySelector('#trader-start:not([disabled])')\
-         && !document.querySelector('.trader-page button[data-action=close-position]')",
-    )
-    .await?;
+    // The token is bound to the positions the dialog listed: one the trader opened or closed
+    // while it was open makes it stale, said in words, and the user asks again.
+    for attempt in 0..3 {
+        press(b, "#trader-stop-close:not([disabled])").await?;
+        let summary = dialog_open(b).await?;
+        b.screenshot("stop-close-dialog").await?;
+        check!(
+            summary.as_str().is_some_and(|s| s.contains("close all")),
+            "the dialog does not say it closes everything: {summary}"
+        );
+        no_sideways_scroll(b, "the stop-and-close confirmation").await?;
+        b.click("#confirm-dialog [data-action=confirm]").await?;
+        let outcome = b
+            .wait_until_for(
+                "the trader stopped with no open position",
+                std::time::Duration::from_secs(90),
+                "const no = document.querySelector('[data-trader-error]');\
+                 if (no) return 'refused: ' + no.textContent;\
+                 return !!document.querySelector('#trader-start:not([disabled])')\
+                   && !document.querySelector('.trader-page button[data-action=close-position]')\
+                   && 'done'",
+            )
+            .await?;
+        let outcome = outcome.as_str().unwrap_or_default().to_string();
+        if outcome == "done" {
+            break;
+        }
+        check!(
+            outcome.contains("no longer the pending one") && attempt < 2,
+            "stop and close all was refused: {outcome}"
+        );
+    }
     b.screenshot("stopped-and-closed").await?;
     Ok(())
 }
