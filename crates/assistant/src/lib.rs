@@ -806,9 +806,28 @@ fn picked<'a>(
     if let Some(at) = position {
         return options.get(at);
     }
-    let mut saying = options
-        .iter()
-        .filter(|o| nlu::words::find_phrase(&o.to_lowercase(), &said).is_some());
+    // "the btc one", "alpha那个": the words that only point ("the", "one", "那个") left out.
+    let mut core = said.clone();
+    for class in [WordClass::Article, WordClass::Reference, WordClass::Filler] {
+        for word in lexicon.words(class) {
+            let at: Vec<usize> = nlu::words::phrase_positions(&core, word).collect();
+            for at in at.into_iter().rev() {
+                core.replace_range(at..at + word.len(), " ");
+            }
+        }
+    }
+    let core: Vec<&str> = core
+        .split_whitespace()
+        .filter(|w| w.chars().count() >= 2)
+        .collect();
+    let says = |option: &&String| {
+        let option = option.to_lowercase();
+        nlu::words::find_phrase(&option, &said).is_some()
+            || option
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '，'))
+                .any(|word| core.iter().any(|c| word.starts_with(c)))
+    };
+    let mut saying = options.iter().filter(says);
     match (saying.next(), saying.next()) {
         (Some(only), None) => Some(only),
         _ => None,
