@@ -157,6 +157,21 @@ async fn a_position_closed_over_http_is_a_manual_exit_in_the_trade_list() -> Tes
         .to_string();
     let base = format!("/api/traders/{id}");
 
+    // Never started: closing all finds nothing, and opens no account to find it in.
+    let stop_close = format!("{base}/stop-and-close");
+    let first = api.asked(&stop_close, json!({})).await?;
+    let summary = first["summary"].as_str().unwrap_or_default();
+    assert!(summary.contains("no open position"), "{summary}");
+    let (status, done) = api
+        .post(&stop_close, json!({"confirm": first["token"]}))
+        .await?;
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(done["object"]["report"]["nothing_open"], true, "{done}");
+    let held = api.get(&format!("{base}/positions")).await?;
+    assert_eq!(held["equity"], Value::Null, "an account was opened: {held}");
+    let journal = api.get(&format!("{base}/journal")).await?;
+    assert_eq!(journal["items"], json!([]), "{journal}");
+
     // A paper start needs no yes, as in the chat.
     let (status, started) = api.post(&format!("{base}/start"), json!({})).await?;
     assert_eq!((status, &started["done"]), (200, &json!(true)), "{started}");
@@ -233,7 +248,6 @@ async fn a_position_closed_over_http_is_a_manual_exit_in_the_trade_list() -> Tes
 
     // Stop and close all: asked first, naming what it closes; then stopped and flat.
     api.a_position(&id).await?;
-    let stop_close = format!("{base}/stop-and-close");
     // The token is bound to the positions the summary listed: one the trader opened or
     // closed in between makes it stale, and the question is asked again.
     let mut done = Value::Null;

@@ -23,10 +23,10 @@ use nofxi_store::{CLOSE_REQUEST_SCOPE, Fence, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
-use super::connect::{ConnectError, PaperAccount, Persistence, connect_with};
+use super::connect::{ConnectError, PaperAccount, Persistence, connect_with, is_live};
 use super::lease_guard::{FencedExchange, LeaseGuard, ProcessClock};
 use super::store_journal::StoreJournal;
-use super::view::account_clock;
+use super::view::{account_clock, has_paper_sub_account};
 use crate::cycle::{CloseTarget, CycleRecord, CycleWorld, ExecutionSettings, TraderCycle};
 
 /// Where a trader's task leaves its answer to the last close request, keyed by trader id.
@@ -62,8 +62,9 @@ pub struct ClosedPosition {
 /// What a close did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CloseReport {
-    /// The journal's cycle that holds it.
-    pub cycle: u64,
+    /// The journal's cycle that holds it; absent when nothing was journalled (a paper
+    /// trader that never started has no account to close on).
+    pub cycle: Option<u64>,
     pub closed: Vec<ClosedPosition>,
     /// What could not be closed, in the venue's words.
     pub failed: Vec<String>,
@@ -72,6 +73,26 @@ pub struct CloseReport {
 }
 
 impl CloseReport {
+    /// Nothing open: no order was sent and nothing journalled.
+    fn nothing_open() -> CloseReport {
+        CloseReport {
+            cycle: None,
+            closed: Vec::new(),
+            failed: Vec::new(),
+            nothing_open: true,
+        }
+    }
+
+    /// A close that could not run at all, in words.
+    fn failed(error: String) -> CloseReport {
+        CloseReport {
+            cycle: None,
+            closed: Vec::new(),
+            failed: vec![error],
+            nothing_open: false,
+        }
+    }
+
     pub fn of(record: &CycleRecord) -> CloseReport {
         let mut closed = Vec::new();
         let mut failed = Vec::new();
@@ -106,7 +127,7 @@ impl CloseReport {
             failed.push(error.clone());
         }
         CloseReport {
-            cycle: record.cycle_number,
+            cycle: Some(record.cycle_number),
             nothing_open: record.approved.is_empty() && record.error.is_none(),
             closed,
             failed,
@@ -273,6 +294,11 @@ async fn close_under(
     // As it is now: a stop may have come since the caller read it.
     let trader = store.get_trader(user, &trader.id).await?;
     let exchange = store.get_exchange(user, &trader.spec.exchange_id).await?;
+    // A paper trader that never started has no account yet: opening one to close nothing
+    // would invent its figures (see `view::trader_account`).
+    if !is_live(&exchange) && !has_paper_sub_account(store, user, &exchange.id, &trader.id).await? {
+        return Ok(CloseReport::nothing_open());
+    }
     let clock = account_clock(store, &exchange).await;
     let account = PaperAccount::Trader {
         trader_id: trader.id.clone(),
@@ -347,13 +373,17 @@ pub(super) async fn serve_request(
         tracing::warn!(trader = %cycle.trader_name, "a close request older than 5 minutes was dropped");
         return Ok(None);
     }
-    let record = cycle
+    // The asker hears of a close that could not be journalled too, rather than waiting.
+    let ran = cycle
         .run_user_close(world, &request.target, request.why.clone())
-        .await
-        .map_err(|e| CloseError::Journal(e.to_string()))?;
+        .await;
+    let report = match &ran {
+        Ok(record) => CloseReport::of(record),
+        Err(e) => CloseReport::failed(format!("the close could not be journalled: {e}")),
+    };
     let answer = Answer {
         id: request.id,
-        report: CloseReport::of(&record),
+        report,
     };
     if let Ok(value) = serde_json::to_value(&answer) {
         store
@@ -361,7 +391,8 @@ pub(super) async fn serve_request(
             .await
             .map_err(|e| lease.seen(e))?;
     }
-    Ok(Some(record))
+    ran.map(Some)
+        .map_err(|e| CloseError::Journal(e.to_string()))
 }
 
 /// The target of a close of one position, by its symbol and side as the API names them.
