@@ -80,7 +80,14 @@ async fn scenario(ts: TestStore) -> TestResult {
     };
     assert_eq!(
         markets_of("paper"),
-        json!(["simulated", "binance", "okx", "bybit", "hyperliquid", "bitget"])
+        json!([
+            "simulated",
+            "binance",
+            "okx",
+            "bybit",
+            "hyperliquid",
+            "bitget"
+        ])
     );
     assert_eq!(markets_of("binance"), json!([]));
 
