@@ -25,7 +25,7 @@ use crate::tools::exec::store_error;
 pub struct BookArgs {
     /// The symbol (BTCUSDT, ETH, 比特币); a coin said by a name is resolved to its pair.
     pub symbol: String,
-    /// Levels per side, 1–10 (default 5); checked against the skill's schema.
+    /// Levels per side, 1–100 (default 5); checked against the skill's schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<Value>,
     /// The market to read: one of the user's accounts by name, or a source (binance, okx,
@@ -38,7 +38,8 @@ pub struct BookArgs {
 pub struct KlineArgs {
     /// The symbol (BTCUSDT, ETH, 比特币); a coin said by a name is resolved to its pair.
     pub symbol: String,
-    /// 1m, 5m, 15m, 30m, 1h, 4h, 1d or 1w (default 1h).
+    /// 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 6h, 12h, 1d or 1w (default 1h; the domain's
+    /// `Interval::NAMES`), checked against the skill's schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<Value>,
     /// How many candles, 1–1000, newest last.

@@ -187,7 +187,8 @@ pub fn market_facet(
             args.entry(k.clone()).or_insert_with(|| v.clone());
         }
     } else {
-        for k in ["symbol", "source"] {
+        // Another function keeps only what it is asked about, and where.
+        for k in [SYMBOL_ARG, SOURCE_ARG] {
             if let Some(v) = kept.get(k) {
                 args.insert(k.to_string(), v.clone());
             }
@@ -201,6 +202,10 @@ pub fn market_facet(
         0.85,
     ))
 }
+
+/// The market function arguments a follow-up keeps when it asks for another function.
+const SYMBOL_ARG: &str = "symbol";
+const SOURCE_ARG: &str = "source";
 
 /// The arguments of the last market request that named a symbol.
 fn last_market_args(cx: &Context<'_>) -> Option<serde_json::Map<String, Value>> {
