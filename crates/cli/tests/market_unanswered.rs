@@ -103,3 +103,38 @@ fn a_market_named_outright_is_the_one_read() {
         "{replies:?}"
     );
 }
+
+/// The market that answers instead is always local: a paper account on a venue's prices is as
+/// silent as the venue, so it is passed over; with no paper account on the simulated market,
+/// nofxi's own, said as offline (the user has an account, so never "no account yet"). Candles
+/// asked without an interval are the skill's default, 1h.
+#[test]
+fn the_fallback_is_a_local_market_and_candles_default_to_one_hour() {
+    let (_dir, home) = home();
+    let (url, _accepted) = black_hole();
+    ok(
+        &home,
+        &[
+            "exchange", "add", "--type", "paper", "--name", "follower", "--market", "binance",
+        ],
+    );
+    ok(
+        &home,
+        &["exchange", "add", "--type", "paper", "--name", "sim1"],
+    );
+    let replies = chat(&home, &url, &["btc candles", "币安上btc多少钱"]);
+    assert!(
+        replies[0].contains("follower")
+            && replies[0].contains("1h candles on sim1's simulated market"),
+        "{replies:?}"
+    );
+    assert!(replies[1].contains("binance"), "{replies:?}");
+
+    let (_live_dir, live_home) = support::home();
+    add_binance(&live_home);
+    let replies = chat(&live_home, &url, &["btc price"]);
+    assert!(
+        replies[0].contains("nofxi's simulated market (offline, not a live quote)"),
+        "{replies:?}"
+    );
+}

@@ -82,10 +82,20 @@ pub async fn for_request(
     }
     let source = for_user(store, user, Prefer::Live, lang).await?;
     let fallback = match source.reach {
-        Reach::Remote => Some(for_user_or_sim(store, user, Prefer::Local, lang).await),
+        Reach::Remote => Some(local_fallback(store, user, lang).await),
         Reach::Local => None,
     };
     Ok(Chosen { source, fallback })
+}
+
+/// What answers when the user's own venue cannot: a paper account's simulated market, else
+/// nofxi's own, said as offline (never "no account yet": the user may have a live one), and
+/// never another venue (a paper account on live prices cannot answer offline either).
+async fn local_fallback(store: &Arc<Store>, user: &str, lang: Lang) -> DataSource {
+    match for_user(store, user, Prefer::Local, lang).await {
+        Ok(local) if local.reach == Reach::Local => local,
+        _ => simulated_offline(sim_seed(), lang),
+    }
 }
 
 /// The names a market-data source goes by when said outright ([`named`] takes each).
@@ -174,11 +184,18 @@ pub async fn for_user(
                 .or_else(|| enabled.first())
                 .copied()
         }
-        Prefer::Local => enabled.iter().find(|e| !is_live(e)).copied(),
+        // A paper account on the simulated market: one on a venue's prices is remote.
+        Prefer::Local => enabled
+            .iter()
+            .find(|e| !is_live(e) && e.market.venue().is_none())
+            .copied(),
     };
-    Ok(match chosen {
-        Some(config) => of_account(store, user, config, lang).await,
-        None => simulated(lang),
+    Ok(match (chosen, prefer) {
+        (Some(config), _) => of_account(store, user, config, lang).await,
+        (None, Prefer::Live) => simulated(lang),
+        // Accounts there may be, only none on the simulated market: "offline", not "no
+        // account yet".
+        (None, Prefer::Local) => simulated_offline(sim_seed(), lang),
     })
 }
 

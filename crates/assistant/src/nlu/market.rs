@@ -33,7 +33,7 @@ pub fn quoted_symbols(library: &Library, names: &Names, lower: &str) -> Vec<Stri
 /// A market named outright beside a symbol, as the market tools take it: one of the user's
 /// exchange accounts by its name ("btc price on paper"), else a source nofxi reads
 /// ("okx上的btc", "eth order book from bybit").
-pub fn source_said(names: &Names, lower: &str) -> Option<String> {
+pub fn source_said(library: &Library, names: &Names, lower: &str) -> Option<String> {
     let account = names
         .mentioned(lower)
         .into_iter()
@@ -44,6 +44,29 @@ pub fn source_said(names: &Names, lower: &str) -> Option<String> {
     source_names()
         .find(|n| find_phrase(lower, n).is_some())
         .map(str::to_string)
+        .or_else(|| venue_by_alias(library, lower))
+}
+
+/// A source said by another name of its exchange type ("币安", "欧易"): the exchange skills'
+/// `exchange_type` aliases, for the types that are market sources.
+fn venue_by_alias(library: &Library, lower: &str) -> Option<String> {
+    let values = library
+        .skills()
+        .iter()
+        .flat_map(|s| s.actions.iter())
+        .flat_map(|a| a.slots.iter())
+        .filter(|slot| slot.name == "exchange_type")
+        .flat_map(|slot| slot.values.iter());
+    for value in values {
+        let said = value
+            .aliases
+            .iter()
+            .any(|a| find_phrase(lower, &a.to_lowercase()).is_some());
+        if said && source_names().any(|n| n == value.value) {
+            return Some(value.value.clone());
+        }
+    }
+    None
 }
 
 /// Each symbol once, in the order first said.

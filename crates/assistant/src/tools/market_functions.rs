@@ -6,6 +6,7 @@
 //! cannot be reached is said, then the paper account's data, labelled as what it is.
 
 use async_trait::async_trait;
+use nofxi_domain::Interval;
 use nofxi_domain::market::Symbol;
 use nofxi_domain::validation::shown_input;
 use nofxi_skills::runtime::{Clock, Reference, SkillRuntime};
@@ -87,9 +88,16 @@ impl Tool for MarketKlines {
 
     async fn run(&self, cx: &ToolContext<'_>, args: KlineArgs) -> Result<ToolOutput, ToolError> {
         let said = args.source.clone();
+        // "btc candles" says no interval: the skill's default (1h), as the description says;
+        // its schema lists the interval as required, so it is filled here, not left out.
+        let interval = args
+            .interval
+            .clone()
+            .or_else(|| Some(Value::from(Interval::H1.as_str())));
         let args = KlineArgs {
             symbol: canonical(&args.symbol),
             source: None,
+            interval,
             ..args
         };
         let args = serde_json::to_value(args).unwrap_or_default();

@@ -81,7 +81,7 @@ pub fn market_quote(
         return None;
     }
     // A market named outright is the one read; the price is then asked as the function.
-    let source = market::source_said(cx.names, lower);
+    let source = market::source_said(cx.library, cx.names, lower);
     let commands = symbols
         .into_iter()
         .map(|symbol| match (&reading, &source) {
