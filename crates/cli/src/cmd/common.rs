@@ -348,6 +348,14 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Usage(message.into()))
 }
 
+/// `nofxi KIND update NAME` given nothing to change: refused (exit 2) naming what it takes,
+/// instead of "updated" and an audit entry for a change that was not made.
+pub fn nothing_to_change(kind: &str, flags: &str) -> anyhow::Error {
+    usage(format!(
+        "nothing to change: give at least one of {flags} (`nofxi {kind} update --help`)"
+    ))
+}
+
 /// The other ways a secret flag takes its value: an environment variable, or standard input.
 fn secret_hint(flag: &str) -> String {
     let name = flag.trim_start_matches("--");

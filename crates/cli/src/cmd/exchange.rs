@@ -280,6 +280,12 @@ async fn run_async(global: &GlobalArgs, command: ExchangeCommand) -> Result<()> 
                 testnet: fields.testnet,
             };
             let changes_more = patch != ExchangePatch::default() || !credentials.is_empty();
+            if !changes_more && market.is_none() {
+                return Err(super::common::nothing_to_change(
+                    KIND.as_str(),
+                    "--name, --enabled, --testnet, --market, --api-key, --secret-key, --passphrase",
+                ));
+            }
             let mut exchange = match (changes_more, market) {
                 // Only the market source: no other change to record.
                 (false, Some(_)) => store.get_exchange(user, &target.reference).await?,

@@ -141,6 +141,12 @@ async fn run_async(global: &GlobalArgs, command: ModelCommand) -> Result<()> {
                 base_url: fields.base_url,
                 model_name: fields.model_name,
             };
+            if patch == ModelPatch::default() && api_key.is_none() {
+                return Err(super::common::nothing_to_change(
+                    KIND.as_str(),
+                    "--name, --provider, --enabled, --base-url, --model-name, --api-key",
+                ));
+            }
             let model = store
                 .update_model(&actor(global), &target.reference, patch, api_key)
                 .await?;

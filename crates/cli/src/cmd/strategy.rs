@@ -235,6 +235,12 @@ async fn run_async(global: &GlobalArgs, command: StrategyCommand) -> Result<()> 
                 is_active: fields.active,
                 config,
             };
+            if patch == StrategyPatch::default() {
+                return Err(super::common::nothing_to_change(
+                    KIND.as_str(),
+                    "--name, --description, --active, --config or a setting (--coins, --max-positions …)",
+                ));
+            }
             let strategy = store
                 .update_strategy(&actor(global), &target.reference, patch)
                 .await?;

@@ -156,6 +156,12 @@ async fn run_async(global: &GlobalArgs, command: TraderCommand) -> Result<()> {
                 scan_interval_minutes: fields.scan_interval,
                 is_cross_margin: fields.cross_margin,
             };
+            if patch == TraderPatch::default() {
+                return Err(super::common::nothing_to_change(
+                    KIND.as_str(),
+                    "--name, --model, --exchange, --strategy, --initial-balance, --scan-interval, --cross-margin",
+                ));
+            }
             let (trader, adjustments) = store
                 .update_trader(&actor(global), &target.reference, patch)
                 .await?;
