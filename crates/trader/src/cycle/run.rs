@@ -360,7 +360,17 @@ impl TraderCycle {
             })
             .collect();
         record.approved = plan.approved;
+        self.carry_out(record, world).await
+    }
 
+    /// The approved orders sent (the record saved first, so a crash finds them), the account
+    /// read after, and the cycle journalled as done; with none approved, only the latter.
+    /// Executions already on the record (orphans cancelled) stay before the new ones.
+    pub(super) async fn carry_out(
+        &self,
+        mut record: CycleRecord,
+        world: &CycleWorld<'_>,
+    ) -> Result<CycleRecord, JournalError> {
         if record.approved.is_empty() {
             record.phase = CyclePhase::Done;
             record.finished_ms = Some(world.clock.now_ms());
@@ -374,7 +384,6 @@ impl TraderCycle {
                 Mode::Fresh,
             )
             .await;
-            // After the orphaned orders this cycle cancelled, if any.
             record.executions.extend(sent);
             finish(&mut record, world).await;
         }

@@ -7,10 +7,9 @@
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{Position, PositionSide};
 
-use super::execute::{Mode, execute};
 use super::journal::JournalError;
-use super::record::{CyclePhase, CycleRecord};
-use super::run::{CycleWorld, TraderCycle, finish, read_account};
+use super::record::CycleRecord;
+use super::run::{CycleWorld, TraderCycle, read_account};
 use crate::decision::{Decision, DecisionAction};
 use crate::guard::{Approved, Intent};
 
@@ -71,23 +70,8 @@ impl TraderCycle {
         record.positions_after = positions;
         if record.approved.is_empty() {
             record.notes.push("no open position to close".into());
-            record.phase = CyclePhase::Done;
-            record.finished_ms = Some(world.clock.now_ms());
-        } else {
-            world.journal.save(&record).await?;
-            let sent = execute(
-                &record.approved,
-                world.exchange,
-                &self.settings,
-                self.cycle_number,
-                Mode::Fresh,
-            )
-            .await;
-            record.executions.extend(sent);
-            finish(&mut record, world).await;
         }
-        world.journal.save(&record).await?;
-        Ok(record)
+        self.carry_out(record, world).await
     }
 }
 
