@@ -108,6 +108,10 @@ market-source-public = { $venue } public market data (live)
 market-source-sim-offline = nofxi's simulated market (offline, not a live quote)
 market-source-paper-live = { $name } (paper) on { $venue } live prices
 market-unknown-source = There is no market-data source "{ $source }": use { $names }.
+# A coin typed into a strategy's coin list, refused (GET /api/symbols)
+symbol-unknown-nearest = unknown coin "{ $given }": did you mean { $nearest }?
+symbol-unknown = unknown coin "{ $given }": nofxi knows { $known }; write one as a ticker (BTC), a symbol (BTCUSDT), a pair (BTC-USDT) or a name (比特币).
+symbol-not-perpetual = "{ $given }" is not a USDT perpetual, the only contracts nofxi trades (not another quote such as USD or USDC, nor a dated future): write the coin as a ticker (BTC), a symbol (BTCUSDT), a pair (BTC-USDT) or a venue's perpetual (BTC-USDT-SWAP, BTCUSDT.P).
 market-what-price = price
 market-what-book = order book
 market-what-klines = candles

@@ -93,6 +93,10 @@ market-source-public = { $venue } 公开行情（实盘）
 market-source-sim-offline = nofxi 的模拟行情（离线，不是实盘报价）
 market-source-paper-live = { $name }（模拟盘）跟随的 { $venue } 实盘行情
 market-unknown-source = 没有叫 “{ $source }” 的行情来源：请用 { $names }。
+# 策略币种列表里输入的币种被拒绝（GET /api/symbols）
+symbol-unknown-nearest = 不认识的币种 “{ $given }”：是不是 { $nearest }？
+symbol-unknown = 不认识的币种 “{ $given }”：nofxi 认识的有 { $known }；请写成币种代码（BTC）、交易对（BTCUSDT、BTC-USDT）或中文名（比特币）。
+symbol-not-perpetual = “{ $given }” 不是 USDT 永续合约，而 nofxi 只交易 USDT 永续（不是 USD、USDC 等其他计价，也不是交割合约）：请写成币种代码（BTC）、交易对（BTCUSDT、BTC-USDT）或交易所的永续写法（BTC-USDT-SWAP、BTCUSDT.P）。
 market-what-price = 价格
 market-what-book = 订单簿
 market-what-klines = K 线

@@ -158,8 +158,12 @@ fn bounded(p: &mut Problems, field: &str, value: Decimal) {
     }
 }
 
-/// Longest prompt section accepted; beyond this the prompt risks the context limit.
-const PROMPT_SECTION_MAX: usize = 8_000;
+/// Longest prompt section accepted, in characters; beyond this the prompt risks the context
+/// limit.
+pub const PROMPT_SECTION_MAX: usize = 8_000;
+
+/// Most extra timeframes (`indicators.klines.selected_timeframes`) a strategy may list.
+pub const MAX_SELECTED_TIMEFRAMES: usize = 4;
 
 impl StrategyConfig {
     /// Adds every problem to `p`, with dotted field names (`risk_control.max_positions`).
@@ -170,10 +174,12 @@ impl StrategyConfig {
             "indicators.klines.primary_count",
             Decimal::from(k.primary_count),
         );
-        if k.selected_timeframes.len() > 4 {
+        if k.selected_timeframes.len() > MAX_SELECTED_TIMEFRAMES {
             p.push(
                 "indicators.klines.selected_timeframes",
-                Problem::TooMany { max: 4 },
+                Problem::TooMany {
+                    max: MAX_SELECTED_TIMEFRAMES,
+                },
             );
         }
         let r = &self.risk_control;

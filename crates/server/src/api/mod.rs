@@ -19,6 +19,7 @@ pub mod portfolios;
 pub mod reads;
 pub mod resources;
 pub mod step;
+pub mod strategy_form;
 pub mod system;
 pub mod trader_controls;
 pub mod trader_edit;
@@ -121,6 +122,7 @@ pub fn operations() -> Vec<Op> {
     let mut ops = Vec::new();
     ops.extend(system::operations());
     ops.extend(resources::operations());
+    ops.extend(strategy_form::operations());
     ops.extend(traders::operations());
     ops.extend(trader_trades::operations());
     ops.extend(trader_controls::operations());
