@@ -47,7 +47,12 @@ stats-header = { $name }'s performance, from its account's fills and its journal
 stats-trades = trades: { $total } closed ({ $wins } won, { $losses } lost), win rate { $win_rate }
 stats-pnl = P&L: { $pnl } USDT{ $of_basis }, net of { $fees } USDT fees
 stats-of-basis = {" "}({ $pct }% of { $basis } USDT at its start)
+stats-split = of which realized { $realized } USDT (in the wallet: closed trades after fees and funding) and unrealized { $unrealized } USDT (on { $count ->
+    [one] one open position
+   *[other] { $count } open positions
+} at the mark price)
 stats-drawdown = max drawdown { $drawdown }%, profit factor { $profit_factor }
+stats-sample-small = too few trades to rely on the win rate and profit factor: { $trades } closed, { $min } needed
 stats-none = { $name } has closed no trade yet.
 stats-unreadable = The figures of { $name } cannot be read now: { $error }
 stats-missing = -
@@ -55,10 +60,10 @@ stats-missing = -
 ## P&L of every trader ("total pnl across traders", "所有交易员总收益")
 
 pnl-header = Every trader's P&L from its own start, read from the account it trades now:
-pnl-row = { $name }: equity { $equity } USDT, P&L { $pnl } USDT ({ $pct }%)
+pnl-row = { $name }: equity { $equity } USDT, P&L { $pnl } USDT ({ $pct }%): realized { $realized }, unrealized { $unrealized }
 pnl-row-unread = { $name }: { $why }
 pnl-not-started = never started, so no figures yet
-pnl-total = total: equity { $equity } USDT, P&L { $pnl } USDT across { $count ->
+pnl-total = total: equity { $equity } USDT, P&L { $pnl } USDT (realized { $realized }, unrealized { $unrealized }) across { $count ->
     [one] one trader
    *[other] { $count } traders
 }

@@ -39,7 +39,9 @@ stats-header = { $name } 的表现（来自账户成交和日志）：
 stats-trades = 交易：已平仓 { $total } 笔（盈 { $wins } 笔，亏 { $losses } 笔），胜率 { $win_rate }
 stats-pnl = 盈亏：{ $pnl } USDT{ $of_basis }，已扣手续费 { $fees } USDT
 stats-of-basis = （占启动时 { $basis } USDT 的 { $pct }%）
-stats-drawdown = 最大回撤 { $drawdown }%，盈亏比 { $profit_factor }
+stats-split = 其中已实现 { $realized } USDT（已进入钱包：平仓交易扣除手续费和资金费后），未实现 { $unrealized } USDT（{ $count } 个持仓按标记价格计）
+stats-drawdown = 最大回撤 { $drawdown }%，利润因子 { $profit_factor }
+stats-sample-small = 交易太少，胜率和利润因子仅供参考：已平仓 { $trades } 笔，至少需要 { $min } 笔
 stats-none = { $name } 还没有平仓的交易。
 stats-unreadable = 现在读不到 { $name } 的数据：{ $error }
 stats-missing = -
@@ -47,10 +49,10 @@ stats-missing = -
 ## 所有交易员的盈亏
 
 pnl-header = 每个交易员自首次启动以来的盈亏（现在从它交易的账户读取）：
-pnl-row = { $name }：权益 { $equity } USDT，盈亏 { $pnl } USDT（{ $pct }%）
+pnl-row = { $name }：权益 { $equity } USDT，盈亏 { $pnl } USDT（{ $pct }%）：已实现 { $realized }，未实现 { $unrealized }
 pnl-row-unread = { $name }：{ $why }
 pnl-not-started = 从未启动，还没有数据
-pnl-total = 合计：{ $count } 个交易员，权益 { $equity } USDT，盈亏 { $pnl } USDT
+pnl-total = 合计：{ $count } 个交易员，权益 { $equity } USDT，盈亏 { $pnl } USDT（已实现 { $realized }，未实现 { $unrealized }）
 pnl-no-traders = 还没有交易员，所以没有盈亏可以汇总。
 
 ## 交易所账户的余额和持仓

@@ -5,12 +5,17 @@
 //! [`crate::trades`], which the trade lists show). Ratios come from exact decimals; only the
 //! Sharpe ratio, a statistic of returns, is computed in floating point.
 //!
-//! A ratio of returns needs a sample before it means anything: forty three-minute cycles of an
-//! account that never traded gave "sharpe 40.17", an annualised figure of mark-to-market
-//! noise. So the Sharpe ratio is given only over at least [`SHARPE_MIN_RETURNS`] returns that
-//! span at least [`SHARPE_MIN_TRADES`] closed trades or [`SHARPE_MIN_DAYS`] of data; below
-//! that it is `None` and [`Stats::sharpe_na`] says why ("too few trades: 0"), for every output
-//! that shows it (trader stats, backtest, their JSON).
+//! A ratio needs a sample before it means anything: forty three-minute cycles of an account
+//! that never traded gave "sharpe 40.17", an annualised figure of mark-to-market noise, and
+//! three trades, two of them won, are no "67 % win rate". So:
+//!
+//! - the ratios of trades (win rate, profit factor, average win and loss) are given, but below
+//!   [`RATIO_MIN_TRADES`] closed trades [`Stats::sample_too_small`] is set, as data, and every
+//!   reader (the web app, the chat, `trader stats`) flags them "too few trades";
+//! - the Sharpe ratio is given only over at least [`SHARPE_MIN_RETURNS`] returns that span at
+//!   least [`SHARPE_MIN_TRADES`] closed trades or [`SHARPE_MIN_DAYS`] days of data (a month of
+//!   daily returns); below that it is `None` and [`Stats::sharpe_na`] says why ("too few
+//!   trades: 0"), for every output that shows it (trader stats, backtest, their JSON).
 
 use nofxi_domain::market::{decimal_to_f64, exceeds};
 use nofxi_domain::trading::Fill;
@@ -20,12 +25,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::trades::{closed_trades, trade_pnls};
 
+/// Closed trades below which the ratios of trades are flagged ([`Stats::sample_too_small`]):
+/// with fewer, one trade more or less moves a win rate by five points or more.
+pub const RATIO_MIN_TRADES: usize = 20;
 /// Returns a Sharpe ratio needs at the least (the usual rule of thumb for a sample mean).
 pub const SHARPE_MIN_RETURNS: u64 = 30;
 /// Closed trades that make the returns more than the drift of one position's marks...
-pub const SHARPE_MIN_TRADES: usize = 10;
-/// ...or, with fewer trades, the span of data that does (in days of returns).
-pub const SHARPE_MIN_DAYS: f64 = 1.0;
+pub const SHARPE_MIN_TRADES: usize = RATIO_MIN_TRADES;
+/// ...or, with fewer trades, the span of data that does: thirty daily returns.
+pub const SHARPE_MIN_DAYS: f64 = 30.0;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Stats {
@@ -34,6 +42,13 @@ pub struct Stats {
     pub losses: usize,
     /// Share of trades with positive net P&L, 0–1; `None` with no trades.
     pub win_rate: Option<Decimal>,
+    /// Fewer closed trades than `sample_min_trades`: the win rate, profit factor and average
+    /// win and loss are too small a sample to rely on, and are shown flagged so.
+    #[serde(default)]
+    pub sample_too_small: bool,
+    /// The closed trades the ratios need before they are not flagged ([`RATIO_MIN_TRADES`]).
+    #[serde(default)]
+    pub sample_min_trades: usize,
     /// Gross profit / gross loss; `None` when nothing was lost.
     pub profit_factor: Option<Decimal>,
     /// Mean / standard deviation of per-period equity returns, times √(periods per year);
@@ -44,6 +59,18 @@ pub struct Stats {
     pub sharpe_na: Option<String>,
     /// Net of fees: final equity − initial equity when an equity curve is given.
     pub total_pnl: Decimal,
+    /// The part of `total_pnl` in the wallet: closed trades after every fee and funding paid,
+    /// the entry fees of positions still open included (wallet balance − the start). Given
+    /// where an account was read (a trader's stats, a backtest's end), absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realized_pnl: Option<Decimal>,
+    /// The part of `total_pnl` on open positions: what they would add closed at their mark
+    /// prices (the account's unrealized P&L). `realized_pnl + unrealized_pnl = total_pnl`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrealized_pnl: Option<Decimal>,
+    /// How many positions `unrealized_pnl` is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_positions: Option<usize>,
     pub total_fee: Decimal,
     /// Funding received less funding paid (negative: the account paid), where the account
     /// books funding (a paper account on a venue's live prices); zero elsewhere. Like the
@@ -129,10 +156,15 @@ where
         losses: losses.len(),
         win_rate: (!trades.is_empty())
             .then(|| (Decimal::from(wins.len()) / Decimal::from(trades.len())).round_dp(4)),
+        sample_too_small: trades.len() < RATIO_MIN_TRADES,
+        sample_min_trades: RATIO_MIN_TRADES,
         profit_factor: (gross_loss > Decimal::ZERO).then(|| (gross_win / gross_loss).round_dp(4)),
         sharpe_ratio,
         sharpe_na,
         total_pnl,
+        realized_pnl: None,
+        unrealized_pnl: None,
+        open_positions: None,
         total_fee,
         total_funding: Decimal::ZERO,
         avg_win: mean(&wins),

@@ -4,7 +4,9 @@
 
 use nofxi_domain::market::Symbol;
 use nofxi_domain::trading::{Fill, Side};
-use nofxi_trader::stats::{Stats, compute, compute_held, max_drawdown_pct, trades_from_fills};
+use nofxi_trader::stats::{
+    RATIO_MIN_TRADES, Stats, compute, compute_held, max_drawdown_pct, trades_from_fills,
+};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
@@ -212,7 +214,7 @@ fn sharpe_matches_its_definition() {
             equity = with_flat_stretches(&equity);
         }
         let ours = compute(
-            &ten_trades(),
+            &enough_trades(),
             Decimal::ZERO,
             equity.iter().copied(),
             525_600.0,
@@ -247,7 +249,7 @@ fn held_stretches_are_the_points_they_stand_for() {
             .iter()
             .flat_map(|(v, n)| std::iter::repeat_n(*v, *n as usize))
             .collect();
-        let trades = ten_trades();
+        let trades = enough_trades();
         let ours = compute_held(&trades, dec!(1), held.iter().copied(), 525_600.0);
         let want = compute(&trades, dec!(1), points.iter().copied(), 525_600.0);
         let (a, b) = (ours.sharpe_ratio.unwrap(), want.sharpe_ratio.unwrap());
@@ -269,9 +271,9 @@ fn held_stretches_are_the_points_they_stand_for() {
     }
 }
 
-/// Enough closed trades for a Sharpe ratio over fewer than a day of returns.
-fn ten_trades() -> Vec<Decimal> {
-    (0..10)
+/// Enough closed trades for a Sharpe ratio over fewer than thirty days of returns.
+fn enough_trades() -> Vec<Decimal> {
+    (0..20)
         .map(|i| if i % 2 == 0 { dec!(5) } else { dec!(-2) })
         .collect()
 }
@@ -280,7 +282,7 @@ fn ten_trades() -> Vec<Decimal> {
 /// annualised ratio of that noise came out as "sharpe 40.17". Below the minimum sample the
 /// ratio is null and the reason is said (checked through the JSON every output shares).
 #[test]
-fn a_sharpe_ratio_needs_trades_or_a_day_of_returns() {
+fn a_sharpe_ratio_needs_trades_or_a_month_of_returns() {
     let per_year = 365.0 * 24.0 * 60.0 / 3.0;
     let wiggle = |n: usize| -> Vec<Decimal> {
         (0..n)
@@ -297,15 +299,41 @@ fn a_sharpe_ratio_needs_trades_or_a_day_of_returns() {
     assert_eq!(json(&s)["sharpe_na"], "too few trades: 0", "{s:?}");
     let s = compute(&[], Decimal::ZERO, wiggle(12).into_iter(), per_year);
     assert_eq!(json(&s)["sharpe_na"], "too few returns: 11", "{s:?}");
-    // Ten trades, or a day of returns (481 three-minute cycles), make a sample.
+    // Nineteen trades over a day of returns are still too few...
+    let nineteen = &enough_trades()[1..];
+    let s = compute(nineteen, Decimal::ZERO, wiggle(482).into_iter(), per_year);
+    assert_eq!(json(&s)["sharpe_na"], "too few trades: 19", "{s:?}");
+    // ...twenty trades, or thirty days of returns (14,401 three-minute cycles), make a sample.
     let s = compute(
-        &ten_trades(),
+        &enough_trades(),
         Decimal::ZERO,
         wiggle(40).into_iter(),
         per_year,
     );
     assert!(json(&s)["sharpe_ratio"].is_number(), "{s:?}");
-    let s = compute(&[], Decimal::ZERO, wiggle(482).into_iter(), per_year);
+    let s = compute(&[], Decimal::ZERO, wiggle(14_402).into_iter(), per_year);
     assert!(json(&s)["sharpe_ratio"].is_number(), "{s:?}");
     assert!(json(&s)["sharpe_na"].is_null(), "{s:?}");
+}
+
+/// Below twenty closed trades the ratios of trades are still given, but flagged as too small
+/// a sample, in the JSON every reader shares (the web app and the chat say "too few trades").
+#[test]
+fn the_ratios_of_few_trades_are_flagged() {
+    let json = |s: &Stats| serde_json::to_value(s).unwrap();
+    let few = compute(
+        &[dec!(5), dec!(-2), dec!(3)],
+        Decimal::ZERO,
+        std::iter::empty(),
+        365.0,
+    );
+    let j = json(&few);
+    assert_eq!(j["sample_too_small"], true, "{j}");
+    assert_eq!(j["sample_min_trades"], RATIO_MIN_TRADES, "{j}");
+    assert_eq!(RATIO_MIN_TRADES, 20);
+    assert_eq!(j["win_rate"], "0.6667", "{j}");
+    let many = compute(&enough_trades(), Decimal::ZERO, std::iter::empty(), 365.0);
+    assert_eq!(json(&many)["sample_too_small"], false, "{many:?}");
+    let none = compute(&[], Decimal::ZERO, std::iter::empty(), 365.0);
+    assert_eq!(json(&none)["sample_too_small"], true, "{none:?}");
 }

@@ -1,6 +1,8 @@
 //! `trader.stats`: how traders did. With a trader, its closed trades, win rate, P&L net of
-//! fees and drawdown ("btc-bot stats", "alpha 收益怎么样"); without one, every trader's equity
-//! and P&L from its own start and their total ("total pnl across traders", "所有交易员总收益").
+//! fees (realized and unrealized apart) and drawdown, its ratios flagged below the minimum
+//! sample ("btc-bot stats", "alpha 收益怎么样"); without one, every trader's equity and P&L
+//! from its own start, split the same way, and their total ("total pnl across traders",
+//! "所有交易员总收益").
 //! Both read the figures `nofxi trader stats` reads (`runtime::report`), so chat and CLI agree.
 
 use async_trait::async_trait;
@@ -106,6 +108,18 @@ async fn one_trader(cx: &ToolContext<'_>, t: &Trader) -> String {
             ("fees", &stats.total_fee.round_dp(2).to_string()),
         ],
     ));
+    // The P&L's two parts, from the same reading of the account as the P&L.
+    if let (Some(realized), Some(unrealized)) = (stats.realized_pnl, stats.unrealized_pnl) {
+        lines.push(c.counted(
+            lang,
+            "stats-split",
+            stats.open_positions.unwrap_or_default(),
+            &[
+                ("realized", &realized.round_dp(2).to_string()),
+                ("unrealized", &unrealized.round_dp(2).to_string()),
+            ],
+        ));
+    }
     lines.push(c.text(
         lang,
         "stats-drawdown",
@@ -114,6 +128,17 @@ async fn one_trader(cx: &ToolContext<'_>, t: &Trader) -> String {
             ("profit_factor", &shown(stats.profit_factor)),
         ],
     ));
+    // The ratios of a few trades are said with what they rest on (the flag the web app shows).
+    if stats.sample_too_small && stats.total_trades > 0 {
+        lines.push(c.text(
+            lang,
+            "stats-sample-small",
+            &[
+                ("trades", &stats.total_trades.to_string()),
+                ("min", &stats.sample_min_trades.to_string()),
+            ],
+        ));
+    }
     lines.join("\n")
 }
 
@@ -136,6 +161,7 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
     }
     let mut lines = vec![c.text(lang, "pnl-header", &[])];
     let (mut equity_sum, mut pnl_sum, mut counted) = (Decimal::ZERO, Decimal::ZERO, 0usize);
+    let (mut realized_sum, mut unrealized_sum) = (Decimal::ZERO, Decimal::ZERO);
     for t in &traders {
         let name = t.spec.name.as_str();
         let view = match trader_account(cx.store.clone(), cx.user, t).await {
@@ -159,6 +185,7 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
             continue;
         };
         let (pnl, pct) = basis.pnl(equity);
+        let (realized, unrealized) = basis.split(&view.account);
         lines.push(c.text(
             lang,
             "pnl-row",
@@ -167,10 +194,14 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
                 ("equity", &equity.round_dp(2).to_string()),
                 ("pnl", &pnl.round_dp(2).to_string()),
                 ("pct", &pct.to_string()),
+                ("realized", &realized.round_dp(2).to_string()),
+                ("unrealized", &unrealized.round_dp(2).to_string()),
             ],
         ));
         equity_sum += equity;
         pnl_sum += pnl;
+        realized_sum += realized;
+        unrealized_sum += unrealized;
         counted += 1;
     }
     if counted > 0 {
@@ -181,6 +212,8 @@ async fn every_trader(cx: &ToolContext<'_>) -> Result<String, ToolError> {
             &[
                 ("equity", &equity_sum.round_dp(2).to_string()),
                 ("pnl", &pnl_sum.round_dp(2).to_string()),
+                ("realized", &realized_sum.round_dp(2).to_string()),
+                ("unrealized", &unrealized_sum.round_dp(2).to_string()),
             ],
         ));
     }

@@ -315,12 +315,35 @@ pub fn print_stats(s: &Stats, basis: Option<Decimal>) {
         "trades          {} ({} won, {} lost)",
         s.total_trades, s.wins, s.losses
     );
-    println!("win rate        {}", pct(s.win_rate));
-    println!("profit factor   {}", opt(s.profit_factor));
+    // The ratios of a few trades are flagged, as the web app and the chat flag them.
+    let few = if s.sample_too_small && s.total_trades > 0 {
+        format!(
+            "  (too few trades: {} of {})",
+            s.total_trades, s.sample_min_trades
+        )
+    } else {
+        String::new()
+    };
+    println!("win rate        {}{few}", pct(s.win_rate));
+    println!("profit factor   {}{few}", opt(s.profit_factor));
     println!(
         "total P&L       {} USDT{pnl_pct}, net of fees",
         s.total_pnl.round_dp(2)
     );
+    if let (Some(realized), Some(unrealized)) = (s.realized_pnl, s.unrealized_pnl) {
+        println!(
+            "  realized      {} USDT, in the wallet: closed trades after fees and funding",
+            realized.round_dp(2)
+        );
+        let open = s
+            .open_positions
+            .map(|n| format!(" on {n} open position(s)"))
+            .unwrap_or_default();
+        println!(
+            "  unrealized    {} USDT{open} at the mark price",
+            unrealized.round_dp(2)
+        );
+    }
     println!("fees            {} USDT", s.total_fee.round_dp(2));
     if !s.total_funding.is_zero() {
         let verb = if s.total_funding < Decimal::ZERO {

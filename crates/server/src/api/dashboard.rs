@@ -1,6 +1,7 @@
-//! The dashboard: every trader with its state (and why it stopped), equity, P&L, open
-//! positions, its last decision with the model's reasoning, and its equity curve; and a
-//! stream that says when any of it changed.
+//! The dashboard: every trader with its state (and why it stopped), equity, P&L (realized and
+//! unrealized apart, each with its basis), open positions, its last decision with the model's
+//! reasoning, and its equity curve; a summary across the traders; and a stream that says when
+//! any of it changed.
 //!
 //! The figures come from the journal's newest cycle (what the engine saw), not from a venue
 //! call per trader, so the page is cheap to refresh on every cycle.
@@ -14,9 +15,10 @@ use axum::http::Method;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::get;
 use futures::Stream;
+use nofxi_domain::trading::AccountSnapshot;
 use nofxi_domain::{MarketSource, Trader};
 use nofxi_store::{CycleRow, Store};
-use nofxi_trader::runtime::baseline::pnl_basis;
+use nofxi_trader::runtime::baseline::{PnlBasis, pnl_basis};
 use nofxi_trader::runtime::connect::is_live;
 use nofxi_trader::runtime::status::{StatusView, status_view_after};
 use rust_decimal::Decimal;
@@ -37,7 +39,7 @@ pub fn operations() -> Vec<Op> {
             Method::GET,
             "/api/dashboard",
             "dashboard",
-            "Every trader: state, equity, P&L, positions, last decision, equity curve",
+            "Every trader: state, equity, P&L (realized and unrealized apart), positions, last decision, equity curve; and their sum",
             Reply::Json(200, schema::<Dashboard>),
             get(dashboard),
         ),
@@ -55,6 +57,50 @@ pub fn operations() -> Vec<Op> {
 #[derive(Serialize, schemars::JsonSchema)]
 pub struct Dashboard {
     pub traders: Vec<TraderCard>,
+    pub summary: Summary,
+}
+
+/// The traders together. The money figures are sums over the `counted` traders that have
+/// them (a cycle journaled and a P&L basis); each is its cards' figure added up.
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct Summary {
+    pub traders: usize,
+    /// Traders marked running.
+    pub running: usize,
+    /// Traders whose figures are in the sums.
+    pub counted: usize,
+    pub equity: Decimal,
+    pub pnl: Decimal,
+    pub realized_pnl: Decimal,
+    pub unrealized_pnl: Decimal,
+    /// Open positions of every trader (as of each one's newest cycle).
+    pub open_positions: usize,
+}
+
+impl Summary {
+    fn of(cards: &[TraderCard]) -> Summary {
+        let mut sum = Summary {
+            traders: cards.len(),
+            ..Summary::default()
+        };
+        for card in cards {
+            sum.running += usize::from(card.is_running);
+            sum.open_positions += card.positions.len();
+            if let (Some(equity), Some(pnl), Some(realized), Some(unrealized)) = (
+                card.equity,
+                card.pnl,
+                card.realized_pnl,
+                card.unrealized_pnl,
+            ) {
+                sum.counted += 1;
+                sum.equity += equity;
+                sum.pnl += pnl;
+                sum.realized_pnl += realized;
+                sum.unrealized_pnl += unrealized;
+            }
+        }
+        sum
+    }
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -72,9 +118,18 @@ pub struct TraderCard {
     pub initial_balance: Decimal,
     /// Equity after the newest cycle; absent before the first.
     pub equity: Option<Decimal>,
-    /// P&L against the trader's start (see `trader stats`).
+    /// P&L against the trader's start (see `trader stats`): `realized_pnl + unrealized_pnl`.
     pub pnl: Option<Decimal>,
     pub pnl_pct: Option<Decimal>,
+    /// The part in the wallet: closed trades after fees and funding (the newest cycle's
+    /// wallet balance − `pnl_basis`).
+    pub realized_pnl: Option<Decimal>,
+    /// The part on the open positions at the newest cycle's mark prices.
+    pub unrealized_pnl: Option<Decimal>,
+    /// The equity the P&L is measured from, and how it was found (`first_start`,
+    /// `first_cycle`, `initial_balance`; see `/api/traders/{id}/stats`).
+    pub pnl_basis: Option<Decimal>,
+    pub pnl_basis_kind: Option<&'static str>,
     pub positions: Vec<PositionView>,
     pub last_decision: Option<LastDecision>,
     pub equity_curve: Vec<EquityPoint>,
@@ -99,7 +154,11 @@ async fn dashboard(State(state): State<AppState>, caller: Caller) -> ApiResult<J
     for trader in store.list_traders(&caller.user, false).await? {
         cards.push(card(store, &caller.user, trader).await?);
     }
-    Ok(Json(Dashboard { traders: cards }))
+    let summary = Summary::of(&cards);
+    Ok(Json(Dashboard {
+        traders: cards,
+        summary,
+    }))
 }
 
 async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard> {
@@ -139,10 +198,24 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
     let record = last.as_ref().map(|r| &r.record);
     let equity = last.as_ref().and_then(|r| r.equity);
     let basis = pnl_basis(store, user, &trader, paper).await;
-    let (pnl, pnl_pct) = match (equity, basis) {
+    let (pnl, pnl_pct) = match (equity, &basis) {
         (Some(e), Some(b)) => {
             let (pnl, pct) = b.pnl(e);
             (Some(pnl), Some(pct))
+        }
+        _ => (None, None),
+    };
+    // The newest cycle's account, the one its equity is (after it traded, else before).
+    let account = record.and_then(|r| {
+        r.get("account_after")
+            .filter(|a| !a.is_null())
+            .or_else(|| r.get("account_before"))
+            .and_then(|a| serde_json::from_value::<AccountSnapshot>(a.clone()).ok())
+    });
+    let (realized_pnl, unrealized_pnl) = match (&account, &basis) {
+        (Some(a), Some(b)) if equity.is_some() => {
+            let (realized, unrealized) = b.split(a);
+            (Some(realized), Some(unrealized))
         }
         _ => (None, None),
     };
@@ -170,6 +243,10 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
         equity,
         pnl,
         pnl_pct,
+        realized_pnl,
+        unrealized_pnl,
+        pnl_basis: basis.as_ref().map(PnlBasis::equity),
+        pnl_basis_kind: basis.as_ref().map(PnlBasis::kind),
         positions,
         last_decision,
     })

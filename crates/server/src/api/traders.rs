@@ -39,7 +39,7 @@ pub fn operations() -> Vec<Op> {
         Op::new(Method::POST, "/api/traders/{id}/stop", "traders", "Stop; it finishes the cycle in progress. A running trader (paper included) in two steps, as the chat asks", Reply::Json(200, schema::<Step<Trader>>), post(stop)).body(schema::<ConfirmBody>).gate(TRADE),
         Op::new(Method::GET, "/api/traders/{id}/status", "traders", "Running or not, why it stopped, the last cycle, the engine holding it", Reply::Json(200, schema::<StatusView>), get(status)),
         Op::new(Method::GET, "/api/traders/{id}/journal", "traders", "The decision journal, newest cycle first: prompts, reasoning, decisions, guard verdicts, orders, fills", Reply::Json(200, schema::<Journal>), get(journal)).query(schema::<JournalQuery>),
-        Op::new(Method::GET, "/api/traders/{id}/stats", "traders", "Trades, win rate, P&L net of fees, drawdown, Sharpe", Reply::Json(200, schema::<StatsView>), get(stats)),
+        Op::new(Method::GET, "/api/traders/{id}/stats", "traders", "P&L from its start (net of fees) split into realized and unrealized, each with its basis; trades, win rate, profit factor (flagged below the minimum sample), drawdown, Sharpe (null below it)", Reply::Json(200, schema::<StatsView>), get(stats)),
         Op::new(Method::GET, "/api/traders/{id}/equity", "traders", "The equity curve, one point per cycle", Reply::Json(200, schema::<EquityCurve>), get(equity)),
         Op::new(Method::GET, "/api/traders/{id}/positions", "traders", "Open positions, read from the account now", Reply::Json(200, schema::<Positions>), get(positions)),
     ]
@@ -217,11 +217,23 @@ async fn journal(
     }))
 }
 
+/// A trader's figures. `stats.total_pnl` is the account's equity now against `pnl_basis`,
+/// in two parts that add up to it: `stats.realized_pnl` (in the wallet: closed trades after
+/// fees and funding) and `stats.unrealized_pnl` (on the `stats.open_positions` open positions
+/// at the mark price). The ratios of trades (win rate, profit factor, average win and loss)
+/// are over closed trades only, and flagged by `stats.sample_too_small` below
+/// `stats.sample_min_trades`.
 #[derive(Serialize, schemars::JsonSchema)]
 pub struct StatsView {
     pub stats: Stats,
     /// The equity P&L is measured from (its start), when known.
     pub pnl_basis: Option<Decimal>,
+    /// How `pnl_basis` was found: `first_start` (the equity recorded when the trader first
+    /// started), `first_cycle` (its first journalled equity) or `initial_balance` (a paper
+    /// trader's funding).
+    pub pnl_basis_kind: Option<&'static str>,
+    /// When `pnl_basis` was taken (epoch ms), where known.
+    pub pnl_basis_at_ms: Option<i64>,
     /// Total P&L as a percentage of `pnl_basis`.
     pub total_pnl_pct: Option<Decimal>,
 }
@@ -230,13 +242,15 @@ pub async fn stats_of(store: &Arc<Store>, user: &str, trader: &Trader) -> ApiRes
     let (stats, basis) = trader_stats(store, user, trader)
         .await
         .map_err(unreadable)?;
-    let basis = basis.as_ref().map(PnlBasis::equity);
-    let pct = basis
+    let equity = basis.as_ref().map(PnlBasis::equity);
+    let pct = equity
         .filter(|b| *b > Decimal::ZERO)
         .map(|b| (stats.total_pnl / b * Decimal::ONE_HUNDRED).round_dp(2));
     Ok(StatsView {
         stats,
-        pnl_basis: basis,
+        pnl_basis: equity,
+        pnl_basis_kind: basis.as_ref().map(PnlBasis::kind),
+        pnl_basis_at_ms: basis.as_ref().and_then(PnlBasis::at_ms),
         total_pnl_pct: pct,
     })
 }

@@ -193,7 +193,10 @@ pub async fn run_backtest(
     let trades = trades_from_fills(&fills);
     let equity = journal.take_equity();
     let periods_per_year = (365.0 * 24.0 * 3_600_000.0) / step as f64;
-    let stats = compute_held(&trades, total_fee, equity.held(), periods_per_year);
+    let mut stats = compute_held(&trades, total_fee, equity.held(), periods_per_year);
+    // What is open at the end is the unrealized part of the P&L; the rest is in the wallet.
+    stats.unrealized_pnl = Some(final_account.unrealized_pnl);
+    stats.realized_pnl = Some(stats.total_pnl - final_account.unrealized_pnl);
     // The speed counts the statistics too: a backtest is not done before its results are.
     let elapsed = started.elapsed();
     Ok(BacktestReport {

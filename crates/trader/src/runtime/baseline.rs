@@ -14,6 +14,7 @@
 //! (live) or the initial balance (paper), and say which.
 
 use nofxi_domain::Trader;
+use nofxi_domain::trading::AccountSnapshot;
 use nofxi_store::{Store, StoreError};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -45,6 +46,36 @@ impl PnlBasis {
             PnlBasis::FirstCycle { equity, .. } => *equity,
             PnlBasis::InitialBalance(e) => *e,
         }
+    }
+
+    /// How the basis was found, as the API names it: `first_start`, `first_cycle` or
+    /// `initial_balance`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PnlBasis::FirstStart(_) => "first_start",
+            PnlBasis::FirstCycle { .. } => "first_cycle",
+            PnlBasis::InitialBalance(_) => "initial_balance",
+        }
+    }
+
+    /// When the basis equity was taken (epoch ms), where known.
+    pub fn at_ms(&self) -> Option<i64> {
+        match self {
+            PnlBasis::FirstStart(b) => Some(b.recorded_ms),
+            PnlBasis::FirstCycle { at_ms, .. } => Some(*at_ms),
+            PnlBasis::InitialBalance(_) => None,
+        }
+    }
+
+    /// `account`'s P&L against the basis in its two parts, `(realized, unrealized)`: what
+    /// closed trades, fees and funding left in the wallet (wallet balance − basis), and what
+    /// the open positions would add closed at the mark price (the account's unrealized P&L).
+    /// They add up to `pnl(account.equity)`, the account's equity being wallet + unrealized.
+    pub fn split(&self, account: &AccountSnapshot) -> (Decimal, Decimal) {
+        (
+            account.wallet_balance - self.equity(),
+            account.unrealized_pnl,
+        )
     }
 
     /// P&L of `equity` against the basis, and in percent of it (two places).

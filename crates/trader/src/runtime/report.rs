@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use nofxi_domain::Trader;
 use nofxi_domain::market::Symbol;
-use nofxi_domain::trading::{Fill, FundingPayment};
+use nofxi_domain::trading::{AccountSnapshot, Fill, FundingPayment};
 use nofxi_store::Store;
 use rust_decimal::Decimal;
 
@@ -46,13 +46,51 @@ pub async fn trader_stats(
         stats.total_funding = funding.iter().map(|f| f.amount).sum();
     }
     // P&L is the account's equity now against the basis, as the trader's detail and the
-    // total P&L say it: the last journalled cycle's equity is older by up to a cycle.
+    // total P&L say it: the last journalled cycle's equity is older by up to a cycle. Its
+    // realized and unrealized parts come from the same reading of the account, so they add
+    // up to it; an account that cannot be read now gives the newest cycle's.
     let basis = pnl_basis(store, user, trader, venue.is_paper()).await;
-    let equity_now = venue.exchange.account().await.ok().map(|a| a.equity);
-    if let (Some(basis), Some(now)) = (&basis, equity_now.or(curve.last().map(|(_, e)| *e))) {
-        stats.total_pnl = basis.pnl(now).0;
+    let now = match venue.exchange.account().await {
+        Ok(account) => {
+            let open = venue.exchange.positions().await.ok().map(|p| p.len());
+            Some((account, open))
+        }
+        Err(_) => newest_account(store, user, trader).await,
+    };
+    match (&basis, now) {
+        (Some(basis), Some((account, open))) => {
+            stats.total_pnl = basis.pnl(account.equity).0;
+            let (realized, unrealized) = basis.split(&account);
+            stats.realized_pnl = Some(realized);
+            stats.unrealized_pnl = Some(unrealized);
+            stats.open_positions = open;
+        }
+        (Some(basis), None) => {
+            if let Some((_, last)) = curve.last() {
+                stats.total_pnl = basis.pnl(*last).0;
+            }
+        }
+        (None, _) => {}
     }
     Ok((stats, basis))
+}
+
+/// The account and open positions of the trader's newest journalled cycle, if any.
+async fn newest_account(
+    store: &Arc<Store>,
+    user: &str,
+    trader: &Trader,
+) -> Option<(AccountSnapshot, Option<usize>)> {
+    let row = store
+        .cycles(user, &trader.id, 1, None)
+        .await
+        .ok()?
+        .into_iter()
+        .next()?;
+    let record = serde_json::from_value::<CycleRecord>(row.record).ok()?;
+    let open = record.positions_after.len();
+    let account = record.account_after.or(record.account_before)?;
+    Some((account, Some(open)))
 }
 
 /// A trader's closed trades, oldest first: the trades its stats count (see
