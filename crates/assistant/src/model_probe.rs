@@ -13,7 +13,8 @@ use nofxi_trader::runtime::preflight::is_builtin;
 use serde::Serialize;
 
 use crate::model_errors;
-use crate::msg;
+use crate::probed::Probed;
+use crate::{msg, texts};
 
 /// The probe's budget: enough for a slow endpoint to answer a few tokens, short enough that a
 /// user waiting at the terminal is told about a dead one soon.
@@ -157,5 +158,70 @@ fn explain(error: &LlmError, lang: Lang) -> ProbeFailure {
             .map(|e| e.fix)
             .unwrap_or_else(|| error.kind.advice().to_string()),
         provider_message: said,
+    }
+}
+
+/// The probe as the chat and the web app's Test button tell it (see [`Probed`]).
+pub async fn probe_model_told(
+    store: &Store,
+    user: &str,
+    reference: &str,
+    lang: Lang,
+) -> Result<Probed, StoreError> {
+    let report = probe_model(store, user, reference, lang).await?;
+    if let Some(failure) = &report.error {
+        // A key, model name or base URL the provider refused is fixed in the config: the
+        // skill offers that update for this code; a balance or a rate limit is not.
+        let in_config = failure
+            .diagnosis
+            .as_deref()
+            .is_some_and(|d| FIXED_IN_CONFIG.contains(&d));
+        let code = if in_config {
+            "config_rejected"
+        } else {
+            "test_failed"
+        };
+        return Ok(Probed::failed(report.model, code, failure.explained(lang)));
+    }
+    let text = match (&report.note, report.latency_ms) {
+        (Some(note), _) => note.clone(),
+        (None, latency) => {
+            let ms = latency.unwrap_or_default();
+            let by = report.answered_by.as_deref().unwrap_or("?");
+            msg(
+                lang,
+                "probe-model-works",
+                &[("name", &report.model), ("by", by), ("ms", &ms.to_string())],
+            )
+        }
+    };
+    Ok(Probed::passed(report.model, text))
+}
+
+/// The error-diagnosis entries of a model probe whose fix is a change to the model config.
+const FIXED_IN_CONFIG: &[&str] = &[
+    "model_auth",
+    "model_not_found",
+    "html_instead_of_json",
+    "connection_failed",
+];
+
+impl ProbeFailure {
+    /// What happened / why / what now, as the chat shows it.
+    pub fn explained(&self, lang: Lang) -> String {
+        let status = self
+            .status
+            .map(|s| format!("HTTP {s}, "))
+            .unwrap_or_default();
+        let what = msg(
+            lang,
+            "probe-failure-what",
+            &[
+                ("what", &self.what),
+                ("status", &status),
+                ("kind", &self.kind),
+            ],
+        );
+        texts::what_why_fix(lang, Some(&what), Some(&self.why), Some(&self.fix)).unwrap_or_default()
     }
 }

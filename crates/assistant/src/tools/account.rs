@@ -210,7 +210,7 @@ fn position_line(lang: Lang, who: &str, p: &Position) -> String {
 }
 
 fn unreadable(lang: Lang, name: &str, e: &ConnectError) -> String {
-    if let Some(said) = super::probes::trading_not_available(lang, e) {
+    if let Some(said) = crate::exchange_probe::trading_not_available(lang, e) {
         return said;
     }
     let error = e.to_string();
