@@ -73,6 +73,16 @@ pub async fn set_assistant_model(
     Ok(Some(model))
 }
 
+/// Why `model` cannot serve as the assistant's model now, if it cannot (a settings page
+/// greys it out with this reason).
+pub async fn why_not_assistant(
+    store: &Store,
+    user: &str,
+    model: &Model,
+) -> Option<AssistantModelError> {
+    check_usable(store, user, model).await.err()
+}
+
 async fn check_usable(
     store: &Store,
     user: &str,

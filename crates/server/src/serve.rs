@@ -104,6 +104,7 @@ impl AppState {
             mcp,
             backtests: Arc::default(),
             web_dir,
+            engine_sim_speed: None,
             ready: Arc::new(AtomicBool::new(true)),
             stopping,
         })
@@ -170,6 +171,7 @@ pub async fn serve(
     let (stop_streams, stopping) = watch::channel(false);
     state.stopping = stopping;
     state.backtests = Arc::new(Backtests::with_history(options.history_dir.clone()));
+    state.engine_sim_speed = options.engine.as_ref().map(|host| host.sim_speed);
     tokio::spawn(state.hub.clone().listen_for_other_processes());
 
     let (stop_engine, engine_stop) = watch::channel(false);

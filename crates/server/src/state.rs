@@ -28,6 +28,9 @@ pub struct AppState {
     pub backtests: Arc<Backtests>,
     /// Serve the web app from this directory instead of the embedded copy (development).
     pub web_dir: Option<PathBuf>,
+    /// The speed of simulated paper time in the engine this server hosts; `None`: it hosts
+    /// none (`--no-engine`).
+    pub engine_sim_speed: Option<f64>,
     /// False once a shutdown began: `/readyz` tells load balancers to stop sending.
     pub ready: Arc<AtomicBool>,
     /// Turns true when a shutdown begins: event streams end so the server can stop.

@@ -18,9 +18,11 @@ pub mod portfolio_setup;
 pub mod portfolios;
 pub mod reads;
 pub mod resources;
+pub mod settings;
 pub mod step;
 pub mod strategy_form;
 pub mod system;
+pub mod tokens;
 pub mod trader_controls;
 pub mod trader_edit;
 pub mod trader_trades;
@@ -136,6 +138,8 @@ pub fn operations() -> Vec<Op> {
     ops.extend(backtests::operations());
     ops.extend(reads::operations());
     ops.extend(market::operations());
+    ops.extend(settings::operations());
+    ops.extend(tokens::operations());
     ops
 }
 
