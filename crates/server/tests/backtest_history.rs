@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 
 mod support;
 
+use support::api::Api;
 use support::{TestResult, start_with};
 
 /// 2025-01-01T00:00:00Z.
@@ -54,26 +55,7 @@ async fn download_btc(dir: &Path) -> TestResult {
     Ok(())
 }
 
-struct Api {
-    base: String,
-    token: String,
-    client: reqwest::Client,
-}
-
 impl Api {
-    async fn call(&self, method: &str, path: &str, body: Value) -> TestResult<(u16, Value)> {
-        let method = reqwest::Method::from_bytes(method.as_bytes())?;
-        let resp = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .header("X-CSRF-Token", &self.token)
-            .json(&body)
-            .send()
-            .await?;
-        let status = resp.status().as_u16();
-        Ok((status, resp.json().await.unwrap_or(Value::Null)))
-    }
-
     /// Starts a backtest and follows it to its end; the finished job.
     async fn backtest(&self, body: Value) -> TestResult<Value> {
         let (status, started) = self.call("POST", "/api/backtests", body).await?;
@@ -117,18 +99,7 @@ async fn a_backtest_runs_on_downloaded_history_and_says_so() -> TestResult {
         history_dir: Some(history_dir.clone()),
     };
     let running = start_with(ts.store.clone(), options).await?;
-    let client = reqwest::Client::new();
-    let session: Value = client
-        .get(format!("{}/api/session", running.base))
-        .send()
-        .await?
-        .json()
-        .await?;
-    let api = Api {
-        base: running.base.clone(),
-        token: session["csrf_token"].as_str().unwrap_or_default().into(),
-        client,
-    };
+    let api = Api::new(&running.base).await?;
 
     // Listed as `nofxi data list` lists it: the same manifests.
     let (_, listed) = api.call("GET", "/api/history", Value::Null).await?;

@@ -8,34 +8,8 @@ use serde_json::{Value, json};
 
 mod support;
 
+use support::api::Api;
 use support::{TestResult, start_server};
-
-struct Api {
-    base: String,
-    token: String,
-    client: reqwest::Client,
-}
-
-impl Api {
-    async fn call(&self, method: &str, path: &str, body: Value) -> TestResult<(u16, Value)> {
-        let method = reqwest::Method::from_bytes(method.as_bytes())?;
-        let resp = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .header("X-CSRF-Token", &self.token)
-            .json(&body)
-            .send()
-            .await?;
-        let status = resp.status().as_u16();
-        Ok((status, resp.json().await.unwrap_or(Value::Null)))
-    }
-
-    async fn get(&self, path: &str) -> TestResult<Value> {
-        let (status, v) = self.call("GET", path, Value::Null).await?;
-        assert_eq!(status, 200, "{path}: {v}");
-        Ok(v)
-    }
-}
 
 /// The fields a 422 names, and its message.
 fn refused(status: u16, body: &Value) -> (Vec<String>, String) {
@@ -56,18 +30,7 @@ fn refused(status: u16, body: &Value) -> (Vec<String>, String) {
 
 async fn scenario(ts: TestStore) -> TestResult {
     let running = start_server(ts.store.clone(), None).await?;
-    let client = reqwest::Client::new();
-    let session: Value = client
-        .get(format!("{}/api/session", running.base))
-        .send()
-        .await?
-        .json()
-        .await?;
-    let api = Api {
-        base: running.base.clone(),
-        token: session["csrf_token"].as_str().unwrap_or_default().into(),
-        client,
-    };
+    let api = Api::new(&running.base).await?;
 
     // The form's choices come from the server: a paper account's sources, none for others.
     let types = api.get("/api/exchange-types").await?;

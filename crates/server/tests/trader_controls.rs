@@ -12,57 +12,10 @@ use serde_json::{Value, json};
 
 mod support;
 
+use support::api::Api;
 use support::{TestResult, fast_engine, start_server};
 
-struct Api {
-    base: String,
-    token: String,
-    client: reqwest::Client,
-}
-
 impl Api {
-    async fn new(base: &str) -> TestResult<Api> {
-        let client = reqwest::Client::new();
-        let session: Value = client
-            .get(format!("{base}/api/session"))
-            .send()
-            .await?
-            .json()
-            .await?;
-        let token = session["csrf_token"].as_str().unwrap_or_default().into();
-        Ok(Api {
-            base: base.to_string(),
-            token,
-            client,
-        })
-    }
-
-    async fn post(&self, path: &str, body: Value) -> TestResult<(u16, Value)> {
-        let resp = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .header("X-CSRF-Token", &self.token)
-            .json(&body)
-            .send()
-            .await?;
-        let status = resp.status().as_u16();
-        Ok((status, resp.json().await.unwrap_or(Value::Null)))
-    }
-
-    async fn get(&self, path: &str) -> TestResult<Value> {
-        let resp = self
-            .client
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await?;
-        let status = resp.status().as_u16();
-        let body: Value = resp.json().await?;
-        if status != 200 {
-            return Err(format!("GET {path}: {status} {body}").into());
-        }
-        Ok(body)
-    }
-
     /// The first call of a two-step action: its summary and token, nothing done.
     async fn asked(&self, path: &str, body: Value) -> TestResult<Value> {
         let (status, first) = self.post(path, body).await?;

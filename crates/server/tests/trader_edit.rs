@@ -11,54 +11,10 @@ use serde_json::{Value, json};
 
 mod support;
 
-use support::{Running, TestResult, fast_engine, start_server};
-
-struct Api {
-    base: String,
-    token: String,
-    client: reqwest::Client,
-}
+use support::api::Api;
+use support::{TestResult, fast_engine, start_server};
 
 impl Api {
-    async fn new(running: &Running) -> TestResult<Api> {
-        let client = reqwest::Client::new();
-        let session: Value = client
-            .get(format!("{}/api/session", running.base))
-            .send()
-            .await?
-            .json()
-            .await?;
-        let token = session["csrf_token"].as_str().unwrap_or_default().into();
-        Ok(Api {
-            base: running.base.clone(),
-            token,
-            client,
-        })
-    }
-
-    async fn call(&self, method: &str, path: &str, body: Value) -> TestResult<(u16, Value)> {
-        let method = reqwest::Method::from_bytes(method.as_bytes())?;
-        let resp = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .header("X-CSRF-Token", &self.token)
-            .json(&body)
-            .send()
-            .await?;
-        let status = resp.status().as_u16();
-        Ok((status, resp.json().await.unwrap_or(Value::Null)))
-    }
-
-    async fn get(&self, path: &str) -> TestResult<Value> {
-        Ok(self
-            .client
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await?
-            .json()
-            .await?)
-    }
-
     /// Creates, expecting 201.
     async fn create(&self, path: &str, body: Value) -> TestResult<Value> {
         let (status, made) = self.call("POST", path, body).await?;
@@ -95,7 +51,7 @@ async fn journal_names(api: &Api, id: &str, model: &str) -> TestResult {
 async fn a_running_traders_new_model_waits_for_the_confirmation_then_decides() -> TestResult {
     let ts = sqlite_store().await?;
     let running = start_server(ts.store.clone(), Some(fast_engine("edit"))).await?;
-    let api = Api::new(&running).await?;
+    let api = Api::new(&running.base).await?;
     for name in ["rules-a", "rules-b"] {
         let body = json!({"name": name, "provider": "builtin"});
         api.create("/api/models", body).await?;

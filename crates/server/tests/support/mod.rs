@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod api;
 pub mod portfolio;
 pub mod raw;
 
