@@ -1,6 +1,7 @@
 // Entry point: language, session, top navigation and the hash router.
 import { api, currentSession, loadSession, setSession } from './api.js';
 import { h, notify } from './dom.js';
+import { applyPrefs } from './prefs.js';
 import { getLang, initI18n, LANGS, onLangChange, setLang, t } from './i18n.js';
 import * as backtest from './pages/backtest.js';
 import * as chat from './pages/chat.js';
@@ -8,6 +9,7 @@ import * as dashboard from './pages/dashboard.js';
 import * as login from './pages/login.js';
 import * as portfolio from './pages/portfolio.js';
 import * as resources from './pages/resources.js';
+import * as settings from './pages/settings.js';
 import * as trader from './pages/trader.js';
 
 const ROUTES = [
@@ -16,6 +18,7 @@ const ROUTES = [
   { re: /^\/traders\/([^/]+)\/?$/, page: trader, nav: 'resources', title: 'trader.title', params: (m) => ({ id: decodeURIComponent(m[1]) }) },
   { re: /^\/resources\/(exchanges|models|strategies|traders)\/?$/, page: resources, nav: 'resources', title: 'resources.title', params: (m) => ({ kind: m[1] }) },
   { re: /^\/backtest\/?$/, page: backtest, nav: 'backtest', title: 'backtest.title' },
+  { re: /^\/settings\/?$/, page: settings, nav: 'settings', title: 'settings.title' },
   { re: /^\/portfolio\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ on: new URLSearchParams(m[1] || '').get('on'), create: new URLSearchParams(m[1] || '').has('new') }) },
   { re: /^\/portfolio\/([^/?]+)\/?(?:\?(.*))?$/, page: portfolio, nav: 'portfolio', title: 'portfolio.title', params: (m) => ({ name: decodeURIComponent(m[1]), on: new URLSearchParams(m[2] || '').get('on') }) },
 ];
@@ -25,6 +28,7 @@ const NAV = [
   ['resources', '#/resources/traders'],
   ['portfolio', '#/portfolio'],
   ['backtest', '#/backtest'],
+  ['settings', '#/settings'],
 ];
 
 const main = document.getElementById('main');
@@ -114,6 +118,9 @@ function route(focus = false) {
   }
 }
 
+// Before the first paint, so a chosen theme never flashes the other one.
+applyPrefs();
+
 async function start() {
   await initI18n();
   const skip = document.querySelector('.skip-link');
@@ -136,8 +143,10 @@ async function start() {
     }
   });
   onLangChange(() => {
+    // The language chosen on the settings page keeps the keyboard there; else the nav's.
+    const from = document.activeElement && document.activeElement.id === 'settings-lang' ? 'settings-lang' : 'lang-switch';
     route();
-    const sel = document.getElementById('lang-switch');
+    const sel = document.getElementById(from);
     if (sel) sel.focus();
   });
   route();

@@ -11,6 +11,7 @@ const state = {
   stack: [],
   events: [], // events of the last finished turn
   pending: null, // {binding, summary, taskId, turnId} — the confirmation the last turn asked for
+  paused: null, // {taskId, turnId} — a confirmation a side question withdrew, its task still open
   lastBinding: null, // last binding this client was shown (sent as seen_confirmation)
   connection: 'idle', // idle | connecting | open | error
   busyTurns: new Set(),
@@ -134,10 +135,17 @@ function apply(type, d) {
     state.stack = Array.isArray(r.stack) ? r.stack : [];
     state.events = Array.isArray(r.events) ? r.events : [];
     const conf = [...state.events].reverse().find((ev) => ev.type === 'confirmation_requested' && ev.binding);
+    const clar = state.events.find((ev) => ev.type === 'clarification' && Array.isArray(ev.options));
+    m.options = clar ? clar.options : null;
     if (conf) {
       state.pending = { binding: conf.binding, summary: conf.summary, taskId: conf.task_id, turnId };
       state.lastBinding = conf.binding;
+      state.paused = null;
     } else {
+      // A side question withdraws the confirmation (the server wants it shown again before a
+      // yes counts); while its task is still open, the reply that asked offers to go back to it.
+      const was = state.pending || state.paused;
+      state.paused = was && !(state.pending && state.pending.answered) && open(state.stack, was.taskId) ? { taskId: was.taskId, turnId: was.turnId } : null;
       state.pending = null;
     }
   } else if (type === 'error') {
@@ -146,6 +154,11 @@ function apply(type, d) {
     m.done = true;
     state.busyTurns.delete(turnId);
   }
+}
+
+/** Whether the task `taskId` is still on the stack (only unfinished tasks are). */
+function open(stack, taskId) {
+  return stack.some((task) => task.task_id === taskId);
 }
 
 /** Sends a typed message. Resolves with the turn id; throws ApiError. */
@@ -212,6 +225,7 @@ export function newConversation() {
     stack: [],
     events: [],
     pending: null,
+    paused: null,
     lastBinding: null,
     connection: 'idle',
     busyTurns: new Set(),

@@ -1,5 +1,6 @@
 // Tiny DOM helpers: element builder, toasts, empty/error blocks.
 import { t } from './i18n.js';
+import { richText } from './rich.js';
 
 const PROPS = new Set(['value', 'checked', 'selected', 'disabled', 'open', 'indeterminate', 'max', 'required', 'readOnly', 'multiple']);
 
@@ -42,7 +43,8 @@ export function notify(message, kind = 'info') {
 }
 
 export function errorBox(err) {
-  return h('div', { class: 'alert error', role: 'alert' }, err && err.message ? err.message : t('error.generic'));
+  // The server's words may name a command to run: the page links to where it is done instead.
+  return h('div', { class: 'alert error', role: 'alert' }, richText(err && err.message ? err.message : t('error.generic')));
 }
 
 export function loading() {

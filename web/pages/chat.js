@@ -3,6 +3,7 @@ import * as store from '../chat-store.js';
 import { h, notify, pageHeader } from '../dom.js';
 import { t, tOr } from '../i18n.js';
 import { fmtValue } from '../format.js';
+import { setRich } from '../rich.js';
 
 const SUGGESTIONS = ['add_paper', 'add_builtin', 'create_trader', 'list_traders'];
 
@@ -50,6 +51,45 @@ export function mount(root) {
   let lastPanelKey = '';
   let confirmNote = '';
 
+  /**
+   * Under the reply that asked: Yes / No for its confirmation; once a side question withdrew
+   * it, "Back to this question" while its task is open; or the readings a clarification
+   * offers, each a button that answers with it (only on the newest reply: a later message
+   * has moved on).
+   */
+  function messageActions(el, m, s) {
+    const mine = m.role === 'assistant' && m.done;
+    const pending = mine && s.pending && s.pending.turnId === m.turnId ? s.pending : null;
+    const paused = mine && !pending && s.paused && s.paused.turnId === m.turnId;
+    const last = s.messages[s.messages.length - 1] === m;
+    const options = mine && last && !pending && Array.isArray(m.options) ? m.options : [];
+    const key = JSON.stringify([pending && pending.binding, pending && pending.answered, paused, options]);
+    if (el.dataset.actions === key) return;
+    el.dataset.actions = key;
+    const old = el.querySelector('.msg-actions');
+    if (old) old.remove();
+    if (pending) {
+      el.append(h('div', { class: 'msg-actions', role: 'group', 'aria-label': t('chat.confirm_title') },
+        h('button', { type: 'button', class: 'btn primary small', 'data-confirm': 'yes', disabled: !!pending.answered, onclick: () => answer('yes') }, t('chat.confirm_yes')),
+        h('button', { type: 'button', class: 'btn small', 'data-confirm': 'no', disabled: !!pending.answered, onclick: () => answer('no') }, t('chat.confirm_no'))));
+    } else if (paused) {
+      // Back to the question: the server shows it again, with fresh buttons.
+      el.append(h('div', { class: 'msg-actions' },
+        h('button', { type: 'button', class: 'btn small', 'data-resume': 'true', onclick: () => pick(t('chat.resume_word')) }, t('chat.resume'))));
+    } else if (options.length) {
+      el.append(h('div', { class: 'msg-actions options', role: 'group', 'aria-label': t('chat.options_label') },
+        options.map((o) => h('button', { type: 'button', class: 'chip', 'data-option': o, onclick: () => pick(o) }, o))));
+    }
+  }
+
+  async function pick(option) {
+    try {
+      await store.send(option);
+    } catch (err) {
+      notify(err.message, 'error');
+    }
+  }
+
   function renderMessages(s) {
     empty.hidden = s.messages.length > 0;
     const wasAtBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
@@ -75,8 +115,12 @@ export function mount(root) {
       const textEl = el.querySelector('.text');
       const text = m.error ? (m.text ? `${m.text}\n` : '') + t('chat.turn_error', { message: m.error }) : m.failed ? `${m.text}\n${t('chat.send_failed')}` : m.text;
       if (!m.done && !text) {
-        if (!textEl.querySelector('.typing')) textEl.replaceChildren(h('span', { class: 'typing', 'aria-label': t('chat.thinking') }, h('span'), h('span'), h('span')));
-      } else if (textEl.textContent !== text || textEl.querySelector('.typing')) textEl.textContent = text;
+        if (!textEl.querySelector('.typing')) {
+          delete textEl.dataset.rich;
+          textEl.replaceChildren(h('span', { class: 'typing', 'aria-label': t('chat.thinking') }, h('span'), h('span'), h('span')));
+        }
+      } else setRich(textEl, text);
+      messageActions(el, m, s);
     }
     for (const [k, el] of els) if (!keep.has(k)) (el.remove(), els.delete(k));
     if (wasAtBottom) log.scrollTop = log.scrollHeight;

@@ -8,6 +8,7 @@ import { fmtMoney, fmtTime, fmtValue } from '../format.js';
 import { pricesLabel } from '../prices.js';
 import { t, tOr } from '../i18n.js';
 import { modelBinding, stateBadge } from '../widgets.js';
+import { probeOutput, testButton } from '../probe.js';
 
 export const KINDS = ['exchanges', 'models', 'strategies', 'traders'];
 const SINGULAR = { exchanges: 'exchange', models: 'model', strategies: 'strategy', traders: 'trader' };
@@ -186,6 +187,8 @@ function readForm(form, kind, obj) {
       const old = obj[el.name];
       if ((old ?? '') === v || String(old ?? '') === String(v)) continue;
     } else if (v === '' && !el.required) continue;
+  // A row's Test says its result here, outside the table the refreshes redraw.
+  const probed = kind === 'models' || kind === 'exchanges' ? probeOutput('probe-out') : null;
     body[el.name] = v;
   }
   return body;
@@ -204,7 +207,7 @@ export function mount(root, { kind }) {
     pageHeader(t('resources.title')),
     tabs,
     h('div', { class: 'resources-layout' },
-      h('section', { class: 'card', 'aria-labelledby': 'list-title' }, h('div', { class: 'section-head' }, listTitle, trashBtn), list),
+      h('section', { class: 'card', 'aria-labelledby': 'list-title' }, h('div', { class: 'section-head' }, listTitle, trashBtn), probed, list),
       h('section', { class: 'card form-card', 'aria-labelledby': 'form-title' }, formTitle, formSlot)));
   let alive = true;
   let recheck = null;
@@ -262,6 +265,7 @@ export function mount(root, { kind }) {
     }
     const cols = columns(kind, state.ctx);
     const head = (c) => tOr(`col.${c}`, tOr(`field.${c}`, c));
+                    probed ? testButton(kind, o.id, label(o), probed) : null,
     list.replaceChildren(h('div', { class: 'table-wrap' },
       h('table', { class: 'data cards-on-mobile resource-table' },
         h('thead', {}, h('tr', {}, cols.map(([c]) => h('th', { scope: 'col' }, head(c))), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('common.actions'))))),

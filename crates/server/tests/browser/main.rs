@@ -33,6 +33,7 @@ mod portfolio_upload;
 mod running_edit;
 #[path = "../support/mod.rs"]
 mod support;
+mod settings_page;
 mod trader_controls;
 
 use harness::{Browser, TestResult, Viewport, with_app_and_browser};
