@@ -4,14 +4,18 @@ import { fmtShortTime, toNum } from './format.js';
 const NS = 'http://www.w3.org/2000/svg';
 const M = { top: 12, right: 14, bottom: 24, left: 58 };
 
-function s(tag, attrs = {}, text) {
+/** An SVG element: `svgEl('rect', {x: 1, class: 'bar'}, text)`. */
+export function svgEl(tag, attrs = {}, text) {
   const el = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
   if (text != null) el.textContent = text;
   return el;
 }
 
-function niceTicks(min, max, count = 4) {
+const s = svgEl;
+
+/** Round values spanning [min, max] for about `count` grid lines. */
+export function niceTicks(min, max, count = 4) {
   const span = max - min || Math.abs(max) || 1;
   const raw = span / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
@@ -27,22 +31,30 @@ function niceTicks(min, max, count = 4) {
  * `timeFormat(ms, spanMs)` labels the time axis and the read-out (default: fmtShortTime, which
  * shows the time of day over short spans; daily data passes a date-only format).
  * `markers: [{t, kind: 'entry' | 'exit', text}]` puts a triangle on the first series at each
- * time (up for an entry, down for an exit), `text` its tooltip.
+ * time (up for an entry, down for an exit), `text` its tooltip; each is reachable by keyboard.
+ * `area` fills under a single series, down to the bottom or, with `areaBase`, to that value.
  */
 export function lineChart(opts) {
   const { className = 'chart', id, height = 200, label = '' } = opts;
-  const svg = s('svg', { class: className, id, role: 'img', 'aria-label': label, height, preserveAspectRatio: 'none' });
+  // With markers to focus it is a group a screen reader walks into, not one picture.
+  const role = opts.markers && opts.markers.length ? 'group' : 'img';
+  const svg = s('svg', { class: className, id, role, 'aria-label': label, height, preserveAspectRatio: 'none' });
+  return redrawnOnResize(svg, opts.width || 640, (w) => render(svg, w, height, opts));
+}
+
+/** Draws `svg` now at `width` with `draw(width)`, and again whenever its width changes. */
+export function redrawnOnResize(svg, width, draw) {
   svg.style.width = '100%';
-  let width = 0;
-  const draw = (w) => {
-    width = Math.max(240, Math.round(w));
-    render(svg, width, height, opts);
+  let drawn = 0;
+  const at = (w) => {
+    drawn = Math.max(240, Math.round(w));
+    draw(drawn);
   };
-  draw(opts.width || 640);
+  at(width);
   if (typeof ResizeObserver === 'function') {
     const ro = new ResizeObserver((entries) => {
       const w = entries[0].contentRect.width;
-      if (w > 0 && Math.abs(w - width) > 1) draw(w);
+      if (w > 0 && Math.abs(w - drawn) > 1) at(w);
     });
     ro.observe(svg);
   }
@@ -106,7 +118,8 @@ function render(svg, W, H, opts) {
     }
     const cls = `series-${i % 8}`;
     if (area && series.length === 1) {
-      const a = `${d}V${y0}H${pts.length === 1 || single ? x0 : X(pts[0][0]).toFixed(1)}Z`;
+      const base = opts.areaBase != null ? Y(opts.areaBase).toFixed(1) : y0;
+      const a = `${d}V${base}H${pts.length === 1 || single ? x0 : X(pts[0][0]).toFixed(1)}Z`;
       svg.append(s('path', { d: a, class: `chart-area ${cls}` }));
     }
     const path = s('path', { d, class: `${lineClass} ${cls}`, fill: 'none', 'vector-effect': 'non-scaling-stroke' });
@@ -116,18 +129,10 @@ function render(svg, W, H, opts) {
     svg.append(s('circle', { cx: (pts.length === 1 || single ? x1 : X(lt)).toFixed(1), cy: Y(lv).toFixed(1), r: 3, class: `chart-dot ${cls}` }));
   });
 
-  drawMarkers(svg, opts.markers, series[0], { tMin, tMax, X, Y, single });
+  drawMarkers(svg, opts.markers, series[0], { tMin, tMax, X, Y, single, id: opts.id });
 
   // Hover read-out: nearest point of each series.
-  const hover = s('g', { class: 'chart-hover', visibility: 'hidden' });
-  const vline = s('line', { y1: y1, y2: y0 });
-  const label = s('text', { y: y1 + 12 });
-  hover.append(vline, label);
-  svg.append(hover);
-  svg.onpointermove = (ev) => {
-    const r = svg.getBoundingClientRect();
-    if (!r.width) return;
-    const px = ((ev.clientX - r.left) / r.width) * W;
+  hoverReadout(svg, W, { x0, x1, y0, y1 }, (px) => {
     const tt = single ? tMin : tMin + ((px - x0) / (x1 - x0)) * (tMax - tMin);
     const parts = [];
     let bestT = null;
@@ -139,11 +144,28 @@ function render(svg, W, H, opts) {
         if (bestT == null) bestT = +best.t;
       }
     }
-    if (bestT == null) return;
-    const x = single ? px : X(bestT);
+    if (bestT == null) return null;
+    return { x: single ? px : X(bestT), text: `${timeFormat(bestT, 0)}  ${parts.join('  ')}` };
+  });
+}
+
+/** A hover read-out on `svg` (drawn `W` wide, its plot in `box`): a vertical line and a label
+ *  where `pick(px)` says (`{x, text}`, or null) for the pointer's x in the drawing's units. */
+export function hoverReadout(svg, W, { x0, x1, y0, y1 }, pick) {
+  const hover = s('g', { class: 'chart-hover', visibility: 'hidden' });
+  const vline = s('line', { y1: y1, y2: y0 });
+  const label = s('text', { y: y1 + 12 });
+  hover.append(vline, label);
+  svg.append(hover);
+  svg.onpointermove = (ev) => {
+    const r = svg.getBoundingClientRect();
+    if (!r.width) return;
+    const got = pick(((ev.clientX - r.left) / r.width) * W);
+    if (!got) return;
+    const { x, text } = got;
     vline.setAttribute('x1', x);
     vline.setAttribute('x2', x);
-    label.textContent = `${timeFormat(bestT, 0)}  ${parts.join('  ')}`;
+    label.textContent = text;
     const right = x > (x0 + x1) / 2;
     label.setAttribute('x', right ? x - 6 : x + 6);
     label.setAttribute('text-anchor', right ? 'end' : 'start');
@@ -153,7 +175,7 @@ function render(svg, W, H, opts) {
 }
 
 /** Trade markers on `se`'s line: each at the line's value nearest its time. */
-function drawMarkers(svg, markers, se, { tMin, tMax, X, Y, single }) {
+function drawMarkers(svg, markers, se, { tMin, tMax, X, Y, single, id }) {
   if (!markers || !markers.length || !se || single) return;
   const pts = se.points.map((p) => [+p.t, toNum(p.v)]).filter(([tt, v]) => Number.isFinite(tt) && Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
   if (!pts.length) return;
@@ -173,11 +195,75 @@ function drawMarkers(svg, markers, se, { tMin, tMax, X, Y, single }) {
     const y = Y(pts[lo][1]);
     const up = m.kind === 'entry';
     const d = up ? `M${x.toFixed(1)},${(y + 2).toFixed(1)}l-5,9h10z` : `M${x.toFixed(1)},${(y - 2).toFixed(1)}l-5,-9h10z`;
-    const mark = s('path', { d, class: `chart-marker marker-${up ? 'entry' : 'exit'}`, 'data-t': tt });
-    if (m.text) mark.append(s('title', {}, m.text));
+    const mark = s('path', { d, class: `chart-marker marker-${up ? 'entry' : 'exit'}`, 'data-t': tt, id: markerId(id, m) });
+    if (m.text) {
+      mark.append(s('title', {}, m.text));
+      // The pointer has the title; the keyboard reaches each marker and reads the same text.
+      tipOn(mark, m.text, { hover: false });
+    }
     g.append(mark);
   }
   svg.append(g);
+}
+
+/** A marker's id inside the chart `chartId`, the same on every redraw so focus stays on it. */
+export function markerId(chartId, m) {
+  return chartId ? `${chartId}-${m.kind}-${m.symbol || ''}-${m.t}`.replace(/[^\w-]/g, '_') : null;
+}
+
+// The page's one chart tooltip: beside the marker focused (or pointed at), inside the viewport.
+let tip = null;
+let tipOwner = null;
+let tipWatch = null;
+
+function hideTip(owner) {
+  if (!tip || (owner && owner !== tipOwner)) return;
+  tip.hidden = true;
+  tipOwner = null;
+  clearInterval(tipWatch);
+}
+
+/** The tooltip beside its marker: above it, or below where there is no room above. */
+function placeTip() {
+  if (!tip || tip.hidden || !tipOwner) return;
+  const r = tipOwner.getBoundingClientRect();
+  const left = Math.max(4, Math.min(r.left + r.width / 2 - tip.offsetWidth / 2, document.documentElement.clientWidth - tip.offsetWidth - 4));
+  const above = r.top - tip.offsetHeight - 8;
+  tip.style.left = `${Math.round(left)}px`;
+  tip.style.top = `${Math.round(above >= 4 ? above : r.bottom + 8)}px`;
+}
+
+function showTip(el, text) {
+  if (!tip || !tip.isConnected) {
+    tip = document.createElement('div');
+    tip.id = 'chart-tip';
+    tip.className = 'chart-tip';
+    tip.setAttribute('role', 'tooltip');
+    document.body.append(tip);
+    addEventListener('scroll', placeTip, { passive: true, capture: true });
+  }
+  tip.textContent = text;
+  tip.hidden = false;
+  tipOwner = el;
+  placeTip();
+  // A live page redraws its charts: a tooltip whose marker is gone goes with it.
+  clearInterval(tipWatch);
+  tipWatch = setInterval(() => !el.isConnected && hideTip(el), 300);
+}
+
+/** Makes `el` (an SVG marker) reachable by keyboard, read as `text`, and shows `text` in the
+ *  chart tooltip while it has focus (and, with `hover`, while the pointer is on it). */
+export function tipOn(el, text, { hover = true } = {}) {
+  el.setAttribute('tabindex', '0');
+  el.setAttribute('role', 'img');
+  el.setAttribute('aria-label', text);
+  el.addEventListener('focus', () => showTip(el, text));
+  el.addEventListener('blur', () => hideTip(el));
+  el.addEventListener('keydown', (e) => e.key === 'Escape' && hideTip(el));
+  if (hover) {
+    el.addEventListener('pointerenter', () => showTip(el, text));
+    el.addEventListener('pointerleave', () => hideTip(el));
+  }
 }
 
 /** `<ul class="legend">` matching the series colours. */
