@@ -68,30 +68,61 @@ export function tradesTable(items, { id = null, total = null } = {}) {
   const pnl = sum('pnl');
   const shown = total != null && total > items.length ? t('trades.shown_of', { n: items.length, total }) : t('trades.count', { n: items.length });
   return h('div', { class: 'trades', id },
-    h('p', { class: 'trades-summary muted' }, shown, ' · ', t('trades.wins', { n: wins }), ' · ', t('trades.net'), ' ',
+    h('p', { class: 'trades-summary muted', id: id ? `${id}-summary` : null }, shown, ' · ', t('trades.wins', { n: wins }), ' · ', t('trades.net'), ' ',
       // A float sum of the shown rows, for orientation; each row is exact.
       h('span', { class: pnlClass(pnl) }, (pnl > 0 ? '+' : '') + pnl.toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 }))),
-    h('div', { class: 'table-wrap' },
+    // Wider than its card on a desktop: the keyboard can reach it to scroll it.
+    h('div', { class: 'table-wrap', tabindex: '0', role: id ? 'region' : null, 'aria-labelledby': id ? `${id}-summary` : null },
       h('table', { class: 'data cards-on-mobile trades-table' },
         h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, label(c))))),
         h('tbody', {}, items.map((r) => h('tr', { 'data-exit-reason': r.exit_reason || '', 'data-symbol': r.symbol },
           cols.map((c) => h('td', { 'data-label': label(c), class: c === 'pnl' || c.endsWith('price') || c === 'fees' || c === 'quantity' ? 'num' : null }, cell(c, r)))))))));
 }
 
-/** Entry and exit markers of `items` for a chart's `markers`, each with its tooltip: a
- *  position's entry once, however many exits it had. */
+/** `a + b` of two decimal strings, exactly ("0.1" + "0.2" is "0.3"); `null` if either is no
+ *  plain decimal. */
+export function addExact(a, b) {
+  const parse = (v) => {
+    const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(String(v ?? '').trim());
+    return m && { sign: m[1] === '-' ? -1n : 1n, int: m[2], frac: m[3] || '' };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  if (!x || !y) return null;
+  const dp = Math.max(x.frac.length, y.frac.length);
+  const scaled = (p) => p.sign * BigInt(p.int + p.frac.padEnd(dp, '0'));
+  const sum = scaled(x) + scaled(y);
+  const digits = (sum < 0n ? -sum : sum).toString().padStart(dp + 1, '0');
+  const int = digits.slice(0, digits.length - dp);
+  const frac = dp ? `.${digits.slice(digits.length - dp)}` : '';
+  return `${sum < 0n ? '-' : ''}${int}${frac}`;
+}
+
+/** Entry and exit markers of `items` (newest first, as the API lists them) for a chart's
+ *  `markers`, each with its tooltip and where it was: `{t, kind, text, symbol, side ('long' |
+ *  'short'), price}`, an exit also with its `pnl` and `entry: {t, price}`. A position's entry
+ *  once, however many exits it had, with its whole size (what its exits closed and what is
+ *  still open). */
 export function tradeMarkers(items) {
   const out = [];
-  const entries = new Set();
+  const entries = new Map();
   for (const r of items || []) {
-    const side = tOr(`side.${String(r.side).toLowerCase()}`, r.side);
     const key = `${r.symbol}|${r.side}|${r.entry_time_ms}`;
-    if (!entries.has(key)) {
-      entries.add(key);
-      out.push({ t: r.entry_time_ms, kind: 'entry', text: t('trades.marker_entry', { symbol: r.symbol, side, price: fmtExact(r.entry_price), time: fmtTime(r.entry_time_ms) }) });
+    const seen = entries.get(key);
+    if (seen) seen.quantity = addExact(seen.quantity, r.quantity);
+    // The newest exit says what is still open.
+    else entries.set(key, { r, quantity: addExact(r.quantity, r.remaining ?? '0') ?? r.quantity });
+  }
+  for (const r of items || []) {
+    const sideKey = String(r.side).toLowerCase();
+    const side = tOr(`side.${sideKey}`, r.side);
+    const key = `${r.symbol}|${r.side}|${r.entry_time_ms}`;
+    const entry = entries.get(key);
+    if (entry && entry.r === r) {
+      out.push({ t: r.entry_time_ms, kind: 'entry', symbol: r.symbol, side: sideKey, price: r.entry_price, text: t('trades.marker_entry', { symbol: r.symbol, side, quantity: fmtExact(entry.quantity), price: fmtExact(r.entry_price), time: fmtTime(r.entry_time_ms) }) });
     }
     const reason = r.exit_reason ? tOr(`exit_reason.${r.exit_reason}`, r.exit_reason) : t('exit_reason.unknown');
-    out.push({ t: r.exit_time_ms, kind: 'exit', text: t('trades.marker_exit', { symbol: r.symbol, side, quantity: fmtExact(r.quantity), price: fmtExact(r.exit_price), pnl: fmtExact(r.pnl, { signed: true }), reason, time: fmtTime(r.exit_time_ms) }) });
+    out.push({ t: r.exit_time_ms, kind: 'exit', symbol: r.symbol, side: sideKey, price: r.exit_price, pnl: r.pnl, entry: { t: r.entry_time_ms, price: r.entry_price }, text: t('trades.marker_exit', { symbol: r.symbol, side, quantity: fmtExact(r.quantity), price: fmtExact(r.exit_price), pnl: fmtExact(r.pnl, { signed: true }), reason, time: fmtTime(r.exit_time_ms) }) });
   }
   return out;
 }

@@ -1,9 +1,10 @@
-// #/traders/<id> — status, start/stop, stats, equity, positions (each with Close), closed
-// trades, decision journal.
+// #/traders/<id> — status, start/stop, stats, equity with its drawdown, the price chart with
+// its trades, positions (each with Close), closed trades, decision journal.
 import { api, enc } from '../api.js';
 import { lineChart } from '../chart.js';
 import { closeButton, onControlChange, refusal, startStopButton, stopCloseButton } from '../controls.js';
 import { coalesce, errorBox, h, keepFocus, loading, notify } from '../dom.js';
+import { drawdownView } from '../drawdown.js';
 import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
@@ -11,6 +12,7 @@ import { pricesLine } from '../prices.js';
 import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
 import { tradeMarkers, tradesTable } from '../trades.js';
 import { dataTable, kvList, modelBinding, rawJson, reasonLine, stateBadge } from '../widgets.js';
+import { pricePanel } from './trader-prices.js';
 
 const PAGE = 50;
 const MONEY = new Set(['final_equity', 'equity', 'initial_balance', 'balance', 'fee', 'fees', 'total_fees', 'avg_win', 'avg_loss', 'entry_price', 'mark_price', 'price']);
@@ -93,6 +95,7 @@ export function mount(root, { id }) {
   let noMore = false;
   let first = true;
   const names = new Map(); // "models/<id>" → its name, read once
+  const prices = pricePanel(); // kept across redraws: it fetches its candles only on a change
 
   async function nameOf(kind, ref) {
     const key = `${kind}/${ref}`;
@@ -149,6 +152,7 @@ export function mount(root, { id }) {
     const open = new Set([...body.querySelectorAll('details.cycle[open]')].map((d) => d.dataset.cycle));
     const latest = jr.status === 'fulfilled' ? jr.value.items || [] : null;
     const journal = latest && [...latest, ...older.filter((o) => latest.every((n) => n.cycle_number !== o.cycle_number))];
+    prices.update({ trader, account, trades: tx.status === 'fulfilled' ? tx.value.items || [] : null, positions: openPositions, points }).catch((e) => notify(e.message, 'error'));
 
     keepFocus(body, () => body.replaceChildren(
       h('p', { class: 'crumbs' }, h('a', { href: '#/' }, t('nav.dashboard')), ' / ', h('a', { href: '#/resources/traders' }, t('resources.kind.traders'))),
@@ -170,7 +174,10 @@ export function mount(root, { id }) {
         points.length
           // Its closed trades' entries and exits sit on the curve, each with its tooltip.
           ? lineChart({ series: [{ name: trader.name, points }], id: 'trader-equity-chart', className: `equity-chart ${pnlClass(points[points.length - 1].v - points[0].v)}`, lineClass: 'equity-line', height: 220, area: true, format: (v) => fmtNum(v, 0, 2), label: t('dashboard.equity_chart_label', { name: trader.name }), markers: tx.status === 'fulfilled' ? tradeMarkers(tx.value.items) : [] })
-          : h('p', { class: 'empty-note' }, t('dashboard.no_cycles'))),
+          : h('p', { class: 'empty-note' }, t('dashboard.no_cycles')),
+        // How far below its best it has been, and when it was deepest.
+        points.length ? drawdownView(points, { id: 'trader-drawdown-chart', name: trader.name }) : null),
+      section('trader.price_chart', prices.node),
       section('trader.positions', pos.status === 'fulfilled' ? positionsTable(trader, openPositions) : errorBox(pos.reason)),
       section('trader.trades',
         tx.status === 'rejected' ? errorBox(tx.reason)
@@ -197,6 +204,7 @@ export function mount(root, { id }) {
   return () => {
     alive = false;
     refresh.cancel();
+    prices.stop();
     off();
     offControls();
   };
