@@ -8,6 +8,7 @@ import { fmtMoney, fmtTime, fmtValue } from '../format.js';
 import { pricesLabel } from '../prices.js';
 import { t, tOr } from '../i18n.js';
 import { modelBinding, stateBadge } from '../widgets.js';
+import { readStrategy, strategyEditor, strategyErrors } from '../strategy-form.js';
 import { probeOutput, testButton } from '../probe.js';
 
 export const KINDS = ['exchanges', 'models', 'strategies', 'traders'];
@@ -137,8 +138,8 @@ function formFor(kind, ctx, obj) {
     fields.push(f('name', { required: true }), provField, modelField, urlField, keyField);
     if (edit) fields.push(f('enabled', { type: 'checkbox' }));
   } else if (kind === 'strategies') {
-    fields.push(f('name', { required: true }), f('description', { type: 'textarea', rows: 2 }));
-    if (edit) fields.push(field({ name: 'config', label: t('field.config'), type: 'textarea', rows: 14, value: JSON.stringify(o.config ?? {}, null, 2), hint: t('resources.config_hint'), attrs: { spellcheck: 'false', class: 'mono' } }));
+    // The config as a form (coins, timeframes, indicators, limits, prompts), JSON as Advanced.
+    fields.push(f('name', { required: true }), f('description', { type: 'textarea', rows: 2 }), strategyEditor(obj));
   } else {
     const opts = (list) => [{ value: '', label: t('resources.choose') }, ...list.map((x) => ({ value: x.id, label: label(x) }))];
     fields.push(
@@ -168,18 +169,6 @@ function readForm(form, kind, obj) {
     let v = el.type === 'checkbox' ? el.checked : el.value;
     if (el.type === 'password') {
       if (v) body[el.name] = v;
-      continue;
-    }
-    if (el.name === 'config') {
-      try {
-        v = JSON.parse(v);
-      } catch (e) {
-        const err = new Error(t('resources.bad_json'));
-        err.problems = [{ field: 'config', message: t('resources.bad_json_detail', { detail: e.message }) }];
-        throw err;
-      }
-      if (obj && JSON.stringify(v) === JSON.stringify(obj.config)) continue;
-      body.config = v;
       continue;
     }
     if (el.name === 'scan_interval_minutes' && v !== '') v = Number(v);
@@ -317,10 +306,11 @@ export function mount(root, { kind }) {
     clearErrors(form);
     let body;
     const obj = state.editing;
+    const problems = kind === 'strategies' ? strategyErrors : showErrors;
     try {
-      body = readForm(form, kind, obj);
+      body = kind === 'strategies' ? await readStrategy(form, obj) : readForm(form, kind, obj);
     } catch (err) {
-      return showErrors(form, err);
+      return problems(form, err);
     }
     if (obj && !Object.keys(body).length) return showForm(null);
     setBusy(form, true);
@@ -335,7 +325,7 @@ export function mount(root, { kind }) {
       state.trash = false;
       await loadList();
     } catch (err) {
-      showErrors(form, err);
+      problems(form, err);
     } finally {
       setBusy(form, false);
     }

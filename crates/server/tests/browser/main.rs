@@ -31,6 +31,7 @@ mod live_venues;
 mod paper_prices;
 mod portfolio_upload;
 mod running_edit;
+mod strategy_form;
 #[path = "../support/mod.rs"]
 mod support;
 mod settings_page;
