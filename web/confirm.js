@@ -2,7 +2,7 @@
 // second call carries the token. Used for start, stop, delete, and the edits the server asks
 // about (a trader's model, account, strategy, interval…, by the chat's rule).
 import { api } from './api.js';
-import { h } from './dom.js';
+import { focusKey, h, nothingFocused, refocus } from './dom.js';
 import { t } from './i18n.js';
 
 let dialog = null;
@@ -25,9 +25,11 @@ function ensureDialog() {
   return dialog;
 }
 
-/** Shows `summary` in #confirm-dialog; resolves true on Confirm, false on Cancel / Escape. */
+/** Shows `summary` in #confirm-dialog; resolves true on Confirm, false on Cancel / Escape.
+ *  Focus goes back to what opened it, or to what replaced it in a redraw meanwhile. */
 export function confirmDialog(summary, { title, confirmLabel, danger = false } = {}) {
   const d = ensureDialog();
+  const opener = focusKey(document.activeElement);
   d.querySelector('#confirm-dialog-title').textContent = title || t('confirm.title');
   d.querySelector('#confirm-dialog-summary').textContent = summary;
   const ok = d.querySelector('[data-action="confirm"]');
@@ -40,6 +42,8 @@ export function confirmDialog(summary, { title, confirmLabel, danger = false } =
     const onClose = () => {
       d.removeEventListener('close', onClose);
       resolve(d.returnValue === 'confirm');
+      // The browser gives focus back to the opener only while it is still on the page.
+      setTimeout(() => nothingFocused() && refocus(opener), 0);
     };
     d.addEventListener('close', onClose);
     if (typeof d.showModal === 'function') d.showModal();

@@ -8,7 +8,7 @@
 // by trader, and every redraw shows them again until the action ends or is retried.
 import { enc } from './api.js';
 import { twoStep } from './confirm.js';
-import { h, notify } from './dom.js';
+import { focusKey, h, notify, refocus } from './dom.js';
 import { fmtExact } from './trades.js';
 import { t, tOr } from './i18n.js';
 
@@ -27,7 +27,7 @@ const changed = () => listeners.forEach((fn) => fn());
 /** What is in flight for trader `id`, if anything. */
 export const busyWith = (id) => busy.get(id) || null;
 
-async function run(tr, what, call, done, asks = true) {
+async function run(tr, what, call, done, asks = true, back = null) {
   if (busy.has(tr.id)) return;
   // Whether the server will ask first is its rule; the page knows it for a start only (a
   // paper start acts at once): until the answer, the controls wait in their usual words.
@@ -48,41 +48,47 @@ async function run(tr, what, call, done, asks = true) {
   } finally {
     busy.delete(tr.id);
     changed();
+    // The pressed control was disabled while it worked: focus goes back to it (or to what
+    // replaced it, Start for Stop) once a redraw shows it usable.
+    refocus(back);
   }
 }
 
 const sideWord = (side) => tOr(`side.${String(side).toLowerCase()}`, side);
 
 /** The pressed button waits at once, before any page redraws it; `label` says what it does
- *  when that is already known (a paper start). */
+ *  when that is already known (a paper start). Returns what names it for focus to come back
+ *  to, when it had focus (pressed from the keyboard, or clicked). */
 function pressed(e, label = null) {
   const b = e && e.currentTarget;
-  if (!b) return;
+  if (!b) return null;
+  const back = document.activeElement === b ? focusKey(b) : null;
   if (label) {
     b.textContent = label;
     b.setAttribute('aria-busy', 'true');
   }
   b.disabled = true;
+  return back;
 }
 
 /** Starts or stops `tr` ({id, name}); a live start's Confirm looks as grave as a stop's. */
-export function startStop(tr, verb, { live = false } = {}) {
+export function startStop(tr, verb, { live = false, back = null } = {}) {
   const path = `/api/traders/${enc(tr.id)}/${verb}`;
   return run(tr, verb, (steps) => twoStep('POST', path, { ...steps, confirmLabel: t(`trader.${verb}`), danger: verb === 'stop' || live }),
-    () => notify(t(`trader.${verb}_done`, { name: tr.name }), 'ok'), verb === 'stop' || live);
+    () => notify(t(`trader.${verb}_done`, { name: tr.name }), 'ok'), verb === 'stop' || live, back);
 }
 
 /** Closes one position ({symbol, side, quantity}) of `tr` at market, after the dialog. */
-export function closePosition(tr, p) {
+export function closePosition(tr, p, back = null) {
   const path = `/api/traders/${enc(tr.id)}/positions/close`;
   const names = { name: tr.name, symbol: p.symbol, side: sideWord(p.side) };
   return run(tr, `close:${p.symbol}:${p.side}`,
     (steps) => twoStep('POST', path, { ...steps, body: { symbol: p.symbol, side: p.side }, title: t('trader.close_title'), confirmLabel: t('trader.close'), danger: true }),
-    (r) => notify(r.object && r.object.waiting ? t('trader.close_waiting', names) : t('trader.close_done', names), 'ok'));
+    (r) => notify(r.object && r.object.waiting ? t('trader.close_waiting', names) : t('trader.close_done', names), 'ok'), true, back);
 }
 
 /** Stops `tr` and closes every open position, after the dialog. */
-export function stopAndClose(tr) {
+export function stopAndClose(tr, back = null) {
   const path = `/api/traders/${enc(tr.id)}/stop-and-close`;
   return run(tr, 'stop-close',
     (steps) => twoStep('POST', path, { ...steps, title: t('trader.stop_close_title'), confirmLabel: t('trader.close_all'), danger: true }),
@@ -90,7 +96,7 @@ export function stopAndClose(tr) {
       const closed = (r.object && r.object.report && r.object.report.closed) || [];
       const list = closed.map((c) => `${c.symbol} ${sideWord(c.side)} ${fmtExact(c.quantity)}`).join(', ');
       notify(closed.length ? t('trader.stop_close_done', { name: tr.name, list }) : t('trader.stop_close_nothing', { name: tr.name }), 'ok');
-    });
+    }, true, back);
 }
 
 /**
@@ -106,12 +112,13 @@ export function startStopButton(tr, running, { live = false, small = false, ids 
     class: ['btn', small && 'small', verb === 'stop' ? 'danger' : 'primary'],
     id: ids ? `trader-${verb}` : null,
     'data-action': verb,
+    'data-focus': 'start-stop',
     'aria-label': t(`trader.${verb}_named`, { name: tr.name }),
     'aria-busy': doing === verb ? 'true' : null,
     disabled: !!doing,
     onclick: (e) => {
-      pressed(e, verb === 'start' && !live ? t('trader.starting') : null);
-      startStop(tr, verb, { live });
+      const back = pressed(e, verb === 'start' && !live ? t('trader.starting') : null);
+      startStop(tr, verb, { live, back });
     },
   }, label);
 }
@@ -126,13 +133,11 @@ export function stopCloseButton(tr, { small = false, running = true } = {}) {
     class: ['btn', 'danger', small && 'small'],
     id: small ? null : 'trader-stop-close',
     'data-action': 'stop-close',
+    'data-focus': 'stop-close',
     'aria-label': t(running ? 'trader.stop_close_named' : 'trader.close_all_named', { name: tr.name }),
     'aria-busy': doing === 'stop-close' ? 'true' : null,
     disabled: !!doing,
-    onclick: (e) => {
-      pressed(e);
-      stopAndClose(tr);
-    },
+    onclick: (e) => stopAndClose(tr, pressed(e)),
   }, doing === 'stop-close' ? t(running ? 'trader.stopping' : 'trader.closing') : idle);
 }
 
@@ -146,13 +151,11 @@ export function closeButton(tr, p) {
     'data-action': 'close-position',
     'data-symbol': p.symbol,
     'data-side': p.side,
+    'data-focus': `close:${p.symbol}:${p.side}`,
     'aria-label': t('trader.close_named', { name: tr.name, symbol: p.symbol, side: sideWord(p.side) }),
     'aria-busy': mine ? 'true' : null,
     disabled: !!doing,
-    onclick: (e) => {
-      pressed(e);
-      closePosition(tr, p);
-    },
+    onclick: (e) => closePosition(tr, p, pressed(e)),
   }, mine ? t('trader.closing') : t('trader.close'));
 }
 

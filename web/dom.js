@@ -83,28 +83,79 @@ export function coalesce(fn, ms) {
   return c;
 }
 
+// ---- keyboard focus across redraws -------------------------------------------------------
+// Live pages redraw often (the dashboard on every cycle), and a control's words change as it
+// works (Start → Starting… → Stop). Focus stays on the "same" control: the one with its id, or
+// in the same scope (the cycle, journal group, trader card or table row it is in) with the same
+// `data-focus` name (a control whose words change says what it is there), or failing that the
+// same tag and link or words. A control busy with its action is disabled and cannot hold
+// focus: it gets it back when a redraw shows it usable again.
+
+const SCOPE = '[data-cycle],[data-group],[data-trader-id],[data-id]';
+const scopeOf = (el) => {
+  const s = el.closest(SCOPE);
+  return s ? [s.dataset.cycle, s.dataset.group, s.dataset.traderId, s.dataset.id].map((x) => x ?? '').join('|') : '';
+};
+// A card's name and its "Open trader →" link go to the same place: both the target and the words
+// tell them apart.
+const words = (el) => `${el.getAttribute('href') || ''}|${el.textContent}`;
+
+/** What names `el` across a redraw (null for nothing focused). */
+export function focusKey(el) {
+  if (!el || !(el instanceof Element) || el === document.body || el === document.documentElement) return null;
+  return { id: el.id || null, scope: scopeOf(el), focus: el.dataset.focus ?? null, tag: el.tagName, text: words(el) };
+}
+
+/** The element in `container` that `key` names, if any. */
+export function findByKey(container, key) {
+  if (!key) return null;
+  const byId = key.id ? document.getElementById(key.id) : null;
+  if (byId && container.contains(byId)) return byId;
+  const named = key.focus != null;
+  const candidates = container.querySelectorAll(named ? `[data-focus="${CSS.escape(key.focus)}"]` : key.tag);
+  return [...candidates].find((x) => scopeOf(x) === key.scope && (named || words(x) === key.text)) || null;
+}
+
+export const nothingFocused = () => {
+  const a = document.activeElement;
+  return !a || a === document.body || a === document.documentElement;
+};
+
+function tryFocus(el) {
+  if (!el || el.disabled || !el.isConnected || !el.getClientRects().length) return false;
+  el.focus({ preventScroll: true });
+  return document.activeElement === el;
+}
+
+// A control to give focus back to once a redraw shows it usable, while nothing else took it.
+let pending = null; // {key, until}
+const PENDING_MS = 30000;
+
+function resume(container) {
+  if (!pending) return;
+  if (Date.now() > pending.until || !nothingFocused()) {
+    pending = null;
+    return;
+  }
+  if (tryFocus(findByKey(container, pending.key))) pending = null;
+}
+
+/** Focus back on the control `key` names: now if it is there and usable, else on the first
+ *  redraw that shows it so (a dialog closed, an action done, a form put away). */
+export function refocus(key) {
+  if (!key) return;
+  if (tryFocus(findByKey(document, key))) {
+    pending = null;
+    return;
+  }
+  pending = { key, until: Date.now() + PENDING_MS };
+}
+
 /** Re-renders `container` with `render()` keeping keyboard focus on the "same" element. */
 export function keepFocus(container, render) {
   const a = document.activeElement;
-  let key = null;
-  if (a && a !== document.body && container.contains(a)) {
-    const scope = a.closest('[data-cycle],[data-trader-id]');
-    key = {
-      id: a.id,
-      scope: scope ? [scope.dataset.cycle ?? '', scope.dataset.traderId ?? ''] : null,
-      tag: a.tagName,
-      text: a.getAttribute('href') || a.textContent,
-    };
-  }
+  const key = a && container.contains(a) ? focusKey(a) : null;
   render();
-  if (!key) return;
-  let el = key.id ? document.getElementById(key.id) : null;
-  if (!el) {
-    el = [...container.querySelectorAll(key.tag)].find((x) => {
-      const sc = x.closest('[data-cycle],[data-trader-id]');
-      const same = key.scope ? sc && sc.dataset.cycle === (key.scope[0] || undefined) && (sc.dataset.traderId ?? '') === key.scope[1] : !sc;
-      return same && (x.getAttribute('href') || x.textContent) === key.text;
-    });
-  }
-  if (el) el.focus({ preventScroll: true });
+  if (key && !tryFocus(findByKey(container, key)) && nothingFocused()) pending = { key, until: Date.now() + PENDING_MS };
+  resume(container);
 }

@@ -1,5 +1,5 @@
 // Form building blocks: labelled fields with a .field-error slot, error display.
-import { h } from './dom.js';
+import { focusKey, h, nothingFocused, refocus } from './dom.js';
 import { t } from './i18n.js';
 
 let seq = 0;
@@ -93,6 +93,19 @@ export function showErrors(form, err) {
   const first = form.querySelector('[aria-invalid="true"]');
   if (first) first.focus();
   else if (top) top.scrollIntoView({ block: 'nearest' });
+}
+
+/** What opened a form (the focused control), for focus to go back to when it is put away. */
+export const opener = () => focusKey(document.activeElement);
+
+/**
+ * Focus after a form is put away (saved or cancelled): back on what opened it — or on what
+ * replaced it when the list redrew (the same row's Edit) — else, if focus was lost, on
+ * `fallback`. Keyboard users are never dropped at the top of the page.
+ */
+export function returnFocus(from, fallback = null) {
+  if (from) return refocus(from);
+  if (fallback && nothingFocused()) fallback.focus({ preventScroll: true });
 }
 
 export function setBusy(form, busy) {

@@ -1,14 +1,15 @@
-// #/backtest — run a backtest, poll its progress, show equity and stats.
+// #/backtest — run a backtest, poll its progress, show equity and stats. A new run clears the
+// last one's result at once; its own result, once done, is scrolled to and focused.
 import { api, enc } from '../api.js';
 import { lineChart } from '../chart.js';
 import { errorBox, h, pageHeader } from '../dom.js';
 import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
-import { fmtNum } from '../format.js';
-import { curvePoints, flattenStats } from '../normalize.js';
+import { fmtMoney, fmtNum } from '../format.js';
+import { curvePoints } from '../normalize.js';
+import { figure, statsView } from '../figures.js';
 import { t } from '../i18n.js';
 import { tradeMarkers, tradesTable } from '../trades.js';
-import { kvList, rawJson } from '../widgets.js';
-import { fmtStat } from './trader.js';
+import { rawJson } from '../widgets.js';
 
 /** Closed trades a result lists and marks on its chart, newest first. */
 const SHOWN_TRADES = 200;
@@ -40,7 +41,7 @@ export function mount(root) {
   root.append(pageHeader(t('backtest.title')),
     h('div', { class: 'backtest-layout' },
       h('section', { class: 'card', 'aria-label': t('backtest.settings') }, form),
-      h('section', { class: 'card', 'aria-labelledby': 'bt-result-title' }, h('h2', { id: 'bt-result-title' }, t('backtest.result')), out)));
+      h('section', { class: 'card', 'aria-labelledby': 'bt-result-title' }, h('h2', { id: 'bt-result-title', tabindex: '-1' }, t('backtest.result')), out)));
 
   let alive = true;
   let timer = null;
@@ -107,7 +108,17 @@ export function mount(root) {
       kids.push(pts.length
         ? lineChart({ series: [{ name: t('backtest.equity'), points: pts }], id: 'backtest-equity-chart', className: 'equity-chart', lineClass: 'equity-line', height: 240, area: true, format: (v) => fmtNum(v, 0, 2), label: t('backtest.equity'), markers: tradeMarkers(shownTrades) })
         : h('p', { class: 'empty-note' }, t('backtest.no_points')));
-      if (r.stats) kids.push(h('h3', {}, t('backtest.stats')), kvList({ final_equity: r.final_equity, ...flattenStats(r.stats), cycles: r.cycles, fills: typeof r.fills === 'number' ? r.fills : undefined, refused: r.refused }, fmtStat));
+      if (r.stats) {
+        // Its P&L from the first point of its curve (the initial balance), in its two parts.
+        const view = { stats: r.stats, pnl_basis: pts.length ? pts[0].v : null, pnl_basis_kind: pts.length ? 'initial_balance' : null };
+        const extra = [
+          figure('final_equity', t('stat.final_equity'), fmtMoney(r.final_equity)),
+          figure('cycles', t('stat.cycles'), String(r.cycles ?? '—')),
+          typeof r.fills === 'number' ? figure('fills', t('stat.fills'), String(r.fills)) : null,
+          figure('refused', t('stat.refused'), String(r.refused ?? 0)),
+        ];
+        kids.push(h('h3', {}, t('backtest.stats')), statsView(view, { extra }));
+      }
       // Its closed trades, as a trader's page lists them (the trades its stats count).
       if (Array.isArray(r.trades)) {
         kids.push(h('h3', {}, t('backtest.trades', { n: r.trades.length })),
@@ -118,16 +129,33 @@ export function mount(root) {
     out.replaceChildren(...kids);
   }
 
+  let watched = null; // the run this page saw in progress: its result is shown to the reader
+
+  /** The finished run's result, scrolled to and focused (the Run button was disabled). */
+  function showResult() {
+    const title = document.getElementById('bt-result-title');
+    if (!title) return;
+    title.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    title.focus({ preventScroll: true });
+  }
+
   async function poll(id) {
     try {
       const data = await api.get(`/api/backtests/${enc(id)}`);
+      // A poll of an earlier run answering late is not this run's.
+      if (!alive || !lastRun || lastRun.id !== id) return;
       lastRun = { id, data };
-      if (!alive) return;
       render(data);
-      if (data.status === 'running' || data.status === 'queued' || (!data.result && data.status !== 'failed' && data.status !== 'done')) timer = setTimeout(() => poll(id), 500);
-      else setBusy(form, false);
+      if (data.status === 'running' || data.status === 'queued' || (!data.result && data.status !== 'failed' && data.status !== 'done')) {
+        watched = id;
+        timer = setTimeout(() => poll(id), 500);
+      } else {
+        setBusy(form, false);
+        if (watched === id) showResult();
+        watched = null;
+      }
     } catch (err) {
-      if (!alive) return;
+      if (!alive || !lastRun || lastRun.id !== id) return;
       out.replaceChildren(errorBox(err));
       setBusy(form, false);
     }
@@ -148,13 +176,18 @@ export function mount(root) {
     };
     clearTimeout(timer);
     setBusy(form, true);
+    // The last run's result goes at once: nothing stale stands beside the new settings.
+    lastRun = null;
+    render({ status: 'queued', progress: 0 });
     try {
       const r = await api.post('/api/backtests', body);
       lastRun = { id: r.id, data: { status: 'running', progress: 0 } };
+      watched = r.id;
       render(lastRun.data);
       poll(r.id);
     } catch (err) {
       setBusy(form, false);
+      render(null);
       showErrors(form, err);
     }
   });

@@ -2,8 +2,8 @@
 import { api, enc } from '../api.js';
 import { twoStep } from '../confirm.js';
 import { onControlChange, refusal, startStopButton } from '../controls.js';
-import { errorBox, h, keepFocus, loading, notify, pageHeader } from '../dom.js';
-import { clearErrors, field, formError, setBusy, showErrors } from '../forms.js';
+import { errorBox, h, keepFocus, loading, nothingFocused, notify, pageHeader } from '../dom.js';
+import { clearErrors, field, formError, opener, returnFocus, setBusy, showErrors } from '../forms.js';
 import { fmtMoney, fmtTime, fmtValue } from '../format.js';
 import { pricesLabel } from '../prices.js';
 import { t, tOr } from '../i18n.js';
@@ -25,7 +25,8 @@ function columns(kind, ctx) {
         ['account_name', (o) => h('strong', {}, o.account_name)],
         ['exchange_type', (o) => [typeName(ctx, o.exchange_type), cannotTrade(ctx, o.exchange_type) ? [' ', h('span', { class: 'badge tone-warn', title: t('resources.cannot_trade_hint') }, t('resources.cannot_trade'))] : null]],
         ['market', (o) => (o.exchange_type === 'paper' ? h('span', { class: 'prices-source' }, pricesLabel(o.market)) : t('prices.own'))],
-        ['testnet', (o) => yesNo(o.testnet)],
+        // A paper account has no testnet: the column says nothing for it.
+        ['testnet', (o) => (o.exchange_type === 'paper' ? '—' : yesNo(o.testnet))],
         ['enabled', (o) => yesNo(o.enabled)],
         ['credentials', (o) => credSummary(o)],
         ['updated_at', (o) => fmtTime(o.updated_at)],
@@ -117,7 +118,12 @@ function formFor(kind, ctx, obj) {
     typeField.querySelector('select').addEventListener('change', () => (drawCreds(), drawMarket()));
     drawCreds();
     drawMarket();
-    fields.push(typeField, marketField, f('account_name', { required: true, placeholder: 'main' }), f('testnet', { type: 'checkbox' }));
+    // Testnet is a venue's: a paper account has none, so the box shows for the others only.
+    const testnetField = f('testnet', { type: 'checkbox' });
+    const drawTestnet = () => (testnetField.hidden = typeField.querySelector('select').value === 'paper');
+    typeField.querySelector('select').addEventListener('change', drawTestnet);
+    drawTestnet();
+    fields.push(typeField, marketField, f('account_name', { required: true, placeholder: 'main' }), testnetField);
     if (edit) fields.push(f('enabled', { type: 'checkbox' }));
     fields.push(credBox);
   } else if (kind === 'models') {
@@ -131,6 +137,9 @@ function formFor(kind, ctx, obj) {
       modelField.querySelector('input').placeholder = p.default_model || '';
       urlField.querySelector('input').placeholder = p.default_base_url || t('resources.default_placeholder');
       keyField.hidden = p.id === 'builtin' && !o.has_api_key;
+      // The builtin decider runs offline on its one rule set: no endpoint, no model to name.
+      urlField.hidden = p.id === 'builtin';
+      modelField.hidden = p.id === 'builtin';
       keyField.querySelector('input').required = !!p.needs_api_key && !o.has_api_key;
     };
     provField.querySelector('select').addEventListener('change', sync);
@@ -188,7 +197,7 @@ export function mount(root, { kind }) {
   const tabs = h('nav', { class: 'tabs', 'aria-label': t('resources.title') },
     KINDS.map((k) => h('a', { href: `#/resources/${k}`, 'aria-current': k === kind ? 'page' : null }, t(`resources.kind.${k}`))));
   const trashBtn = h('button', { type: 'button', class: 'btn', 'aria-pressed': 'false', onclick: () => { state.trash = !state.trash; loadList(); } });
-  const listTitle = h('h2', { id: 'list-title' });
+  const listTitle = h('h2', { id: 'list-title', tabindex: '-1' });
   const list = h('div', { class: 'resource-list' }, loading());
   const formTitle = h('h2', { id: 'form-title' });
   const formSlot = h('div');
@@ -224,7 +233,7 @@ export function mount(root, { kind }) {
       state.items = (r && r.items) || [];
       if (kind === 'traders' && !state.trash) await loadStatuses();
       if (!alive) return;
-      renderList();
+      keepFocus(list, renderList);
     } catch (err) {
       if (alive) list.replaceChildren(errorBox(err));
     }
@@ -284,12 +293,21 @@ export function mount(root, { kind }) {
     const form = formFor(kind, state.ctx, obj);
     form.addEventListener('submit', (e) => (e.preventDefault(), submit(form)));
     const cancel = form.querySelector('[data-action="cancel-edit"]');
-    if (cancel) cancel.addEventListener('click', () => showForm(null));
+    if (cancel) cancel.addEventListener('click', closeForm);
     formSlot.replaceChildren(form);
     return form;
   }
 
+  /** Puts the edit form away: a blank form for a new one, focus back on what opened it. */
+  function closeForm() {
+    const back = state.opener;
+    state.opener = null;
+    showForm(null);
+    returnFocus(back, formSlot.querySelector('input:not([disabled]), select:not([disabled]), textarea'));
+  }
+
   async function startEdit(o) {
+    state.opener = opener();
     let full = o;
     try {
       full = await api.get(`/api/${kind}/${enc(o.id)}`);
@@ -312,7 +330,7 @@ export function mount(root, { kind }) {
     } catch (err) {
       return problems(form, err);
     }
-    if (obj && !Object.keys(body).length) return showForm(null);
+    if (obj && !Object.keys(body).length) return closeForm();
     setBusy(form, true);
     try {
       // An edit the server asks about (a trader's model, account, strategy, interval…, by the
@@ -321,7 +339,7 @@ export function mount(root, { kind }) {
       const r = obj ? await twoStep('PATCH', `/api/${kind}/${enc(obj.id)}`, ask) : await api.post(`/api/${kind}`, body);
       if (obj && r === null) return notify(t('resources.not_changed'), 'info');
       notify(t(obj ? 'resources.saved' : 'resources.created', { name: label(r || obj) }), 'ok');
-      showForm(null);
+      closeForm();
       state.trash = false;
       await loadList();
     } catch (err) {
@@ -339,7 +357,9 @@ export function mount(root, { kind }) {
       notify(err.message, 'error');
     }
     if (state.editing && state.editing.id === o.id) showForm(null);
-    loadList();
+    await loadList();
+    // The row went to the trash with its buttons: focus goes to the list it was in.
+    if (nothingFocused()) listTitle.focus({ preventScroll: true });
   }
 
   async function restore(o) {
@@ -349,7 +369,8 @@ export function mount(root, { kind }) {
     } catch (err) {
       notify(err.message, 'error');
     }
-    loadList();
+    await loadList();
+    if (nothingFocused()) listTitle.focus({ preventScroll: true });
   }
 
   (async () => {

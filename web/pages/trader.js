@@ -5,13 +5,14 @@ import { lineChart } from '../chart.js';
 import { closeButton, onControlChange, refusal, startStopButton, stopCloseButton } from '../controls.js';
 import { coalesce, errorBox, h, keepFocus, loading, notify } from '../dom.js';
 import { drawdownView } from '../drawdown.js';
-import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
+import { fmtMoney, fmtNum, fmtPct, fmtQty, fmtShortTime, fmtSigned, fmtTime, fmtValue, pnlClass } from '../format.js';
 import { t, tOr } from '../i18n.js';
 import { onStream } from '../live.js';
 import { pricesLine } from '../prices.js';
-import { flattenStats, normalizeCycle, traderState } from '../normalize.js';
+import { normalizeCycle, traderState } from '../normalize.js';
 import { tradeMarkers, tradesTable } from '../trades.js';
 import { dataTable, kvList, modelBinding, rawJson, reasonLine, stateBadge } from '../widgets.js';
+import { clipText, statsView } from '../figures.js';
 import { pricePanel } from './trader-prices.js';
 
 const PAGE = 50;
@@ -52,16 +53,21 @@ function section(titleKey, ...body) {
 }
 
 function list(items) {
-  return items && items.length ? h('ul', { class: 'plain-list' }, items.map((x) => h('li', {}, fmtValue(x)))) : null;
+  return items && items.length ? h('ul', { class: 'plain-list' }, items.map((x) => h('li', {}, typeof x === 'string' ? clipText(x) : fmtValue(x)))) : null;
 }
 
-function cycleView(raw) {
-  const c = normalizeCycle(raw);
+// A value that may be kilobytes long (an error holding a whole prompt) is clipped, not a wall.
+const clipped = (fmt) => (k, v) => (typeof v === 'string' && v.length > 400 ? clipText(v) : fmt(k, v));
+
+/** One cycle, collapsed; `open` holds the `data-keep` names of what the reader had open. */
+function cycleView(c, open = new Set()) {
   const decisions = c.decisions || [];
   const ok = c.success !== false && !c.error;
+  const n = c.cycle_number ?? '?';
   const sub = (key, node) => (node ? [h('h3', {}, t(key)), node] : null);
   const decFmt = (k, v) => (k === 'confidence' && typeof v === 'number' ? (v <= 1 ? fmtPct(v * 100, false) : `${v}%`) : fmtStat(k, v));
-  return h('details', { class: `cycle ${ok ? 'ok' : 'failed'}`, 'data-cycle': c.cycle_number },
+  const keep = (name) => ({ 'data-keep': `${name}-${n}`, open: open.has(`${name}-${n}`) });
+  return h('details', { class: `cycle ${ok ? 'ok' : 'failed'}`, 'data-cycle': c.cycle_number, ...keep('cycle') },
     h('summary', {},
       h('span', { class: 'cycle-no' }, `#${c.cycle_number ?? '?'}`),
       h('time', {}, fmtTime(c.at)),
@@ -71,19 +77,83 @@ function cycleView(raw) {
       h('span', { class: 'muted' }, decisions.length ? decisions.map((d) => `${d.symbol} ${tOr(`decision_action.${d.action}`, d.action)}`).join(', ') : t('trader.no_decisions')),
       c.equity != null ? h('span', { class: 'cycle-eq' }, fmtMoney(c.equity)) : null),
     h('div', { class: 'cycle-body' },
-      c.error ? h('p', { class: 'alert error' }, fmtValue(c.error)) : null,
+      c.error ? h('div', { class: 'alert error' }, clipText(fmtValue(c.error), `err-${n}`, open.has(`err-${n}`))) : null,
       sub('trader.reasoning', c.reasoning ? h('p', { class: 'reasoning' }, c.reasoning) : null),
-      sub('trader.decisions', dataTable(decisions, null, decFmt)),
-      sub('trader.guard', dataTable(c.guard || [], null, (k, v) => (k === 'verdict' ? h('span', { class: `verdict verdict-${v}` }, tOr(`verdict.${v}`, v)) : fmtStat(k, v)))),
-      sub('trader.orders', dataTable(c.orders || [], null, fmtStat)),
-      sub('trader.fills', dataTable(c.fills || [], null, fmtStat)),
+      sub('trader.decisions', dataTable(decisions, null, clipped(decFmt))),
+      sub('trader.guard', dataTable(c.guard || [], null, clipped((k, v) => (k === 'verdict' ? h('span', { class: `verdict verdict-${v}` }, tOr(`verdict.${v}`, v)) : fmtStat(k, v))))),
+      sub('trader.orders', dataTable(c.orders || [], null, clipped(fmtStat))),
+      sub('trader.fills', dataTable(c.fills || [], null, clipped(fmtStat))),
       sub('trader.notes', list(c.notes)),
       sub('trader.invalid', list(c.invalid)),
-      Object.keys(c.extra).length ? sub('trader.other', kvList(c.extra, fmtStat)) : null,
-      c.prompt ? h('details', { class: 'raw' }, h('summary', {}, t('trader.prompt')), h('pre', {}, [c.prompt.system, c.prompt.user].filter(Boolean).join('\n\n---\n\n'))) : null,
-      c.raw_response ? h('details', { class: 'raw' }, h('summary', {}, t('trader.raw_response')), h('pre', {}, c.raw_response)) : null,
+      Object.keys(c.extra).length ? sub('trader.other', kvList(c.extra, clipped(fmtStat))) : null,
+      // The prompt and the answer: collapsed, preformatted, wrapped.
+      c.prompt ? h('details', { class: 'raw', ...keep('prompt') }, h('summary', {}, t('trader.prompt')), h('pre', {}, [c.prompt.system, c.prompt.user].filter(Boolean).join('\n\n---\n\n'))) : null,
+      c.raw_response ? h('details', { class: 'raw', ...keep('answer') }, h('summary', {}, t('trader.raw_response')), h('pre', {}, c.raw_response)) : null,
       rawJson(c.raw)));
 }
+
+const QUIET_ACTIONS = new Set(['hold', 'wait']);
+
+/** What a cycle did: `error` (it failed, or an order of it did), `action` (it decided or
+ *  placed a trade) or `quiet` (nothing to do: no decision, or only hold / wait). */
+export function cycleKind(c) {
+  const orders = c.orders || [];
+  if (c.success === false || c.error || orders.some((o) => o && (o.ok === false || o.error))) return 'error';
+  const acted = orders.length || (c.fills || []).length || (c.decisions || []).some((d) => d && !QUIET_ACTIONS.has(String(d.action)));
+  return acted ? 'action' : 'quiet';
+}
+
+const FILTERS = ['all', 'actions', 'errors'];
+
+/** All cycles / actions only / errors only, as radio buttons. */
+function journalFilter(current, onChange) {
+  return h('fieldset', { class: 'journal-filter', id: 'journal-filter' },
+    h('legend', {}, t('journal.filter_label')),
+    FILTERS.map((value) => h('label', {},
+      h('input', { type: 'radio', name: 'journal-filter', id: `journal-filter-${value}`, value, checked: current === value, onchange: () => onChange(value) }),
+      t(`journal.filter_${value}`))));
+}
+
+/** A run of quiet cycles as one row that opens to them: "12 cycles with no trade decision,
+ *  10:00–11:00". Named by its oldest cycle, which stays as newer ones join it. */
+function quietGroup(run, open) {
+  const newest = run[0];
+  const oldest = run[run.length - 1];
+  const span = Math.abs(Number(newest.at) - Number(oldest.at)) || 0;
+  const key = `group-${oldest.cycle_number}`;
+  return h('details', { class: 'cycle-group', 'data-group': oldest.cycle_number, 'data-keep': key, open: open.has(key) },
+    h('summary', { 'data-focus': 'quiet-group' }, t('journal.quiet_group', { n: run.length, from: fmtShortTime(oldest.at, span), to: fmtShortTime(newest.at, span) })),
+    h('div', { class: 'cycle-group-body' }, run.map((c) => cycleView(c, open))));
+}
+
+/** The cycles (newest first) the filter shows: every one, with runs of two or more quiet
+ *  cycles grouped (the newest cycle always on its own), or only those with an action, or only
+ *  the failed ones. */
+function journalList(items, filter, open) {
+  const cycles = items.map(normalizeCycle);
+  if (filter !== 'all') {
+    const want = filter === 'errors' ? 'error' : 'action';
+    const shown = cycles.filter((c) => cycleKind(c) === want);
+    return shown.length ? shown.map((c) => cycleView(c, open)) : [h('p', { class: 'muted empty-note' }, t(`journal.none_${filter}`, { n: cycles.length }))];
+  }
+  const out = [];
+  let run = [];
+  const flush = () => {
+    if (run.length >= 2) out.push(quietGroup(run, open));
+    else run.forEach((c) => out.push(cycleView(c, open)));
+    run = [];
+  };
+  cycles.forEach((c, i) => {
+    if (i > 0 && cycleKind(c) === 'quiet') return run.push(c);
+    flush();
+    out.push(cycleView(c, open));
+  });
+  flush();
+  return out;
+}
+
+/** The `data-keep` names of the details open under `el`. */
+const keptOpen = (el) => new Set([...el.querySelectorAll('details[data-keep][open]')].map((d) => d.dataset.keep));
 
 export function mount(root, { id }) {
   const body = h('div', { class: 'trader-page' }, loading());
@@ -94,6 +164,8 @@ export function mount(root, { id }) {
   let older = []; // cycles paged in with "load older", kept across refreshes
   let noMore = false;
   let first = true;
+  let filter = 'all'; // the journal's: all / actions / errors, kept across refreshes
+  let shownJournal = null; // {journal, fetched} as last drawn, for the filter to redraw
   const names = new Map(); // "models/<id>" → its name, read once
   const prices = pricePanel(); // kept across redraws: it fetches its candles only on a change
 
@@ -149,7 +221,7 @@ export function mount(root, { id }) {
     if (!alive) return;
     const points = eq.status === 'fulfilled' ? (eq.value.points || []).map((p) => ({ t: p.t, v: p.equity })) : [];
     const openPositions = pos.status === 'fulfilled' ? pos.value.items || [] : [];
-    const open = new Set([...body.querySelectorAll('details.cycle[open]')].map((d) => d.dataset.cycle));
+    const open = keptOpen(body);
     const latest = jr.status === 'fulfilled' ? jr.value.items || [] : null;
     const journal = latest && [...latest, ...older.filter((o) => latest.every((n) => n.cycle_number !== o.cycle_number))];
     prices.update({ trader, account, trades: tx.status === 'fulfilled' ? tx.value.items || [] : null, positions: openPositions, points }).catch((e) => notify(e.message, 'error'));
@@ -168,7 +240,8 @@ export function mount(root, { id }) {
           startStopButton(trader, running, { ids: true, live: !!account && account.exchange_type !== 'paper' && !account.testnet }),
           running || openPositions.length ? stopCloseButton(trader, { running }) : null)),
       h('div', { class: 'trader-grid' },
-        section('trader.stats', stats.status === 'fulfilled' ? kvList(flattenStats(stats.value), fmtStat) : errorBox(stats.reason)),
+        // The P&L in its two parts, each with its basis; the ratios flagged below the sample.
+        section('trader.stats', stats.status === 'fulfilled' ? statsView(stats.value) : errorBox(stats.reason)),
         section('trader.settings', kvList(settings, (k, v) => (k === 'ai_model_id' ? modelBinding(v, sv) : fmtStat(k, v)), 'field'))),
       section('trader.equity',
         points.length
@@ -184,14 +257,26 @@ export function mount(root, { id }) {
           : tradesTable(tx.value.items || [], { id: 'trader-trades', total: tx.value.total }) || h('p', { class: 'muted', id: 'trader-trades-empty' }, t('trader.no_trades'))),
       section('trader.journal',
         journal == null ? errorBox(jr.reason)
-          : journal.length ? [h('div', { class: 'journal' }, journal.map(cycleView)), moreButton(journal, latest.length)]
+          : journal.length ? h('div', { id: 'journal-box' }, journalBody(journal, latest.length, open))
           : h('p', { class: 'muted' }, t('dashboard.no_cycles')))));
-    body.querySelectorAll('details.cycle').forEach((d) => open.has(d.dataset.cycle) && (d.open = true));
     if (first) {
       first = false;
       const ae = document.activeElement;
       if (!ae || ae === document.body || ae.id === 'main') body.querySelector('h1').focus({ preventScroll: true });
     }
+  }
+
+  /** The journal's filter, its cycles as the filter shows them, and "load older". */
+  function journalBody(journal, fetched, open) {
+    shownJournal = { journal, fetched };
+    return [journalFilter(filter, setFilter), h('div', { class: 'journal', 'data-filter': filter }, journalList(journal, filter, open)), moreButton(journal, fetched)];
+  }
+
+  function setFilter(value) {
+    filter = value;
+    const box = body.querySelector('#journal-box');
+    if (!box || !shownJournal) return;
+    keepFocus(box, () => box.replaceChildren(...journalBody(shownJournal.journal, shownJournal.fetched, keptOpen(box)).filter(Boolean)));
   }
 
   const refresh = coalesce(() => alive && load(), 1500);
