@@ -30,6 +30,7 @@ mod live_steps;
 mod live_venues;
 mod paper_prices;
 mod portfolio_upload;
+mod price_chart;
 mod running_edit;
 mod strategy_form;
 #[path = "../support/mod.rs"]
