@@ -263,7 +263,10 @@ mod tests {
         assert_eq!(read.symbol, None);
         assert_eq!(read.candidates[0].symbol, "DOGEUSDT");
         let said = read.refused.unwrap_or_default();
-        assert!(said.contains("\"dogee\"") && said.contains("DOGE?"), "{said}");
+        assert!(
+            said.contains("\"dogee\"") && said.contains("DOGE?"),
+            "{said}"
+        );
         let zh = read_symbol("dogee", Lang::Zh).refused.unwrap_or_default();
         assert!(zh.contains("DOGE") && zh.contains("是不是"), "{zh}");
         let other = read_symbol("BTC-USD-SWAP", Lang::En)
