@@ -78,8 +78,7 @@ function warnings(list) {
 function kpi(key, value, cls, basis) {
   return h('div', { 'data-kpi': key },
     h('dt', {}, t(`portfolio.${key}`)),
-    h('dd', { class: cls, title: basis || null }, value),
-    basis ? h('p', { class: 'basis muted' }, basis) : null);
+    h('dd', { class: cls, title: basis || null }, value, basis ? h('p', { class: 'basis muted' }, basis) : null));
 }
 
 function headline(shot) {
