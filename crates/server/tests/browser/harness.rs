@@ -135,17 +135,42 @@ pub async fn with_engine_app_and_browser(
     flow: impl AsyncFnOnce(&App, &Browser) -> TestResult,
 ) -> TestResult {
     let app = App::start(users, engine).await?;
+    let shared = &app;
+    let outcome = with_browser(shared, name, viewport, async move |b| flow(shared, b).await).await;
+    let stopped = app.stop().await;
+    outcome.and(stopped)
+}
+
+/// Starts the app (the fast engine) and runs `flow` with it, then shuts it down: for a flow that
+/// opens several browsers on the same data with [`with_browser`].
+pub async fn with_app(
+    users: &[(&str, &str)],
+    flow: impl AsyncFnOnce(&App) -> TestResult,
+) -> TestResult {
+    let app = App::start(users, fast_engine("browser-test")).await?;
+    let outcome = flow(&app).await;
+    let stopped = app.stop().await;
+    outcome.and(stopped)
+}
+
+/// Opens a browser on `app`'s page, runs `flow`, and always closes the browser; a failing flow
+/// leaves a `<name>-failure.png` beside the other screenshots.
+pub async fn with_browser(
+    app: &App,
+    name: &str,
+    viewport: Viewport,
+    flow: impl AsyncFnOnce(&Browser) -> TestResult,
+) -> TestResult {
     let browser = Browser::launch(name, viewport).await?;
     let outcome = match browser.client.goto(&app.base).await {
-        Ok(()) => flow(&app, &browser).await,
+        Ok(()) => flow(&browser).await,
         Err(e) => Err(e.into()),
     };
     if outcome.is_err() {
         let _ = browser.screenshot("failure").await;
     }
     let quit = browser.quit().await;
-    let stopped = app.stop().await;
-    outcome.and(quit).and(stopped)
+    outcome.and(quit)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,6 +182,8 @@ pub struct Viewport {
     height: u32,
     /// Phone emulation: desktop Chromium will not make a window narrower than 500 px.
     phone: bool,
+    /// The page sees `prefers-color-scheme: dark`.
+    dark: bool,
 }
 
 impl Viewport {
@@ -164,12 +191,23 @@ impl Viewport {
         width: 1280,
         height: 900,
         phone: false,
+        dark: false,
     };
     pub const PHONE: Viewport = Viewport {
         width: 375,
         height: 812,
         phone: true,
+        dark: false,
     };
+
+    /// The same size with the system in dark mode.
+    pub const fn dark(self) -> Viewport {
+        Viewport { dark: true, ..self }
+    }
+
+    pub const fn is_phone(self) -> bool {
+        self.phone
+    }
 }
 
 /// A chromedriver child process on a free loopback port, killed when dropped.
@@ -225,6 +263,11 @@ impl Browser {
                 "--lang=en-US",
             ],
         });
+        if viewport.dark
+            && let Some(args) = options["args"].as_array_mut()
+        {
+            args.push(json!("--force-dark-mode"));
+        }
         if viewport.phone {
             options["mobileEmulation"] = json!({"deviceMetrics": {
                 "width": viewport.width, "height": viewport.height, "pixelRatio": 2.0, "touch": true,

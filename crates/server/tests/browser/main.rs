@@ -24,6 +24,7 @@ macro_rules! check {
     };
 }
 
+mod accessibility;
 mod control_panel;
 mod exchange_types_offered;
 mod harness;
