@@ -44,6 +44,9 @@ pub enum WordClass {
     All,
     /// Takes back the request said before it ("actually no", "算了").
     Retraction,
+    /// Asks for the change just made to be reversed ("change it back", "改回去"): with a change
+    /// completed on the turn before, its inverse is offered for a yes.
+    UndoRequest,
     /// Puts the request under a condition or later ("if …", "remind me", "明天").
     Condition,
     /// Reports someone else's request ("I was told to …").
@@ -231,7 +234,7 @@ pub enum WordClass {
 }
 
 impl WordClass {
-    pub const ALL: [WordClass; 106] = [
+    pub const ALL: [WordClass; 107] = [
         WordClass::Confirm,
         WordClass::Deny,
         WordClass::Cancel,
@@ -256,6 +259,7 @@ impl WordClass {
         WordClass::ListSeparator,
         WordClass::All,
         WordClass::Retraction,
+        WordClass::UndoRequest,
         WordClass::Condition,
         WordClass::Reported,
         WordClass::Complaint,
@@ -367,6 +371,7 @@ impl WordClass {
             WordClass::ListSeparator => "list_separator",
             WordClass::All => "all",
             WordClass::Retraction => "retraction",
+            WordClass::UndoRequest => "undo_request",
             WordClass::Condition => "condition",
             WordClass::Reported => "reported",
             WordClass::Complaint => "complaint",

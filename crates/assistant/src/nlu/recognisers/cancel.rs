@@ -86,7 +86,7 @@ pub fn take_back_waiting(
 }
 
 /// "stop btc-bot" done, then "actually no, leave it running", "算了不停了", "no wait,
-/// cancel that": with no task open, a message that opens with a retraction, a cancel or
+/// cancel that", "change it back": with no task open, a message that opens with a retraction, a cancel or
 /// a no, and asks for nothing but the change just made, takes that change back. It is a
 /// cancel the policy answers with what was done and how to undo it; never another reading
 /// of the same words (the trader's status, "nothing in progress").
@@ -96,6 +96,10 @@ fn takes_back_what_was_done(message: &str, cx: &Context<'_>) -> bool {
     }
     let lx = cx.lexicon;
     let lower_message = message.to_lowercase();
+    // "change it back", "改回去": asks for exactly the change just made to be reversed.
+    if lx.any_in(WordClass::UndoRequest, &lower_message) {
+        return true;
+    }
     let opens = [WordClass::Retraction, WordClass::Cancel]
         .into_iter()
         .any(|class| lx.any_in(class, &lower_message))
