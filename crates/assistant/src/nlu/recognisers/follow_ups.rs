@@ -50,6 +50,28 @@ pub fn resume(_: &RuleUnderstander, input: &Input<'_>, cx: &Context<'_>) -> Opti
     None
 }
 
+/// "ok go ahead and stop it" while "stop btc-bot" waits to be asked again (a side question
+/// came between): the waiting request said again. Its "it" is the waiting task's object, not
+/// what the side question talked about ("alpha's pnl?" made "it" alpha), so the waiting task
+/// is resumed: its own confirmation is shown again, and only a yes to that acts.
+pub fn restated(
+    _: &RuleUnderstander,
+    input: &Input<'_>,
+    cx: &Context<'_>,
+) -> Option<Understanding> {
+    let (skill, action, _, awaiting_yes_no) = cx.top?;
+    if awaiting_yes_no || !cx.lexicon.any_in(WordClass::Reference, &input.lower) {
+        return None;
+    }
+    // Its "it" may route as a name (the object talked about last): only a name said counts.
+    if !cx.names.mentioned(&input.lower).is_empty() {
+        return None;
+    }
+    let routed = input.routed(cx)?;
+    let same = routed.skill == skill && routed.action == action;
+    (same && routed.has_verb).then(|| one(Command::Resume { task_id: None }, 0.85))
+}
+
 /// No task, no verb, but settings of the resource just talked about ("杠杆 100 倍" right
 /// after creating a strategy): a change to that resource.
 pub fn settings_of_it(

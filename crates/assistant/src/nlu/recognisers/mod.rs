@@ -65,6 +65,7 @@ pub const RECOGNISERS: &[Recogniser] = &[
     named("side_read", reads::side_read),
     named("side_follow_up_read", reads::side_follow_up_read),
     named("resume", follow_ups::resume),
+    named("restated_waiting", follow_ups::restated),
     named("error_explanation", guidance::error_explanation),
     named("glossary_question", guidance::glossary_question),
     named("market_call_unnamed", reads::market_call_unnamed),
