@@ -590,18 +590,19 @@ async fn stop_all_by_chat(b: &Browser, name: &str, answer: &str) -> TestResult<S
         summary.as_str().is_some_and(|s| s.contains(name)),
         "the confirmation does not list {name}: {summary} (the assistant said: {asked})"
     );
-    // The buttons are where the user looks, without scrolling: on a phone the panel holding
-    // them comes before the conversation.
+    // The buttons are where the user looks, without scrolling: on the reply that asked, which
+    // a phone shows with the input below it (the task panel comes after the conversation).
     let page_top = b
         .eval(
             "window.scrollTo(0, 0);\
-             const r = document.querySelector('button[data-confirm=\"yes\"]').getBoundingClientRect();\
-             return r.top >= 0 && r.bottom <= window.innerHeight",
+             const r = document.querySelector('.msg.assistant button[data-confirm=\"yes\"]').getBoundingClientRect();\
+             const i = document.getElementById('chat-input').getBoundingClientRect();\
+             return r.top >= 0 && r.bottom <= window.innerHeight && i.bottom <= window.innerHeight",
         )
         .await?;
     check!(
         page_top == json!(true),
-        "the confirmation's Yes button is off screen at the top of the chat page"
+        "the Yes button on the reply or the input is off screen at the top of the chat page"
     );
     let reply = b.answer_confirmation(answer).await?;
     check!(
