@@ -71,7 +71,8 @@ pub fn follow_up(message: &str, cx: &Context<'_>) -> Option<Understanding> {
             skill,
             action,
             slots,
-        } => task_on(&rest, cx, skill, action, slots, adds)?,
+        } => task_on(&rest, cx, skill, action, slots, adds)
+            .or_else(|| facet_of(&rest, cx, skill, action, slots))?,
     };
     Some(Understanding {
         commands: vec![command],
@@ -114,8 +115,45 @@ fn coin_of(rest: &str) -> Option<String> {
     Some(coin.symbol.clone())
 }
 
-/// `skill.action` again on the one name of the user's that `rest` holds, of the kind of the
-/// request's target; other values of a read are kept, a change keeps only its target.
+/// "持仓呢" after "btc-bot 怎么样" or after "stop btc-bot", "成本呢" after "茅台的成本是多少",
+/// "its win rate?" after alpha's status: a fragment that is only a word of a read of the same
+/// skill (one of its verbs or `facets`) asks that read of the object the last request was
+/// about. Only reads are found this way: a facet never becomes a change.
+fn facet_of(
+    rest: &str,
+    cx: &Context<'_>,
+    skill: &str,
+    action: &str,
+    slots: &Map<String, Value>,
+) -> Option<Command> {
+    // The frame may be a change ("stop btc-bot" … "持仓呢"): what the fragment asks is a read.
+    cx.library.action(skill, action)?;
+    if slots.is_empty() {
+        return None;
+    }
+    let said = super::words::trim_punct(rest).to_lowercase();
+    if said.is_empty() {
+        return None;
+    }
+    let read = cx.library.get(skill)?.actions.iter().find(|a| {
+        a.risk == Risk::Query
+            && a.verbs
+                .iter()
+                .chain(&a.facets)
+                .any(|w| w.to_lowercase() == said)
+    })?;
+    let slots = slots
+        .iter()
+        .filter(|(k, _)| read.slot(k).is_some())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    Some(Command::StartTask {
+        skill: skill.to_string(),
+        action: read.name.clone(),
+        slots,
+    })
+}
+
 fn task_on(
     rest: &str,
     cx: &Context<'_>,

@@ -224,6 +224,11 @@ pub struct Action {
     /// Words that ask for this action (创建, 新建, create, add).
     #[serde(default)]
     pub verbs: Vec<String>,
+    /// Parts of what this read shows that are no request on their own ("持仓", "positions" of
+    /// a trader): said alone right after a read of the same skill ("btc-bot 怎么样" … "持仓呢"),
+    /// they ask this read of the same object again. Never read as a request anywhere else.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facets: Vec<String>,
     pub risk: Risk,
     pub confirm: ConfirmRule,
     /// The confirmation message: exactly what will happen, with `{slot}` placeholders.
