@@ -185,8 +185,6 @@ function readForm(form, kind, obj) {
       const old = obj[el.name];
       if ((old ?? '') === v || String(old ?? '') === String(v)) continue;
     } else if (v === '' && !el.required) continue;
-  // A row's Test says its result here, outside the table the refreshes redraw.
-  const probed = kind === 'models' || kind === 'exchanges' ? probeOutput('probe-out') : null;
     body[el.name] = v;
   }
   return body;
@@ -199,6 +197,8 @@ export function mount(root, { kind }) {
   const trashBtn = h('button', { type: 'button', class: 'btn', 'aria-pressed': 'false', onclick: () => { state.trash = !state.trash; loadList(); } });
   const listTitle = h('h2', { id: 'list-title', tabindex: '-1' });
   const list = h('div', { class: 'resource-list' }, loading());
+  // A row's Test says its result here, outside the table the refreshes redraw.
+  const probed = kind === 'models' || kind === 'exchanges' ? probeOutput('probe-out') : null;
   const formTitle = h('h2', { id: 'form-title' });
   const formSlot = h('div');
   root.append(
@@ -263,7 +263,6 @@ export function mount(root, { kind }) {
     }
     const cols = columns(kind, state.ctx);
     const head = (c) => tOr(`col.${c}`, tOr(`field.${c}`, c));
-                    probed ? testButton(kind, o.id, label(o), probed) : null,
     list.replaceChildren(h('div', { class: 'table-wrap' },
       h('table', { class: 'data cards-on-mobile resource-table' },
         h('thead', {}, h('tr', {}, cols.map(([c]) => h('th', { scope: 'col' }, head(c))), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('common.actions'))))),
@@ -276,6 +275,7 @@ export function mount(root, { kind }) {
                 : [
                     // A trader starts and stops here too, asked as the chat asks.
                     kind === 'traders' ? startStopButton(o, o.is_running, { small: true, live: liveAccount(o) }) : null,
+                    probed ? testButton(kind, o.id, label(o), probed) : null,
                     h('button', { type: 'button', class: 'btn small', 'aria-label': t('resources.edit_named', { name: label(o) }), onclick: () => startEdit(o) }, t('resources.edit')),
                     h('button', { type: 'button', class: 'btn small danger', 'aria-label': t('resources.delete_named', { name: label(o) }), onclick: () => remove(o) }, t('resources.delete')),
                   ])))))));

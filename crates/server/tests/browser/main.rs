@@ -35,9 +35,9 @@ mod portfolio_upload;
 mod price_chart;
 mod running_edit;
 mod strategy_form;
+mod settings_page;
 #[path = "../support/mod.rs"]
 mod support;
-mod settings_page;
 mod trader_controls;
 
 use harness::{Browser, TestResult, Viewport, with_app_and_browser};
