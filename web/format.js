@@ -55,6 +55,8 @@ export function fmtShortTime(ms, spanMs = 0) {
 export function fmtValue(v) {
   if (v == null || v === '') return '—';
   if (typeof v === 'boolean') return v ? t('common.yes') : t('common.no');
+  // A list of names or values reads as one ("bot, alpha"), not as code.
+  if (Array.isArray(v) && v.every((x) => x == null || typeof x !== 'object')) return v.map(fmtValue).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }

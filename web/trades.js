@@ -63,13 +63,12 @@ export function tradesTable(items, { id = null, total = null } = {}) {
   // Funding shows only where the account books it.
   const cols = COLUMNS.filter((c) => c !== 'funding' || items.some((r) => r.funding != null));
   const label = (c) => t(`trades.col.${c}`);
-  const sum = (k) => items.reduce((acc, r) => acc + (Number(r[k]) || 0), 0);
   const wins = items.filter((r) => Number(r.pnl) > 0).length;
-  const pnl = sum('pnl');
-  const shown = total != null && total > items.length ? t('trades.shown_of', { n: items.length, total }) : t('trades.count', { n: items.length });
+  // The shown rows' P&L added exactly (each row is an exact decimal), rounded only to show.
+  const pnl = Number(items.reduce((acc, r) => addExact(acc, r.pnl) ?? acc, '0'));
+  const shown = total != null && total > items.length ? t('trades.shown_of', { n: items.length, total }) : t(items.length === 1 ? 'trades.count_one' : 'trades.count', { n: items.length });
   return h('div', { class: 'trades', id },
     h('p', { class: 'trades-summary muted', id: id ? `${id}-summary` : null }, shown, ' · ', t('trades.wins', { n: wins }), ' · ', t('trades.net'), ' ',
-      // A float sum of the shown rows, for orientation; each row is exact.
       h('span', { class: pnlClass(pnl) }, (pnl > 0 ? '+' : '') + pnl.toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 }))),
     // Wider than its card on a desktop: the keyboard can reach it to scroll it.
     h('div', { class: 'table-wrap', tabindex: '0', role: id ? 'region' : null, 'aria-labelledby': id ? `${id}-summary` : null },
