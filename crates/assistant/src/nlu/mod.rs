@@ -33,6 +33,8 @@ use nofxi_skills::{Lang, Library, ResourceKind, WordClass};
 use serde_json::Map;
 use state_refs::StateRef;
 
+mod bulk;
+
 use self::lexicon::Lexicon;
 use self::names::Names;
 use self::words::*;
@@ -425,7 +427,16 @@ impl RuleUnderstander {
             };
             if tasks(&a) && tasks(&b) {
                 let both = Understanding {
-                    commands: a.commands.into_iter().chain(b.commands).collect(),
+                    commands: bulk::merged(
+                        a.commands.into_iter().chain(b.commands).collect(),
+                        cx.library,
+                        // The one bulk action (`stop_all`) acts on running traders only.
+                        &|name| {
+                            cx.names
+                                .of_kind(ResourceKind::Trader)
+                                .any(|e| e.name == name && e.running && !e.deleted)
+                        },
+                    ),
                     confidence: a.confidence.min(b.confidence),
                     source: CommandSource::Rules,
                 };

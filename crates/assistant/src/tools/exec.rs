@@ -184,7 +184,19 @@ impl ToolRunner {
                         .collect()
                 })
                 .unwrap_or_default();
-            return match stop_all::running(&self.store, user, &except).await {
+            // Named ones ("stop btc-bot and alpha" read as one stop of both): only those.
+            let named: Vec<String> = args
+                .get("targets")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            return match stop_all::running(&self.store, user, &except, &named).await {
                 Ok(Running::Targets(names)) => Ok(Map::from_iter([("targets".to_string(), names)])),
                 Ok(Running::None) => Err(ToolError::new("not_running", "no trader is running")),
                 Ok(Running::UnknownExcept(name)) => Err(ToolError::new(

@@ -21,24 +21,26 @@ pub(super) enum Running {
     UnknownExcept(String),
 }
 
-/// The user's running traders as the `targets` value, but those in `except` (names,
-/// compared ignoring case).
+/// The user's running traders as the `targets` value — only those `named` when any are —
+/// but those in `except` (names compared ignoring case).
 pub(super) async fn running(
     store: &Store,
     user: &str,
     except: &[String],
+    named: &[String],
 ) -> Result<Running, StoreError> {
     let traders = store.list_traders(user, false).await?;
-    let named = |t: &nofxi_domain::Trader, name: &str| t.spec.name.eq_ignore_ascii_case(name);
+    let is = |t: &nofxi_domain::Trader, name: &str| t.spec.name.eq_ignore_ascii_case(name);
     if let Some(unknown) = except
         .iter()
-        .find(|name| !traders.iter().any(|t| named(t, name)))
+        .find(|name| !traders.iter().any(|t| is(t, name)))
     {
         return Ok(Running::UnknownExcept(unknown.clone()));
     }
     let names: Vec<Value> = traders
         .into_iter()
-        .filter(|t| t.is_running && !except.iter().any(|name| named(t, name)))
+        .filter(|t| t.is_running && !except.iter().any(|name| is(t, name)))
+        .filter(|t| named.is_empty() || named.iter().any(|name| is(t, name)))
         .map(|t| Value::String(t.spec.name))
         .collect();
     Ok(match names.is_empty() {

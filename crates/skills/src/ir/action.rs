@@ -244,6 +244,11 @@ pub struct Action {
     /// its inverse is itself with the values it replaced.
     #[serde(default)]
     pub undo: Option<Recovery>,
+    /// The action this one does for several objects at once (`stop_all` of `stop`): several
+    /// tasks of that action asked in one message ("stop btc-bot and alpha") become this one
+    /// task with their objects as its `targets`, so one confirmation names them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_of: Option<String>,
     #[serde(default)]
     pub slots: Vec<Slot>,
     #[serde(default)]
