@@ -294,6 +294,14 @@ fn put_slots(turn: &mut Turn<'_>, slots: Map<String, Value>) {
             said.push(texts::t(turn.lang, &problem.to_zh(), &problem.fix()));
             continue;
         }
+        // A name said at a sentence's end ("call it dog-bot.", "called temp: rules, …") keeps
+        // none of the sentence's punctuation around it.
+        let value = match (value, action.and_then(crate::nlu::new_create::name_slot)) {
+            (Value::String(text), Some(naming)) if naming == name => {
+                Value::String(crate::nlu::words::trim_punct(&text).to_string())
+            }
+            (value, _) => value,
+        };
         // A key as a name ("rename live2 to akfakekey…") would be shown in every list, and
         // masked in every reply: refused, without repeating it.
         let url = slot.is_some_and(|s| s.ty == nofxi_skills::SlotType::Url);
