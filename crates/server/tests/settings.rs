@@ -61,7 +61,10 @@ async fn the_assistant_model_is_chosen_among_usable_models_and_tested() -> TestR
         "a page is told a CLI command: {rules_why}"
     );
     assert_eq!(why("off")["usable"], false, "{listed}");
-    let off_why = why("off")["why_not"].as_str().unwrap_or_default().to_string();
+    let off_why = why("off")["why_not"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(off_why.contains("disabled"), "{off_why}");
 
     // Refused by name, nothing set.

@@ -34,8 +34,8 @@ mod paper_prices;
 mod portfolio_upload;
 mod price_chart;
 mod running_edit;
-mod strategy_form;
 mod settings_page;
+mod strategy_form;
 #[path = "../support/mod.rs"]
 mod support;
 mod trader_controls;
