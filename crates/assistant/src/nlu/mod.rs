@@ -343,6 +343,39 @@ fn request_on_it(first: &str, second: &str, cx: &Context<'_>) -> Option<String> 
     Some(with_name(second, at, at + word.len(), &said.name))
 }
 
+/// What follows a yes that opens a message when nothing waits for one ("好，启动", "是的 删掉
+/// alpha"), when that is a request with its own verb; `None` otherwise (a yes to a question,
+/// "ok thanks", a yes alone).
+fn eager_yes<'m>(message: &'m str, cx: &Context<'_>) -> Option<&'m str> {
+    if cx.top.is_some() || cx.engine_question {
+        return None;
+    }
+    let lower = message.to_lowercase();
+    // Lower-casing can move bytes outside ASCII; the yes must end at the same place in both.
+    if lower.len() != message.len() {
+        return None;
+    }
+    let yes = cx.lexicon.opening(WordClass::Confirm, &lower)?;
+    // Set off from the rest ("好，启动", "ok start"): "要不要停掉" opens with no yes.
+    let set_off = message[yes.len()..]
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_whitespace() || c.is_ascii_punctuation() || "，、。！".contains(c));
+    if !set_off {
+        return None;
+    }
+    let rest = words::trim_punct(&message[yes.len()..]);
+    // A changing action's verb ("启动", "删掉"): a read's ("怎么样") follows a yes as small talk.
+    let rest_lower = rest.to_lowercase();
+    let asks = cx
+        .lexicon
+        .reply_words()
+        .all_verbs
+        .iter()
+        .any(|v| words::find_phrase(&rest_lower, v).is_some());
+    (!rest.is_empty() && asks).then_some(rest)
+}
+
 /// `text` with `from..to` replaced by `name`.
 fn with_name(text: &str, from: usize, to: usize, name: &str) -> String {
     format!("{}{name}{}", &text[..from], &text[to..])
@@ -396,6 +429,10 @@ impl RuleUnderstander {
                 return (STATE_REF, one(pick, 0.85));
             }
             None => {}
+        }
+        // "好，启动" with nothing waiting: the yes only says the request eagerly; it is the rest.
+        if let Some(rest) = eager_yes(message, cx) {
+            return self.understand_named(rest, cx);
         }
         let (name, whole) = recognisers::recognise(self, message, cx);
         let starts_task = matches!(whole.commands.as_slice(), [Command::StartTask { .. }]);

@@ -50,6 +50,12 @@ pub fn tone(message: &str, action: Option<(&str, &str)>, cx: &Context<'_>) -> Op
     let read = cover_by(&message.to_lowercase(), &lists)?;
     let said_yes = read.iter().any(|(list, _)| *list == 7);
     let said_no = read.iter().any(|(list, _)| (4..=6).contains(list));
+    // With nothing waiting, a yes and a verb ("好，启动", "ok yes stop it") is that request said
+    // eagerly, not an answer: left to the readings that find its object.
+    let said_verb = read.iter().any(|(list, _)| *list == 3);
+    if action.is_none() && said_yes && said_verb {
+        return None;
+    }
     match (said_yes, said_no) {
         (true, false) => Some(Tone::Yes),
         (false, true) => Some(Tone::No),
@@ -87,5 +93,7 @@ mod tests {
         assert_eq!(tone("ok", stop, &cx), None);
         assert_eq!(tone("stop", stop, &cx), None);
         assert_eq!(tone("yes set leverage to 5", None, &cx), None);
+        // Nothing waits: a yes with a verb is that request, said eagerly.
+        assert_eq!(tone("好，启动", None, &cx), None);
     }
 }
