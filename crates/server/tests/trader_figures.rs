@@ -116,6 +116,20 @@ async fn pnl_is_split_into_realized_and_unrealized_and_thin_ratios_are_flagged()
     // listed); gamma never ran, so it has no figures to add.
     journal(&ts, &alpha, 1, account(1_010, 5), vec![long_btc(5)?]).await?;
     journal(&ts, &beta, 1, account(1_970, -2), Vec::new()).await?;
+    // alpha's next cycle failed (its model did not answer) and read no account: its card
+    // keeps the newest figures it has, and the sum still counts it.
+    let mut failed = CycleRecord::new(&alpha.id, 2, ts.store.now_ms() + 1, "builtin".into());
+    failed.phase = CyclePhase::Done;
+    failed.error = Some("the model did not answer".into());
+    let row = CycleRow {
+        trader_id: alpha.id.clone(),
+        cycle_number: 2,
+        phase: "done".into(),
+        started_at: failed.started_ms,
+        equity: None,
+        record: serde_json::to_value(&failed)?,
+    };
+    ts.save_cycle(LOCAL_USER, &row).await?;
 
     let running = start_server(ts.store.clone(), None).await?;
     let base = running.base.clone();
@@ -133,6 +147,8 @@ async fn pnl_is_split_into_realized_and_unrealized_and_thin_ratios_are_flagged()
     assert_eq!(dec(&a["unrealized_pnl"]), Decimal::from(5), "{a}");
     assert_eq!(dec(&a["pnl_basis"]), Decimal::from(1_000), "{a}");
     assert_eq!(a["pnl_basis_kind"], "initial_balance", "{a}");
+    assert_eq!(dec(&a["equity"]), Decimal::from(1_015), "{a}");
+    assert_eq!(a["positions"].as_array().map(Vec::len), Some(1), "{a}");
     let b = card("beta");
     assert_eq!(dec(&b["pnl"]), Decimal::from(-32), "{b}");
     assert_eq!(dec(&b["realized_pnl"]), Decimal::from(-30), "{b}");

@@ -33,6 +33,10 @@ use crate::state::AppState;
 /// How often a dashboard stream looks for changes.
 const STREAM_POLL: Duration = Duration::from_millis(1000);
 
+/// How many recent cycles a card looks through for the newest one with figures, when the
+/// newest failed.
+const FIGURES_LOOKBACK: i64 = 20;
+
 pub fn operations() -> Vec<Op> {
     vec![
         Op::new(
@@ -195,8 +199,20 @@ async fn card(store: &Store, user: &str, trader: Trader) -> ApiResult<TraderCard
             .map(|s| s.spec.name),
         &spec.strategy_id,
     );
-    let record = last.as_ref().map(|r| &r.record);
-    let equity = last.as_ref().and_then(|r| r.equity);
+    // A cycle that failed (its model or venue did not answer) journals no account: the
+    // figures are the newest cycle that read one, so a failing or stopped trader keeps its
+    // last known equity and positions, and the sum across traders still counts it.
+    let with_figures = match &last {
+        Some(r) if r.equity.is_none() => store
+            .cycles(user, &trader.id, FIGURES_LOOKBACK, None)
+            .await?
+            .into_iter()
+            .find(|r| r.equity.is_some()),
+        _ => None,
+    };
+    let figures = with_figures.as_ref().or(last.as_ref());
+    let record = figures.map(|r| &r.record);
+    let equity = figures.and_then(|r| r.equity);
     let basis = pnl_basis(store, user, &trader, paper).await;
     let (pnl, pnl_pct) = match (equity, &basis) {
         (Some(e), Some(b)) => {
