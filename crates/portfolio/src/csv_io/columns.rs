@@ -127,6 +127,10 @@ const ALIASES: &[(Column, &[&str])] = &[
             "buysell",
             "side",
             "买卖方向",
+            // What brokers' exports call it too (华泰 买卖标志, others 买卖类别 / 交易方向).
+            "买卖标志",
+            "买卖类别",
+            "交易方向",
             "操作",
             "业务名称",
             "交易类型",
@@ -279,6 +283,7 @@ mod tests {
             ("手续费", Column::Fee),
             ("buy-sell", Column::Kind),
             ("买卖方向", Column::Kind),
+            ("买卖标志", Column::Kind),
             ("\u{feff}Date", Column::Date),
         ] {
             assert_eq!(Column::from_header(header), Some(column), "{header}");
