@@ -89,6 +89,9 @@ function route(focus = false) {
     }
     cleanup = null;
   }
+  // A question a page asked belongs to that page: leaving it (Back, a link) cancels it,
+  // never leaves it open over the next page where its Confirm would still act.
+  document.querySelectorAll('dialog[open]').forEach((d) => d.close('cancel'));
   main.replaceChildren();
   window.scrollTo(0, 0);
   if (needLogin) {

@@ -30,8 +30,8 @@ export function niceTicks(min, max, count = 4) {
  * Every series gets `<path class="<lineClass> series-<i>">`; one or two points still draw a line.
  * `timeFormat(ms, spanMs)` labels the time axis and the read-out (default: fmtShortTime, which
  * shows the time of day over short spans; daily data passes a date-only format).
- * `markers: [{t, kind: 'entry' | 'exit', text}]` puts a triangle on the first series at each
- * time (up for an entry, down for an exit), `text` its tooltip; each is reachable by keyboard.
+ * `markers: [{t, kind: 'entry' | 'exit', side, text}]` puts a mark on the first series at each
+ * time (▲ a long's entry, ▼ a short's, ◆ an exit), `text` its tooltip; reachable by keyboard.
  * `area` fills under a single series, down to the bottom or, with `areaBase`, to that value.
  */
 export function lineChart(opts) {
@@ -193,9 +193,13 @@ function drawMarkers(svg, markers, se, { tMin, tMax, X, Y, single, id }) {
     }
     const x = X(tt);
     const y = Y(pts[lo][1]);
-    const up = m.kind === 'entry';
-    const d = up ? `M${x.toFixed(1)},${(y + 2).toFixed(1)}l-5,9h10z` : `M${x.toFixed(1)},${(y - 2).toFixed(1)}l-5,-9h10z`;
-    const mark = s('path', { d, class: `chart-marker marker-${up ? 'entry' : 'exit'}`, 'data-t': tt, id: markerId(id, m) });
+    // The price chart's shapes (candles.js): ▲ a long's entry, ▼ a short's, ◆ an exit.
+    const entry = m.kind === 'entry';
+    const side = m.side === 'short' ? 'short' : 'long';
+    const d = !entry ? `M${x.toFixed(1)},${(y - 5).toFixed(1)}l5,5l-5,5l-5,-5z`
+      : side === 'short' ? `M${x.toFixed(1)},${(y - 2).toFixed(1)}l-5,-8h10z`
+        : `M${x.toFixed(1)},${(y + 2).toFixed(1)}l-5,8h10z`;
+    const mark = s('path', { d, class: `chart-marker marker-${entry ? 'entry' : 'exit'} side-${side}`, 'data-t': tt, id: markerId(id, m) });
     if (m.text) {
       mark.append(s('title', {}, m.text));
       // The pointer has the title; the keyboard reaches each marker and reads the same text.

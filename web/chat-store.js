@@ -198,14 +198,23 @@ export async function send(message) {
 /** Answers the pending confirmation with buttons. Throws ApiError (409 when stale). */
 export async function confirm(answer) {
   const p = state.pending;
-  if (!p) return null;
-  const r = await api.post('/api/chat/confirm', {
-    conversation_id: state.conversationId,
-    binding: p.binding,
-    answer,
-    lang: getLang(),
-  });
-  if (state.pending === p) state.pending = { ...p, answered: answer };
+  if (!p || p.answered) return null;
+  // Answered at once: a second click of the same button (a double-click) sends nothing.
+  const answered = { ...p, answered: answer };
+  state.pending = answered;
+  emit();
+  let r;
+  try {
+    r = await api.post('/api/chat/confirm', {
+      conversation_id: state.conversationId,
+      binding: p.binding,
+      answer,
+      lang: getLang(),
+    });
+  } catch (err) {
+    if (state.pending === answered) state.pending = p;
+    throw err;
+  }
   if (r && r.turn_id) {
     assistantFor(r.turn_id);
     state.busyTurns.add(r.turn_id);

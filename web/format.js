@@ -7,7 +7,9 @@ export const toNum = (v) => (v == null || v === '' ? NaN : Number(v));
 export function fmtNum(v, min = 2, max = min) {
   const n = toNum(v);
   if (!Number.isFinite(n)) return '—';
-  return new Intl.NumberFormat(locale(), { minimumFractionDigits: min, maximumFractionDigits: max }).format(n);
+  const shown = new Intl.NumberFormat(locale(), { minimumFractionDigits: min, maximumFractionDigits: max }).format(n);
+  // A loss too small to show is no loss: "-0.00" reads 0.00.
+  return /^-0([.,]0+)?$/.test(shown) ? shown.slice(1) : shown;
 }
 
 export const fmtMoney = (v) => fmtNum(v, 2, 2);

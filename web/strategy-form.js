@@ -362,7 +362,9 @@ function control(ed, path, kind) {
   } else if (kind === 'periods') {
     el = field({ name: path, label, hint, attrs: { inputmode: 'numeric', class: 'sf-periods' } });
     const input = el.querySelector('input');
-    input.addEventListener('change', () => {
+    // Checked as typed, not on leaving the field: a message that vanished on blur moved the
+    // page under the pointer, and the click on Save that caused the blur was lost.
+    input.addEventListener('input', () => {
       const parts = input.value.split(/[,，、\s]+/).filter(Boolean);
       write(parts.every((p) => WHOLE.test(p)) ? parts.map(Number) : input.value);
     });
@@ -375,7 +377,8 @@ function control(ed, path, kind) {
   } else {
     el = field({ name: path, label, hint, attrs: { inputmode: bound && bound.whole ? 'numeric' : 'decimal' } });
     const input = el.querySelector('input');
-    input.addEventListener('change', () => {
+    // As typed, for the same reason as the periods above.
+    input.addEventListener('input', () => {
       const text = input.value.trim();
       // Whole numbers go as JSON numbers, decimals as exact text; anything else as typed,
       // for the check to name.

@@ -5,14 +5,26 @@ import { h } from './dom.js';
 import { fmtTime, pnlClass } from './format.js';
 import { getLang, t, tOr } from './i18n.js';
 
-/** "60,123.45" from "60123.45": the decimal string as given (trailing zeros dropped), its
- *  integer part grouped in the current language. Anything else is shown as it is. */
-export function fmtExact(v, { signed = false } = {}) {
+/** Decimals a money figure shows (the exact one is in its title). */
+const MONEY_DP = 4;
+
+/** "60,123.45" from "60123.45": the decimal string as given (trailing zeros dropped; with
+ *  `dp`, rounded to that many decimals), its integer part grouped in the current language.
+ *  Anything else is shown as it is. */
+export function fmtExact(v, { signed = false, dp = null } = {}) {
   if (v == null || v === '') return '—';
   const s = String(v).trim();
   const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(s);
   if (!m) return s;
-  const [, sign, int, frac = ''] = m;
+  let [, sign, int, frac = ''] = m;
+  // At most `dp` decimals, rounded half away from zero on the digits (never through a float).
+  if (dp != null && frac.length > dp) {
+    const up = Number(frac[dp]) >= 5;
+    const scaled = BigInt(int + frac.slice(0, dp)) + (up ? 1n : 0n);
+    const digits = scaled.toString().padStart(dp + 1, '0');
+    int = digits.slice(0, digits.length - dp);
+    frac = digits.slice(digits.length - dp);
+  }
   const grouped = BigInt(int).toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-US');
   const fraction = frac.replace(/0+$/, '');
   const zero = /^0*$/.test(int + frac);
@@ -43,10 +55,13 @@ function cell(k, row) {
       return Number.isFinite(Number(v)) ? h('time', { datetime: new Date(Number(v)).toISOString() }, fmtTime(v)) : '—';
     case 'duration_ms':
       return fmtDuration(v);
+    // Money to 4 decimals (a fee of 0.4952115 reads 0.4952); the exact figure in the title.
     case 'pnl':
-      return h('span', { class: pnlClass(v), title: t('trades.pnl_hint', { realized: fmtExact(row.realized_pnl, { signed: true }) }) }, fmtExact(v, { signed: true }));
+      return h('span', { class: pnlClass(v), title: `${fmtExact(v, { signed: true })} · ${t('trades.pnl_hint', { realized: fmtExact(row.realized_pnl, { signed: true }) })}` }, fmtExact(v, { signed: true, dp: MONEY_DP }));
     case 'funding':
-      return h('span', { class: pnlClass(v) }, fmtExact(v, { signed: true }));
+      return h('span', { class: pnlClass(v), title: fmtExact(v, { signed: true }) }, fmtExact(v, { signed: true, dp: MONEY_DP }));
+    case 'fees':
+      return h('span', { title: fmtExact(v) }, fmtExact(v, { dp: MONEY_DP }));
     case 'quantity':
       // A partial exit says what it left open.
       return Number(row.remaining) > 0 ? [fmtExact(v), ' ', h('small', { class: 'muted' }, t('trades.remaining', { n: fmtExact(row.remaining) }))] : fmtExact(v);
@@ -121,7 +136,7 @@ export function tradeMarkers(items) {
       out.push({ t: r.entry_time_ms, kind: 'entry', symbol: r.symbol, side: sideKey, price: r.entry_price, text: t('trades.marker_entry', { symbol: r.symbol, side, quantity: fmtExact(entry.quantity), price: fmtExact(r.entry_price), time: fmtTime(r.entry_time_ms) }) });
     }
     const reason = r.exit_reason ? tOr(`exit_reason.${r.exit_reason}`, r.exit_reason) : t('exit_reason.unknown');
-    out.push({ t: r.exit_time_ms, kind: 'exit', symbol: r.symbol, side: sideKey, price: r.exit_price, pnl: r.pnl, entry: { t: r.entry_time_ms, price: r.entry_price }, text: t('trades.marker_exit', { symbol: r.symbol, side, quantity: fmtExact(r.quantity), price: fmtExact(r.exit_price), pnl: fmtExact(r.pnl, { signed: true }), reason, time: fmtTime(r.exit_time_ms) }) });
+    out.push({ t: r.exit_time_ms, kind: 'exit', symbol: r.symbol, side: sideKey, price: r.exit_price, pnl: r.pnl, entry: { t: r.entry_time_ms, price: r.entry_price }, text: t('trades.marker_exit', { symbol: r.symbol, side, quantity: fmtExact(r.quantity), price: fmtExact(r.exit_price), pnl: fmtExact(r.pnl, { signed: true, dp: MONEY_DP }), reason, time: fmtTime(r.exit_time_ms) }) });
   }
   return out;
 }

@@ -157,7 +157,7 @@ function formFor(kind, ctx, obj) {
       f('ai_model_id', { type: 'select', required: true, options: opts(ctx.models) }),
       f('strategy_id', { type: 'select', required: true, options: opts(ctx.strategies) }),
       f('initial_balance', { required: true, value: o.initial_balance ?? '1000', attrs: { inputmode: 'decimal' } }),
-      f('scan_interval_minutes', { type: 'number', required: true, value: o.scan_interval_minutes ?? 3, attrs: { min: 1, step: 1 } }),
+      f('scan_interval_minutes', { type: 'number', required: true, value: o.scan_interval_minutes ?? 5, attrs: { min: 1, step: 1 } }),
     );
   }
 
@@ -181,6 +181,8 @@ function readForm(form, kind, obj) {
       continue;
     }
     if (el.name === 'scan_interval_minutes' && v !== '') v = Number(v);
+    // An amount typed with grouping ("1,000", "1 000", "1，000") is that amount.
+    if (el.name === 'initial_balance') v = v.replace(/[\s,，_]/g, '');
     if (obj) {
       const old = obj[el.name];
       if ((old ?? '') === v || String(old ?? '') === String(v)) continue;

@@ -320,7 +320,7 @@ async fn trade_list_shows_the_manual_exit(b: &Browser, phone: bool) -> TestResul
     check!(
         summary
             .as_str()
-            .is_some_and(|s| s.contains("closed trades")),
+            .is_some_and(|s| s.contains("closed trade")),
         "the list has no summary line: {summary}"
     );
     if phone {
