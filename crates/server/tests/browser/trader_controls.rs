@@ -318,9 +318,7 @@ async fn trade_list_shows_the_manual_exit(b: &Browser, phone: bool) -> TestResul
         .eval("return document.querySelector('#trader-trades .trades-summary').textContent")
         .await?;
     check!(
-        summary
-            .as_str()
-            .is_some_and(|s| s.contains("closed trade")),
+        summary.as_str().is_some_and(|s| s.contains("closed trade")),
         "the list has no summary line: {summary}"
     );
     if phone {
