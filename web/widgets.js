@@ -18,6 +18,32 @@ export function kvList(obj, fmt = (k, v) => fmtValue(v), labelPrefix = 'stat') {
 // Column order for tables built from arbitrary objects; unknown columns go last.
 const COL_ORDER = ['symbol', 'action', 'what', 'side', 'verdict', 'quantity', 'position_size_usd', 'leverage', 'confidence', 'price', 'entry_price', 'mark_price', 'stop_loss', 'take_profit', 'risk_usd', 'unrealized_pnl', 'ok', 'order_id', 'client_order_id', 'error', 'error_code', 'recovered', 'reason', 'reasoning'];
 
+/** The box a table scrolls sideways in when it is wider than the page. While it does, the
+ *  keyboard can reach it to scroll (a tab stop, named by its table's header row); while it
+ *  fits, it is no tab stop. Every table-wrap is made here, so none is out of a keyboard's reach. */
+export function tableWrap(...children) {
+  const wrap = h('div', { class: 'table-wrap' }, ...children);
+  if (typeof ResizeObserver === 'function') {
+    const ro = new ResizeObserver(() => {
+      // A redraw replaced it: let it go (a live page redraws its tables every cycle).
+      if (!wrap.isConnected) return ro.disconnect();
+      const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+      if (scrolls && !wrap.hasAttribute('tabindex')) {
+        wrap.setAttribute('tabindex', '0');
+        wrap.setAttribute('role', 'region');
+        const head = wrap.querySelector('thead');
+        wrap.setAttribute('aria-label', head ? head.textContent.replace(/\s+/g, ' ').trim().slice(0, 80) : t('common.table'));
+      } else if (!scrolls && wrap.getAttribute('tabindex') === '0') {
+        ['tabindex', 'role', 'aria-label'].forEach((a) => wrap.removeAttribute(a));
+      }
+    });
+    ro.observe(wrap);
+  } else {
+    wrap.setAttribute('tabindex', '0');
+  }
+  return wrap;
+}
+
 /** A scrolling table of an array of objects; columns are the union of keys unless given. */
 export function dataTable(rows, columns, fmt = (k, v) => fmtValue(v), labelPrefix = 'col') {
   if (!rows || !rows.length) return null;
@@ -26,7 +52,7 @@ export function dataTable(rows, columns, fmt = (k, v) => fmtValue(v), labelPrefi
     .filter((c) => rows.some((r) => r && r[c] != null && r[c] !== '')) // drop all-empty columns
     .sort((a, b) => rank(a) - rank(b));
   const label = (c) => tOr(`${labelPrefix}.${c}`, c.replace(/_/g, ' '));
-  return h('div', { class: 'table-wrap' },
+  return tableWrap(
     h('table', { class: 'data cards-on-mobile' },
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, label(c))))),
       h('tbody', {}, rows.map((r) => h('tr', {}, cols.map((c) => h('td', { 'data-label': label(c) }, fmt(c, r ? r[c] : null))))))));

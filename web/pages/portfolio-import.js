@@ -5,6 +5,7 @@ import { api, enc } from '../api.js';
 import { h } from '../dom.js';
 import { fmtQty } from '../format.js';
 import { t } from '../i18n.js';
+import { tableWrap } from '../widgets.js';
 
 /** The server's limit on a request body. */
 const MAX_BODY = 2 * 1024 * 1024;
@@ -30,7 +31,7 @@ function errorsTable(errors) {
     h('td', { 'data-label': t('portfolio.col_field') }, p.field),
     h('td', { 'data-label': t('portfolio.col_problem') }, p.problem),
     h('td', { 'data-label': t('portfolio.col_fix') }, p.fix))));
-  return h('div', { class: 'table-wrap' },
+  return tableWrap(
     h('h3', { id: 'import-errors-title' }, t('portfolio.import_errors_caption')),
     h('table', { class: 'data cards-on-mobile', id: 'import-errors', 'aria-labelledby': 'import-errors-title' },
       h('thead', {}, h('tr', {}, ['line', 'field', 'problem', 'fix'].map((c) => h('th', { scope: 'col' }, t(`portfolio.col_${c}`))))),
@@ -40,7 +41,7 @@ function errorsTable(errors) {
 function rowsTable(rows) {
   const cols = ['line', 'status', 'date', 'type', 'code', 'quantity', 'price', 'amount', 'account'];
   const cell = (c, content) => h('td', { 'data-col': c, 'data-label': t(`portfolio.col_${c}`) }, content);
-  return h('div', { class: 'table-wrap' },
+  return tableWrap(
     h('h3', { id: 'import-rows-title' }, t('portfolio.import_rows_caption')),
     h('table', { class: 'data cards-on-mobile', id: 'import-rows', 'aria-labelledby': 'import-rows-title' },
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, t(`portfolio.col_${c}`))))),

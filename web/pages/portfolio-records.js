@@ -4,6 +4,7 @@ import { api, enc } from '../api.js';
 import { errorBox, h, loading } from '../dom.js';
 import { fmtQty } from '../format.js';
 import { t } from '../i18n.js';
+import { tableWrap } from '../widgets.js';
 
 /** How many records show before "Show all". */
 const FIRST = 20;
@@ -12,7 +13,7 @@ const CASH = ['DIVIDEND', 'DEPOSIT', 'WITHDRAWAL', 'FEE', 'INTEREST'];
 function table(items, onCorrect) {
   const cols = ['date', 'type', 'code', 'quantity', 'price', 'amount', 'fee', 'account', 'note'];
   const cell = (c, content) => h('td', { 'data-col': c, 'data-label': t(`portfolio.col_${c}`) }, content);
-  return h('div', { class: 'table-wrap' },
+  return tableWrap(
     h('table', { class: 'data cards-on-mobile', id: 'records-table' },
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col' }, t(`portfolio.col_${c}`))), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('common.actions'))))),
       h('tbody', {}, items.map((r) => {

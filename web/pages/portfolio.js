@@ -12,6 +12,7 @@ import { t, tOr } from '../i18n.js';
 import { portfolioActions } from './portfolio-actions.js';
 import { newPortfolioForm } from './portfolio-forms.js';
 import { recordsSection } from './portfolio-records.js';
+import { tableWrap } from '../widgets.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const PERIODS = ['today', 'month_to_date', 'year_to_date', 'one_year', 'all'];
@@ -124,7 +125,7 @@ function holdingsTable(shot) {
       cell('currency', hd.key.instrument.currency),
       cell('weight', weight != null ? ratioPct(weight, false) : '—'));
   });
-  return h('div', { class: 'table-wrap' },
+  return tableWrap(
     h('table', { class: 'data cards-on-mobile holdings-table', id: 'holdings-table' },
       h('thead', {}, h('tr', {}, cols.map((c) => h('th', { scope: 'col', class: numeric(c) ? 'num' : null }, label(c))))),
       h('tbody', {}, rows)));
@@ -166,7 +167,7 @@ function returnsTable(shot) {
       h('td', { 'data-col': 'money_weighted', 'data-label': t('portfolio.col_mwr'), class: mw ? pnlClass(mw.value) : null, title: words.money_weighted || null }, mw ? ratioPct(mw.value) : '—'));
   });
   return section('portfolio-returns', 'portfolio.returns',
-    h('div', { class: 'table-wrap' },
+    tableWrap(
       h('table', { class: 'data returns-table', id: 'returns-table' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('portfolio.col_period')), h('th', { scope: 'col', class: 'num' }, t('portfolio.col_twr')), h('th', { scope: 'col', class: 'num' }, t('portfolio.col_mwr')))),
         h('tbody', {}, rows))),
@@ -248,7 +249,7 @@ function mountOne(root, name, on) {
 function listTable(items) {
   const label = (c) => t(`portfolio.col_${c}`);
   return h('section', { class: 'card' },
-    h('div', { class: 'table-wrap' },
+    tableWrap(
       h('table', { class: 'data cards-on-mobile', id: 'portfolios-table' },
         h('thead', {}, h('tr', {}, ['name', 'base_currency', 'cost_method', 'accounts', 'records'].map((c) => h('th', { scope: 'col' }, label(c))))),
         h('tbody', {}, items.map((p) => h('tr', { 'data-portfolio': p.name },

@@ -7,7 +7,7 @@ import { clearErrors, field, formError, opener, returnFocus, setBusy, showErrors
 import { fmtMoney, fmtTime, fmtValue } from '../format.js';
 import { pricesLabel } from '../prices.js';
 import { t, tOr } from '../i18n.js';
-import { modelBinding, stateBadge } from '../widgets.js';
+import { modelBinding, stateBadge, tableWrap } from '../widgets.js';
 import { readStrategy, strategyEditor, strategyErrors } from '../strategy-form.js';
 import { probeOutput, testButton } from '../probe.js';
 
@@ -265,7 +265,7 @@ export function mount(root, { kind }) {
     }
     const cols = columns(kind, state.ctx);
     const head = (c) => tOr(`col.${c}`, tOr(`field.${c}`, c));
-    list.replaceChildren(h('div', { class: 'table-wrap' },
+    list.replaceChildren(tableWrap(
       h('table', { class: 'data cards-on-mobile resource-table' },
         h('thead', {}, h('tr', {}, cols.map(([c]) => h('th', { scope: 'col' }, head(c))), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('common.actions'))))),
         h('tbody', {}, state.items.map((o) =>

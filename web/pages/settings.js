@@ -7,6 +7,7 @@ import { getLang, LANGS, setLang, t } from '../i18n.js';
 import { COLORS, getColors, getTheme, setColors, setTheme, THEMES } from '../prefs.js';
 import { testButton } from '../probe.js';
 import { fmtTime } from '../format.js';
+import { tableWrap } from '../widgets.js';
 
 function section(id, title, ...body) {
   return h('section', { class: 'card settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...body);
@@ -129,7 +130,7 @@ function tokens(list, reload) {
       }
     } }, t('settings.token_revoke')))));
   const table = list.items.length
-    ? h('div', { class: 'table-wrap' }, h('table', { class: 'data', id: 'token-table' },
+    ? tableWrap( h('table', { class: 'data', id: 'token-table' },
       h('thead', {}, h('tr', {}, ['token_label', 'token_id', 'token_scopes', 'token_created', 'token_used', 'actions'].map((k) => h('th', { scope: 'col' }, t(`settings.${k}`))))),
       h('tbody', {}, rows)))
     : h('p', { class: 'muted' }, t('settings.no_tokens'));
