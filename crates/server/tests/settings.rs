@@ -55,7 +55,7 @@ async fn the_assistant_model_is_chosen_among_usable_models_and_tested() -> TestR
         .as_str()
         .unwrap_or_default()
         .to_string();
-    assert!(rules_why.contains("Resources"), "{rules_why}");
+    assert!(rules_why.contains("→ Models"), "{rules_why}");
     assert!(
         !rules_why.contains("nofxi "),
         "a page is told a CLI command: {rules_why}"
