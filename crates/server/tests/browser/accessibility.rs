@@ -18,7 +18,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use nofxi_domain::{Actor, Channel, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec};
+use nofxi_domain::{Actor, Channel, TraderSpec};
+use nofxi_store::test_support::{PaperBasics, seed_paper_basics};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
@@ -102,24 +103,7 @@ async fn every_page_passes_axe(viewports: [(&str, Viewport); 2]) -> TestResult {
 async fn realistic_data(app: &App) -> TestResult {
     let store = app.store();
     let cli = Actor::new(USER.0, Channel::Cli, true);
-    let paper = ExchangeSpec {
-        exchange_type: "paper".into(),
-        account_name: "main".into(),
-        enabled: true,
-        testnet: false,
-    };
-    store
-        .create_exchange(&cli, paper, Default::default())
-        .await?;
-    let model = ModelSpec {
-        name: "builtin".into(),
-        provider: "builtin".into(),
-        enabled: true,
-        base_url: None,
-        model_name: None,
-    };
-    store.create_model(&cli, model, None).await?;
-    store.create_strategy(&cli, StrategySpec::new("s1")).await?;
+    seed_paper_basics(store, &cli, PaperBasics::named("main", "builtin", "s1")).await?;
     let spec = TraderSpec::new(TRADER, "builtin", "main", "s1", Decimal::from(1_000));
     store.create_trader(&cli, spec).await?;
     add_sample_portfolio(store, USER.0, "mine").await?;

@@ -12,8 +12,9 @@
 //!   Resources tab bar shows no scrollbar;
 //! - a new backtest clears the last result at once, and its own is focused when done.
 
-use nofxi_domain::{Actor, Channel, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec};
+use nofxi_domain::{Actor, Channel, TraderSpec};
 use nofxi_server::access::LOCAL_USER;
+use nofxi_store::test_support::{PaperBasics, seed_paper_basics};
 use nofxi_store::{CycleRow, Store};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -25,24 +26,7 @@ use super::no_sideways_scroll;
 /// these names and balances, not started.
 async fn paper_traders(store: &Store, traders: &[(&str, i64)]) -> TestResult {
     let cli = Actor::new(LOCAL_USER, Channel::Cli, true);
-    let paper = ExchangeSpec {
-        exchange_type: "paper".into(),
-        account_name: "main".into(),
-        enabled: true,
-        testnet: false,
-    };
-    store
-        .create_exchange(&cli, paper, Default::default())
-        .await?;
-    let model = ModelSpec {
-        name: "rules".into(),
-        provider: "builtin".into(),
-        enabled: true,
-        base_url: None,
-        model_name: None,
-    };
-    store.create_model(&cli, model, None).await?;
-    store.create_strategy(&cli, StrategySpec::new("s1")).await?;
+    seed_paper_basics(store, &cli, PaperBasics::named("main", "rules", "s1")).await?;
     for (name, balance) in traders {
         let spec = TraderSpec::new(*name, "rules", "main", "s1", Decimal::from(*balance));
         store.create_trader(&cli, spec).await?;

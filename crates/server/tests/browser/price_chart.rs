@@ -8,8 +8,9 @@
 
 use std::time::Duration;
 
-use nofxi_domain::{Actor, Channel, ExchangeSpec, ModelSpec, StrategySpec, TraderSpec};
+use nofxi_domain::{Actor, Channel, TraderSpec};
 use nofxi_server::access::LOCAL_USER;
+use nofxi_store::test_support::{PaperBasics, seed_paper_basics};
 use rust_decimal::Decimal;
 use serde_json::json;
 
@@ -220,24 +221,7 @@ async fn fills_sit_in_their_candles(b: &Browser) -> TestResult {
 async fn running_paper_trader(app: &App) -> TestResult {
     let store = app.store();
     let cli = Actor::new(LOCAL_USER, Channel::Cli, true);
-    let paper = ExchangeSpec {
-        exchange_type: "paper".into(),
-        account_name: "main".into(),
-        enabled: true,
-        testnet: false,
-    };
-    store
-        .create_exchange(&cli, paper, Default::default())
-        .await?;
-    let model = ModelSpec {
-        name: "rules".into(),
-        provider: "builtin".into(),
-        enabled: true,
-        base_url: None,
-        model_name: None,
-    };
-    store.create_model(&cli, model, None).await?;
-    store.create_strategy(&cli, StrategySpec::new("s1")).await?;
+    seed_paper_basics(store, &cli, PaperBasics::named("main", "rules", "s1")).await?;
     let spec = TraderSpec::new("bot", "rules", "main", "s1", Decimal::from(1_000));
     store.create_trader(&cli, spec).await?;
     store.set_trader_running(&cli, "bot", true).await?;
