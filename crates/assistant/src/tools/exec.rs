@@ -25,6 +25,20 @@ pub struct ToolRunner {
     pub store: Arc<Store>,
 }
 
+/// The strings of the list `k` (none when it is absent or no list).
+fn strings(args: &Map<String, Value>, k: &str) -> Vec<String> {
+    args.get(k)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn s(args: &Map<String, Value>, k: &str) -> Option<String> {
     match args.get(k)? {
         Value::String(v) => Some(v.clone()),
@@ -173,29 +187,9 @@ impl ToolRunner {
         }
         let fixed = Map::new();
         if tool == "trader.stop_all" {
-            let except: Vec<String> = args
-                .get("except")
-                .and_then(Value::as_array)
-                .map(|names| {
-                    names
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let except = strings(args, "except");
             // Named ones ("stop btc-bot and alpha" read as one stop of both): only those.
-            let named: Vec<String> = args
-                .get("targets")
-                .and_then(Value::as_array)
-                .map(|names| {
-                    names
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let named = strings(args, "targets");
             return match stop_all::running(&self.store, user, &except, &named).await {
                 Ok(Running::Targets(names)) => Ok(Map::from_iter([("targets".to_string(), names)])),
                 Ok(Running::None) => Err(ToolError::new("not_running", "no trader is running")),
